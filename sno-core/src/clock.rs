@@ -1,0 +1,277 @@
+//! Time sources for generators.
+//!
+//! A [`Clock`] reports the current time in sno units (4 ms since 2010). It is injected into each
+//! [`Generator`](crate::Generator), so tests, replays and model checks drive time by hand with a
+//! [`ManualClock`], while production code uses the [`SystemClock`] (with `std`).
+
+/// A source of time in sno units.
+pub trait Clock: Send + Sync {
+    /// The current time in 4 ms units since 2010-01-01T00:00:00Z, floored. Values outside
+    /// `0..=MAX_TIMESTAMP` are reported as they are; the generator rejects them.
+    fn now_units(&self) -> i64;
+
+    /// Blocks the calling thread until the clock is expected to read at least `units`, by
+    /// sleeping. The default sleeps a quarter unit (1 ms); the generator re-checks after waking.
+    #[cfg(feature = "std")]
+    fn wait_until(&self, units: u64) {
+        let _ = units;
+        std::thread::sleep(core::time::Duration::from_millis(1));
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    #[inline]
+    fn now_units(&self) -> i64 {
+        (**self).now_units()
+    }
+    #[cfg(feature = "std")]
+    fn wait_until(&self, units: u64) {
+        (**self).wait_until(units)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: Clock + ?Sized> Clock for alloc::sync::Arc<C> {
+    #[inline]
+    fn now_units(&self) -> i64 {
+        (**self).now_units()
+    }
+    #[cfg(feature = "std")]
+    fn wait_until(&self, units: u64) {
+        (**self).wait_until(units)
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+pub use manual::ManualClock;
+
+#[cfg(target_has_atomic = "64")]
+mod manual {
+    use super::Clock;
+
+    /// A clock that reads whatever was last set: for tests, replays and no_std targets that keep
+    /// time themselves. Cloning it is not supported; share it by reference or `Arc`.
+    ///
+    /// ```
+    /// use sno_core::{Clock, ManualClock};
+    /// let clock = ManualClock::new(1_000);
+    /// clock.advance(2);
+    /// assert_eq!(clock.now_units(), 1_002);
+    /// ```
+    #[derive(Debug, Default)]
+    pub struct ManualClock {
+        units: crate::sync::AtomicI64,
+    }
+
+    impl ManualClock {
+        /// A clock reading `units`.
+        pub fn new(units: i64) -> Self {
+            ManualClock {
+                units: crate::sync::AtomicI64::new(units),
+            }
+        }
+
+        /// Sets the reading (any value, backwards included).
+        pub fn set(&self, units: i64) {
+            self.units.store(units, crate::sync::Ordering::SeqCst);
+        }
+
+        /// Moves the reading by `delta` units (negative moves it back).
+        pub fn advance(&self, delta: i64) {
+            self.units.fetch_add(delta, crate::sync::Ordering::SeqCst);
+        }
+    }
+
+    impl Clock for ManualClock {
+        #[inline]
+        fn now_units(&self) -> i64 {
+            self.units.load(crate::sync::Ordering::SeqCst)
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+pub use system::SystemClock;
+
+#[cfg(feature = "std")]
+mod system {
+    use super::Clock;
+    use crate::time::{EPOCH_UNIX_NANOS, UNIT_NANOS, units_from_secs_nanos};
+    use core::time::Duration;
+
+    /// The operating system's wall clock.
+    ///
+    /// On Linux it reads `CLOCK_REALTIME_COARSE` when `clock_getres` reports a resolution of at
+    /// most one 4 ms unit (so the reading is within one unit of `CLOCK_REALTIME`), and
+    /// `CLOCK_REALTIME` otherwise; the choice is made once per process. The coarse clock costs
+    /// about a quarter of the precise one (no hardware counter read). Elsewhere it reads
+    /// [`SystemTime`](std::time::SystemTime).
+    #[derive(Debug, Clone, Copy)]
+    pub struct SystemClock {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        clock_id: libc::clockid_t,
+    }
+
+    impl Default for SystemClock {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl SystemClock {
+        /// The cheapest system clock within one unit of real time (decided once per process).
+        pub fn new() -> Self {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                SystemClock {
+                    clock_id: linux::best_clock(),
+                }
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                SystemClock {}
+            }
+        }
+
+        /// The precise clock (`CLOCK_REALTIME`), ignoring the coarse one.
+        pub fn precise() -> Self {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                SystemClock {
+                    clock_id: libc::CLOCK_REALTIME,
+                }
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                SystemClock {}
+            }
+        }
+
+        /// Whether this clock reads the coarse kernel clock.
+        pub fn is_coarse(&self) -> bool {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                self.clock_id == libc::CLOCK_REALTIME_COARSE
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                false
+            }
+        }
+
+        /// Current Unix time in nanoseconds from the precise clock.
+        pub fn precise_unix_nanos() -> i64 {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                let (s, n) = linux::read(libc::CLOCK_REALTIME);
+                s * 1_000_000_000 + i64::from(n)
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                let d = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                d.as_nanos() as i64
+            }
+        }
+    }
+
+    impl Clock for SystemClock {
+        #[inline]
+        fn now_units(&self) -> i64 {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                let (s, n) = linux::read(self.clock_id);
+                units_from_secs_nanos(s, n)
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+                    Ok(d) => units_from_secs_nanos(d.as_secs() as i64, d.subsec_nanos()),
+                    Err(e) => {
+                        let d = e.duration();
+                        units_from_secs_nanos(
+                            -(d.as_secs() as i64) - 1,
+                            1_000_000_000 - d.subsec_nanos(),
+                        )
+                    }
+                }
+            }
+        }
+
+        /// Sleeps until the start of unit `units` by the precise clock. A coarse clock moves only
+        /// on kernel ticks, so when the target has passed but the coarse reading lags, it sleeps
+        /// until the next tick is due (one resolution after the coarse reading).
+        fn wait_until(&self, units: u64) {
+            let target = EPOCH_UNIX_NANOS + units as i64 * UNIT_NANOS;
+            let now = Self::precise_unix_nanos();
+            let mut wait = target - now;
+            if wait <= 0 {
+                wait = self.lag_hint(now);
+            }
+            std::thread::sleep(Duration::from_nanos(wait as u64));
+        }
+    }
+
+    impl SystemClock {
+        /// How long until a lagging clock's next update, at least 20 µs.
+        fn lag_hint(&self, now_precise: i64) -> i64 {
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            if self.is_coarse() {
+                let (s, n) = linux::read(libc::CLOCK_REALTIME_COARSE);
+                let next_tick = s * 1_000_000_000 + i64::from(n) + linux::coarse_resolution();
+                return (next_tick - now_precise).clamp(20_000, UNIT_NANOS);
+            }
+            let _ = now_precise;
+            20_000
+        }
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    mod linux {
+        use core::sync::atomic::{AtomicI64, Ordering};
+
+        /// 0 = unknown, else the coarse clock's resolution in ns.
+        static COARSE_RES: AtomicI64 = AtomicI64::new(0);
+
+        pub(super) fn coarse_resolution() -> i64 {
+            let cached = COARSE_RES.load(Ordering::Relaxed);
+            if cached != 0 {
+                return cached;
+            }
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid, writable timespec; clock_getres only writes through it.
+            let rc = unsafe { libc::clock_getres(libc::CLOCK_REALTIME_COARSE, &mut ts) };
+            let res = if rc == 0 {
+                ts.tv_sec as i64 * 1_000_000_000 + ts.tv_nsec as i64
+            } else {
+                i64::MAX
+            };
+            COARSE_RES.store(res.max(1), Ordering::Relaxed);
+            res.max(1)
+        }
+
+        pub(super) fn best_clock() -> libc::clockid_t {
+            if coarse_resolution() <= crate::time::UNIT_NANOS {
+                libc::CLOCK_REALTIME_COARSE
+            } else {
+                libc::CLOCK_REALTIME
+            }
+        }
+
+        #[inline]
+        pub(super) fn read(id: libc::clockid_t) -> (i64, u32) {
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid, writable timespec and `id` is one of the CLOCK_REALTIME
+            // clocks, which every supported kernel provides (served from the vDSO).
+            unsafe { libc::clock_gettime(id, &mut ts) };
+            (ts.tv_sec as i64, ts.tv_nsec as u32)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+use crate::time::units_to_unix_nanos;
+
+/// Everything that can go wrong in sno-core. Each variant carries what a caller needs to act on
+/// it, and [`Error::code`] gives a stable machine-readable name used by the bindings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input has the wrong length (16 bytes for text, 10 for binary).
+    InvalidLength {
+        /// The required length.
+        expected: usize,
+        /// The length given.
+        actual: usize,
+    },
+    /// A byte of the text form is outside the alphabet `23456789abcdefghijklmnopqrstuvwx`.
+    InvalidByte {
+        /// Zero-based position of the first offending byte.
+        position: usize,
+        /// The offending byte.
+        byte: u8,
+    },
+    /// A timestamp above [`MAX_TIMESTAMP`](crate::time::MAX_TIMESTAMP) units.
+    TimestampOverflow {
+        /// The timestamp given, in 4 ms units.
+        units: u64,
+    },
+    /// A time outside 2010-01-01T00:00:00Z ..= 2079-09-07T15:47:35.551999999Z.
+    TimeOutOfRange {
+        /// The time given, in Unix nanoseconds (saturated to the `i64` range).
+        unix_nanos: i64,
+    },
+    /// The generator's clock reads a time outside the sno range.
+    ClockOutOfRange {
+        /// The clock reading, in 4 ms units since 2010 (negative before 2010).
+        units: i64,
+    },
+    /// Sequence bounds that leave a pool of fewer than 4 values.
+    InvalidSequenceBounds {
+        /// Lower bound (after defaulting and ordering).
+        min: u16,
+        /// Upper bound (after defaulting and ordering).
+        max: u16,
+    },
+    /// A snapshot's current sequence lies outside its bounds.
+    SequenceOutOfRange {
+        /// The sequence given.
+        sequence: u32,
+        /// Lower bound.
+        min: u16,
+        /// Upper bound.
+        max: u16,
+    },
+    /// A snapshot field holds a value outside its range.
+    InvalidSnapshot {
+        /// The field's name, as in the snapshot's serialised form.
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// The process created 65 536 default-partitioned generators already.
+    PartitionPoolExhausted,
+    /// A generator built without `std` needs an explicit partition (there is no entropy source).
+    MissingPartition,
+    /// The sequence pool of the current 4 ms unit is used up; retry from unit `retry_at`.
+    SequenceExhausted {
+        /// First time unit in which a retry can succeed.
+        retry_at: u64,
+    },
+    /// The clock went back into a period that already holds IDs in both timelines; retry from
+    /// unit `retry_at`.
+    ClockRegression {
+        /// First time unit in which a retry can succeed.
+        retry_at: u64,
+    },
+}
+
+impl Error {
+    /// A stable, machine-readable name of the error kind (`"invalid_length"`, …), used as the
+    /// `code` of JavaScript errors and in the C status strings.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidLength { .. } => "invalid_length",
+            Error::InvalidByte { .. } => "invalid_byte",
+            Error::TimestampOverflow { .. } => "timestamp_overflow",
+            Error::TimeOutOfRange { .. } => "time_out_of_range",
+            Error::ClockOutOfRange { .. } => "clock_out_of_range",
+            Error::InvalidSequenceBounds { .. } => "invalid_sequence_bounds",
+            Error::SequenceOutOfRange { .. } => "sequence_out_of_range",
+            Error::InvalidSnapshot { .. } => "invalid_snapshot",
+            Error::PartitionPoolExhausted => "partition_pool_exhausted",
+            Error::MissingPartition => "missing_partition",
+            Error::SequenceExhausted { .. } => "sequence_exhausted",
+            Error::ClockRegression { .. } => "clock_regression",
+        }
+    }
+
+    /// For [`SequenceExhausted`](Error::SequenceExhausted) and
+    /// [`ClockRegression`](Error::ClockRegression): the Unix time in nanoseconds from which a
+    /// retry can succeed.
+    pub const fn retry_at_unix_nanos(&self) -> Option<i64> {
+        match self {
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+                Some(units_to_unix_nanos(*retry_at))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::InvalidLength { expected, actual } => {
+                write!(f, "sno: invalid length {actual}, expected {expected} bytes")
+            }
+            Error::InvalidByte { position, byte } => {
+                write!(f, "sno: invalid byte ")?;
+                if byte.is_ascii_graphic() {
+                    write!(f, "'{}'", byte as char)?;
+                } else {
+                    write!(f, "0x{byte:02x}")?;
+                }
+                write!(f, " at position {position}: not in [2-9a-x]")
+            }
+            Error::TimestampOverflow { units } => {
+                write!(f, "sno: timestamp {units} exceeds the 39-bit maximum {}", crate::time::MAX_TIMESTAMP)
+            }
+            Error::TimeOutOfRange { unix_nanos } => write!(
+                f,
+                "sno: time {unix_nanos} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
+            ),
+            Error::ClockOutOfRange { units } => {
+                write!(f, "sno: the clock reads {units} units since 2010, outside the sno range")
+            }
+            Error::InvalidSequenceBounds { min, max } => write!(
+                f,
+                "sno: sequence bounds {min}..={max} leave a pool of {} values, at least 4 are required",
+                i32::from(max) - i32::from(min) + 1
+            ),
+            Error::SequenceOutOfRange { sequence, min, max } => {
+                write!(f, "sno: sequence {sequence} is outside the bounds {min}..={max}")
+            }
+            Error::InvalidSnapshot { field, value } => {
+                write!(f, "sno: snapshot field `{field}` holds {value}, outside 0..=549755813887")
+            }
+            Error::PartitionPoolExhausted => f.write_str(
+                "sno: the process created 65536 default-partitioned generators; pass explicit partitions",
+            ),
+            Error::MissingPartition => f.write_str("sno: no partition given, and no_std builds have no default"),
+            Error::SequenceExhausted { retry_at } => write!(
+                f,
+                "sno: sequence pool exhausted in this 4 ms unit; retry at unit {retry_at} ({} ns since 1970)",
+                units_to_unix_nanos(retry_at)
+            ),
+            Error::ClockRegression { retry_at } => write!(
+                f,
+                "sno: the clock moved back into a period already used by both timelines; retry at unit {retry_at} ({} ns since 1970)",
+                units_to_unix_nanos(retry_at)
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error {}

@@ -1,0 +1,63 @@
+//! # sno-core
+//!
+//! Compact, sortable, unique IDs in the **sno** format: 10 bytes (a 39-bit timestamp in 4 ms units
+//! since 2010-01-01 plus a tick-tock bit, a meta byte, a 2-byte partition and a 2-byte sequence),
+//! written canonically as 16 characters over `23456789abcdefghijklmnopqrstuvwx`. Both forms sort in
+//! time order.
+//!
+//! ```
+//! # #[cfg(feature = "std")] {
+//! let id = sno_core::new(7);
+//! let text = id.to_string();
+//! assert_eq!(text.len(), 16);
+//! let back: sno_core::Id = text.parse().unwrap();
+//! assert_eq!(back, id);
+//! assert_eq!(back.meta(), 7);
+//! # }
+//! ```
+//!
+//! The crate is always `#![no_std]`; features:
+//! * `std` (default): the system clock, the global generator ([`new`]), blocking
+//!   [`Generator::next`], OS-seeded default partitions and fork safety;
+//! * `alloc`: overflow observers;
+//! * `serde`: a string in human-readable formats, the 10 raw bytes otherwise;
+//! * `simd`: reserved for the vectorised codec.
+//!
+//! Decoding is **strict**: exactly 16 bytes, every byte in the alphabet, otherwise an [`Error`] that
+//! names the byte and its position (the Go original decodes any 16 bytes into garbage).
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod alphabet;
+pub mod clock;
+mod codec;
+mod error;
+#[cfg(target_has_atomic = "64")]
+pub mod generator;
+#[cfg(feature = "std")]
+mod global;
+mod id;
+#[cfg(feature = "serde")]
+mod serde;
+#[cfg(target_has_atomic = "64")]
+mod sync;
+pub mod time;
+
+pub use clock::Clock;
+#[cfg(target_has_atomic = "64")]
+pub use clock::ManualClock;
+#[cfg(feature = "std")]
+pub use clock::SystemClock;
+pub use error::Error;
+#[cfg(all(target_has_atomic = "64", feature = "alloc"))]
+pub use generator::OverflowObserver;
+#[cfg(target_has_atomic = "64")]
+pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
+#[cfg(feature = "std")]
+pub use global::{global_generator, new, try_new};
+pub use id::{BINARY_LEN, ENCODED_LEN, Id};
