@@ -50,3 +50,51 @@ pub const fn unix_nanos_to_units(unix_nanos: i64) -> Option<u64> {
 pub const fn units_from_secs_nanos(secs: i64, nanos: u32) -> i64 {
     (secs - EPOCH_UNIX_SECS) * UNITS_PER_SEC + (nanos as i64) / UNIT_NANOS
 }
+
+/// Length of [`format_utc`]'s output: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub const UTC_LEN: usize = 24;
+
+/// Writes a Unix time (nanoseconds, years 1970..=9999) as ISO 8601 UTC with millisecond
+/// precision (floored) into `buf`, without allocating.
+///
+/// ```
+/// let mut buf = [0u8; sno_core::time::UTC_LEN];
+/// assert_eq!(sno_core::time::format_utc(1_936_047_814_976_000_000, &mut buf), "2031-05-08T23:03:34.976Z");
+/// ```
+pub fn format_utc(unix_nanos: i64, buf: &mut [u8; UTC_LEN]) -> &str {
+    let millis = unix_nanos.div_euclid(1_000_000);
+    let secs = millis.div_euclid(1000);
+    let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+    let sod = secs.rem_euclid(86_400);
+    let fields: [(usize, i64, usize); 7] = [
+        (0, y, 4),
+        (5, mo, 2),
+        (8, d, 2),
+        (11, sod / 3600, 2),
+        (14, sod % 3600 / 60, 2),
+        (17, sod % 60, 2),
+        (20, millis.rem_euclid(1000), 3),
+    ];
+    *buf = *b"0000-00-00T00:00:00.000Z";
+    for (at, mut value, width) in fields {
+        for i in (0..width).rev() {
+            buf[at + i] = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    // SAFETY: the template and every digit written are ASCII.
+    unsafe { core::str::from_utf8_unchecked(buf) }
+}
+
+/// (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+const fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + (m <= 2) as i64, m, d)
+}

@@ -1,0 +1,109 @@
+//! Helpers shared by the integration tests: the repository's test-data folder, a TSV reader
+//! (tab-split literally, no quoting) and hex.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// `testdata/vectors/` at the repository root: the one folder every language's tests read.
+pub fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/vectors")
+}
+
+/// Every row of a vector file, keyed by the header's column names.
+pub fn rows(file: &str) -> Vec<HashMap<String, String>> {
+    let path = vectors_dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            assert_eq!(cells.len(), header.len(), "{file}: {line}");
+            header
+                .iter()
+                .zip(cells)
+                .map(|(h, c)| (h.to_string(), c.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+pub fn hex(s: &str) -> Vec<u8> {
+    assert!(s.len() % 2 == 0, "odd hex {s}");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+pub fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The alphabet, spelled out independently of the crate's tables.
+pub const ALPHABET: &[u8] = b"23456789abcdefghijklmnopqrstuvwx";
+
+/// Undoes Go's `strconv.Quote`: `\"`, `\\`, `\n`, `\t`, `\r`, `\xNN`, `\uNNNN`, `\UNNNNNNNN`.
+pub fn go_unquote(q: &str) -> Vec<u8> {
+    let b = q.as_bytes();
+    assert!(
+        b.len() >= 2 && b[0] == b'"' && b[b.len() - 1] == b'"',
+        "not Go-quoted: {q}"
+    );
+    let inner = &q[1..q.len() - 1];
+    let mut out = Vec::new();
+    let mut chars = inner.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        let (i, e) = chars.next().expect("escape");
+        let take = |n: usize| &inner[i + 1..i + 1 + n];
+        match e {
+            '"' => out.push(b'"'),
+            '\\' => out.push(b'\\'),
+            '\'' => out.push(b'\''),
+            'n' => out.push(b'\n'),
+            't' => out.push(b'\t'),
+            'r' => out.push(b'\r'),
+            'a' => out.push(7),
+            'b' => out.push(8),
+            'f' => out.push(12),
+            'v' => out.push(11),
+            'x' => {
+                out.push(u8::from_str_radix(take(2), 16).expect("\\x"));
+                chars.nth(1);
+            }
+            'u' | 'U' => {
+                let n = if e == 'u' { 4 } else { 8 };
+                let c =
+                    char::from_u32(u32::from_str_radix(take(n), 16).expect("\\u")).expect("char");
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                chars.nth(n - 1);
+            }
+            other => panic!("unknown escape \\{other} in {q}"),
+        }
+    }
+    out
+}
+
+/// The error our strict decoder must give for `input`, worked out without the crate.
+pub fn expected_text_error(input: &[u8]) -> Option<sno_core::Error> {
+    if input.len() != 16 {
+        return Some(sno_core::Error::InvalidLength {
+            expected: 16,
+            actual: input.len(),
+        });
+    }
+    input
+        .iter()
+        .position(|c| !ALPHABET.contains(c))
+        .map(|position| sno_core::Error::InvalidByte {
+            position,
+            byte: input[position],
+        })
+}
