@@ -1,1 +1,157 @@
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented function"
+)]
+//! `cargo bench -p sno-core`: generator, codec and peers in one run.
+//!
+//! First a saturation run (one and two threads hammering one generator for a second each:
+//! IDs/s against the physical cap of 65 536 per 4 ms, and CPU use), then criterion groups:
+//! `new` unsaturated against the floor (one clock read + one `fetch_add`) and the peers
+//! `ulid`, `uuid::now_v7`, `xid`; encode; strict decode.
 
+use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group};
+use sno_core::{Clock, Generator, Id, SystemClock};
+
+const CAP_PER_SEC: f64 = 65_536.0 * 250.0;
+
+fn cpu_seconds() -> f64 {
+    let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, u.as_mut_ptr()) };
+    // SAFETY: zero-initialised and then written by getrusage.
+    let u = unsafe { u.assume_init() };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+fn saturate(threads: usize, secs: f64) {
+    let g = Arc::new(Generator::new().expect("generator"));
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    let (cpu0, t0) = (cpu_seconds(), Instant::now());
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let g = g.clone();
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while Instant::now() < deadline {
+                    for _ in 0..256 {
+                        black_box(g.next(0).expect("id"));
+                    }
+                    n += 256;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    let (cpu, wall) = (cpu_seconds() - cpu0, t0.elapsed().as_secs_f64());
+    let rate = total as f64 / wall;
+    let s = g.stats();
+    println!(
+        "saturated/{threads}-thread: {:.2} M IDs/s = {:.1} % of the 16.38 M/s cap; CPU {:.0} % of {threads} core(s); {} waits, {} episodes",
+        rate / 1e6,
+        100.0 * rate / CAP_PER_SEC,
+        100.0 * cpu / wall / threads as f64,
+        s.waits,
+        s.overflow_episodes
+    );
+}
+
+/// Times `f` only on batches that start at a fresh 4 ms unit, so the pool never runs out.
+fn unsaturated(b: &mut criterion::Bencher<'_>, g: &Generator) {
+    b.iter_custom(|iters| {
+        let mut total = Duration::ZERO;
+        let mut left = iters;
+        while left > 0 {
+            let batch = left.min(16_384);
+            let unit = g.clock().now_units();
+            while g.clock().now_units() == unit {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            let start = Instant::now();
+            for _ in 0..batch {
+                black_box(g.try_next(0).expect("unsaturated"));
+            }
+            total += start.elapsed();
+            left -= batch;
+        }
+        total
+    });
+}
+
+fn generators(c: &mut Criterion) {
+    let mut group = c.benchmark_group("new");
+    group.measurement_time(Duration::from_secs(3));
+    let g = Generator::new().unwrap();
+    group.bench_function("sno/try_next (unsaturated)", |b| unsaturated(b, &g));
+    group.bench_function("sno/global new", |b| b.iter(|| black_box(sno_core::new(0))));
+    let clock = SystemClock::new();
+    let counter = AtomicU64::new(0);
+    group.bench_function("floor: clock + fetch_add", |b| {
+        b.iter(|| black_box(clock.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel)))
+    });
+    let precise = SystemClock::precise();
+    group.bench_function("floor: precise clock + fetch_add", |b| {
+        b.iter(|| black_box(precise.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel)))
+    });
+    let mut ulid_gen = ulid::Generator::new();
+    group.bench_function("peer: ulid Generator::generate (monotonic)", |b| {
+        b.iter(|| black_box(ulid_gen.generate().unwrap()))
+    });
+    group.bench_function("peer: ulid Ulid::new", |b| {
+        b.iter(|| black_box(ulid::Ulid::new()))
+    });
+    group.bench_function("peer: uuid now_v7", |b| {
+        b.iter(|| black_box(uuid::Uuid::now_v7()))
+    });
+    group.bench_function("peer: xid new", |b| b.iter(|| black_box(xid::new())));
+    group.finish();
+}
+
+fn codec(c: &mut Criterion) {
+    let ids: Vec<Id> = (0..1024u32)
+        .map(|i| Id::from_bytes([i as u8, 7, (i >> 8) as u8, 1, 2, 3, 4, 5, i as u8, 9]))
+        .collect();
+    let texts: Vec<[u8; 16]> = ids.iter().map(|id| id.encode_bytes()).collect();
+    let mut group = c.benchmark_group("codec");
+    let mut i = 0usize;
+    group.bench_function("encode (scalar)", |b| {
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            black_box(black_box(&ids[i]).encode_bytes())
+        })
+    });
+    group.bench_function("decode strict (scalar)", |b| {
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            black_box(Id::decode(black_box(&texts[i])).unwrap())
+        })
+    });
+    group.bench_function("Display to String", |b| {
+        b.iter(|| black_box(black_box(&ids[3]).to_string()))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = generators, codec
+}
+
+fn main() {
+    let secs = if std::env::args().any(|a| a == "--quick") {
+        0.3
+    } else {
+        1.0
+    };
+    saturate(1, secs);
+    saturate(2, secs);
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -228,6 +228,10 @@ mod system {
     }
 
     #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[allow(
+        clippy::unnecessary_cast,
+        reason = "time_t and c_long are 32-bit on some targets"
+    )]
     mod linux {
         use core::sync::atomic::{AtomicI64, Ordering};
 
