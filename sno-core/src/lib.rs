@@ -61,3 +61,8 @@ pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
 pub use global::{global_generator, new, try_new};
 pub use id::{BINARY_LEN, ENCODED_LEN, Id};
+
+/// The README's Rust examples, compiled and run as doc tests so they stay true.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
