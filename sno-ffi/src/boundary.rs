@@ -1,0 +1,65 @@
+//! The panic boundary and pointer checks every entry point goes through.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::types::sno_status;
+
+/// Runs `f`, turning a panic into [`sno_status::Panic`]. Since Rust 1.81 an escaping panic
+/// would abort; this buys the caller a status code instead.
+///
+/// Unwind safety is asserted: the only shared state the bodies touch is a generator, whose
+/// state lives in atomics that are consistent after every single operation.
+pub(crate) fn ffi_boundary<F: FnOnce() -> Result<(), sno_status>>(f: F) -> sno_status {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => sno_status::Ok,
+        Ok(Err(status)) => status,
+        Err(_) => sno_status::Panic,
+    }
+}
+
+/// Like [`ffi_boundary`] for functions that return a plain value: a panic yields `fallback`.
+pub(crate) fn value_boundary<T, F: FnOnce() -> T>(fallback: T, f: F) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
+}
+
+/// A shared reference from a C pointer, or `NullArgument`.
+///
+/// # Safety
+/// `ptr` must be NULL or point to a valid, initialised `T` that outlives `'a` and is not
+/// mutated meanwhile.
+pub(crate) unsafe fn try_ref<'a, T>(ptr: *const T) -> Result<&'a T, sno_status> {
+    // SAFETY: the caller guarantees ptr is NULL or valid; as_ref checks NULL.
+    unsafe { ptr.as_ref() }.ok_or(sno_status::NullArgument)
+}
+
+/// Writes `value` through a C out-pointer, or `NullArgument`.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write of `T`.
+pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Result<(), sno_status> {
+    if ptr.is_null() {
+        return Err(sno_status::NullArgument);
+    }
+    // SAFETY: non-NULL and, by the caller's contract, valid for writes; write() does not read
+    // or drop the old (possibly uninitialised) value.
+    unsafe { ptr.write(value) };
+    Ok(())
+}
+
+/// A byte slice from a C pointer and length (`len == 0` accepts NULL).
+///
+/// # Safety
+/// Unless `len` is 0, `ptr` must point to `len` readable bytes that outlive `'a`.
+pub(crate) unsafe fn try_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], sno_status> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(sno_status::NullArgument);
+    }
+    if len > isize::MAX as usize {
+        return Err(sno_status::InvalidLength);
+    }
+    // SAFETY: non-NULL, len ≤ isize::MAX, and the caller guarantees len readable bytes.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}

@@ -1,0 +1,511 @@
+//! The C ABI of libsno (`libsno.so`, `libsno.a`, `include/sno.h`).
+//!
+//! Every function is a plain `extern "C"` item (so cbindgen sees it), runs inside a panic
+//! boundary, turns NULL pointers into `SNO_STATUS_NULL_ARGUMENT`, and writes outputs only on
+//! success. Thread safety is stated per function.
+#![deny(clippy::unwrap_used, clippy::panic)]
+
+mod boundary;
+mod types;
+
+use std::ffi::c_char;
+
+use boundary::{ffi_boundary, try_bytes, try_ref, value_boundary, write_out};
+use sno_core::{Generator, Id};
+pub use types::{sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status};
+
+/// Bytes in the binary form of an ID.
+pub const SNO_BINARY_LEN: usize = 10;
+/// Bytes in the text form of an ID (no terminating NUL).
+pub const SNO_ENCODED_LEN: usize = 16;
+/// `sno_generator_options.partition` value asking for a per-process default partition.
+pub const SNO_PARTITION_DEFAULT: i32 = -1;
+/// Major version of the library.
+pub const SNO_VERSION_MAJOR: u32 = 0;
+/// Minor version of the library.
+pub const SNO_VERSION_MINOR: u32 = 1;
+/// Patch version of the library.
+pub const SNO_VERSION_PATCH: u32 = 0;
+/// `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
+pub const SNO_VERSION_NUMBER: u32 = (SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8) | SNO_VERSION_PATCH;
+
+/// The library's version as `(MAJOR << 16) | (MINOR << 8) | PATCH`; compare with
+/// SNO_VERSION_NUMBER to detect a header/library mismatch. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_version() -> u32 {
+    SNO_VERSION_NUMBER
+}
+
+/// The library's version as a static NUL-terminated string ("0.1.0"). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_version_string() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// A static NUL-terminated description of a status value (any integer is accepted; unknown
+/// values give "unknown status"). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
+    let s: &'static str = match status {
+        0 => "ok\0",
+        1 => "a required pointer argument is NULL\0",
+        2 => "invalid length (text IDs are 16 bytes, binary IDs 10)\0",
+        3 => "invalid byte: not in 23456789abcdefghijklmnopqrstuvwx\0",
+        4 => "timestamp above 2^39-1 units\0",
+        5 => "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z\0",
+        6 => "the system clock reads a time outside the sno range\0",
+        7 => "sequence bounds leave fewer than 4 values\0",
+        8 => "snapshot sequence outside its bounds\0",
+        9 => "snapshot time field outside 0..=2^39-1\0",
+        10 => "65536 default partitions used in this process\0",
+        11 => "sequence pool of this 4 ms unit exhausted\0",
+        12 => "clock regressed into a period used by both timelines\0",
+        13 => "output buffer too small\0",
+        14 => "argument out of range\0",
+        255 => "internal panic caught at the C boundary\0",
+        _ => "unknown status\0",
+    };
+    s.as_ptr().cast()
+}
+
+/// A new ID from the process-wide generator (random partition, fresh after fork()); sleeps if
+/// the 4 ms unit's 65 536 IDs are used up. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or valid for writing one sno_id.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_new(meta: u8, out: *mut sno_id) -> sno_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let id = sno_core::global_generator().next(meta)?;
+        // SAFETY: checked non-NULL; the caller guarantees it is writable.
+        unsafe { write_out(out, id.into()) }
+    })
+}
+
+/// Creates a generator. `opts` may be NULL for a default partition and the full sequence range.
+/// Free it with sno_generator_free. Thread-safe.
+///
+/// # Safety
+/// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_new(opts: *const sno_generator_options, out: *mut *mut sno_generator) -> sno_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        // SAFETY: NULL or valid per the contract.
+        let opts = unsafe { opts.as_ref() }.copied().unwrap_or(sno_generator_options { partition: SNO_PARTITION_DEFAULT, sequence_min: 0, sequence_max: 0 });
+        let mut builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
+        match opts.partition {
+            SNO_PARTITION_DEFAULT => {}
+            p => builder = builder.partition(u16::try_from(p).map_err(|_| sno_status::InvalidArgument)?),
+        }
+        let g = Box::new(sno_generator { inner: builder.build()? });
+        // SAFETY: checked non-NULL; the caller guarantees it is writable.
+        unsafe { write_out(out, Box::into_raw(g)) }
+    })
+}
+
+/// Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
+/// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). Thread-safe.
+///
+/// # Safety
+/// `snapshot` must be NULL or valid; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_restore(snapshot: *const sno_snapshot, partition: i32, out: *mut *mut sno_generator) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or valid per the contract.
+        let snap = unsafe { try_ref(snapshot) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let mut builder = Generator::builder().snapshot((*snap).into());
+        if partition != SNO_PARTITION_DEFAULT {
+            builder = builder.partition(u16::try_from(partition).map_err(|_| sno_status::InvalidArgument)?);
+        }
+        let g = Box::new(sno_generator { inner: builder.build()? });
+        // SAFETY: checked non-NULL; the caller guarantees it is writable.
+        unsafe { write_out(out, Box::into_raw(g)) }
+    })
+}
+
+/// Releases a generator; NULL is accepted and ignored. Not thread-safe with respect to other
+/// calls on the same generator: call it once, after every user is done.
+///
+/// # Safety
+/// `generator` must be NULL or a pointer from sno_generator_new/restore not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_free(generator: *mut sno_generator) {
+    if generator.is_null() {
+        return;
+    }
+    value_boundary((), || {
+        // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
+        drop(unsafe { Box::from_raw(generator) });
+    })
+}
+
+/// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
+/// regression. Fails only with SNO_STATUS_CLOCK_OUT_OF_RANGE. Thread-safe: share one generator
+/// between threads freely.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_next(generator: *const sno_generator, meta: u8, out: *mut sno_id) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let id = g.inner.next(meta)?;
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, id.into()) }
+    })
+}
+
+/// The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
+/// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL).
+/// Never blocks. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_try_next(generator: *const sno_generator, meta: u8, out: *mut sno_id, retry_at_unix_ns: *mut i64) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        match g.inner.try_next(meta) {
+            // SAFETY: checked non-NULL; writable per the contract.
+            Ok(id) => unsafe { write_out(out, id.into()) },
+            Err(e) => {
+                if let (Some(at), false) = (e.retry_at_unix_nanos(), retry_at_unix_ns.is_null()) {
+                    // SAFETY: checked non-NULL; writable per the contract.
+                    unsafe { write_out(retry_at_unix_ns, at) }?;
+                }
+                Err(e.into())
+            }
+        }
+    })
+}
+
+/// An ID for the given Unix time in nanoseconds (porting, back-filling), with its own wrapping
+/// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_next_with_time(generator: *const sno_generator, meta: u8, unix_ns: i64, out: *mut sno_id) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let id = g.inner.new_with_unix_nanos(meta, unix_ns)?;
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, id.into()) }
+    })
+}
+
+/// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next). On error
+/// nothing is written. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_next_many(generator: *const sno_generator, meta: u8, out: *mut sno_id, count: usize) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        if count == 0 {
+            return Ok(());
+        }
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let ids: Vec<Id> = (0..count).map(|_| g.inner.next(meta)).collect::<Result<_, _>>()?;
+        for (i, id) in ids.into_iter().enumerate() {
+            // SAFETY: i < count and the caller guarantees count writable slots.
+            unsafe { out.add(i).write(id.into()) };
+        }
+        Ok(())
+    })
+}
+
+/// The generator's state, to persist and pass to sno_generator_restore. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_snapshot(generator: *const sno_generator, out: *mut sno_snapshot) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        // SAFETY: writable or NULL per the contract.
+        unsafe { write_out(out, g.inner.snapshot().into()) }
+    })
+}
+
+/// Counters of overflows, regressions and waits. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_stats(generator: *const sno_generator, out: *mut sno_stats) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        // SAFETY: writable or NULL per the contract.
+        unsafe { write_out(out, g.inner.stats().into()) }
+    })
+}
+
+/// Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL).
+/// Thread-safe.
+///
+/// # Safety
+/// `id` must be NULL or valid; `out` must be NULL or valid for 16 byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_encode(id: *const sno_id, out: *mut c_char) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or valid per the contract.
+        let id = Id::from(*unsafe { try_ref(id) }?);
+        // SAFETY: NULL or valid for 16 bytes per the contract.
+        unsafe { write_out(out.cast::<[u8; SNO_ENCODED_LEN]>(), id.encode_bytes()) }
+    })
+}
+
+/// Writes the text form plus a terminating NUL; `out_len` must be at least 17
+/// (SNO_ENCODED_LEN + 1), else SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+///
+/// # Safety
+/// `id` must be NULL or valid; `out` must be NULL or valid for `out_len` byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_encode_cstr(id: *const sno_id, out: *mut c_char, out_len: usize) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or valid per the contract.
+        let id = Id::from(*unsafe { try_ref(id) }?);
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        if out_len < SNO_ENCODED_LEN + 1 {
+            return Err(sno_status::BufferTooSmall);
+        }
+        let mut buf = [0u8; SNO_ENCODED_LEN + 1];
+        buf[..SNO_ENCODED_LEN].copy_from_slice(&id.encode_bytes());
+        // SAFETY: non-NULL and at least 17 writable bytes per the contract.
+        unsafe { write_out(out.cast::<[u8; SNO_ENCODED_LEN + 1]>(), buf) }
+    })
+}
+
+/// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
+/// Gives SNO_STATUS_INVALID_LENGTH or SNO_STATUS_INVALID_BYTE otherwise. Thread-safe.
+///
+/// # Safety
+/// `text` must be valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_decode(text: *const c_char, len: usize, out: *mut sno_id) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_id_decode_at(text, len, out, std::ptr::null_mut()) }
+}
+
+/// sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the
+/// position of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to
+/// `error_position` (may be NULL). Thread-safe.
+///
+/// # Safety
+/// As sno_id_decode; `error_position` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_decode_at(text: *const c_char, len: usize, out: *mut sno_id, error_position: *mut usize) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: forwarded contract.
+        let bytes = unsafe { try_bytes(text.cast(), len) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        match Id::decode(bytes) {
+            // SAFETY: checked non-NULL; writable per the contract.
+            Ok(id) => unsafe { write_out(out, id.into()) },
+            Err(e) => {
+                let at = match e {
+                    sno_core::Error::InvalidByte { position, .. } => Some(position),
+                    sno_core::Error::InvalidLength { actual, .. } => Some(actual),
+                    _ => None,
+                };
+                if let (Some(at), false) = (at, error_position.is_null()) {
+                    // SAFETY: checked non-NULL; writable per the contract.
+                    unsafe { error_position.write(at) };
+                }
+                Err(e.into())
+            }
+        }
+    })
+}
+
+/// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL). Thread-safe.
+///
+/// # Safety
+/// `ids` valid for `count` reads and `out` for `count * 16` writes (NULL only with count 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_encode_many(ids: *const sno_id, count: usize, out: *mut c_char) -> sno_status {
+    ffi_boundary(|| {
+        if count == 0 {
+            return Ok(());
+        }
+        if ids.is_null() || out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let total = count.checked_mul(SNO_ENCODED_LEN).ok_or(sno_status::InvalidLength)?;
+        if total > isize::MAX as usize {
+            return Err(sno_status::InvalidLength);
+        }
+        // SAFETY: non-NULL, and the caller guarantees count readable IDs / total writable bytes.
+        let (ids, out) = unsafe { (std::slice::from_raw_parts(ids, count), std::slice::from_raw_parts_mut(out.cast::<u8>(), total)) };
+        for (id, chunk) in ids.iter().zip(out.chunks_exact_mut(SNO_ENCODED_LEN)) {
+            chunk.copy_from_slice(&Id::from(*id).encode_bytes());
+        }
+        Ok(())
+    })
+}
+
+/// Strictly decodes `count` consecutive 16-byte IDs from `text`. On failure nothing is written
+/// to `out` and the index of the first bad ID goes to `error_index` (may be NULL). Thread-safe.
+///
+/// # Safety
+/// `text` valid for `count * 16` reads and `out` for `count` writes (NULL only with count 0);
+/// `error_index` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_decode_many(text: *const c_char, count: usize, out: *mut sno_id, error_index: *mut usize) -> sno_status {
+    ffi_boundary(|| {
+        if count == 0 {
+            return Ok(());
+        }
+        let total = count.checked_mul(SNO_ENCODED_LEN).ok_or(sno_status::InvalidLength)?;
+        // SAFETY: forwarded contract.
+        let bytes = unsafe { try_bytes(text.cast(), total) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        // Validate everything first so that `out` is written only on success.
+        if let Some((index, err)) = bytes.chunks_exact(SNO_ENCODED_LEN).enumerate().find_map(|(i, c)| Id::decode(c).err().map(|e| (i, e))) {
+            if !error_index.is_null() {
+                // SAFETY: checked non-NULL; writable per the contract.
+                unsafe { error_index.write(index) };
+            }
+            return Err(err.into());
+        }
+        for (i, chunk) in bytes.chunks_exact(SNO_ENCODED_LEN).enumerate() {
+            let id = Id::decode(chunk).map_err(sno_status::from)?;
+            // SAFETY: i < count and the caller guarantees count writable slots.
+            unsafe { out.add(i).write(id.into()) };
+        }
+        Ok(())
+    })
+}
+
+/// Builds an ID from its fields; a timestamp above 2^39 − 1 gives
+/// SNO_STATUS_TIMESTAMP_OVERFLOW. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_from_parts(timestamp: u64, tick_tock: bool, meta: u8, partition: u16, sequence: u16, out: *mut sno_id) -> sno_status {
+    ffi_boundary(|| {
+        let id = Id::from_parts(timestamp, tick_tock, meta, partition, sequence)?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, id.into()) }
+    })
+}
+
+/// Timestamp in 4 ms units since 2010-01-01T00:00:00Z. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_timestamp(id: sno_id) -> u64 {
+    value_boundary(0, || Id::from(id).timestamp())
+}
+
+/// The tick-tock bit. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_tick_tock(id: sno_id) -> bool {
+    value_boundary(false, || Id::from(id).tick_tock())
+}
+
+/// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_unix_nanos(id: sno_id) -> i64 {
+    value_boundary(0, || Id::from(id).unix_nanos())
+}
+
+/// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_unix_millis(id: sno_id) -> i64 {
+    value_boundary(0, || Id::from(id).unix_millis())
+}
+
+/// The meta byte. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_meta(id: sno_id) -> u8 {
+    value_boundary(0, || Id::from(id).meta())
+}
+
+/// The partition (big-endian bytes 6..8). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_partition(id: sno_id) -> u16 {
+    value_boundary(0, || Id::from(id).partition())
+}
+
+/// The sequence (big-endian bytes 8..10). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_sequence(id: sno_id) -> u16 {
+    value_boundary(0, || Id::from(id).sequence())
+}
+
+/// Whether all 10 bytes are zero. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_is_zero(id: sno_id) -> bool {
+    value_boundary(false, || Id::from(id).is_zero())
+}
+
+/// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_compare(a: sno_id, b: sno_id) -> i32 {
+    value_boundary(0, || Id::from(a).cmp(&Id::from(b)) as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_literals_match_the_crate() {
+        assert_eq!(SNO_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
+        assert_eq!(SNO_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
+        assert_eq!(SNO_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        assert_eq!(sno_version(), (0 << 16) | (1 << 8));
+    }
+
+    #[test]
+    fn null_and_bad_input_give_statuses() {
+        let mut id = sno_id::default();
+        // SAFETY: every pointer is NULL or points to a live local.
+        unsafe {
+            assert_eq!(sno_new(0, std::ptr::null_mut()), sno_status::NullArgument);
+            assert_eq!(sno_id_decode(std::ptr::null(), 16, &mut id), sno_status::NullArgument);
+            assert_eq!(sno_id_decode(std::ptr::null(), 0, &mut id), sno_status::InvalidLength);
+            let mut pos = 99usize;
+            let text = b"brpk4q72xwf2m6Zl";
+            assert_eq!(sno_id_decode_at(text.as_ptr().cast(), 16, &mut id, &mut pos), sno_status::InvalidByte);
+            assert_eq!(pos, 14);
+            assert_eq!(id, sno_id::default(), "nothing written on failure");
+            assert_eq!(sno_generator_next(std::ptr::null(), 0, &mut id), sno_status::NullArgument);
+            sno_generator_free(std::ptr::null_mut());
+        }
+    }
+}
