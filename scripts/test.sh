@@ -20,3 +20,29 @@ cargo test --workspace --all-features
 
 step "Rust: sno-core without default features (no_std core)"
 cargo test -p sno-core --no-default-features
+
+step "C: header compiles warning-free as C99 and C++11"
+cc -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only include/sno.h
+c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only include/sno.h
+
+step "C: tests linked statically and dynamically, under ASan + UBSan"
+cargo build --release -p sno-ffi
+make -s -C sno-ffi/tests/c check
+
+step "C: valgrind on the dynamic build"
+if command -v valgrind >/dev/null; then
+  make -s -C sno-ffi/tests/c valgrind
+else
+  echo "valgrind not installed: skipped (.ci/run installs it)"
+fi
+
+step "C: make install into a temporary prefix, build examples/c with pkg-config, run them"
+prefix=$(mktemp -d)
+out=$(mktemp -d)
+trap 'rm -rf "$prefix" "$out"' EXIT
+make -s -C sno-ffi install PREFIX="$prefix"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out"
+LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
+"$out/generate-static" >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
+echo "examples: 3 passed, 0 failed"

@@ -2,7 +2,11 @@
 fn main() {
     let major: u32 = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap_or(0);
     let minor = env!("CARGO_PKG_VERSION_MINOR");
-    let soname = if major == 0 { format!("libsno.so.0.{minor}") } else { format!("libsno.so.{major}") };
+    let soname = if major == 0 {
+        format!("libsno.so.0.{minor}")
+    } else {
+        format!("libsno.so.{major}")
+    };
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if target_os == "linux" || target_os == "android" || target_os.ends_with("bsd") {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");

@@ -9,6 +9,7 @@ use crate::types::sno_status;
 ///
 /// Unwind safety is asserted: the only shared state the bodies touch is a generator, whose
 /// state lives in atomics that are consistent after every single operation.
+#[inline(always)]
 pub(crate) fn ffi_boundary<F: FnOnce() -> Result<(), sno_status>>(f: F) -> sno_status {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => sno_status::Ok,
@@ -18,6 +19,7 @@ pub(crate) fn ffi_boundary<F: FnOnce() -> Result<(), sno_status>>(f: F) -> sno_s
 }
 
 /// Like [`ffi_boundary`] for functions that return a plain value: a panic yields `fallback`.
+#[inline(always)]
 pub(crate) fn value_boundary<T, F: FnOnce() -> T>(fallback: T, f: F) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
 }

@@ -12,7 +12,9 @@ use std::ffi::c_char;
 
 use boundary::{ffi_boundary, try_bytes, try_ref, value_boundary, write_out};
 use sno_core::{Generator, Id};
-pub use types::{sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status};
+pub use types::{
+    sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status,
+};
 
 /// Bytes in the binary form of an ID.
 pub const SNO_BINARY_LEN: usize = 10;
@@ -27,7 +29,8 @@ pub const SNO_VERSION_MINOR: u32 = 1;
 /// Patch version of the library.
 pub const SNO_VERSION_PATCH: u32 = 0;
 /// `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
-pub const SNO_VERSION_NUMBER: u32 = (SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8) | SNO_VERSION_PATCH;
+pub const SNO_VERSION_NUMBER: u32 =
+    (SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8) | SNO_VERSION_PATCH;
 
 /// The library's version as `(MAJOR << 16) | (MINOR << 8) | PATCH`; compare with
 /// SNO_VERSION_NUMBER to detect a header/library mismatch. Thread-safe.
@@ -91,19 +94,34 @@ pub unsafe extern "C" fn sno_new(meta: u8, out: *mut sno_id) -> sno_status {
 /// # Safety
 /// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_new(opts: *const sno_generator_options, out: *mut *mut sno_generator) -> sno_status {
+pub unsafe extern "C" fn sno_generator_new(
+    opts: *const sno_generator_options,
+    out: *mut *mut sno_generator,
+) -> sno_status {
     ffi_boundary(|| {
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
         // SAFETY: NULL or valid per the contract.
-        let opts = unsafe { opts.as_ref() }.copied().unwrap_or(sno_generator_options { partition: SNO_PARTITION_DEFAULT, sequence_min: 0, sequence_max: 0 });
-        let mut builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
+        let opts = unsafe { opts.as_ref() }
+            .copied()
+            .unwrap_or(sno_generator_options {
+                partition: SNO_PARTITION_DEFAULT,
+                sequence_min: 0,
+                sequence_max: 0,
+            });
+        let mut builder =
+            Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
         match opts.partition {
             SNO_PARTITION_DEFAULT => {}
-            p => builder = builder.partition(u16::try_from(p).map_err(|_| sno_status::InvalidArgument)?),
+            p => {
+                builder =
+                    builder.partition(u16::try_from(p).map_err(|_| sno_status::InvalidArgument)?)
+            }
         }
-        let g = Box::new(sno_generator { inner: builder.build()? });
+        let g = Box::new(sno_generator {
+            inner: builder.build()?,
+        });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         unsafe { write_out(out, Box::into_raw(g)) }
     })
@@ -115,7 +133,11 @@ pub unsafe extern "C" fn sno_generator_new(opts: *const sno_generator_options, o
 /// # Safety
 /// `snapshot` must be NULL or valid; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_restore(snapshot: *const sno_snapshot, partition: i32, out: *mut *mut sno_generator) -> sno_status {
+pub unsafe extern "C" fn sno_generator_restore(
+    snapshot: *const sno_snapshot,
+    partition: i32,
+    out: *mut *mut sno_generator,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or valid per the contract.
         let snap = unsafe { try_ref(snapshot) }?;
@@ -124,9 +146,12 @@ pub unsafe extern "C" fn sno_generator_restore(snapshot: *const sno_snapshot, pa
         }
         let mut builder = Generator::builder().snapshot((*snap).into());
         if partition != SNO_PARTITION_DEFAULT {
-            builder = builder.partition(u16::try_from(partition).map_err(|_| sno_status::InvalidArgument)?);
+            builder = builder
+                .partition(u16::try_from(partition).map_err(|_| sno_status::InvalidArgument)?);
         }
-        let g = Box::new(sno_generator { inner: builder.build()? });
+        let g = Box::new(sno_generator {
+            inner: builder.build()?,
+        });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         unsafe { write_out(out, Box::into_raw(g)) }
     })
@@ -155,7 +180,11 @@ pub unsafe extern "C" fn sno_generator_free(generator: *mut sno_generator) {
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_next(generator: *const sno_generator, meta: u8, out: *mut sno_id) -> sno_status {
+pub unsafe extern "C" fn sno_generator_next(
+    generator: *const sno_generator,
+    meta: u8,
+    out: *mut sno_id,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -175,7 +204,12 @@ pub unsafe extern "C" fn sno_generator_next(generator: *const sno_generator, met
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_try_next(generator: *const sno_generator, meta: u8, out: *mut sno_id, retry_at_unix_ns: *mut i64) -> sno_status {
+pub unsafe extern "C" fn sno_generator_try_next(
+    generator: *const sno_generator,
+    meta: u8,
+    out: *mut sno_id,
+    retry_at_unix_ns: *mut i64,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -202,7 +236,12 @@ pub unsafe extern "C" fn sno_generator_try_next(generator: *const sno_generator,
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_next_with_time(generator: *const sno_generator, meta: u8, unix_ns: i64, out: *mut sno_id) -> sno_status {
+pub unsafe extern "C" fn sno_generator_next_with_time(
+    generator: *const sno_generator,
+    meta: u8,
+    unix_ns: i64,
+    out: *mut sno_id,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -221,7 +260,12 @@ pub unsafe extern "C" fn sno_generator_next_with_time(generator: *const sno_gene
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_next_many(generator: *const sno_generator, meta: u8, out: *mut sno_id, count: usize) -> sno_status {
+pub unsafe extern "C" fn sno_generator_next_many(
+    generator: *const sno_generator,
+    meta: u8,
+    out: *mut sno_id,
+    count: usize,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -231,7 +275,9 @@ pub unsafe extern "C" fn sno_generator_next_many(generator: *const sno_generator
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let ids: Vec<Id> = (0..count).map(|_| g.inner.next(meta)).collect::<Result<_, _>>()?;
+        let ids: Vec<Id> = (0..count)
+            .map(|_| g.inner.next(meta))
+            .collect::<Result<_, _>>()?;
         for (i, id) in ids.into_iter().enumerate() {
             // SAFETY: i < count and the caller guarantees count writable slots.
             unsafe { out.add(i).write(id.into()) };
@@ -245,7 +291,10 @@ pub unsafe extern "C" fn sno_generator_next_many(generator: *const sno_generator
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_snapshot(generator: *const sno_generator, out: *mut sno_snapshot) -> sno_status {
+pub unsafe extern "C" fn sno_generator_snapshot(
+    generator: *const sno_generator,
+    out: *mut sno_snapshot,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -259,7 +308,10 @@ pub unsafe extern "C" fn sno_generator_snapshot(generator: *const sno_generator,
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_stats(generator: *const sno_generator, out: *mut sno_stats) -> sno_status {
+pub unsafe extern "C" fn sno_generator_stats(
+    generator: *const sno_generator,
+    out: *mut sno_stats,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
@@ -289,7 +341,11 @@ pub unsafe extern "C" fn sno_id_encode(id: *const sno_id, out: *mut c_char) -> s
 /// # Safety
 /// `id` must be NULL or valid; `out` must be NULL or valid for `out_len` byte writes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_encode_cstr(id: *const sno_id, out: *mut c_char, out_len: usize) -> sno_status {
+pub unsafe extern "C" fn sno_id_encode_cstr(
+    id: *const sno_id,
+    out: *mut c_char,
+    out_len: usize,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or valid per the contract.
         let id = Id::from(*unsafe { try_ref(id) }?);
@@ -312,7 +368,11 @@ pub unsafe extern "C" fn sno_id_encode_cstr(id: *const sno_id, out: *mut c_char,
 /// # Safety
 /// `text` must be valid for `len` reads (NULL only with len 0); `out` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_decode(text: *const c_char, len: usize, out: *mut sno_id) -> sno_status {
+pub unsafe extern "C" fn sno_id_decode(
+    text: *const c_char,
+    len: usize,
+    out: *mut sno_id,
+) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { sno_id_decode_at(text, len, out, std::ptr::null_mut()) }
 }
@@ -324,7 +384,12 @@ pub unsafe extern "C" fn sno_id_decode(text: *const c_char, len: usize, out: *mu
 /// # Safety
 /// As sno_id_decode; `error_position` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_decode_at(text: *const c_char, len: usize, out: *mut sno_id, error_position: *mut usize) -> sno_status {
+pub unsafe extern "C" fn sno_id_decode_at(
+    text: *const c_char,
+    len: usize,
+    out: *mut sno_id,
+    error_position: *mut usize,
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: forwarded contract.
         let bytes = unsafe { try_bytes(text.cast(), len) }?;
@@ -355,7 +420,11 @@ pub unsafe extern "C" fn sno_id_decode_at(text: *const c_char, len: usize, out: 
 /// # Safety
 /// `ids` valid for `count` reads and `out` for `count * 16` writes (NULL only with count 0).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_encode_many(ids: *const sno_id, count: usize, out: *mut c_char) -> sno_status {
+pub unsafe extern "C" fn sno_id_encode_many(
+    ids: *const sno_id,
+    count: usize,
+    out: *mut c_char,
+) -> sno_status {
     ffi_boundary(|| {
         if count == 0 {
             return Ok(());
@@ -363,12 +432,19 @@ pub unsafe extern "C" fn sno_id_encode_many(ids: *const sno_id, count: usize, ou
         if ids.is_null() || out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let total = count.checked_mul(SNO_ENCODED_LEN).ok_or(sno_status::InvalidLength)?;
+        let total = count
+            .checked_mul(SNO_ENCODED_LEN)
+            .ok_or(sno_status::InvalidLength)?;
         if total > isize::MAX as usize {
             return Err(sno_status::InvalidLength);
         }
         // SAFETY: non-NULL, and the caller guarantees count readable IDs / total writable bytes.
-        let (ids, out) = unsafe { (std::slice::from_raw_parts(ids, count), std::slice::from_raw_parts_mut(out.cast::<u8>(), total)) };
+        let (ids, out) = unsafe {
+            (
+                std::slice::from_raw_parts(ids, count),
+                std::slice::from_raw_parts_mut(out.cast::<u8>(), total),
+            )
+        };
         for (id, chunk) in ids.iter().zip(out.chunks_exact_mut(SNO_ENCODED_LEN)) {
             chunk.copy_from_slice(&Id::from(*id).encode_bytes());
         }
@@ -383,19 +459,30 @@ pub unsafe extern "C" fn sno_id_encode_many(ids: *const sno_id, count: usize, ou
 /// `text` valid for `count * 16` reads and `out` for `count` writes (NULL only with count 0);
 /// `error_index` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_decode_many(text: *const c_char, count: usize, out: *mut sno_id, error_index: *mut usize) -> sno_status {
+pub unsafe extern "C" fn sno_id_decode_many(
+    text: *const c_char,
+    count: usize,
+    out: *mut sno_id,
+    error_index: *mut usize,
+) -> sno_status {
     ffi_boundary(|| {
         if count == 0 {
             return Ok(());
         }
-        let total = count.checked_mul(SNO_ENCODED_LEN).ok_or(sno_status::InvalidLength)?;
+        let total = count
+            .checked_mul(SNO_ENCODED_LEN)
+            .ok_or(sno_status::InvalidLength)?;
         // SAFETY: forwarded contract.
         let bytes = unsafe { try_bytes(text.cast(), total) }?;
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
         // Validate everything first so that `out` is written only on success.
-        if let Some((index, err)) = bytes.chunks_exact(SNO_ENCODED_LEN).enumerate().find_map(|(i, c)| Id::decode(c).err().map(|e| (i, e))) {
+        if let Some((index, err)) = bytes
+            .chunks_exact(SNO_ENCODED_LEN)
+            .enumerate()
+            .find_map(|(i, c)| Id::decode(c).err().map(|e| (i, e)))
+        {
             if !error_index.is_null() {
                 // SAFETY: checked non-NULL; writable per the contract.
                 unsafe { error_index.write(index) };
@@ -417,7 +504,14 @@ pub unsafe extern "C" fn sno_id_decode_many(text: *const c_char, count: usize, o
 /// # Safety
 /// `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_from_parts(timestamp: u64, tick_tock: bool, meta: u8, partition: u16, sequence: u16, out: *mut sno_id) -> sno_status {
+pub unsafe extern "C" fn sno_id_from_parts(
+    timestamp: u64,
+    tick_tock: bool,
+    meta: u8,
+    partition: u16,
+    sequence: u16,
+    out: *mut sno_id,
+) -> sno_status {
     ffi_boundary(|| {
         let id = Id::from_parts(timestamp, tick_tock, meta, partition, sequence)?;
         // SAFETY: NULL or writable per the contract.
@@ -485,10 +579,23 @@ mod tests {
 
     #[test]
     fn version_literals_match_the_crate() {
-        assert_eq!(SNO_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
-        assert_eq!(SNO_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
-        assert_eq!(SNO_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
-        assert_eq!(sno_version(), (0 << 16) | (1 << 8));
+        assert_eq!(
+            SNO_VERSION_MAJOR.to_string(),
+            env!("CARGO_PKG_VERSION_MAJOR")
+        );
+        assert_eq!(
+            SNO_VERSION_MINOR.to_string(),
+            env!("CARGO_PKG_VERSION_MINOR")
+        );
+        assert_eq!(
+            SNO_VERSION_PATCH.to_string(),
+            env!("CARGO_PKG_VERSION_PATCH")
+        );
+        let part = |s: &str| s.parse::<u32>().unwrap_or(u32::MAX);
+        let want = part(env!("CARGO_PKG_VERSION_MAJOR")) << 16
+            | part(env!("CARGO_PKG_VERSION_MINOR")) << 8
+            | part(env!("CARGO_PKG_VERSION_PATCH"));
+        assert_eq!(sno_version(), want);
     }
 
     #[test]
@@ -497,14 +604,26 @@ mod tests {
         // SAFETY: every pointer is NULL or points to a live local.
         unsafe {
             assert_eq!(sno_new(0, std::ptr::null_mut()), sno_status::NullArgument);
-            assert_eq!(sno_id_decode(std::ptr::null(), 16, &mut id), sno_status::NullArgument);
-            assert_eq!(sno_id_decode(std::ptr::null(), 0, &mut id), sno_status::InvalidLength);
+            assert_eq!(
+                sno_id_decode(std::ptr::null(), 16, &mut id),
+                sno_status::NullArgument
+            );
+            assert_eq!(
+                sno_id_decode(std::ptr::null(), 0, &mut id),
+                sno_status::InvalidLength
+            );
             let mut pos = 99usize;
             let text = b"brpk4q72xwf2m6Zl";
-            assert_eq!(sno_id_decode_at(text.as_ptr().cast(), 16, &mut id, &mut pos), sno_status::InvalidByte);
+            assert_eq!(
+                sno_id_decode_at(text.as_ptr().cast(), 16, &mut id, &mut pos),
+                sno_status::InvalidByte
+            );
             assert_eq!(pos, 14);
             assert_eq!(id, sno_id::default(), "nothing written on failure");
-            assert_eq!(sno_generator_next(std::ptr::null(), 0, &mut id), sno_status::NullArgument);
+            assert_eq!(
+                sno_generator_next(std::ptr::null(), 0, &mut id),
+                sno_status::NullArgument
+            );
             sno_generator_free(std::ptr::null_mut());
         }
     }

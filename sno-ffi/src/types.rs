@@ -14,7 +14,9 @@ pub struct sno_id {
 
 impl From<Id> for sno_id {
     fn from(id: Id) -> Self {
-        sno_id { bytes: id.to_bytes() }
+        sno_id {
+            bytes: id.to_bytes(),
+        }
     }
 }
 
@@ -164,7 +166,13 @@ pub struct sno_stats {
 
 impl From<Stats> for sno_stats {
     fn from(s: Stats) -> Self {
-        sno_stats { overflows: s.overflows, overflow_episodes: s.overflow_episodes, drifts: s.drifts, regressions: s.regressions, waits: s.waits }
+        sno_stats {
+            overflows: s.overflows,
+            overflow_episodes: s.overflow_episodes,
+            drifts: s.drifts,
+            regressions: s.regressions,
+            waits: s.waits,
+        }
     }
 }
 

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 #[test]
 fn committed_header_is_current() {
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let config =
+        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
     let mut fresh = Vec::new();
     cbindgen::Builder::new()
         .with_crate(&crate_dir)

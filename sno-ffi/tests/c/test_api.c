@@ -1,0 +1,156 @@
+/* NULLs, bad arguments, statuses, lifecycle, snapshots, batches, versions. */
+#include "common.h"
+
+static void versions(void) {
+    CHECK(sno_version() == SNO_VERSION_NUMBER, "library %u vs header %u", sno_version(), (unsigned)SNO_VERSION_NUMBER);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", SNO_VERSION_MAJOR, SNO_VERSION_MINOR, SNO_VERSION_PATCH);
+    CHECK(strcmp(sno_version_string(), want) == 0, "%s vs %s", sno_version_string(), want);
+    CHECK(strcmp(sno_status_str(SNO_STATUS_OK), "ok") == 0, "ok string");
+    CHECK(strcmp(sno_status_str(-7), "unknown status") == 0, "unknown");
+    CHECK(strcmp(sno_status_str(SNO_STATUS_PANIC), "internal panic caught at the C boundary") == 0, "panic string");
+}
+
+static void nulls(void) {
+    sno_id id = {{0}};
+    sno_generator *g = NULL;
+    char buf[32];
+    CHECK_STATUS(sno_new(0, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_new(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_restore(NULL, SNO_PARTITION_DEFAULT, &g), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_next(NULL, 0, &id), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_try_next(NULL, 0, &id, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_next_with_time(NULL, 0, 0, &id), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_next_many(NULL, 0, &id, 1), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_snapshot(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_stats(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_encode(NULL, buf), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_encode(&id, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_encode_cstr(&id, NULL, 17), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_decode(NULL, 16, &id), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_decode("2222222222222222", 16, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_decode(NULL, 0, &id), SNO_STATUS_INVALID_LENGTH);
+    CHECK_STATUS(sno_id_encode_many(NULL, 2, buf), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_decode_many(NULL, 1, &id, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_from_parts(0, false, 0, 0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_encode_many(NULL, 0, NULL), SNO_STATUS_OK);
+    sno_generator_free(NULL);
+}
+
+static void bad_arguments(void) {
+    sno_id id;
+    memset(&id, 0x77, sizeof id);
+    char small[16];
+    CHECK_STATUS(sno_id_encode_cstr(&id, small, sizeof small), SNO_STATUS_BUFFER_TOO_SMALL);
+    size_t pos = 0;
+    CHECK_STATUS(sno_id_decode_at("brpk4q72xwf2m63", 15, &id, &pos), SNO_STATUS_INVALID_LENGTH);
+    CHECK(pos == 15, "length reported: %zu", pos);
+    CHECK_STATUS(sno_id_decode_at("brpk4q72\0wf2m63l", 16, &id, &pos), SNO_STATUS_INVALID_BYTE);
+    CHECK(pos == 8, "NUL position: %zu", pos);
+    CHECK_STATUS(sno_id_decode_at("BRPK4Q72XWF2M63L", 16, &id, &pos), SNO_STATUS_INVALID_BYTE);
+    CHECK(pos == 0, "upper case refused at 0: %zu", pos);
+    CHECK_STATUS(sno_id_decode("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 16, &id), SNO_STATUS_INVALID_BYTE);
+    unsigned char all77[10];
+    memset(all77, 0x77, 10);
+    CHECK(memcmp(id.bytes, all77, 10) == 0, "output untouched on failures");
+    CHECK_STATUS(sno_id_from_parts((uint64_t)1 << 39, false, 0, 0, 0, &id), SNO_STATUS_TIMESTAMP_OVERFLOW);
+    CHECK_STATUS(sno_id_from_parts(((uint64_t)1 << 39) - 1, true, 255, 65535, 65535, &id), SNO_STATUS_OK);
+    char text[SNO_ENCODED_LEN + 1];
+    sno_id_encode_cstr(&id, text, sizeof text);
+    CHECK(strcmp(text, "xxxxxxxxxxxxxxxx") == 0, "max id text %s", text);
+
+    sno_generator *g = NULL;
+    sno_generator_options o = {70000, 0, 0};
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
+    o.partition = -2;
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
+    sno_generator_options tiny = {1, 0, 2};
+    CHECK_STATUS(sno_generator_new(&tiny, &g), SNO_STATUS_INVALID_SEQUENCE_BOUNDS);
+    CHECK(g == NULL, "no generator on failure");
+}
+
+static void lifecycle_and_snapshots(void) {
+    sno_generator_options o = {0x0102, 10, 13};
+    sno_generator *g = NULL;
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_OK);
+    sno_id prev = {{0}}, id;
+    int made = 0, exhausted = 0;
+    int64_t retry_at = 0;
+    for (int i = 0; i < 10; i++) {
+        sno_status st = sno_generator_try_next(g, 9, &id, &retry_at);
+        if (st == SNO_STATUS_OK) {
+            CHECK(sno_id_compare(prev, id) < 0, "increasing");
+            CHECK(sno_id_partition(id) == 0x0102 && sno_id_meta(id) == 9, "fields");
+            CHECK(sno_id_sequence(id) >= 10 && sno_id_sequence(id) <= 13, "bounds");
+            prev = id;
+            made++;
+        } else {
+            CHECK(st == SNO_STATUS_SEQUENCE_EXHAUSTED, "status %d", (int)st);
+            CHECK(retry_at > sno_id_unix_nanos(prev), "retry_at after the unit");
+            exhausted++;
+        }
+    }
+    CHECK(made >= 4 && made + exhausted == 10, "made %d exhausted %d", made, exhausted);
+    CHECK_STATUS(sno_generator_next(g, 9, &id), SNO_STATUS_OK);
+    CHECK(sno_id_compare(prev, id) < 0, "blocking next after exhaustion");
+    sno_stats stats;
+    CHECK_STATUS(sno_generator_stats(g, &stats), SNO_STATUS_OK);
+    CHECK(stats.overflows >= (uint64_t)exhausted && stats.overflow_episodes >= 1 && stats.waits >= 1, "overflows %llu", (unsigned long long)stats.overflows);
+
+    sno_id batch[100];
+    CHECK_STATUS(sno_generator_next_many(g, 1, batch, 100), SNO_STATUS_OK);
+    for (int i = 1; i < 100; i++) CHECK(sno_id_compare(batch[i - 1], batch[i]) < 0, "batch order %d", i);
+    char texts[100 * SNO_ENCODED_LEN];
+    CHECK_STATUS(sno_id_encode_many(batch, 100, texts), SNO_STATUS_OK);
+    sno_id decoded[100];
+    CHECK_STATUS(sno_id_decode_many(texts, 100, decoded, NULL), SNO_STATUS_OK);
+    CHECK(memcmp(decoded, batch, sizeof batch) == 0, "batch round trip");
+    texts[57 * SNO_ENCODED_LEN + 3] = '!';
+    size_t bad = 0;
+    memset(decoded, 0, sizeof decoded);
+    CHECK_STATUS(sno_id_decode_many(texts, 100, decoded, &bad), SNO_STATUS_INVALID_BYTE);
+    CHECK(bad == 57, "bad index %zu", bad);
+    CHECK(sno_id_is_zero(decoded[0]), "nothing written on failure");
+
+    sno_id t;
+    CHECK_STATUS(sno_generator_next_with_time(g, 0, INT64_C(1586176496789123456), &t), SNO_STATUS_OK);
+    CHECK(sno_id_timestamp(t) == UINT64_C(80968124197), "with_time units");
+    CHECK_STATUS(sno_generator_next_with_time(g, 0, 0, &t), SNO_STATUS_TIME_OUT_OF_RANGE);
+
+    sno_snapshot s;
+    CHECK_STATUS(sno_generator_snapshot(g, &s), SNO_STATUS_OK);
+    CHECK(s.partition == 0x0102 && s.sequence_min == 10 && s.sequence_max == 13, "snapshot fields");
+    sno_generator *r = NULL;
+    CHECK_STATUS(sno_generator_restore(&s, 0x0203, &r), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(r, 0, &id), SNO_STATUS_OK);
+    CHECK(sno_id_partition(id) == 0x0203, "override partition");
+    sno_snapshot broken = s;
+    broken.wall_hi = -1;
+    sno_generator *never = NULL;
+    CHECK_STATUS(sno_generator_restore(&broken, SNO_PARTITION_DEFAULT, &never), SNO_STATUS_INVALID_SNAPSHOT);
+    broken = s;
+    broken.sequence = 99;
+    CHECK_STATUS(sno_generator_restore(&broken, SNO_PARTITION_DEFAULT, &never), SNO_STATUS_SEQUENCE_OUT_OF_RANGE);
+    CHECK(never == NULL, "no generator on failure");
+    sno_generator_free(r);
+    sno_generator_free(g);
+
+    for (int i = 0; i < 1000; i++) {
+        sno_generator *x = NULL;
+        CHECK_STATUS(sno_generator_new(NULL, &x), SNO_STATUS_OK);
+        CHECK_STATUS(sno_generator_next(x, 0, &id), SNO_STATUS_OK);
+        sno_generator_free(x);
+    }
+    sno_id a, b;
+    CHECK_STATUS(sno_new(1, &a), SNO_STATUS_OK);
+    CHECK_STATUS(sno_new(2, &b), SNO_STATUS_OK);
+    CHECK(sno_id_compare(a, b) < 0 && sno_id_compare(b, a) > 0, "global order");
+}
+
+int main(void) {
+    versions();
+    nulls();
+    bad_arguments();
+    lifecycle_and_snapshots();
+    return finish("test_api");
+}
