@@ -505,3 +505,28 @@ fn default_partitions_are_distinct_in_a_process() {
     assert_ne!(a, b);
     assert_ne!(a, sno_core::global_generator().partition());
 }
+
+/// The default system clock stays within one 4 ms unit of CLOCK_REALTIME (read just before and
+/// after it), across many reads spread over several kernel ticks.
+#[test]
+fn system_clock_is_within_one_unit_of_realtime() {
+    use sno_core::{Clock, SystemClock};
+    let clock = SystemClock::new();
+    let unit = sno_core::time::UNIT_NANOS;
+    let mut worst = 0;
+    for i in 0..6000u64 {
+        if i % 10 == 0 {
+            std::thread::sleep(Duration::from_micros(300 + i * 37 % 2000));
+        }
+        let before = (SystemClock::precise_unix_nanos() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
+        let ours = clock.now_units();
+        let after = (SystemClock::precise_unix_nanos() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
+        assert!(ours <= after, "clock ahead of real time");
+        worst = worst.max(before - ours);
+    }
+    assert!(
+        worst <= 1,
+        "the system clock lagged {worst} units behind CLOCK_REALTIME (coarse: {})",
+        clock.is_coarse()
+    );
+}
