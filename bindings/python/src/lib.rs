@@ -1,0 +1,470 @@
+//! The native module `sno._sno`, re-exported by the `sno` package. It calls `sno-core`
+//! directly, never the C ABI.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
+
+pyo3::create_exception!(
+    _sno,
+    SnoError,
+    pyo3::exceptions::PyException,
+    "Base class of every libsno error; `.code` names the kind."
+);
+pyo3::create_exception!(
+    _sno,
+    DecodeError,
+    PyValueError,
+    "Text or bytes that are not a sno ID; `.position` and `.byte` say where."
+);
+pyo3::create_exception!(
+    _sno,
+    ConfigError,
+    PyValueError,
+    "Invalid generator settings or snapshot."
+);
+pyo3::create_exception!(
+    _sno,
+    TimeRangeError,
+    PyValueError,
+    "A time outside 2010-01-01 .. 2079-09-07T15:47:35.551999Z."
+);
+pyo3::create_exception!(
+    _sno,
+    SequenceExhaustedError,
+    PyRuntimeError,
+    "This 4 ms unit's sequence pool is used up; retry at `.retry_at_unix_ns`."
+);
+pyo3::create_exception!(
+    _sno,
+    ClockRegressionError,
+    PyRuntimeError,
+    "The clock went back into a used period; retry at `.retry_at_unix_ns`."
+);
+
+/// Maps a core error to its Python exception, with `code` and the fields as attributes.
+fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    let msg = e.to_string();
+    let err = match e {
+        Error::InvalidLength { .. } | Error::InvalidByte { .. } => DecodeError::new_err(msg),
+        Error::TimeOutOfRange { .. }
+        | Error::ClockOutOfRange { .. }
+        | Error::TimestampOverflow { .. } => TimeRangeError::new_err(msg),
+        Error::SequenceExhausted { .. } => SequenceExhaustedError::new_err(msg),
+        Error::ClockRegression { .. } => ClockRegressionError::new_err(msg),
+        _ => ConfigError::new_err(msg),
+    };
+    let value = err.value(py);
+    let _ = value.setattr("code", e.code());
+    match e {
+        Error::InvalidByte { position, byte } => {
+            let _ = value.setattr("position", position);
+            let _ = value.setattr("byte", byte);
+        }
+        Error::InvalidLength { actual, .. } => {
+            let _ = value.setattr("position", actual);
+            let _ = value.setattr("byte", py.None());
+        }
+        _ => {}
+    }
+    if let Some(at) = e.retry_at_unix_nanos() {
+        let _ = value.setattr("retry_at_unix_ns", at);
+    }
+    err
+}
+
+/// A sno ID: immutable, hashable, ordered by time; `str()` is the 16-character form.
+#[pyclass(frozen, eq, ord, hash, module = "sno", name = "ID")]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct PyId(Id);
+
+static FROMTIMESTAMP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>> {
+    let utc = UTC.get_or_try_init(py, || -> PyResult<_> {
+        Ok(py
+            .import("datetime")?
+            .getattr("timezone")?
+            .getattr("utc")?
+            .unbind())
+    })?;
+    let f = FROMTIMESTAMP.get_or_try_init(py, || -> PyResult<_> {
+        Ok(py
+            .import("datetime")?
+            .getattr("datetime")?
+            .getattr("fromtimestamp")?
+            .unbind())
+    })?;
+    f.bind(py).call1((ms as f64 / 1000.0, utc.bind(py)))
+}
+
+fn decode_any(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Id> {
+    if let Ok(s) = value.cast::<PyString>() {
+        return Id::decode(s.to_cow()?.as_bytes()).map_err(|e| to_py(py, e));
+    }
+    if let Ok(b) = value.cast::<PyBytes>() {
+        return Id::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
+    }
+    if let Ok(id) = value.cast::<PyId>() {
+        return Ok(id.get().0);
+    }
+    Err(PyTypeError::new_err(format!(
+        "sno.ID() takes a str (16 chars) or bytes (10), not {}",
+        value.get_type().name()?
+    )))
+}
+
+#[pymethods]
+impl PyId {
+    /// `ID("brpk4q72xwf2m63l")` decodes text strictly; `ID(b"...")` takes the 10 raw bytes.
+    #[new]
+    fn py_new(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        decode_any(py, value).map(PyId)
+    }
+
+    /// Strictly decodes the 16-character text form.
+    #[staticmethod]
+    fn from_str(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Self> {
+        Id::decode(text.to_cow()?.as_bytes())
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// Takes the 10-byte binary form.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        Id::from_slice(data).map(PyId).map_err(|e| to_py(py, e))
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let mut utc = [0u8; sno_core::time::UTC_LEN];
+        format!(
+            "sno.ID('{}', time='{}', meta={}, partition={}, sequence={}, tick_tock={})",
+            self.0,
+            sno_core::time::format_utc(self.0.unix_nanos(), &mut utc),
+            self.0.meta(),
+            self.0.partition(),
+            self.0.sequence(),
+            if self.0.tick_tock() { "True" } else { "False" }
+        )
+    }
+
+    fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.as_bytes())
+    }
+
+    /// The 10-byte binary form.
+    #[getter]
+    fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.as_bytes())
+    }
+
+    /// Start of the ID's 4 ms unit as an aware UTC `datetime`.
+    #[getter]
+    fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        datetime_from_ms(py, self.0.unix_millis())
+    }
+
+    /// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch.
+    #[getter]
+    fn unix_ns(&self) -> i64 {
+        self.0.unix_nanos()
+    }
+
+    /// Start of the ID's 4 ms unit in milliseconds since the Unix epoch.
+    #[getter]
+    fn unix_ms(&self) -> i64 {
+        self.0.unix_millis()
+    }
+
+    /// The raw timestamp: 4 ms units since 2010-01-01T00:00:00Z.
+    #[getter]
+    fn units(&self) -> u64 {
+        self.0.timestamp()
+    }
+
+    /// The meta byte.
+    #[getter]
+    fn meta(&self) -> u8 {
+        self.0.meta()
+    }
+
+    /// The partition.
+    #[getter]
+    fn partition(&self) -> u16 {
+        self.0.partition()
+    }
+
+    /// The sequence.
+    #[getter]
+    fn sequence(&self) -> u16 {
+        self.0.sequence()
+    }
+
+    /// The tick-tock bit (flips when the generator survives a clock regression).
+    #[getter]
+    fn tick_tock(&self) -> bool {
+        self.0.tick_tock()
+    }
+
+    /// Whether all ten bytes are zero.
+    fn is_zero(&self) -> bool {
+        self.0.is_zero()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let ctor = slf.get_type().getattr("from_bytes")?;
+        let args = PyTuple::new(py, [PyBytes::new(py, slf.get().0.as_bytes())])?;
+        PyTuple::new(py, [ctor, args.into_any()])
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// Generates on `g`: the lock-free attempt with the GIL held, and only when the 4 ms pool is
+/// used up (or the clock regressed) the blocking wait, with the thread detached.
+fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id> {
+    match g.try_next(meta) {
+        Ok(id) => Ok(id),
+        Err(Error::SequenceExhausted { .. } | Error::ClockRegression { .. }) => {
+            py.detach(|| g.next(meta)).map_err(|e| to_py(py, e))
+        }
+        Err(e) => Err(to_py(py, e)),
+    }
+}
+
+/// A new ID from the process-wide generator (random partition, renewed after `os.fork()`).
+#[pyfunction]
+#[pyo3(signature = (meta = 0))]
+fn new(py: Python<'_>, meta: u8) -> PyResult<PyId> {
+    next_id(py, sno_core::global_generator(), meta).map(PyId)
+}
+
+/// `n` new IDs from the process-wide generator, as a list.
+#[pyfunction]
+#[pyo3(signature = (n, meta = 0))]
+fn new_many<'py>(py: Python<'py>, n: usize, meta: u8) -> PyResult<Bound<'py, PyList>> {
+    let g = sno_core::global_generator();
+    let ids = (0..n)
+        .map(|_| next_id(py, g, meta).map(PyId))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, ids)
+}
+
+/// A thread-safe generator with its own partition and sequence bounds.
+#[pyclass(frozen, module = "sno", name = "Generator")]
+struct PyGenerator {
+    inner: Arc<Generator<SystemClock>>,
+}
+
+const SNAPSHOT_KEYS: [&str; 8] = [
+    "partition",
+    "sequence_min",
+    "sequence_max",
+    "sequence",
+    "now",
+    "wall_hi",
+    "wall_safe",
+    "drifts",
+];
+
+fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapshot> {
+    for key in d.keys() {
+        let key: String = key.extract()?;
+        if !SNAPSHOT_KEYS.contains(&key.as_str()) {
+            return Err(ConfigError::new_err(format!(
+                "unknown snapshot key {key:?}"
+            )));
+        }
+    }
+    let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+        d.get_item(k)?
+            .ok_or_else(|| ConfigError::new_err(format!("snapshot lacks {k:?}")))
+    };
+    let field = |k: &str| -> PyResult<i128> {
+        get(k)?
+            .extract::<i128>()
+            .map_err(|_| PyTypeError::new_err(format!("snapshot {k:?} must be an int")))
+    };
+    let ranged = |k: &str, max: i128| -> PyResult<i128> {
+        let v = field(k)?;
+        if !(0..=max).contains(&v) && k != "now" && k != "wall_hi" && k != "wall_safe" {
+            return Err(ConfigError::new_err(format!(
+                "snapshot {k:?} = {v} is outside 0..={max}"
+            )));
+        }
+        Ok(v)
+    };
+    let time = |k: &str| -> PyResult<i64> {
+        i64::try_from(field(k)?).map_err(|_| {
+            to_py(
+                py,
+                Error::InvalidSnapshot {
+                    field: "time",
+                    value: i64::MAX,
+                },
+            )
+        })
+    };
+    Ok(Snapshot {
+        partition: ranged("partition", 65535)? as u16,
+        sequence_min: ranged("sequence_min", 65535)? as u16,
+        sequence_max: ranged("sequence_max", 65535)? as u16,
+        sequence: ranged("sequence", u32::MAX as i128)? as u32,
+        now: time("now")?,
+        wall_hi: time("wall_hi")?,
+        wall_safe: time("wall_safe")?,
+        drifts: ranged("drifts", u32::MAX as i128)? as u32,
+    })
+}
+
+#[pymethods]
+impl PyGenerator {
+    /// `Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None)`: without a
+    /// partition, a per-process default is used; `snapshot` (a dict from `.snapshot()`) restores
+    /// a saved state (its partition is kept unless `partition` is given).
+    #[new]
+    #[pyo3(signature = (partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None))]
+    fn py_new(
+        py: Python<'_>,
+        partition: Option<u16>,
+        sequence_min: u16,
+        sequence_max: u16,
+        snapshot: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut b = Generator::builder().sequence_bounds(sequence_min, sequence_max);
+        if let Some(s) = snapshot {
+            b = b.snapshot(snapshot_from_dict(py, s)?);
+        }
+        if let Some(p) = partition {
+            b = b.partition(p);
+        }
+        let g = b.build().map_err(|e| to_py(py, e))?;
+        Ok(PyGenerator { inner: Arc::new(g) })
+    }
+
+    /// The next ID; waits (sleeping, with the GIL released) if this 4 ms unit's pool is used up.
+    #[pyo3(signature = (meta = 0))]
+    fn new(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
+        next_id(py, &self.inner, meta).map(PyId)
+    }
+
+    /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError`.
+    #[pyo3(signature = (meta = 0))]
+    fn try_new(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
+        self.inner
+            .try_next(meta)
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence.
+    fn new_with_unix_ns(&self, py: Python<'_>, meta: u8, unix_ns: i64) -> PyResult<PyId> {
+        self.inner
+            .new_with_unix_nanos(meta, unix_ns)
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.inner.snapshot();
+        let d = PyDict::new(py);
+        d.set_item("partition", s.partition)?;
+        d.set_item("sequence_min", s.sequence_min)?;
+        d.set_item("sequence_max", s.sequence_max)?;
+        d.set_item("sequence", s.sequence)?;
+        d.set_item("now", s.now)?;
+        d.set_item("wall_hi", s.wall_hi)?;
+        d.set_item("wall_safe", s.wall_safe)?;
+        d.set_item("drifts", s.drifts)?;
+        Ok(d)
+    }
+
+    /// Counters of overflows, regressions and waits, as a dict.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.inner.stats();
+        let d = PyDict::new(py);
+        d.set_item("overflows", s.overflows)?;
+        d.set_item("overflow_episodes", s.overflow_episodes)?;
+        d.set_item("drifts", s.drifts)?;
+        d.set_item("regressions", s.regressions)?;
+        d.set_item("waits", s.waits)?;
+        Ok(d)
+    }
+
+    /// The partition stamped into every ID.
+    #[getter]
+    fn partition(&self) -> u16 {
+        self.inner.partition()
+    }
+
+    /// Lower sequence bound.
+    #[getter]
+    fn sequence_min(&self) -> u16 {
+        self.inner.sequence_min()
+    }
+
+    /// Upper sequence bound.
+    #[getter]
+    fn sequence_max(&self) -> u16 {
+        self.inner.sequence_max()
+    }
+
+    /// IDs per 4 ms unit.
+    #[getter]
+    fn capacity(&self) -> u32 {
+        self.inner.capacity()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "sno.Generator(partition={}, sequence_min={}, sequence_max={})",
+            self.inner.partition(),
+            self.inner.sequence_min(),
+            self.inner.sequence_max()
+        )
+    }
+}
+
+/// The native part of the `sno` package.
+#[pymodule(gil_used = false)]
+fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyId>()?;
+    m.add_class::<PyGenerator>()?;
+    m.add_function(wrap_pyfunction!(new, m)?)?;
+    m.add_function(wrap_pyfunction!(new_many, m)?)?;
+    m.add("SnoError", py.get_type::<SnoError>())?;
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("ConfigError", py.get_type::<ConfigError>())?;
+    m.add("TimeRangeError", py.get_type::<TimeRangeError>())?;
+    m.add(
+        "SequenceExhaustedError",
+        py.get_type::<SequenceExhaustedError>(),
+    )?;
+    m.add(
+        "ClockRegressionError",
+        py.get_type::<ClockRegressionError>(),
+    )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
+    m.add("BINARY_LEN", sno_core::BINARY_LEN)?;
+    Ok(())
+}
