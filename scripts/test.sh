@@ -15,8 +15,8 @@ else
   echo "no ../shared/vectors here: skipped"
 fi
 
-step "Rust: workspace, all features"
-cargo test --workspace --all-features
+step "Rust: default members (core, C ABI, examples), all features"
+cargo test --all-features
 
 step "Rust: sno-core without default features (no_std core)"
 cargo test -p sno-core --no-default-features
@@ -46,3 +46,23 @@ LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
 "$out/generate-static" >/dev/null
 LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
 echo "examples: 3 passed, 0 failed"
+
+step "Python: build the abi3 wheel, install it in a fresh venv, run pytest from outside the source tree"
+repo=$(pwd)
+venv="$repo/target/py-test-venv"
+rm -rf "$venv" "$repo/target/py-test-wheels"
+python3 -m venv "$venv"
+"$venv/bin/pip" install -q --upgrade pip
+"$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions
+(cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
+"$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
+(cd "$out" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
+
+step "Python: pip install ./bindings/python in a second fresh venv (PEP 517 source build)"
+venv2="$repo/target/py-sdist-venv"
+rm -rf "$venv2"
+python3 -m venv "$venv2"
+"$venv2/bin/pip" install -q --upgrade pip
+"$venv2/bin/pip" install -q ./bindings/python
+(cd "$out" && "$venv2/bin/sno" new -n 2 --partition 258 && "$venv2/bin/python" -m sno inspect brpk4q72xwf2m63l >/dev/null)
+echo "source install: 1 passed, 0 failed"

@@ -3,61 +3,40 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
 
-pyo3::create_exception!(
-    _sno,
-    SnoError,
-    pyo3::exceptions::PyException,
-    "Base class of every libsno error; `.code` names the kind."
-);
-pyo3::create_exception!(
-    _sno,
-    DecodeError,
-    PyValueError,
-    "Text or bytes that are not a sno ID; `.position` and `.byte` say where."
-);
-pyo3::create_exception!(
-    _sno,
-    ConfigError,
-    PyValueError,
-    "Invalid generator settings or snapshot."
-);
-pyo3::create_exception!(
-    _sno,
-    TimeRangeError,
-    PyValueError,
-    "A time outside 2010-01-01 .. 2079-09-07T15:47:35.551999Z."
-);
-pyo3::create_exception!(
-    _sno,
-    SequenceExhaustedError,
-    PyRuntimeError,
-    "This 4 ms unit's sequence pool is used up; retry at `.retry_at_unix_ns`."
-);
-pyo3::create_exception!(
-    _sno,
-    ClockRegressionError,
-    PyRuntimeError,
-    "The clock went back into a used period; retry at `.retry_at_unix_ns`."
-);
+/// The exception classes of `sno._errors` (a Python module, so that each can be both a
+/// `SnoError` and a `ValueError`/`RuntimeError`), looked up once.
+static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
+    let module = ERRORS.get_or_try_init(py, || py.import("sno._errors").map(Bound::unbind))?;
+    Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
+}
+
+fn raise(py: Python<'_>, class: &str, msg: String) -> PyErr {
+    match error_class(py, class) {
+        Ok(cls) => PyErr::from_type(cls, msg),
+        Err(lookup) => lookup,
+    }
+}
 
 /// Maps a core error to its Python exception, with `code` and the fields as attributes.
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
-    let msg = e.to_string();
-    let err = match e {
-        Error::InvalidLength { .. } | Error::InvalidByte { .. } => DecodeError::new_err(msg),
+    let class = match e {
+        Error::InvalidLength { .. } | Error::InvalidByte { .. } => "DecodeError",
         Error::TimeOutOfRange { .. }
         | Error::ClockOutOfRange { .. }
-        | Error::TimestampOverflow { .. } => TimeRangeError::new_err(msg),
-        Error::SequenceExhausted { .. } => SequenceExhaustedError::new_err(msg),
-        Error::ClockRegression { .. } => ClockRegressionError::new_err(msg),
-        _ => ConfigError::new_err(msg),
+        | Error::TimestampOverflow { .. } => "TimeRangeError",
+        Error::SequenceExhausted { .. } => "SequenceExhaustedError",
+        Error::ClockRegression { .. } => "ClockRegressionError",
+        _ => "ConfigError",
     };
+    let err = raise(py, class, e.to_string());
     let value = err.value(py);
     let _ = value.setattr("code", e.code());
     match e {
@@ -103,9 +82,41 @@ fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>
     f.bind(py).call1((ms as f64 / 1000.0, utc.bind(py)))
 }
 
+/// The 16 bytes of a 16-character ASCII `str`, read without allocating (the limited API of
+/// Python 3.9 has no borrowed UTF-8 view), or `None` for any other string.
+fn ascii16(s: &Bound<'_, PyString>) -> Option<[u8; 16]> {
+    // SAFETY: `s` is a live str object; PyUnicode_GetLength only reads it.
+    if unsafe { pyo3::ffi::PyUnicode_GetLength(s.as_ptr()) } != 16 {
+        return None;
+    }
+    let mut wide = [0 as pyo3::ffi::Py_UCS4; 16];
+    // SAFETY: the buffer holds 16 code points, the string has exactly 16 and copy_null is 0,
+    // so at most 16 are written.
+    let filled = unsafe { pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), wide.as_mut_ptr(), 16, 0) };
+    if filled.is_null() {
+        // Cannot happen for a 16-character str; drop the exception and take the slow path.
+        drop(PyErr::take(s.py()));
+        return None;
+    }
+    let mut out = [0u8; 16];
+    for (o, &w) in out.iter_mut().zip(&wide) {
+        *o = u8::try_from(w).ok().filter(u8::is_ascii)?;
+    }
+    Some(out)
+}
+
+/// Strictly decodes a `str`; errors report UTF-8 byte positions, as the core does.
+fn decode_str(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<Id> {
+    let decoded = match ascii16(s) {
+        Some(bytes) => Id::decode(&bytes),
+        None => Id::decode(s.to_cow()?.as_bytes()),
+    };
+    decoded.map_err(|e| to_py(py, e))
+}
+
 fn decode_any(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Id> {
     if let Ok(s) = value.cast::<PyString>() {
-        return Id::decode(s.to_cow()?.as_bytes()).map_err(|e| to_py(py, e));
+        return decode_str(py, s);
     }
     if let Ok(b) = value.cast::<PyBytes>() {
         return Id::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
@@ -141,8 +152,9 @@ impl PyId {
         Id::from_slice(data).map(PyId).map_err(|e| to_py(py, e))
     }
 
-    fn __str__(&self) -> String {
-        self.0.to_string()
+    fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        let mut buf = [0u8; sno_core::ENCODED_LEN];
+        PyString::new(py, self.0.encode(&mut buf))
     }
 
     fn __repr__(&self) -> String {
@@ -251,8 +263,8 @@ fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id>
 
 /// A new ID from the process-wide generator (random partition, renewed after `os.fork()`).
 #[pyfunction]
-#[pyo3(signature = (meta = 0))]
-fn new(py: Python<'_>, meta: u8) -> PyResult<PyId> {
+#[pyo3(name = "new", signature = (meta = 0))]
+fn new_id(py: Python<'_>, meta: u8) -> PyResult<PyId> {
     next_id(py, sno_core::global_generator(), meta).map(PyId)
 }
 
@@ -268,7 +280,7 @@ fn new_many<'py>(py: Python<'py>, n: usize, meta: u8) -> PyResult<Bound<'py, PyL
 }
 
 /// A thread-safe generator with its own partition and sequence bounds.
-#[pyclass(frozen, module = "sno", name = "Generator")]
+#[pyclass(frozen, subclass, module = "sno._sno", name = "Generator")]
 struct PyGenerator {
     inner: Arc<Generator<SystemClock>>,
 }
@@ -288,14 +300,16 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
     for key in d.keys() {
         let key: String = key.extract()?;
         if !SNAPSHOT_KEYS.contains(&key.as_str()) {
-            return Err(ConfigError::new_err(format!(
-                "unknown snapshot key {key:?}"
-            )));
+            return Err(raise(
+                py,
+                "ConfigError",
+                format!("unknown snapshot key {key:?}"),
+            ));
         }
     }
     let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
         d.get_item(k)?
-            .ok_or_else(|| ConfigError::new_err(format!("snapshot lacks {k:?}")))
+            .ok_or_else(|| raise(py, "ConfigError", format!("snapshot lacks {k:?}")))
     };
     let field = |k: &str| -> PyResult<i128> {
         get(k)?
@@ -305,9 +319,11 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
     let ranged = |k: &str, max: i128| -> PyResult<i128> {
         let v = field(k)?;
         if !(0..=max).contains(&v) && k != "now" && k != "wall_hi" && k != "wall_safe" {
-            return Err(ConfigError::new_err(format!(
-                "snapshot {k:?} = {v} is outside 0..={max}"
-            )));
+            return Err(raise(
+                py,
+                "ConfigError",
+                format!("snapshot {k:?} = {v} is outside 0..={max}"),
+            ));
         }
         Ok(v)
     };
@@ -360,8 +376,8 @@ impl PyGenerator {
     }
 
     /// The next ID; waits (sleeping, with the GIL released) if this 4 ms unit's pool is used up.
-    #[pyo3(signature = (meta = 0))]
-    fn new(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
+    #[pyo3(name = "new", signature = (meta = 0))]
+    fn next(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
         next_id(py, &self.inner, meta).map(PyId)
     }
 
@@ -446,23 +462,10 @@ impl PyGenerator {
 /// The native part of the `sno` package.
 #[pymodule(gil_used = false)]
 fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
     m.add_class::<PyId>()?;
     m.add_class::<PyGenerator>()?;
-    m.add_function(wrap_pyfunction!(new, m)?)?;
+    m.add_function(wrap_pyfunction!(new_id, m)?)?;
     m.add_function(wrap_pyfunction!(new_many, m)?)?;
-    m.add("SnoError", py.get_type::<SnoError>())?;
-    m.add("DecodeError", py.get_type::<DecodeError>())?;
-    m.add("ConfigError", py.get_type::<ConfigError>())?;
-    m.add("TimeRangeError", py.get_type::<TimeRangeError>())?;
-    m.add(
-        "SequenceExhaustedError",
-        py.get_type::<SequenceExhaustedError>(),
-    )?;
-    m.add(
-        "ClockRegressionError",
-        py.get_type::<ClockRegressionError>(),
-    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;

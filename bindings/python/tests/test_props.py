@@ -1,0 +1,36 @@
+"""Property tests (hypothesis): round trips, ordering, strictness."""
+
+from hypothesis import given, settings, strategies as st
+
+import sno
+from _vectors import ALPHABET, expected_error
+
+settings.register_profile("ci", max_examples=2000, deadline=None)
+settings.load_profile("ci")
+
+
+@given(st.binary(min_size=10, max_size=10))
+def test_round_trip(raw):
+    id_ = sno.ID.from_bytes(raw)
+    text = str(id_)
+    assert len(text) == 16 and all(ord(c) in ALPHABET for c in text)
+    assert sno.ID.from_str(text) == id_ and bytes(id_) == raw
+
+
+@given(st.binary(min_size=10, max_size=10), st.binary(min_size=10, max_size=10))
+def test_order_matches_in_every_form(x, y):
+    a, b = sno.ID.from_bytes(x), sno.ID.from_bytes(y)
+    assert (a < b) == (x < y) == (str(a) < str(b))
+    assert (a == b) == (x == y)
+
+
+@given(st.binary(min_size=16, max_size=16))
+def test_arbitrary_ascii_inputs(data):
+    text = data.decode("latin-1")
+    want = expected_error(text.encode("utf-8"))
+    try:
+        got = sno.ID.from_str(text)
+    except sno.DecodeError as e:
+        assert (e.code, e.position) == want
+    else:
+        assert want is None and str(got) == text
