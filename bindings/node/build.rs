@@ -1,0 +1,4 @@
+//! napi-rs link setup.
+fn main() {
+    napi_build::setup();
+}

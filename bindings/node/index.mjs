@@ -1,0 +1,8 @@
+// ESM entry point: the same module as the CommonJS entry (sno.js).
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const sno = require('./sno.js')
+
+export const { Id, Generator, newId, newIds, newString } = sno
+export default sno
