@@ -66,3 +66,18 @@ python3 -m venv "$venv2"
 "$venv2/bin/pip" install -q ./bindings/python
 (cd "$out" && "$venv2/bin/sno" new -n 2 --partition 258 && "$venv2/bin/python" -m sno inspect brpk4q72xwf2m63l >/dev/null)
 echo "source install: 1 passed, 0 failed"
+
+step "Node: npm install (locked), build the addon, check the committed index.js / index.d.ts, node --test"
+(
+  cd bindings/node
+  # Not `npm ci`: @napi-rs/cli depends on @napi-rs/lzma 1.5.3, whose optionalDependencies name
+  # platform packages the registry does not have at that version, so no lockfile satisfies
+  # `npm ci` (npm reports "Missing: @napi-rs/lzma-android-arm-eabi@"). `npm install` still takes
+  # every version from package-lock.json.
+  npm install --no-audit --no-fund --loglevel=error
+  npm run build
+  if git rev-parse --git-dir >/dev/null 2>&1; then
+    git diff --exit-code -- index.js index.d.ts || { echo "index.js / index.d.ts differ from a fresh build: commit the regenerated files"; exit 1; }
+  fi
+  npm test
+)

@@ -95,7 +95,9 @@ static void lifecycle_and_snapshots(void) {
     CHECK(sno_id_compare(prev, id) < 0, "blocking next after exhaustion");
     sno_stats stats;
     CHECK_STATUS(sno_generator_stats(g, &stats), SNO_STATUS_OK);
-    CHECK(stats.overflows >= (uint64_t)exhausted && stats.overflow_episodes >= 1 && stats.waits >= 1, "overflows %llu", (unsigned long long)stats.overflows);
+    /* Whether next() had to sleep depends on timing (valgrind is slow): only counts are exact. */
+    CHECK(stats.overflows >= (uint64_t)exhausted, "overflows %llu", (unsigned long long)stats.overflows);
+    CHECK(exhausted == 0 || stats.overflow_episodes >= 1, "episodes %llu", (unsigned long long)stats.overflow_episodes);
 
     sno_id batch[100];
     CHECK_STATUS(sno_generator_next_many(g, 1, batch, 100), SNO_STATUS_OK);

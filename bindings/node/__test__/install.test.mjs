@@ -1,0 +1,30 @@
+// npm pack, install the tarball into a fresh project, then require() and import it.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+
+test('packed tarball installs and loads with require and import', () => {
+  const work = mkdtempSync(join(tmpdir(), 'sno-install-'))
+  try {
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkgDir))
+    const files = packed[0].files.map((f) => f.path)
+    for (const f of ['sno.js', 'index.js', 'index.d.ts', 'index.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
+    const project = join(work, 'app')
+    execFileSync('mkdir', ['-p', project])
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
+    npm(['install', '--no-audit', '--no-fund', '--offline', join(work, packed[0].filename)], project)
+    const cjs = execFileSync('node', ['-e', "const s = require('libsno'); const id = s.newId(5); console.log(s.Id.parse(String(id)).meta)"], { cwd: project, encoding: 'utf8' })
+    assert.equal(cjs.trim(), '5')
+    const esm = execFileSync('node', ['--input-type=module', '-e', "import { newString, Id } from 'libsno'; console.log(Id.parse(newString(9)).meta)"], { cwd: project, encoding: 'utf8' })
+    assert.equal(esm.trim(), '9')
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+})
