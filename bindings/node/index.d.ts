@@ -16,17 +16,17 @@ export declare class Generator {
    * The next ID; sleeps (blocking this thread, at most until the next 4 ms unit) if the pool
    * is used up.
    */
-  next(meta?: number | undefined | null): Id
+  nextString(meta?: number | undefined | null): string
   /**
    * The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
    * ERR_SNO_CLOCK_REGRESSION.
    */
-  tryNext(meta?: number | undefined | null): Id
+  tryNextString(meta?: number | undefined | null): string
   /**
    * An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
    */
-  nextWithTime(meta: number, date: Date): Id
+  nextWithTimeString(meta: number, date: Date): string
   /** The state, as a plain object that round-trips through JSON. */
   snapshot(): Snapshot
   /** Counters of overflows, regressions and waits. */
@@ -37,39 +37,12 @@ export declare class Generator {
   get capacity(): number
 }
 
-/** A sno ID: 10 bytes, ordered by time. */
-export declare class Id {
-  /** Strictly decodes the 16-character text form. */
-  static parse(text: string): Id
-  /** Takes the 10-byte binary form (a Buffer or Uint8Array). */
-  static fromBytes(bytes: Uint8Array): Id
-  /** The 16-character text form. */
-  toString(): string
-  /** JSON form: the text. */
-  toJSON(): string
-  /** The 10 bytes as a new Buffer. */
-  get bytes(): Buffer
-  /** Start of the 4 ms unit as a `Date`. */
-  get timestamp(): Date
-  /** Start of the 4 ms unit in milliseconds since the Unix epoch. */
-  get unixMs(): number
-  /** Start of the 4 ms unit in nanoseconds since the Unix epoch. */
-  get unixNs(): bigint
-  /** The raw timestamp in 4 ms units since 2010. */
-  get units(): number
-  /** The meta byte. */
-  get meta(): number
-  /** The partition. */
-  get partition(): number
-  /** The sequence. */
-  get sequence(): number
-  /** The tick-tock bit. */
-  get tickTock(): boolean
-  /** -1, 0 or 1 by time order. */
-  compare(other: Id): number
-  /** Whether both IDs hold the same bytes. */
-  equals(other: Id): boolean
-}
+/**
+ * Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
+ * `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` otherwise; errors name
+ * UTF-8 byte positions, as the core does.
+ */
+export declare function checkText(text: string): void
 
 /** Options of `new Generator(options?)`. */
 export interface GeneratorOptions {
@@ -79,14 +52,14 @@ export interface GeneratorOptions {
   snapshot?: Snapshot
 }
 
-/** A new ID from the process-wide generator. */
-export declare function newId(meta?: number | undefined | null): Id
-
-/** `n` new IDs from the process-wide generator. */
-export declare function newIds(n: number, meta?: number | undefined | null): Array<Id>
-
-/** A new ID's text form, straight from the process-wide generator (the fast path). */
+/**
+ * A new ID's text form, straight from the process-wide generator (the fast path: the text is
+ * built on the stack and copied once, into the JS string).
+ */
 export declare function newString(meta?: number | undefined | null): string
+
+/** `n` new IDs' text forms from the process-wide generator (`newIds` wraps them). */
+export declare function newStrings(n: number, meta?: number | undefined | null): Array<string>
 
 /** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
 export interface Snapshot {
@@ -108,3 +81,12 @@ export interface Stats {
   regressions: number
   waits: number
 }
+
+/** The fields of a valid text form: `[units, tickTock (0/1), meta, partition, sequence, unixMs]`. */
+export declare function textFields(text: string): Array<number>
+
+/** The text form of 10 raw bytes (`Id.fromBytes` calls this). */
+export declare function textFromBytes(bytes: Uint8Array): string
+
+/** The 10 bytes of a valid text form. */
+export declare function textToBytes(text: string): Buffer

@@ -836,7 +836,9 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Generator = nativeBinding.Generator
-module.exports.Id = nativeBinding.Id
-module.exports.newId = nativeBinding.newId
-module.exports.newIds = nativeBinding.newIds
+module.exports.checkText = nativeBinding.checkText
 module.exports.newString = nativeBinding.newString
+module.exports.newStrings = nativeBinding.newStrings
+module.exports.textFields = nativeBinding.textFields
+module.exports.textFromBytes = nativeBinding.textFromBytes
+module.exports.textToBytes = nativeBinding.textToBytes

@@ -15,7 +15,7 @@ test('packed tarball installs and loads with require and import', () => {
   try {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkgDir))
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['sno.js', 'index.js', 'index.d.ts', 'index.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
+    for (const f of ['sno.js', 'sno.d.ts', 'index.js', 'index.d.ts', 'index.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
     const project = join(work, 'app')
     execFileSync('mkdir', ['-p', project])
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))

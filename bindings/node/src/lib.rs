@@ -1,5 +1,7 @@
-//! The Node.js addon: `Id`, `Generator`, `newId`, `newIds`, `newString`. Calls `sno-core`
-//! directly, never the C ABI. Every export runs under `catch_unwind`.
+//! The native half of the Node.js package: generation, strict validation, byte and field
+//! extraction, and the generator, all on the text form. `sno.js` builds the public `Id` class
+//! on top (a JS object holding the canonical text: napi class instances cost about 1 µs each).
+//! Calls `sno-core` directly, never the C ABI. Every export runs under `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
 use napi::bindgen_prelude::*;
@@ -33,131 +35,111 @@ fn arg_error(message: String) -> Error<String> {
     Error::new("ERR_SNO_INVALID_ARGUMENT".to_owned(), message)
 }
 
-/// A sno ID: 10 bytes, ordered by time.
-#[napi]
-pub struct Id {
-    inner: sno_core::Id,
+/// The UTF-8 text of `value`, or a pending `TypeError` (`Ok(None)`).
+fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
+    if !is_type(value, ValueType::String)? {
+        throw_type_error(env, &format!("{what} must be a string"))?;
+        return Ok(None);
+    }
+    // SAFETY: the value was just checked to be a JS string.
+    let text: String =
+        unsafe { String::from_napi_value(env.raw(), value.raw()) }.map_err(napi_error)?;
+    Ok(Some(text))
 }
 
-#[napi]
-impl Id {
-    /// Strictly decodes the 16-character text form.
-    #[napi(ts_args_type = "text: string", ts_return_type = "Id", catch_unwind)]
-    pub fn parse(env: Env, text: Unknown) -> Result<Option<Id>, String> {
-        if !is_type(&text, ValueType::String)? {
-            throw_type_error(&env, "Id.parse(text): text must be a string")?;
-            return Ok(None);
+/// The 16 bytes of a 16-character ASCII string, read into a stack buffer (no allocation), or
+/// `None` for any other string.
+fn ascii16(env: &Env, value: &Unknown) -> Option<[u8; 16]> {
+    let mut wide = [0u16; 18];
+    let mut copied = 0usize;
+    // SAFETY: `wide` has room for 18 UTF-16 units (napi writes at most len - 1 plus a NUL).
+    let status = unsafe {
+        napi::sys::napi_get_value_string_utf16(
+            env.raw(),
+            value.raw(),
+            wide.as_mut_ptr(),
+            wide.len(),
+            &mut copied,
+        )
+    };
+    if status != napi::sys::Status::napi_ok || copied != 16 {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    for (o, &w) in out.iter_mut().zip(&wide) {
+        *o = u8::try_from(w).ok().filter(u8::is_ascii)?;
+    }
+    Some(out)
+}
+
+/// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
+/// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` otherwise; errors name
+/// UTF-8 byte positions, as the core does.
+#[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
+pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
+    if is_type(&text, ValueType::String)? {
+        if let Some(bytes) = ascii16(&env, &text) {
+            return sno_core::Id::decode(&bytes).map(drop).map_err(js_error);
         }
-        // SAFETY: the value was just checked to be a JS string.
-        let text: String =
-            unsafe { String::from_napi_value(env.raw(), text.raw()) }.map_err(napi_error)?;
-        sno_core::Id::decode(text.as_bytes())
-            .map(|inner| Some(Id { inner }))
-            .map_err(js_error)
     }
+    match text_arg(&env, &text, "Id.parse(text): text")? {
+        Some(t) => sno_core::Id::decode(t.as_bytes())
+            .map(drop)
+            .map_err(js_error),
+        None => Ok(()),
+    }
+}
 
-    /// Takes the 10-byte binary form (a Buffer or Uint8Array).
-    #[napi(
-        ts_args_type = "bytes: Uint8Array",
-        ts_return_type = "Id",
-        catch_unwind
-    )]
-    pub fn from_bytes(env: Env, bytes: Unknown) -> Result<Option<Id>, String> {
-        // SAFETY: napi_is_typedarray only inspects the value.
-        let typed = unsafe { Uint8Array::validate(env.raw(), bytes.raw()) }.is_ok();
-        if !typed {
-            throw_type_error(
-                &env,
-                "Id.fromBytes(bytes): bytes must be a Buffer or Uint8Array",
-            )?;
-            return Ok(None);
-        }
-        // SAFETY: the value was just checked to be a Uint8Array.
-        let array =
-            unsafe { Uint8Array::from_napi_value(env.raw(), bytes.raw()) }.map_err(napi_error)?;
-        sno_core::Id::from_slice(&array)
-            .map(|inner| Some(Id { inner }))
-            .map_err(js_error)
+/// The text form of 10 raw bytes (`Id.fromBytes` calls this).
+#[napi(
+    ts_args_type = "bytes: Uint8Array",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn text_from_bytes(env: Env, bytes: Unknown) -> Result<Option<String>, String> {
+    // SAFETY: validation only inspects the value.
+    if unsafe { Uint8Array::validate(env.raw(), bytes.raw()) }.is_err() {
+        throw_type_error(
+            &env,
+            "Id.fromBytes(bytes): bytes must be a Buffer or Uint8Array",
+        )?;
+        return Ok(None);
     }
+    // SAFETY: the value was just checked to be a Uint8Array.
+    let array =
+        unsafe { Uint8Array::from_napi_value(env.raw(), bytes.raw()) }.map_err(napi_error)?;
+    let id = sno_core::Id::from_slice(&array).map_err(js_error)?;
+    let mut buf = [0u8; sno_core::ENCODED_LEN];
+    Ok(Some(id.encode(&mut buf).to_owned()))
+}
 
-    /// The 16-character text form.
-    #[napi(catch_unwind)]
-    #[allow(clippy::inherent_to_string, reason = "the JS method is toString")]
-    pub fn to_string(&self) -> String {
-        self.inner.to_string()
-    }
+fn decode_trusted(text: &str) -> Result<sno_core::Id, String> {
+    sno_core::Id::decode(text.as_bytes()).map_err(js_error)
+}
 
-    /// JSON form: the text.
-    #[napi(js_name = "toJSON", catch_unwind)]
-    pub fn to_json(&self) -> String {
-        self.inner.to_string()
-    }
+/// The 10 bytes of a valid text form.
+#[napi(catch_unwind)]
+pub fn text_to_bytes(text: String) -> Result<Buffer, String> {
+    Ok(Buffer::from(decode_trusted(&text)?.as_bytes().to_vec()))
+}
 
-    /// The 10 bytes as a new Buffer.
-    #[napi(getter, catch_unwind)]
-    pub fn bytes(&self) -> Buffer {
-        Buffer::from(self.inner.as_bytes().to_vec())
-    }
+/// The fields of a valid text form: `[units, tickTock (0/1), meta, partition, sequence, unixMs]`.
+#[napi(catch_unwind)]
+pub fn text_fields(text: String) -> Result<Vec<f64>, String> {
+    let id = decode_trusted(&text)?;
+    Ok(vec![
+        id.timestamp() as f64,
+        f64::from(u8::from(id.tick_tock())),
+        f64::from(id.meta()),
+        f64::from(id.partition()),
+        f64::from(id.sequence()),
+        id.unix_millis() as f64,
+    ])
+}
 
-    /// Start of the 4 ms unit as a `Date`.
-    #[napi(getter, catch_unwind)]
-    pub fn timestamp<'env>(&self, env: &'env Env) -> Result<Date<'env>> {
-        env.create_date(self.inner.unix_millis() as f64)
-    }
-
-    /// Start of the 4 ms unit in milliseconds since the Unix epoch.
-    #[napi(getter, catch_unwind)]
-    pub fn unix_ms(&self) -> i64 {
-        self.inner.unix_millis()
-    }
-
-    /// Start of the 4 ms unit in nanoseconds since the Unix epoch.
-    #[napi(getter, catch_unwind)]
-    pub fn unix_ns(&self) -> BigInt {
-        BigInt::from(self.inner.unix_nanos())
-    }
-
-    /// The raw timestamp in 4 ms units since 2010.
-    #[napi(getter, catch_unwind)]
-    pub fn units(&self) -> i64 {
-        self.inner.timestamp() as i64
-    }
-
-    /// The meta byte.
-    #[napi(getter, catch_unwind)]
-    pub fn meta(&self) -> u32 {
-        u32::from(self.inner.meta())
-    }
-
-    /// The partition.
-    #[napi(getter, catch_unwind)]
-    pub fn partition(&self) -> u32 {
-        u32::from(self.inner.partition())
-    }
-
-    /// The sequence.
-    #[napi(getter, catch_unwind)]
-    pub fn sequence(&self) -> u32 {
-        u32::from(self.inner.sequence())
-    }
-
-    /// The tick-tock bit.
-    #[napi(getter, catch_unwind)]
-    pub fn tick_tock(&self) -> bool {
-        self.inner.tick_tock()
-    }
-
-    /// -1, 0 or 1 by time order.
-    #[napi(catch_unwind)]
-    pub fn compare(&self, other: &Id) -> i32 {
-        self.inner.cmp(&other.inner) as i32
-    }
-
-    /// Whether both IDs hold the same bytes.
-    #[napi(catch_unwind)]
-    pub fn equals(&self, other: &Id) -> bool {
-        self.inner == other.inner
-    }
+fn encode(id: sno_core::Id) -> String {
+    let mut buf = [0u8; sno_core::ENCODED_LEN];
+    id.encode(&mut buf).to_owned()
 }
 
 /// An integer argument in `min..=max`: NaN, fractions and out-of-range numbers are errors
@@ -180,28 +162,25 @@ fn next_on(g: &CoreGenerator<SystemClock>, meta: Option<f64>) -> Result<sno_core
     g.next(meta_of(meta)?).map_err(js_error)
 }
 
-/// A new ID from the process-wide generator.
+/// `n` new IDs' text forms from the process-wide generator (`newIds` wraps them).
 #[napi(catch_unwind)]
-pub fn new_id(meta: Option<f64>) -> Result<Id, String> {
-    next_on(sno_core::global_generator(), meta).map(|inner| Id { inner })
-}
-
-/// `n` new IDs from the process-wide generator.
-#[napi(catch_unwind)]
-pub fn new_ids(n: f64, meta: Option<f64>) -> Result<Vec<Id>, String> {
+pub fn new_strings(n: f64, meta: Option<f64>) -> Result<Vec<String>, String> {
     let g = sno_core::global_generator();
     let n = int_arg("n", n, 0, i64::from(u32::MAX))?;
-    (0..n)
-        .map(|_| next_on(g, meta).map(|inner| Id { inner }))
-        .collect()
+    (0..n).map(|_| next_on(g, meta).map(encode)).collect()
 }
 
-/// A new ID's text form, straight from the process-wide generator (the fast path).
-#[napi(catch_unwind)]
-pub fn new_string(meta: Option<f64>) -> Result<String, String> {
+/// A new ID's text form, straight from the process-wide generator (the fast path: the text is
+/// built on the stack and copied once, into the JS string).
+#[napi(
+    ts_args_type = "meta?: number | undefined | null",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
     let id = next_on(sno_core::global_generator(), meta)?;
-    let mut buf = [0u8; sno_core::ENCODED_LEN];
-    Ok(id.encode(&mut buf).to_owned())
+    env.create_string_latin1(id.encode_bytes())
+        .map_err(napi_error)
 }
 
 /// A saved generator state; pass it back as `snapshot` to continue without duplicates.
@@ -281,17 +260,17 @@ impl Generator {
     /// The next ID; sleeps (blocking this thread, at most until the next 4 ms unit) if the pool
     /// is used up.
     #[napi(catch_unwind)]
-    pub fn next(&self, meta: Option<f64>) -> Result<Id, String> {
-        next_on(&self.inner, meta).map(|inner| Id { inner })
+    pub fn next_string(&self, meta: Option<f64>) -> Result<String, String> {
+        next_on(&self.inner, meta).map(encode)
     }
 
     /// The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
     /// ERR_SNO_CLOCK_REGRESSION.
     #[napi(catch_unwind)]
-    pub fn try_next(&self, meta: Option<f64>) -> Result<Id, String> {
+    pub fn try_next_string(&self, meta: Option<f64>) -> Result<String, String> {
         self.inner
             .try_next(meta_of(meta)?)
-            .map(|inner| Id { inner })
+            .map(encode)
             .map_err(js_error)
     }
 
@@ -299,10 +278,15 @@ impl Generator {
     /// times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
     #[napi(
         ts_args_type = "meta: number, date: Date",
-        ts_return_type = "Id",
+        ts_return_type = "string",
         catch_unwind
     )]
-    pub fn next_with_time(&self, env: Env, meta: f64, date: Unknown) -> Result<Option<Id>, String> {
+    pub fn next_with_time_string(
+        &self,
+        env: Env,
+        meta: f64,
+        date: Unknown,
+    ) -> Result<Option<String>, String> {
         let mut is_date = false;
         // SAFETY: napi_is_date only inspects the value and writes the bool.
         unsafe { napi::sys::napi_is_date(env.raw(), date.raw(), &mut is_date) };
@@ -322,7 +306,7 @@ impl Generator {
         let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
         self.inner
             .new_with_unix_nanos(meta_of(Some(meta))?, nanos)
-            .map(|inner| Some(Id { inner }))
+            .map(|id| Some(encode(id)))
             .map_err(js_error)
     }
 

@@ -1,0 +1,98 @@
+// Public types of libsno for Node.js (the generated index.d.ts describes the native layer).
+
+/** A sno ID: immutable, ordered by time; `String(id)` is the canonical 16-character form. */
+export declare class Id {
+  /** Strictly decodes the text form (16 characters of `[2-9a-x]`); throws ERR_SNO_INVALID_*. */
+  static parse(text: string): Id
+  /** Takes the 10-byte binary form. */
+  static fromBytes(bytes: Uint8Array): Id
+  /** Validates like `Id.parse`. */
+  constructor(text: string)
+  /** The 16-character text form. */
+  toString(): string
+  /** JSON form: the text. */
+  toJSON(): string
+  /** The 10 bytes, as a new Buffer. */
+  get bytes(): Buffer
+  /** Start of the ID's 4 ms unit. */
+  get timestamp(): Date
+  /** Start of the ID's 4 ms unit in milliseconds since the Unix epoch. */
+  get unixMs(): number
+  /** Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. */
+  get unixNs(): bigint
+  /** The raw timestamp: 4 ms units since 2010-01-01T00:00:00Z. */
+  get units(): number
+  /** The tick-tock bit (flips when the generator survives a clock regression). */
+  get tickTock(): boolean
+  /** The meta byte. */
+  get meta(): number
+  /** The partition. */
+  get partition(): number
+  /** The sequence. */
+  get sequence(): number
+  /** -1, 0 or 1 by time order. */
+  compare(other: Id): -1 | 0 | 1
+  /** Whether both IDs are the same. */
+  equals(other: Id): boolean
+}
+
+/** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
+export interface Snapshot {
+  partition: number
+  sequenceMin: number
+  sequenceMax: number
+  sequence: number
+  now: number
+  wallHi: number
+  wallSafe: number
+  drifts: number
+}
+
+/** Counters of rare generator events. */
+export interface Stats {
+  overflows: number
+  overflowEpisodes: number
+  drifts: number
+  regressions: number
+  waits: number
+}
+
+export interface GeneratorOptions {
+  /** 0..65535; default: a per-process partition. */
+  partition?: number
+  sequenceMin?: number
+  sequenceMax?: number
+  snapshot?: Snapshot
+}
+
+/** A thread-safe generator with its own partition and sequence bounds. */
+export declare class Generator {
+  constructor(options?: GeneratorOptions | null)
+  /** The next ID; blocks (at most until the next 4 ms unit) if the pool is used up. */
+  next(meta?: number): Id
+  /** The next ID, or at once ERR_SNO_SEQUENCE_EXHAUSTED / ERR_SNO_CLOCK_REGRESSION. */
+  tryNext(meta?: number): Id
+  /** An ID for a given time, with its own wrapping sequence (porting, back-filling). */
+  nextWithTime(meta: number, date: Date): Id
+  /** The state as a plain object that round-trips through JSON. */
+  snapshot(): Snapshot
+  stats(): Stats
+  get partition(): number
+  get capacity(): number
+}
+
+/** A new ID from the process-wide generator. */
+export declare function newId(meta?: number): Id
+/** `n` new IDs from the process-wide generator. */
+export declare function newIds(n: number, meta?: number): Id[]
+/** A new ID's text form: the fastest way to get an ID. */
+export declare function newString(meta?: number): string
+
+declare const sno: {
+  Id: typeof Id
+  Generator: typeof Generator
+  newId: typeof newId
+  newIds: typeof newIds
+  newString: typeof newString
+}
+export default sno
