@@ -77,10 +77,10 @@ fn ascii16(env: &Env, value: &Unknown) -> Option<[u8; 16]> {
 /// UTF-8 byte positions, as the core does.
 #[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
 pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
-    if is_type(&text, ValueType::String)? {
-        if let Some(bytes) = ascii16(&env, &text) {
-            return sno_core::Id::decode(&bytes).map(drop).map_err(js_error);
-        }
+    if is_type(&text, ValueType::String)?
+        && let Some(bytes) = ascii16(&env, &text)
+    {
+        return sno_core::Id::decode(&bytes).map(drop).map_err(js_error);
     }
     match text_arg(&env, &text, "Id.parse(text): text")? {
         Some(t) => sno_core::Id::decode(t.as_bytes())
