@@ -36,34 +36,9 @@ export declare class Id {
   equals(other: Id): boolean
 }
 
-/** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
-export interface Snapshot {
-  partition: number
-  sequenceMin: number
-  sequenceMax: number
-  sequence: number
-  now: number
-  wallHi: number
-  wallSafe: number
-  drifts: number
-}
-
-/** Counters of rare generator events. */
-export interface Stats {
-  overflows: number
-  overflowEpisodes: number
-  drifts: number
-  regressions: number
-  waits: number
-}
-
-export interface GeneratorOptions {
-  /** 0..65535; default: a per-process partition. */
-  partition?: number
-  sequenceMin?: number
-  sequenceMax?: number
-  snapshot?: Snapshot
-}
+// The plain-object types are the native layer's, generated from the Rust structs.
+import type { GeneratorOptions, Snapshot, Stats } from './index'
+export type { GeneratorOptions, Snapshot, Stats }
 
 /** A thread-safe generator with its own partition and sequence bounds. */
 export declare class Generator {

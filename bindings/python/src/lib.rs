@@ -318,7 +318,7 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
     };
     let ranged = |k: &str, max: i128| -> PyResult<i128> {
         let v = field(k)?;
-        if !(0..=max).contains(&v) && k != "now" && k != "wall_hi" && k != "wall_safe" {
+        if !(0..=max).contains(&v) {
             return Err(raise(
                 py,
                 "ConfigError",
@@ -328,13 +328,12 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
         Ok(v)
     };
     let time = |k: &str| -> PyResult<i64> {
-        i64::try_from(field(k)?).map_err(|_| {
-            to_py(
+        let v = field(k)?;
+        i64::try_from(v).map_err(|_| {
+            raise(
                 py,
-                Error::InvalidSnapshot {
-                    field: "time",
-                    value: i64::MAX,
-                },
+                "ConfigError",
+                format!("snapshot {k:?} = {v} does not fit in 64 bits"),
             )
         })
     };
