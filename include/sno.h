@@ -261,14 +261,17 @@ enum sno_status sno_id_decode_at(const char *text,
                                  struct sno_id *out,
                                  size_t *error_position);
 
-// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL). Thread-safe.
+// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest
+// SIMD kernel the CPU has (AVX-512 VBMI, AVX2, SSSE3), chosen once per call. Thread-safe.
 //
 // # Safety
 // `ids` valid for `count` reads and `out` for `count * 16` writes (NULL only with count 0).
 enum sno_status sno_id_encode_many(const struct sno_id *ids, size_t count, char *out);
 
-// Strictly decodes `count` consecutive 16-byte IDs from `text`. On failure nothing is written
-// to `out` and the index of the first bad ID goes to `error_index` (may be NULL). Thread-safe.
+// Strictly decodes `count` consecutive 16-byte IDs from `text` (SIMD like
+// `sno_id_encode_many`). On failure the index of the first bad ID goes to `error_index` (may be
+// NULL); the IDs before it are written to `out` and the slots from it on are left untouched.
+// Thread-safe.
 //
 // # Safety
 // `text` valid for `count * 16` reads and `out` for `count` writes (NULL only with count 0);

@@ -44,6 +44,13 @@ export declare class Generator {
  */
 export declare function checkText(text: string): void
 
+/**
+ * The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
+ * has already checked that each is a string of 16 UTF-16 units), or -1: one SIMD batch decode
+ * over all of them. `decodeMany` then asks `checkText` for that item's exact error.
+ */
+export declare function firstInvalid(joined: string): number
+
 /** Options of `new Generator(options?)`. */
 export interface GeneratorOptions {
   partition?: number
@@ -58,8 +65,12 @@ export interface GeneratorOptions {
  */
 export declare function newString(meta?: number | undefined | null): string
 
-/** `n` new IDs' text forms from the process-wide generator (`newIds` wraps them). */
-export declare function newStrings(n: number, meta?: number | undefined | null): Array<string>
+/**
+ * `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
+ * returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
+ * it; `newStrings` and `newIds` return those slices).
+ */
+export declare function newText(n: number, meta?: number | undefined | null): string
 
 /** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
 export interface Snapshot {

@@ -4,5 +4,5 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const sno = require('./sno.js')
 
-export const { Id, Generator, newId, newIds, newString } = sno
+export const { Id, Generator, newId, newIds, newString, newStrings, encodeMany, decodeMany } = sno
 export default sno

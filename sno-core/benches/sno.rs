@@ -7,7 +7,7 @@
 //! First a saturation run (one and two threads hammering one generator for a second each:
 //! IDs/s against the physical cap of 65 536 per 4 ms, and CPU use), then criterion groups:
 //! `new` unsaturated against the floor (one clock read + one `fetch_add`) and the peers
-//! `ulid`, `uuid::now_v7`, `xid`; encode; strict decode.
+//! `ulid`, `uuid::now_v7`, `xid`. The codec has its own bench, `benches/codec.rs`.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
-use sno_core::{Clock, Generator, Id, SystemClock};
+use sno_core::{Clock, Generator, SystemClock};
 
 const CAP_PER_SEC: f64 = 65_536.0 * 250.0;
 
@@ -113,35 +113,10 @@ fn generators(c: &mut Criterion) {
     group.finish();
 }
 
-fn codec(c: &mut Criterion) {
-    let ids: Vec<Id> = (0..1024u32)
-        .map(|i| Id::from_bytes([i as u8, 7, (i >> 8) as u8, 1, 2, 3, 4, 5, i as u8, 9]))
-        .collect();
-    let texts: Vec<[u8; 16]> = ids.iter().map(|id| id.encode_bytes()).collect();
-    let mut group = c.benchmark_group("codec");
-    let mut i = 0usize;
-    group.bench_function("encode (scalar)", |b| {
-        b.iter(|| {
-            i = (i + 1) & 1023;
-            black_box(black_box(&ids[i]).encode_bytes())
-        })
-    });
-    group.bench_function("decode strict (scalar)", |b| {
-        b.iter(|| {
-            i = (i + 1) & 1023;
-            black_box(Id::decode(black_box(&texts[i])).unwrap())
-        })
-    });
-    group.bench_function("Display to String", |b| {
-        b.iter(|| black_box(black_box(&ids[3]).to_string()))
-    });
-    group.finish();
-}
-
 criterion_group! {
     name = benches;
     config = Criterion::default();
-    targets = generators, codec
+    targets = generators
 }
 
 fn main() {

@@ -165,7 +165,7 @@ impl Id {
 
     /// The canonical text form as 16 ASCII bytes.
     #[inline]
-    pub const fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
+    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
         codec::encode(&self.0)
     }
 
@@ -193,6 +193,51 @@ impl Id {
     #[inline]
     pub fn decode(input: &[u8]) -> Result<Id, Error> {
         codec::decode(input).map(Id)
+    }
+
+    /// Encodes many IDs at once into `out`, 16 bytes per ID end to end (no separators).
+    ///
+    /// With the `simd` feature on x86_64 this runs the widest kernel the CPU has (AVX-512 VBMI:
+    /// four IDs per step; AVX2: two), chosen once per call.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] unless `out.len() == 16 * ids.len()`.
+    ///
+    /// ```
+    /// use sno_core::Id;
+    /// let ids = [Id::ZERO, Id::MAX];
+    /// let mut text = [0u8; 32];
+    /// Id::encode_many(&ids, &mut text)?;
+    /// assert_eq!(&text, b"2222222222222222xxxxxxxxxxxxxxxx");
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn encode_many(ids: &[Id], out: &mut [u8]) -> Result<(), Error> {
+        codec::encode_many(ids, out)
+    }
+
+    /// Strictly decodes `text`, 16 bytes per ID end to end, into `out`.
+    ///
+    /// # Errors
+    /// * [`Error::InvalidLength`] unless `text.len() == 16 * out.len()`;
+    /// * [`Error::InvalidByte`] for the first byte outside the alphabet, with its `position` in
+    ///   `text` (so the bad ID is `position / 16`). The IDs before that one are written to `out`,
+    ///   the others are left as they were.
+    ///
+    /// ```
+    /// use sno_core::{Error, Id};
+    /// let mut ids = [Id::MAX; 2];
+    /// Id::decode_many(b"2222222222222222xxxxxxxxxxxxxxxx", &mut ids)?;
+    /// assert_eq!(ids, [Id::ZERO, Id::MAX]);
+    /// assert_eq!(
+    ///     Id::decode_many(b"xxxxxxxxxxxxxxxx22222222222z2222", &mut ids),
+    ///     Err(Error::InvalidByte { position: 27, byte: b'z' })
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn decode_many(text: &[u8], out: &mut [Id]) -> Result<(), Error> {
+        codec::decode_many(text, out)
     }
 
     /// Decodes the 10-byte binary form.

@@ -21,7 +21,8 @@
 //!   [`Generator::next`], OS-seeded default partitions and fork safety;
 //! * `alloc`: overflow observers;
 //! * `serde`: a string in human-readable formats, the 10 raw bytes otherwise;
-//! * `simd`: reserved for the vectorised codec.
+//! * `simd` (default): SSSE3 / AVX2 / AVX-512 VBMI codec kernels on x86_64, picked at run time
+//!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them.
 //!
 //! Decoding is **strict**: exactly 16 bytes, every byte in the alphabet, otherwise an [`Error`] that
 //! names the byte and its position (the Go original decodes any 16 bytes into garbage).
@@ -36,6 +37,8 @@ extern crate std;
 pub mod alphabet;
 pub mod clock;
 mod codec;
+#[doc(hidden)]
+pub use codec::backends as __backends;
 mod error;
 #[cfg(target_has_atomic = "64")]
 pub mod generator;

@@ -61,6 +61,17 @@ static double b_decode(void) {
     for (int i = 0; i < BATCH; i++) sno_id_decode(texts[i], SNO_ENCODED_LEN, &ids[i & 63]);
     return (now_ns() - t) / BATCH;
 }
+static sno_id decoded[BATCH];
+static double b_encode_many(void) {
+    double t = now_ns();
+    sno_id_encode_many(ids, BATCH, &texts[0][0]);
+    return (now_ns() - t) / BATCH;
+}
+static double b_decode_many(void) {
+    double t = now_ns();
+    sno_id_decode_many(&texts[0][0], BATCH, decoded, NULL);
+    return (now_ns() - t) / BATCH;
+}
 static double b_uuid_time(void) {
     double t = now_ns();
     for (int i = 0; i < BATCH; i++) uuid_generate_time(uuids[i]);
@@ -89,11 +100,14 @@ static double median(bench_fn f) {
 int main(void) {
     if (sno_generator_new(NULL, &gen) != SNO_STATUS_OK) return 1;
     double next = median(b_try_next), enc = median(b_encode), dec = median(b_decode);
+    double encm = median(b_encode_many), decm = median(b_decode_many);
     double ut = median(b_uuid_time), up = median(b_uuid_unparse), upp = median(b_uuid_parse);
     printf("| operation | libsno (C API) | libuuid | ratio |\n|---|---|---|---|\n");
     printf("| generate | sno_generator_try_next %.1f ns | uuid_generate_time %.1f ns | %.1fx |\n", next, ut, ut / next);
     printf("| encode | sno_id_encode %.1f ns | uuid_unparse %.1f ns | %.1fx |\n", enc, up, up / enc);
     printf("| decode (strict) | sno_id_decode %.1f ns | uuid_parse %.1f ns | %.1fx |\n", dec, upp, upp / dec);
+    printf("| encode, batch of %d | sno_id_encode_many %.2f ns/ID | uuid_unparse %.1f ns | %.1fx |\n", BATCH, encm, up, up / encm);
+    printf("| decode, batch of %d | sno_id_decode_many %.2f ns/ID | uuid_parse %.1f ns | %.1fx |\n", BATCH, decm, upp, upp / decm);
     sno_generator_free(gen);
     return 0;
 }

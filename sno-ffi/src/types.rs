@@ -12,6 +12,27 @@ pub struct sno_id {
     pub bytes: [u8; 10],
 }
 
+// `sno_id` and `Id` are both 10 bytes with alignment 1 (a `#[repr(C)]` struct of one `[u8; 10]`,
+// and `#[repr(transparent)]` over `[u8; 10]`), which the slice casts below rely on.
+const _: () = assert!(
+    size_of::<sno_id>() == size_of::<Id>() && align_of::<sno_id>() == 1 && align_of::<Id>() == 1
+);
+
+impl sno_id {
+    /// The same IDs as `Id`s, for the batch codec.
+    pub(crate) fn as_ids(ids: &[sno_id]) -> &[Id] {
+        // SAFETY: identical size and alignment (asserted above), and every byte pattern is valid
+        // for both types; the borrow is carried over.
+        unsafe { std::slice::from_raw_parts(ids.as_ptr().cast::<Id>(), ids.len()) }
+    }
+
+    /// The same IDs as `Id`s, writable.
+    pub(crate) fn as_ids_mut(ids: &mut [sno_id]) -> &mut [Id] {
+        // SAFETY: as in `as_ids`; any `Id` written is a valid `sno_id`.
+        unsafe { std::slice::from_raw_parts_mut(ids.as_mut_ptr().cast::<Id>(), ids.len()) }
+    }
+}
+
 impl From<Id> for sno_id {
     fn from(id: Id) -> Self {
         sno_id {

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 
 import fc from 'fast-check'
 
-import sno, { Generator, Id, newId, newIds, newString } from '../index.mjs'
+import sno, { Generator, Id, decodeMany, encodeMany, newId, newIds, newString, newStrings } from '../index.mjs'
 import { ALPHABET, expectedError } from './helpers.mjs'
 
 test('values', () => {
@@ -96,4 +96,35 @@ test('property: arbitrary strings are decoded or refused with the first bad byte
     if (want === null) assert.equal(Id.parse(text).toString(), text)
     else assert.throws(() => Id.parse(text), { code: want[0] })
   }), { numRuns: 3000 })
+})
+
+test('batch API: newStrings, encodeMany, decodeMany', () => {
+  const texts = newStrings(1000, 3)
+  assert.equal(texts.length, 1000)
+  assert.deepEqual([...texts].sort(), texts)
+  assert.equal(new Set(texts).size, 1000)
+  const ids = decodeMany(texts)
+  assert.ok(ids.every((id) => id instanceof Id && id.meta === 3))
+  assert.deepEqual(encodeMany(ids), texts)
+  assert.deepEqual(decodeMany([]), [])
+  assert.throws(() => decodeMany('x'), TypeError)
+  assert.throws(() => encodeMany([ids[0], 'x']), TypeError)
+  assert.throws(() => decodeMany([texts[0], 42]), (e) => e instanceof TypeError && e.index === 1)
+  assert.throws(() => newStrings('3'), TypeError)
+  assert.throws(() => newStrings(-1), { code: 'ERR_SNO_INVALID_ARGUMENT' })
+})
+
+test('property: decodeMany equals Id.parse item by item', () => {
+  const item = fc.oneof(
+    fc.uint8Array({ minLength: 10, maxLength: 10 }).map((b) => Id.fromBytes(b).toString()),
+    fc.string({ minLength: 16, maxLength: 16 }),
+  )
+  fc.assert(fc.property(fc.array(item, { maxLength: 12 }), (texts) => {
+    let want = null
+    for (let i = 0; i < texts.length && want === null; i++) {
+      try { Id.parse(texts[i]) } catch (e) { want = [i, e.code] }
+    }
+    if (want === null) assert.deepEqual(decodeMany(texts).map(String), texts)
+    else assert.throws(() => decodeMany(texts), (e) => e.index === want[0] && e.code === want[1])
+  }), { numRuns: 2000 })
 })

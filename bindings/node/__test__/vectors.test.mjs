@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 
-import { Id } from '../index.mjs'
+import { Id, decodeMany, encodeMany } from '../index.mjs'
 import { expectedError, rows } from './helpers.mjs'
 
 test('codec rows', () => {
@@ -22,6 +22,31 @@ test('codec rows', () => {
     assert.equal(id.partition, Number(r.partition))
     assert.equal(id.sequence, Number(r.sequence))
     assert.equal(JSON.stringify(id), JSON.stringify(r.encoded))
+  }
+})
+
+test('codec rows in batches (every length up to 9, then the whole file)', () => {
+  const table = rows('sno_codec.tsv')
+  const texts = table.map((r) => r.encoded)
+  const ids = decodeMany(texts)
+  assert.deepEqual(ids.map((id) => id.bytes.toString('hex')), table.map((r) => r.hex))
+  assert.deepEqual(encodeMany(ids), texts)
+  for (let n = 0; n <= 9; n++) {
+    assert.deepEqual(decodeMany(texts.slice(0, n)).map(String), texts.slice(0, n))
+  }
+})
+
+test('invalid rows inside a batch: the single error plus the index', () => {
+  const good = 'brpk4q72xwf2m63l'
+  for (const r of rows('sno_decode_invalid.tsv')) {
+    const text = Buffer.from(r.input_hex, 'hex').toString('latin1')
+    const want = expectedError(Buffer.from(text, 'utf8'))
+    const batch = [good, good, good, good, good, text, good, good, good]
+    if (want === null) {
+      assert.equal(decodeMany(batch)[5].toString(), Id.parse(text).toString(), r.label)
+      continue
+    }
+    assert.throws(() => decodeMany(batch), (e) => e.code === want[0] && e.index === 5 && e.message.startsWith('item 5: '), r.label)
   }
 })
 

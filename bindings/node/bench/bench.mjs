@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 
-import { Id, newId, newString } from '../index.mjs'
+import { Id, decodeMany, newId, newString, newStrings } from '../index.mjs'
 
 const require = createRequire(import.meta.url)
 const optional = (name) => {
@@ -31,11 +31,15 @@ function measure(fn, n = 500_000) {
 }
 
 const text = newString()
+const texts = newStrings(1000)
 const rows = [
   ['newString()', measure(() => newString())],
   ['newId()', measure(() => newId())],
   ['Id.parse(s)', measure(() => Id.parse(text))],
   ['newId().toString()', measure(() => newId().toString())],
+  ['newStrings(1000) per ID', measure(() => newStrings(1000), 2_000) / 1000],
+  ['texts.map(Id.parse) per ID (1000)', measure(() => texts.map((t) => Id.parse(t)), 2_000) / 1000],
+  ['decodeMany(texts) per ID (1000)', measure(() => decodeMany(texts), 2_000) / 1000],
   ['crypto.randomUUID()', measure(() => randomUUID())],
 ]
 const uuid = optional('uuid')

@@ -19,11 +19,18 @@ def measure(stmt, number=200_000, repeat=7):
 
 def main():
     text = str(sno.new())
+    ids = sno.new_many(1000)
+    texts = [str(i) for i in ids]
     rows = [
         ("sno.new()", measure(sno.new)),
         ("str(sno.new())", measure(lambda: str(sno.new()))),
         ("sno.ID.from_str(s)", measure(lambda: sno.ID.from_str(text))),
         ("sno.new_many(1000) per ID", measure(lambda: sno.new_many(1000), number=2000) / 1000),
+        ("sno.new_many(1000, as_str=True) per ID", measure(lambda: sno.new_many(1000, as_str=True), number=2000) / 1000),
+        ("[str(i) for i in ids] per ID (1000)", measure(lambda: [str(i) for i in ids], number=2000) / 1000),
+        ("sno.encode_many(ids) per ID (1000)", measure(lambda: sno.encode_many(ids), number=2000) / 1000),
+        ("[sno.ID(t) for t in texts] per ID (1000)", measure(lambda: [sno.ID(t) for t in texts], number=2000) / 1000),
+        ("sno.decode_many(texts) per ID (1000)", measure(lambda: sno.decode_many(texts), number=2000) / 1000),
         ("uuid.uuid4() (stdlib)", measure(uuid.uuid4, number=50_000)),
     ]
     try:

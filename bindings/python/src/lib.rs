@@ -268,15 +268,104 @@ fn new_id(py: Python<'_>, meta: u8) -> PyResult<PyId> {
     next_id(py, sno_core::global_generator(), meta).map(PyId)
 }
 
-/// `n` new IDs from the process-wide generator, as a list.
+/// `n` new IDs from the process-wide generator, as a list of `ID`s, or of their text with
+/// `as_str=True` (encoded in one SIMD batch).
 #[pyfunction]
-#[pyo3(signature = (n, meta = 0))]
-fn new_many<'py>(py: Python<'py>, n: usize, meta: u8) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (n, meta = 0, *, as_str = false))]
+fn new_many<'py>(
+    py: Python<'py>,
+    n: usize,
+    meta: u8,
+    as_str: bool,
+) -> PyResult<Bound<'py, PyList>> {
     let g = sno_core::global_generator();
     let ids = (0..n)
-        .map(|_| next_id(py, g, meta).map(PyId))
+        .map(|_| next_id(py, g, meta))
         .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, ids)
+    if as_str {
+        strings(py, &ids)
+    } else {
+        PyList::new(py, ids.into_iter().map(PyId))
+    }
+}
+
+/// The text of `ids` as a list of `str`, encoded in one batch.
+fn strings<'py>(py: Python<'py>, ids: &[Id]) -> PyResult<Bound<'py, PyList>> {
+    let mut text = vec![0u8; ids.len() * sno_core::ENCODED_LEN];
+    Id::encode_many(ids, &mut text).map_err(|e| to_py(py, e))?;
+    let chunks = text.chunks_exact(sno_core::ENCODED_LEN).map(|chunk| {
+        // The codec writes only alphabet bytes (ASCII).
+        PyString::new(py, std::str::from_utf8(chunk).unwrap_or_default())
+    });
+    PyList::new(py, chunks)
+}
+
+/// Encodes many IDs at once (SIMD): a list of their 16-character strings.
+#[pyfunction]
+fn encode_many<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let ids = ids
+        .try_iter()?
+        .map(|item| {
+            let item = item?;
+            match item.cast::<PyId>() {
+                Ok(id) => Ok(id.get().0),
+                Err(_) => Err(PyTypeError::new_err(format!(
+                    "sno.encode_many() takes sno.ID items, not {}",
+                    item.get_type().name()?
+                ))),
+            }
+        })
+        .collect::<PyResult<Vec<Id>>>()?;
+    strings(py, &ids)
+}
+
+/// A decode error for item `index` of a batch: the item's own error, with `.index` set.
+fn item_error(py: Python<'_>, index: usize, e: Error) -> PyErr {
+    let err = to_py(py, e);
+    let value = err.value(py);
+    let _ = value.setattr("index", index);
+    let _ = value.setattr("args", (format!("item {index}: {e}"),));
+    err
+}
+
+/// Strictly decodes many strings at once (SIMD): a list of `ID`s. A bad item raises
+/// `DecodeError` with `.index` (the item) and `.position` (within it).
+#[pyfunction]
+fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut buf = Vec::new();
+    for (index, item) in texts.try_iter()?.enumerate() {
+        let item = item?;
+        let Ok(s) = item.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "sno.decode_many() takes str items, not {}",
+                item.get_type().name()?
+            )));
+        };
+        let bytes = match ascii16(s) {
+            Some(bytes) => bytes,
+            // Not 16 ASCII characters: its own decode names the problem.
+            None => match Id::decode(s.to_cow()?.as_bytes()) {
+                Ok(id) => id.encode_bytes(),
+                Err(e) => return Err(item_error(py, index, e)),
+            },
+        };
+        buf.extend_from_slice(&bytes);
+    }
+    let mut ids = vec![Id::ZERO; buf.len() / sno_core::ENCODED_LEN];
+    if let Err(e) = Id::decode_many(&buf, &mut ids) {
+        let (index, e) = match e {
+            Error::InvalidByte { position, byte } => (
+                position / sno_core::ENCODED_LEN,
+                Error::InvalidByte {
+                    position: position % sno_core::ENCODED_LEN,
+                    byte,
+                },
+            ),
+            other => (0, other),
+        };
+        return Err(item_error(py, index, e));
+    }
+    PyList::new(py, ids.into_iter().map(PyId))
 }
 
 /// A thread-safe generator with its own partition and sequence bounds.
@@ -465,6 +554,8 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGenerator>()?;
     m.add_function(wrap_pyfunction!(new_id, m)?)?;
     m.add_function(wrap_pyfunction!(new_many, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_many, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_many, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;

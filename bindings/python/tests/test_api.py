@@ -99,6 +99,29 @@ def test_new_many():
     assert len(ids) == 1000 and ids == sorted(ids) and len(set(ids)) == 1000
     assert all(i.meta == 5 for i in ids)
     assert sno.new_many(0) == []
+    texts = sno.new_many(1000, meta=5, as_str=True)
+    assert all(type(t) is str and len(t) == 16 for t in texts)
+    assert texts == sorted(texts) and len(set(texts)) == 1000
+    assert texts[0] > str(ids[-1])
+    assert all(sno.ID(t).meta == 5 for t in texts)
+
+
+def test_batch_codec_types_and_errors():
+    ids = sno.new_many(3)
+    assert sno.encode_many(i for i in ids) == [str(i) for i in ids]
+    assert sno.encode_many([]) == [] and sno.decode_many([]) == []
+    with pytest.raises(TypeError):
+        sno.encode_many([ids[0], "x"])
+    with pytest.raises(TypeError):
+        sno.encode_many(5)
+    with pytest.raises(TypeError):
+        sno.decode_many([str(ids[0]), b"2222222222222222"])
+    with pytest.raises(sno.DecodeError) as e:
+        sno.decode_many([str(ids[0]), "2222"])
+    assert (e.value.code, e.value.index, e.value.position) == ("invalid_length", 1, 4)
+    with pytest.raises(sno.DecodeError) as e:
+        sno.decode_many([str(ids[0]), str(ids[1]), "22222222222222é2"])
+    assert (e.value.code, e.value.index, e.value.position) == ("invalid_length", 2, 17)
 
 
 def run_cli(*args):

@@ -34,3 +34,31 @@ def test_arbitrary_ascii_inputs(data):
         assert (e.code, e.position) == want
     else:
         assert want is None and str(got) == text
+
+
+@given(st.lists(st.binary(min_size=10, max_size=10), max_size=40))
+def test_batch_round_trip(raws):
+    ids = [sno.ID.from_bytes(r) for r in raws]
+    texts = sno.encode_many(ids)
+    assert texts == [str(i) for i in ids]
+    assert sno.decode_many(texts) == ids
+
+
+@given(st.lists(st.binary(min_size=16, max_size=16), min_size=1, max_size=12))
+def test_batch_matches_single(items):
+    texts = [d.decode("latin-1") for d in items]
+    single = []
+    for i, t in enumerate(texts):
+        try:
+            single.append(sno.ID.from_str(t))
+        except sno.DecodeError as e:
+            first_error = (i, e.code, e.position)
+            break
+    else:
+        first_error = None
+    try:
+        got = sno.decode_many(texts)
+    except sno.DecodeError as e:
+        assert (e.index, e.code, e.position) == first_error
+    else:
+        assert first_error is None and got == single

@@ -26,6 +26,33 @@ def test_codec_rows(codec_rows):
         assert id_.is_zero() == (raw == bytes(10))
 
 
+def test_codec_rows_batched(codec_rows):
+    ids = [sno.ID.from_bytes(bytes.fromhex(r["hex"])) for r in codec_rows]
+    texts = [r["encoded"] for r in codec_rows]
+    assert sno.encode_many(ids) == texts
+    assert sno.decode_many(texts) == ids
+    # Every batch length up to 9: the SIMD kernels' tails.
+    for n in range(10):
+        assert sno.encode_many(ids[:n]) == texts[:n]
+        assert sno.decode_many(iter(texts[:n])) == ids[:n]
+
+
+def test_invalid_rows_batched():
+    """Each invalid row in the middle of a valid batch: same error as alone, plus the index."""
+    good = "brpk4q72xwf2m63l"
+    for r in rows("sno_decode_invalid.tsv"):
+        text = bytes.fromhex(r["input_hex"]).decode("latin-1")
+        want = expected_error(text.encode("utf-8"))
+        batch = [good] * 5 + [text] + [good] * 3
+        if want is None:
+            assert sno.decode_many(batch)[5] == sno.ID.from_str(text)
+            continue
+        with pytest.raises(sno.DecodeError) as e:
+            sno.decode_many(batch)
+        assert (e.value.code, e.value.position, e.value.index) == (*want, 5), r["label"]
+        assert str(e.value).startswith("item 5: ")
+
+
 def test_invalid_rows_are_rejected_with_position():
     table = rows("sno_decode_invalid.tsv")
     assert len(table) == 625

@@ -112,7 +112,19 @@ static void lifecycle_and_snapshots(void) {
     memset(decoded, 0, sizeof decoded);
     CHECK_STATUS(sno_id_decode_many(texts, 100, decoded, &bad), SNO_STATUS_INVALID_BYTE);
     CHECK(bad == 57, "bad index %zu", bad);
-    CHECK(sno_id_is_zero(decoded[0]), "nothing written on failure");
+    CHECK(memcmp(decoded, batch, 57 * sizeof(sno_id)) == 0, "IDs before the bad one written");
+    for (int i = 57; i < 100; i++) CHECK(sno_id_is_zero(decoded[i]), "slot %d untouched", i);
+    /* Every batch length 1..9 (the SIMD kernels' tails), and a bad byte in the last ID. */
+    for (size_t n = 1; n <= 9; n++) {
+        char t[9 * SNO_ENCODED_LEN];
+        sno_id d[9];
+        CHECK_STATUS(sno_id_encode_many(batch + 3, n, t), SNO_STATUS_OK);
+        CHECK_STATUS(sno_id_decode_many(t, n, d, NULL), SNO_STATUS_OK);
+        CHECK(memcmp(d, batch + 3, n * sizeof(sno_id)) == 0, "round trip of %zu", n);
+        t[(n - 1) * SNO_ENCODED_LEN + 15] = 'y';
+        CHECK_STATUS(sno_id_decode_many(t, n, d, &bad), SNO_STATUS_INVALID_BYTE);
+        CHECK(bad == n - 1, "bad index %zu of %zu", bad, n);
+    }
 
     sno_id t;
     CHECK_STATUS(sno_generator_next_with_time(g, 0, INT64_C(1586176496789123456), &t), SNO_STATUS_OK);

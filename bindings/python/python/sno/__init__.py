@@ -18,7 +18,16 @@ from sno._errors import (
     SnoError,
     TimeRangeError,
 )
-from sno._sno import BINARY_LEN, ENCODED_LEN, ID, __version__, new, new_many
+from sno._sno import (
+    BINARY_LEN,
+    ENCODED_LEN,
+    ID,
+    __version__,
+    decode_many,
+    encode_many,
+    new,
+    new_many,
+)
 from sno._sno import Generator as _NativeGenerator
 
 __all__ = [
@@ -33,6 +42,8 @@ __all__ = [
     "SnoError",
     "TimeRangeError",
     "__version__",
+    "decode_many",
+    "encode_many",
     "new",
     "new_many",
 ]

@@ -14,6 +14,8 @@ from sno._sno import (
     ENCODED_LEN as ENCODED_LEN,
     ID as ID,
     __version__ as __version__,
+    decode_many as decode_many,
+    encode_many as encode_many,
     new as new,
     new_many as new_many,
 )
@@ -30,6 +32,8 @@ __all__ = [
     "SnoError",
     "TimeRangeError",
     "__version__",
+    "decode_many",
+    "encode_many",
     "new",
     "new_many",
 ]

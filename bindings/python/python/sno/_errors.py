@@ -8,10 +8,14 @@ class SnoError(Exception):
 
 
 class DecodeError(SnoError, ValueError):
-    """Text or bytes that are not a sno ID; ``.position`` (and ``.byte``) say where."""
+    """Text or bytes that are not a sno ID; ``.position`` (and ``.byte``) say where.
+
+    From ``decode_many``, ``.index`` is the bad item and ``.position`` the byte within it.
+    """
 
     position: int
     byte: "int | None"
+    index: "int | None" = None
 
 
 class ConfigError(SnoError, ValueError):

@@ -1,6 +1,7 @@
 import builtins
 from datetime import datetime
-from typing import Any, Final, final
+from collections.abc import Iterable
+from typing import Any, Final, Literal, final, overload
 
 from typing_extensions import disjoint_base
 
@@ -10,6 +11,8 @@ __all__ = [
     "Generator",
     "ID",
     "__version__",
+    "decode_many",
+    "encode_many",
     "new",
     "new_many",
 ]
@@ -80,4 +83,9 @@ class Generator:
     def capacity(self) -> int: ...
 
 def new(meta: int = 0) -> ID: ...
-def new_many(n: int, meta: int = 0) -> list[ID]: ...
+@overload
+def new_many(n: int, meta: int = 0, *, as_str: Literal[False] = False) -> list[ID]: ...
+@overload
+def new_many(n: int, meta: int = 0, *, as_str: Literal[True]) -> list[str]: ...
+def encode_many(ids: Iterable[ID]) -> list[str]: ...
+def decode_many(texts: Iterable[str]) -> list[ID]: ...

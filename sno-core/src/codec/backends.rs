@@ -1,0 +1,198 @@
+//! The codec's kernels by name, so that tests, fuzzers and benchmarks can run every one the CPU
+//! supports against the scalar reference. Re-exported as the hidden `sno_core::__backends`: not
+//! part of the stable API (the public entry points always pick the best kernel).
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use super::x86;
+use super::{check_len, id_bytes, id_bytes_mut, scalar};
+use crate::error::Error;
+use crate::id::{ENCODED_LEN, Id};
+
+/// One implementation of the codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Portable Rust, one 5-bit group at a time; the reference.
+    Scalar,
+    /// SSE2 (every x86_64 CPU): one ID per step, inlined without detection; the single-ID path.
+    Sse2,
+    /// SSSE3: one ID per step (PSHUFB); batches on CPUs without AVX2.
+    Ssse3,
+    /// AVX2: two IDs per step (batches).
+    Avx2,
+    /// AVX-512 F + BW + VBMI: four IDs per step (batches).
+    Avx512Vbmi,
+}
+
+impl Backend {
+    /// Every backend, slowest first.
+    pub const ALL: [Backend; 5] = [
+        Backend::Scalar,
+        Backend::Sse2,
+        Backend::Ssse3,
+        Backend::Avx2,
+        Backend::Avx512Vbmi,
+    ];
+
+    /// A short lowercase name (`scalar`, `ssse3`, `avx2`, `avx512vbmi`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Sse2 => "sse2",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512Vbmi => "avx512vbmi",
+        }
+    }
+
+    /// Whether this build has the kernel and this CPU can run it.
+    #[inline]
+    pub fn is_supported(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Backend::Sse2 => true,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Backend::Ssse3 => x86::has_ssse3(),
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Backend::Avx2 => x86::has_avx2(),
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Backend::Avx512Vbmi => x86::has_avx512vbmi(),
+            #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+            _ => false,
+        }
+    }
+
+    /// The backend single-ID encode and decode use here.
+    pub fn single() -> Backend {
+        if Backend::Sse2.is_supported() {
+            Backend::Sse2
+        } else {
+            Backend::Scalar
+        }
+    }
+
+    /// The backend the batch functions use here.
+    #[inline]
+    pub fn batch() -> Backend {
+        if Backend::Avx512Vbmi.is_supported() {
+            Backend::Avx512Vbmi
+        } else if Backend::Avx2.is_supported() {
+            Backend::Avx2
+        } else if Backend::Ssse3.is_supported() {
+            Backend::Ssse3
+        } else if Backend::Sse2.is_supported() {
+            Backend::Sse2
+        } else {
+            Backend::Scalar
+        }
+    }
+}
+
+/// Encodes one ID with `backend` (the batch-only kernels run a batch of one); `None` if
+/// unsupported.
+pub fn encode(backend: Backend, id: &Id) -> Option<[u8; ENCODED_LEN]> {
+    match backend {
+        Backend::Scalar => Some(scalar::encode(id.as_bytes())),
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Backend::Sse2 => Some(unsafe { x86::sse2::encode(id.as_bytes()) }),
+        // SAFETY: SSSE3 was just checked.
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Backend::Ssse3 if x86::has_ssse3() => Some(unsafe { x86::ssse3::encode(id.as_bytes()) }),
+        _ => {
+            let mut text = [0u8; ENCODED_LEN];
+            try_encode_many(backend, core::slice::from_ref(id), &mut text)?.ok()?;
+            Some(text)
+        }
+    }
+}
+
+/// Strictly decodes one ID with `backend` (the batch-only kernels run a batch of one); `None`
+/// if unsupported.
+pub fn decode(backend: Backend, text: &[u8]) -> Option<Result<Id, Error>> {
+    let single = match <&[u8; ENCODED_LEN]>::try_from(text) {
+        Ok(text) => text,
+        Err(_) if backend.is_supported() => return Some(super::decode(text).map(Id::from_bytes)),
+        Err(_) => return None,
+    };
+    match backend {
+        Backend::Scalar => Some(scalar::decode(single).map(Id::from_bytes)),
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Backend::Sse2 => {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            let id = unsafe { x86::sse2::decode(single) };
+            Some(id.map(Id::from_bytes))
+        }
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Backend::Ssse3 if x86::has_ssse3() => {
+            // SAFETY: SSSE3 was just checked.
+            let id = unsafe { x86::ssse3::decode(single) };
+            Some(id.map(Id::from_bytes))
+        }
+        _ => {
+            let mut id = [Id::ZERO];
+            Some(try_decode_many(backend, text, &mut id)?.map(|()| id[0]))
+        }
+    }
+}
+
+/// [`crate::Id::encode_many`] with `backend`; `None` if unsupported.
+pub fn try_encode_many(backend: Backend, ids: &[Id], out: &mut [u8]) -> Option<Result<(), Error>> {
+    backend
+        .is_supported()
+        .then(|| encode_many(backend, ids, out))
+}
+
+/// [`crate::Id::decode_many`] with `backend`; `None` if unsupported.
+pub fn try_decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Option<Result<(), Error>> {
+    backend
+        .is_supported()
+        .then(|| decode_many(backend, text, out))
+}
+
+/// Batch encode with a backend known to be supported.
+pub(super) fn encode_many(backend: Backend, ids: &[Id], out: &mut [u8]) -> Result<(), Error> {
+    check_len(out.len(), ENCODED_LEN, ids.len())?;
+    let src = id_bytes(ids);
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    match backend {
+        Backend::Scalar => scalar::encode_many(src, out),
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        Backend::Sse2 => unsafe { x86::sse2::encode_many(src, out) },
+        // SAFETY: callers pass a supported backend: the CPU has SSSE3.
+        Backend::Ssse3 => unsafe { x86::ssse3::encode_many(src, out) },
+        // SAFETY: callers pass a supported backend: the CPU has AVX2.
+        Backend::Avx2 => unsafe { x86::avx2::encode_many(src, out) },
+        // SAFETY: callers pass a supported backend: the CPU has AVX-512 F/BW/VBMI.
+        Backend::Avx512Vbmi => unsafe { x86::avx512vbmi::encode_many(src, out) },
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        debug_assert_eq!(backend, Backend::Scalar);
+        scalar::encode_many(src, out);
+    }
+    Ok(())
+}
+
+/// Batch decode with a backend known to be supported.
+pub(super) fn decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Result<(), Error> {
+    check_len(text.len(), ENCODED_LEN, out.len())?;
+    let dst = id_bytes_mut(out);
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    match backend {
+        Backend::Scalar => scalar::decode_many(text, dst, 0),
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        Backend::Sse2 => unsafe { x86::sse2::decode_many(text, dst) },
+        // SAFETY: callers pass a supported backend: the CPU has SSSE3.
+        Backend::Ssse3 => unsafe { x86::ssse3::decode_many(text, dst) },
+        // SAFETY: callers pass a supported backend: the CPU has AVX2.
+        Backend::Avx2 => unsafe { x86::avx2::decode_many(text, dst) },
+        // SAFETY: callers pass a supported backend: the CPU has AVX-512 F/BW/VBMI.
+        Backend::Avx512Vbmi => unsafe { x86::avx512vbmi::decode_many(text, dst) },
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        debug_assert_eq!(backend, Backend::Scalar);
+        scalar::decode_many(text, dst, 0)
+    }
+}

@@ -1,0 +1,127 @@
+//! SSE2 kernels for one ID. SSE2 is part of x86_64 itself, so these need no detection and are
+//! inlined into the caller: for a single 10-byte ID the call into a `#[target_feature]` kernel
+//! (SSSE3) costs more than the work (measured: see the README), so this is the single-ID path.
+//!
+//! Encode: the two 40-bit halves (two big-endian scalar loads) go to the two 64-bit lanes, then
+//! [`encode_halves`], which the SSSE3 kernel shares.
+//!
+//! Decode: the range checks of the SSSE3 kernel, then 5 → 10 bits with 16-bit shifts, 10 → 20
+//! with PMADDWD, 20 → 40 with 64-bit shifts, and two scalar big-endian stores.
+
+use core::arch::x86_64::*;
+
+use crate::codec::scalar;
+use crate::error::Error;
+
+/// Encodes one ID.
+///
+/// # Safety
+/// The CPU must support SSE2, which every x86_64 CPU does.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn encode(id: &[u8; 10]) -> [u8; 16] {
+    let (hi, lo) = halves(id);
+    let text = encode_halves(_mm_set_epi64x(lo as i64, hi as i64));
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&(_mm_cvtsi128_si64(text) as u64).to_le_bytes());
+    out[8..]
+        .copy_from_slice(&(_mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text)) as u64).to_le_bytes());
+    out
+}
+
+/// The 16 characters of two 40-bit numbers held in the 64-bit lanes (high half first): split
+/// 40 → 2 × 20 → 4 × 10 → 8 × 5 bits, each step putting the high part in the lower lane so the
+/// groups come out in character order, then map them to the alphabet. Uniform shifts only, so
+/// the compiler has nothing to rewrite.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(super) fn encode_halves(v: __m128i) -> __m128i {
+    // 40 → 20 + 20: the high 20 bits to the low 32-bit lane.
+    let v = _mm_or_si128(
+        _mm_srli_epi64(v, 20),
+        _mm_slli_epi64(_mm_and_si128(v, _mm_set1_epi64x(0xF_FFFF)), 32),
+    );
+    // 20 → 10 + 10 within each 32-bit lane.
+    let v = _mm_or_si128(
+        _mm_srli_epi32(v, 10),
+        _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3FF)), 16),
+    );
+    // 10 → 5 + 5 within each 16-bit lane.
+    let groups = _mm_or_si128(
+        _mm_srli_epi16(v, 5),
+        _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0x1F)), 8),
+    );
+    // '2' + v, plus the gap from '9' + 1 to 'a' (39) for v ≥ 8.
+    let letters = _mm_cmpgt_epi8(groups, _mm_set1_epi8(7));
+    let gap = _mm_and_si128(letters, _mm_set1_epi8(39));
+    _mm_add_epi8(_mm_add_epi8(groups, _mm_set1_epi8(b'2' as i8)), gap)
+}
+
+/// Strictly decodes one ID.
+///
+/// # Safety
+/// The CPU must support SSE2, which every x86_64 CPU does.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn decode(text: &[u8; 16]) -> Result<[u8; 10], Error> {
+    // SAFETY: `text` is 16 readable bytes; the load is unaligned.
+    let c = unsafe { _mm_loadu_si128(text.as_ptr().cast()) };
+    let digit = _mm_sub_epi8(c, _mm_set1_epi8(b'2' as i8));
+    let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(7)), digit);
+    let letter = _mm_sub_epi8(c, _mm_set1_epi8(b'a' as i8));
+    let is_letter = _mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(23)), letter);
+    if _mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) != 0xFFFF {
+        return Err(scalar::first_invalid(text));
+    }
+    let values = _mm_sub_epi8(digit, _mm_and_si128(is_letter, _mm_set1_epi8(39)));
+    // 5 + 5 → 10: the first character of each pair is the high part.
+    let tens = _mm_or_si128(
+        _mm_slli_epi16(_mm_and_si128(values, _mm_set1_epi16(0xFF)), 5),
+        _mm_srli_epi16(values, 8),
+    );
+    // 10 + 10 → 20, then 20 + 20 → 40 (bits 40..64 hold leftovers, dropped below).
+    let twenties = _mm_madd_epi16(tens, _mm_set1_epi32(0x0001_0400));
+    let halves = _mm_or_si128(_mm_slli_epi64(twenties, 20), _mm_srli_epi64(twenties, 32));
+    let hi = _mm_cvtsi128_si64(halves) as u64;
+    let lo = _mm_cvtsi128_si64(_mm_unpackhi_epi64(halves, halves)) as u64;
+    let mut id = [0u8; 10];
+    id[..8].copy_from_slice(&((hi << 24) | ((lo >> 16) & 0xFF_FFFF)).to_be_bytes());
+    id[8..].copy_from_slice(&(lo as u16).to_be_bytes());
+    Ok(id)
+}
+
+/// Encodes IDs one per step; lengths are already checked.
+///
+/// # Safety
+/// The CPU must support SSE2, which every x86_64 CPU does.
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn encode_many(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: SSE2 is enabled on this function, hence present.
+    scalar::encode_each(src, dst, |id| unsafe { encode(id) });
+}
+
+/// Decodes IDs one per step, stopping at the first bad one (see [`scalar::decode_many`]).
+///
+/// # Safety
+/// The CPU must support SSE2, which every x86_64 CPU does.
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+    // SAFETY: SSE2 is enabled on this function, hence present.
+    scalar::decode_each(src, dst, 0, |text| unsafe { decode(text) })
+}
+
+/// The two 40-bit big-endian halves of an ID.
+#[inline(always)]
+fn halves(id: &[u8; 10]) -> (u64, u64) {
+    let hi = u64::from_be_bytes(take8(id, 0)) >> 24;
+    let lo = u64::from_be_bytes(take8(id, 2)) & 0xFF_FFFF_FFFF;
+    (hi, lo)
+}
+
+/// Eight bytes from `at`.
+#[inline(always)]
+fn take8<const N: usize>(bytes: &[u8; N], at: usize) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    b
+}

@@ -1,0 +1,195 @@
+//! Every codec backend this CPU supports, run explicitly (through the hidden selector) on every
+//! row of sno_codec.tsv and sno_decode_invalid.tsv, single and batched, plus property tests that
+//! each backend agrees with the scalar reference on arbitrary IDs and arbitrary bytes: same
+//! output, same error, same position.
+
+mod common;
+
+use common::{expected_text_error, hex, rows};
+use proptest::prelude::*;
+use sno_core::__backends::{self as backends, Backend};
+use sno_core::{Error, Id};
+
+fn supported() -> Vec<Backend> {
+    Backend::ALL
+        .into_iter()
+        .filter(|b| b.is_supported())
+        .collect()
+}
+
+#[test]
+fn report_backends() {
+    // Not an assertion on the machine: a record in the test log of what was exercised.
+    let names: Vec<_> = supported().iter().map(|b| b.name()).collect();
+    println!(
+        "supported: {names:?}; single: {}; batch: {}",
+        Backend::single().name(),
+        Backend::batch().name()
+    );
+    assert!(names.contains(&"scalar"));
+    assert!(Backend::single().is_supported() && Backend::batch().is_supported());
+}
+
+#[test]
+fn unsupported_backends_refuse() {
+    for b in Backend::ALL.into_iter().filter(|b| !b.is_supported()) {
+        assert_eq!(backends::encode(b, &Id::ZERO), None, "{b:?}");
+        assert_eq!(backends::decode(b, b"2222222222222222"), None, "{b:?}");
+    }
+}
+
+#[test]
+fn codec_rows_every_backend() {
+    let rows = rows("sno_codec.tsv");
+    let ids: Vec<Id> = rows
+        .iter()
+        .map(|r| Id::from_bytes(hex(&r["hex"]).try_into().unwrap()))
+        .collect();
+    let text: Vec<u8> = rows.iter().flat_map(|r| r["encoded"].bytes()).collect();
+    for b in supported() {
+        for (r, id) in rows.iter().zip(&ids) {
+            let label = &r["label"];
+            let encoded = backends::encode(b, id).unwrap();
+            assert_eq!(&encoded[..], r["encoded"].as_bytes(), "{b:?} {label}");
+            assert_eq!(
+                backends::decode(b, r["encoded"].as_bytes()),
+                Some(Ok(*id)),
+                "{b:?} {label}"
+            );
+        }
+        // The whole file as one batch, and every prefix length up to 9 (the kernels' tails).
+        for n in (0..=9).chain([rows.len()]) {
+            let mut out = vec![0u8; 16 * n];
+            backends::try_encode_many(b, &ids[..n], &mut out)
+                .unwrap()
+                .unwrap();
+            assert_eq!(out, text[..16 * n], "{b:?} encode_many n={n}");
+            let mut back = vec![Id::MAX; n];
+            backends::try_decode_many(b, &text[..16 * n], &mut back)
+                .unwrap()
+                .unwrap();
+            assert_eq!(back, ids[..n], "{b:?} decode_many n={n}");
+        }
+    }
+}
+
+#[test]
+fn invalid_rows_every_backend() {
+    let rows = rows("sno_decode_invalid.tsv");
+    for b in supported() {
+        for r in &rows {
+            let input = hex(&r["input_hex"]);
+            let expected = match expected_text_error(&input) {
+                Some(err) => Err(err),
+                None => Ok(Id::decode(&input).unwrap()),
+            };
+            assert_eq!(
+                backends::decode(b, &input),
+                Some(expected),
+                "{b:?} {}",
+                r["label"]
+            );
+        }
+    }
+}
+
+/// A bad ID in every slot of batches of every size up to 11: the error names the byte's
+/// position in the whole input, the IDs before it are written, the ones after are untouched.
+#[test]
+fn batch_errors_every_backend() {
+    for b in supported() {
+        for n in 1..=11 {
+            for bad in 0..n {
+                for pos in [0, 7, 15] {
+                    let mut text = b"brpk4q72xwf2m63l".repeat(n);
+                    text[16 * bad + pos] = b'!';
+                    let mut out = vec![Id::MAX; n];
+                    let got = backends::try_decode_many(b, &text, &mut out).unwrap();
+                    assert_eq!(
+                        got,
+                        Err(Error::InvalidByte {
+                            position: 16 * bad + pos,
+                            byte: b'!'
+                        }),
+                        "{b:?} n={n} bad={bad} pos={pos}"
+                    );
+                    let good = Id::decode(b"brpk4q72xwf2m63l").unwrap();
+                    assert!(out[..bad].iter().all(|id| *id == good), "{b:?} {n} {bad}");
+                    assert!(
+                        out[bad..].iter().all(|id| *id == Id::MAX),
+                        "{b:?} {n} {bad}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_length_mismatch_every_backend() {
+    for b in supported() {
+        let mut out = [0u8; 31];
+        assert_eq!(
+            backends::try_encode_many(b, &[Id::ZERO; 2], &mut out),
+            Some(Err(Error::InvalidLength {
+                expected: 32,
+                actual: 31
+            }))
+        );
+        let mut ids = [Id::ZERO; 2];
+        assert_eq!(
+            backends::try_decode_many(b, &[b'2'; 33], &mut ids),
+            Some(Err(Error::InvalidLength {
+                expected: 32,
+                actual: 33
+            }))
+        );
+        assert_eq!(backends::try_encode_many(b, &[], &mut []), Some(Ok(())));
+        assert_eq!(backends::try_decode_many(b, &[], &mut []), Some(Ok(())));
+    }
+}
+
+/// Bytes biased towards the alphabet's edges and the invalid neighbours of its runs.
+fn text_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        3 => prop::sample::select(b"23456789abcdefghijklmnopqrstuvwx".to_vec()),
+        1 => prop::sample::select(b"0191:`yzAXZ\x00\x7f\x80\xb2\xe1\xff".to_vec()),
+        1 => any::<u8>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn backends_agree_on_ids(bytes in prop::collection::vec(any::<[u8; 10]>(), 0..40)) {
+        let ids: Vec<Id> = bytes.into_iter().map(Id::from_bytes).collect();
+        let mut reference = vec![0u8; 16 * ids.len()];
+        backends::try_encode_many(Backend::Scalar, &ids, &mut reference).unwrap().unwrap();
+        for b in supported() {
+            let mut out = vec![0u8; 16 * ids.len()];
+            backends::try_encode_many(b, &ids, &mut out).unwrap().unwrap();
+            prop_assert_eq!(&out, &reference, "{:?}", b);
+            let mut back = vec![Id::ZERO; ids.len()];
+            prop_assert_eq!(backends::try_decode_many(b, &out, &mut back), Some(Ok(())));
+            prop_assert_eq!(&back, &ids);
+        }
+    }
+
+    #[test]
+    fn backends_agree_on_bytes(text in prop::collection::vec(text_byte(), 0..100)) {
+        let whole = text.len() / 16 * 16;
+        let n = whole / 16;
+        let mut reference = vec![Id::MAX; n];
+        let expected = backends::try_decode_many(Backend::Scalar, &text[..whole], &mut reference);
+        for b in supported() {
+            prop_assert_eq!(backends::decode(b, &text), backends::decode(Backend::Scalar, &text));
+            for chunk in text.chunks(16) {
+                prop_assert_eq!(backends::decode(b, chunk), backends::decode(Backend::Scalar, chunk));
+            }
+            let mut out = vec![Id::MAX; n];
+            prop_assert_eq!(backends::try_decode_many(b, &text[..whole], &mut out), expected);
+            prop_assert_eq!(&out, &reference, "{:?}", b);
+        }
+    }
+}
