@@ -17,13 +17,15 @@
 //! `data-encoding` measured in the same run.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
+
+mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use data_encoding::{Encoding, Specification};
 use sno_core::__backends::{self as backends, Backend};
 use sno_core::{ENCODED_LEN, Id};
+use support::median_ns;
 
 const SIZES: [usize; 4] = [1, 16, 1024, 1 << 20];
 const PEER: &str = "data-encoding";
@@ -177,28 +179,6 @@ criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_millis(500));
     targets = single, batch
-}
-
-/// Where criterion writes its estimates (its own rules, minus `cargo metadata`).
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return home.into();
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("criterion")
-}
-
-/// Criterion's median for one benchmark of this run, in ns per iteration.
-fn median_ns(group: &str, function: &str, param: &str) -> Option<f64> {
-    let path = criterion_dir()
-        .join(group)
-        .join(function)
-        .join(param)
-        .join("new/estimates.json");
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    json["median"]["point_estimate"].as_f64()
 }
 
 fn cell(ns: Option<f64>, per: usize, peer: Option<f64>) -> String {

@@ -69,6 +69,16 @@ impl<const N: usize> Alphabet<N> {
 /// The sno alphabet: `2`–`9` then `a`–`x`, ascending ASCII so text order equals byte order.
 pub const SNO: Alphabet<32> = Alphabet::new(b"23456789abcdefghijklmnopqrstuvwx", false);
 
+/// Crockford's base32 as ULID uses it: no I, L, O, U; upper case out, either case in (the
+/// Crockford aliases I/L → 1, O → 0 are **not** accepted, as the ULID spec has no such rule).
+pub const CROCKFORD: Alphabet<32> = Alphabet::new(b"0123456789ABCDEFGHJKMNPQRSTVWXYZ", true);
+
+/// Base36 as SCRU128 uses it: lower case out, either case in.
+pub const BASE36: Alphabet<36> = Alphabet::new(b"0123456789abcdefghijklmnopqrstuvwxyz", true);
+
+/// Hexadecimal digits: lower case out, either case in.
+pub const HEX: Alphabet<16> = Alphabet::new(b"0123456789abcdef", true);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +90,17 @@ mod tests {
             assert_eq!(SNO.value(c), expected, "byte {c:#04x}");
         }
         assert!(SNO.symbols.windows(2).all(|w| w[0] < w[1]), "ascending");
+    }
+
+    #[test]
+    fn format_alphabets() {
+        for c in [b'I', b'L', b'O', b'U', b'i', b'l', b'o', b'u'] {
+            assert_eq!(CROCKFORD.value(c), None);
+        }
+        assert_eq!(CROCKFORD.value(b'z'), Some(31));
+        assert_eq!(BASE36.value(b'Z'), Some(35));
+        assert_eq!(HEX.value(b'F'), Some(15));
+        assert_eq!(HEX.value(b'g'), None);
     }
 
     #[test]

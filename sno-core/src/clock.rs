@@ -19,6 +19,21 @@ pub trait Clock: Send + Sync {
     }
 }
 
+/// A millisecond Unix clock, for the formats with 48-bit millisecond timestamps (ULID, UUIDv7,
+/// SCRU128). [`SystemClock`] implements it; so does any `Fn() -> i64` closure, which is how tests
+/// and replays inject time.
+pub trait MillisClock: Send + Sync {
+    /// Milliseconds since 1970-01-01T00:00:00Z (negative before).
+    fn now_unix_millis(&self) -> i64;
+}
+
+impl<F: Fn() -> i64 + Send + Sync> MillisClock for F {
+    #[inline]
+    fn now_unix_millis(&self) -> i64 {
+        self()
+    }
+}
+
 impl<C: Clock + ?Sized> Clock for &C {
     #[inline]
     fn now_units(&self) -> i64 {
@@ -176,6 +191,15 @@ mod system {
                     .unwrap_or_default();
                 d.as_nanos() as i64
             }
+        }
+    }
+
+    impl crate::clock::MillisClock for SystemClock {
+        /// Always the precise clock: a 4 ms coarse tick would waste most of a millisecond
+        /// format's time resolution.
+        #[inline]
+        fn now_unix_millis(&self) -> i64 {
+            SystemClock::precise_unix_nanos().div_euclid(1_000_000)
         }
     }
 

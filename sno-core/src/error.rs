@@ -76,6 +76,35 @@ pub enum Error {
         /// First time unit in which a retry can succeed.
         retry_at: u64,
     },
+    /// The text encodes a number above the format's maximum (a ULID starting above `7`, a
+    /// SCRU128 above `f5lxx1zz5pnorynqglhzmsp33`), or a field given above its width.
+    ValueOverflow,
+    /// A UUID that is well formed but not version 7 with the RFC 9562 variant.
+    NotVersion7 {
+        /// The version nibble found.
+        version: u8,
+        /// The top two variant bits found (`0b10` is required).
+        variant: u8,
+    },
+    /// A millisecond timestamp outside the format's 48-bit range (for SCRU128 generation also
+    /// 0 and 2^48 − 1, which are reserved).
+    MillisOutOfRange {
+        /// The timestamp given, in ms since 1970.
+        unix_millis: i64,
+    },
+    /// A monotonic ULID generator has used up the 80-bit randomness within one millisecond.
+    RandomnessExhausted {
+        /// The millisecond whose randomness is exhausted; retry from the next one.
+        unix_millis: u64,
+    },
+    /// The clock went back further than a SCRU128 generator's rollback allowance
+    /// (`next_at_or_abort`).
+    ClockRollback {
+        /// The last timestamp used, in ms since 1970.
+        last_unix_millis: u64,
+        /// The timestamp given.
+        unix_millis: u64,
+    },
 }
 
 impl Error {
@@ -95,6 +124,11 @@ impl Error {
             Error::MissingPartition => "missing_partition",
             Error::SequenceExhausted { .. } => "sequence_exhausted",
             Error::ClockRegression { .. } => "clock_regression",
+            Error::ValueOverflow => "value_overflow",
+            Error::NotVersion7 { .. } => "not_version_7",
+            Error::MillisOutOfRange { .. } => "millis_out_of_range",
+            Error::RandomnessExhausted { .. } => "randomness_exhausted",
+            Error::ClockRollback { .. } => "clock_rollback",
         }
     }
 
@@ -124,7 +158,7 @@ impl fmt::Display for Error {
                 } else {
                     write!(f, "0x{byte:02x}")?;
                 }
-                write!(f, " at position {position}: not in [2-9a-x]")
+                write!(f, " at position {position}: not in the alphabet")
             }
             Error::TimestampOverflow { units } => {
                 write!(f, "sno: timestamp {units} exceeds the 39-bit maximum {}", crate::time::MAX_TIMESTAMP)
@@ -155,6 +189,28 @@ impl fmt::Display for Error {
                 f,
                 "sno: sequence pool exhausted in this 4 ms unit; retry at unit {retry_at} ({} ns since 1970)",
                 units_to_unix_nanos(retry_at)
+            ),
+            Error::ValueOverflow => {
+                f.write_str("sno: the text encodes a value above the format's 128-bit maximum")
+            }
+            Error::NotVersion7 { version, variant } => write!(
+                f,
+                "sno: not a UUIDv7: version {version}, variant bits {variant:02b} (7 and 10 required)"
+            ),
+            Error::MillisOutOfRange { unix_millis } => write!(
+                f,
+                "sno: timestamp {unix_millis} ms is outside the 48-bit millisecond range of the format"
+            ),
+            Error::RandomnessExhausted { unix_millis } => write!(
+                f,
+                "sno: the monotonic randomness of millisecond {unix_millis} is used up; retry from the next one"
+            ),
+            Error::ClockRollback {
+                last_unix_millis,
+                unix_millis,
+            } => write!(
+                f,
+                "sno: the clock moved back from {last_unix_millis} ms to {unix_millis} ms, beyond the rollback allowance"
             ),
             Error::ClockRegression { retry_at } => write!(
                 f,

@@ -548,7 +548,7 @@ impl<C: Clock> Generator<C> {
     /// An ID for an arbitrary time given in Unix nanoseconds: a porting and back-filling tool.
     ///
     /// It uses a sequence of its own that runs `sequence_min ..= sequence_max` and wraps, shared
-    /// by all times, and never touches the live state: uniqueness against [`try_next`]
+    /// by all times, and never touches the live state: uniqueness against [`try_next`](Self::try_next)
     /// (Self::try_next) IDs, or across more than a pool's worth of calls for one unit, is the
     /// caller's concern. Times outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z are
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).

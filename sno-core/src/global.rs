@@ -89,7 +89,7 @@ pub fn try_new(meta: u8) -> Result<Id, Error> {
     global_generator().try_next(meta)
 }
 
-fn register_fork_handler() {
+pub(crate) fn register_fork_handler() {
     #[cfg(unix)]
     ATFORK.call_once(|| {
         // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
@@ -103,6 +103,7 @@ fn register_fork_handler() {
 /// Runs in the child right after `fork()`, single-threaded: atomics and a syscall only.
 #[cfg(unix)]
 extern "C" fn after_fork_in_child() {
+    crate::rng::after_fork();
     let old = SEED.load(Ordering::Relaxed);
     if old & SEEDED == 0 {
         return; // nothing handed out yet: the child will draw its own seed

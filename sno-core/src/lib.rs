@@ -45,17 +45,23 @@ pub mod generator;
 #[cfg(feature = "std")]
 mod global;
 mod id;
+pub mod monotonic;
+mod radix;
+pub mod rng;
+pub mod scru128;
 #[cfg(feature = "serde")]
 mod serde;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
+pub mod ulid;
+pub mod uuid7;
 
-pub use clock::Clock;
 #[cfg(target_has_atomic = "64")]
 pub use clock::ManualClock;
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
+pub use clock::{Clock, MillisClock};
 pub use error::Error;
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 pub use generator::OverflowObserver;

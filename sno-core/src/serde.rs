@@ -1,70 +1,127 @@
-//! serde support: the 16-character string in human-readable formats (JSON, TOML, …), the 10 raw
-//! bytes in binary ones.
+//! serde support for every ID type: the canonical string in human-readable formats (JSON, TOML,
+//! …), the raw bytes in binary ones. One generic implementation, instantiated per type.
 //!
-//! Unlike the Go original, the zero ID serialises as `"2222222222222222"`, not `null`, and
-//! `null` does not deserialise into an [`Id`]: use `Option<Id>` for nullable fields. Decoding
-//! is strict (no upper case, no unquoted or numeric input).
+//! Unlike the Go original, the zero sno ID serialises as `"2222222222222222"`, not `null`, and
+//! `null` does not deserialise into an ID: use `Option<_>` for nullable fields. Decoding is as
+//! strict as each type's parser.
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::id::{BINARY_LEN, ENCODED_LEN, Id};
+use crate::error::Error;
 
-impl Serialize for Id {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if serializer.is_human_readable() {
-            let mut buf = [0u8; ENCODED_LEN];
-            serializer.serialize_str(self.encode(&mut buf))
-        } else {
-            serializer.serialize_bytes(self.as_bytes())
-        }
+/// What the generic serde code needs from an ID type.
+pub(crate) trait TextId: Sized {
+    /// "a 16-character sno ID string" and the like.
+    const EXPECTING_TEXT: &'static str;
+    /// "10 sno ID bytes" and the like.
+    const EXPECTING_BYTES: &'static str;
+    /// The binary length.
+    const BINARY_LEN: usize;
+    /// Calls `f` with the canonical text.
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R;
+    /// The raw bytes.
+    fn raw(&self) -> &[u8];
+    /// Strict text parser.
+    fn parse_text(text: &[u8]) -> Result<Self, Error>;
+    /// Binary parser (exact length).
+    fn parse_raw(bytes: &[u8]) -> Result<Self, Error>;
+}
+
+fn serialize<T: TextId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    if serializer.is_human_readable() {
+        id.with_text(|t| serializer.serialize_str(t))
+    } else {
+        serializer.serialize_bytes(id.raw())
     }
 }
 
-struct TextVisitor;
-
-impl Visitor<'_> for TextVisitor {
-    type Value = Id;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a 16-character sno ID string")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Id, E> {
-        Id::decode(v.as_bytes()).map_err(E::custom)
+fn deserialize<'de, T: TextId, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_str(TextVisitor(PhantomData))
+    } else {
+        deserializer.deserialize_bytes(BytesVisitor(PhantomData))
     }
 }
 
-struct BytesVisitor;
+struct TextVisitor<T>(PhantomData<T>);
 
-impl<'de> Visitor<'de> for BytesVisitor {
-    type Value = Id;
+impl<T: TextId> Visitor<'_> for TextVisitor<T> {
+    type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("10 sno ID bytes")
+        f.write_str(T::EXPECTING_TEXT)
     }
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Id, E> {
-        Id::from_slice(v).map_err(E::custom)
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        T::parse_text(v.as_bytes()).map_err(E::custom)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Id, A::Error> {
-        let mut bytes = [0u8; BINARY_LEN];
-        for (i, b) in bytes.iter_mut().enumerate() {
+}
+
+struct BytesVisitor<T>(PhantomData<T>);
+
+impl<'de, T: TextId> Visitor<'de> for BytesVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING_BYTES)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<T, E> {
+        T::parse_raw(v).map_err(E::custom)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+        let mut bytes = [0u8; 32];
+        let want = T::BINARY_LEN;
+        for (i, b) in bytes[..want].iter_mut().enumerate() {
             *b = seq
                 .next_element()?
                 .ok_or_else(|| de::Error::invalid_length(i, &self))?;
         }
         if seq.next_element::<u8>()?.is_some() {
-            return Err(de::Error::invalid_length(BINARY_LEN + 1, &self));
+            return Err(de::Error::invalid_length(want + 1, &self));
         }
-        Ok(Id::from_bytes(bytes))
+        T::parse_raw(&bytes[..want]).map_err(de::Error::custom)
     }
 }
 
-impl<'de> Deserialize<'de> for Id {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Id, D::Error> {
-        if deserializer.is_human_readable() {
-            deserializer.deserialize_str(TextVisitor)
-        } else {
-            deserializer.deserialize_bytes(BytesVisitor)
+/// `Serialize` / `Deserialize` for ID types implementing [`TextId`].
+macro_rules! text_serde {
+    ($($ty:ty),+) => {$(
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serialize(self, serializer)
+            }
         }
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserialize(deserializer)
+            }
+        }
+    )+};
+}
+
+text_serde!(
+    crate::Id,
+    crate::ulid::Ulid,
+    crate::uuid7::Uuid7,
+    crate::scru128::Scru128Id
+);
+
+impl TextId for crate::Id {
+    const EXPECTING_TEXT: &'static str = "a 16-character sno ID string";
+    const EXPECTING_BYTES: &'static str = "10 sno ID bytes";
+    const BINARY_LEN: usize = crate::BINARY_LEN;
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        let mut buf = [0u8; crate::ENCODED_LEN];
+        f(self.encode(&mut buf))
+    }
+    fn raw(&self) -> &[u8] {
+        self.as_bytes()
+    }
+    fn parse_text(text: &[u8]) -> Result<Self, Error> {
+        crate::Id::decode(text)
+    }
+    fn parse_raw(bytes: &[u8]) -> Result<Self, Error> {
+        crate::Id::from_slice(bytes)
     }
 }

@@ -196,13 +196,13 @@ fn error_messages_name_position_and_byte() {
     );
     assert_eq!(
         e.to_string(),
-        "sno: invalid byte 'L' at position 15: not in [2-9a-x]"
+        "sno: invalid byte 'L' at position 15: not in the alphabet"
     );
     assert_eq!(e.code(), "invalid_byte");
     let e = Id::decode(b"brpk4q72\0wf2m63l").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "sno: invalid byte 0x00 at position 8: not in [2-9a-x]"
+        "sno: invalid byte 0x00 at position 8: not in the alphabet"
     );
     let e = Id::decode("ééééééééé".as_bytes()).unwrap_err();
     assert_eq!(

@@ -1,0 +1,136 @@
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented function"
+)]
+//! `cargo bench -p sno-core --bench formats`: ULID, UUIDv7 and SCRU128 against the crates
+//! users would otherwise pick (`ulid`, `uuid`, `scru128`), in one run: generation from the
+//! process-wide generator, encode, and strict decode. A table at the end prints each of our
+//! figures and its speed-up over the peer measured in the same run.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+mod support;
+
+use criterion::{BenchmarkId, Criterion, criterion_group};
+use sno_core::scru128::Scru128Id;
+use sno_core::ulid::Ulid;
+use sno_core::uuid7::Uuid7;
+use support::median_ns;
+
+/// (group, peer name) for each format.
+const FORMATS: [(&str, &str); 3] = [
+    ("ulid", "ulid crate"),
+    ("uuid7", "uuid crate"),
+    ("scru128", "scru128 crate"),
+];
+
+fn benches_for(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ulid");
+    g.measurement_time(Duration::from_secs(2));
+    let text = sno_core::ulid::new().to_string();
+    let mut peer_gen = ulid::Generator::new();
+    g.bench_function(BenchmarkId::new("new", "libsno"), |b| {
+        b.iter(sno_core::ulid::new)
+    });
+    g.bench_function(BenchmarkId::new("new", "peer"), |b| {
+        b.iter(|| peer_gen.generate().expect("not exhausted"))
+    });
+    let ours = sno_core::ulid::new();
+    let theirs = ulid::Ulid::new();
+    g.bench_function(BenchmarkId::new("encode", "libsno"), |b| {
+        b.iter(|| black_box(black_box(&ours).encode_bytes()))
+    });
+    g.bench_function(BenchmarkId::new("encode", "peer"), |b| {
+        b.iter(|| {
+            let mut buf = [0u8; 26];
+            black_box(&theirs).array_to_str(&mut buf);
+            black_box(buf)
+        })
+    });
+    g.bench_function(BenchmarkId::new("decode", "libsno"), |b| {
+        b.iter(|| Ulid::decode(black_box(text.as_bytes())))
+    });
+    g.bench_function(BenchmarkId::new("decode", "peer"), |b| {
+        b.iter(|| ulid::Ulid::from_string(black_box(&text)))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("uuid7");
+    g.measurement_time(Duration::from_secs(2));
+    let text = sno_core::uuid7::new().to_string();
+    g.bench_function(BenchmarkId::new("new", "libsno"), |b| {
+        b.iter(sno_core::uuid7::new)
+    });
+    g.bench_function(BenchmarkId::new("new", "peer"), |b| {
+        b.iter(uuid::Uuid::now_v7)
+    });
+    let ours = sno_core::uuid7::new();
+    let theirs = uuid::Uuid::now_v7();
+    g.bench_function(BenchmarkId::new("encode", "libsno"), |b| {
+        b.iter(|| black_box(black_box(&ours).encode_bytes()))
+    });
+    g.bench_function(BenchmarkId::new("encode", "peer"), |b| {
+        b.iter(|| {
+            let mut buf = uuid::Uuid::encode_buffer();
+            black_box(&theirs).hyphenated().encode_lower(&mut buf);
+            black_box(buf)
+        })
+    });
+    g.bench_function(BenchmarkId::new("decode", "libsno"), |b| {
+        b.iter(|| Uuid7::decode(black_box(text.as_bytes())))
+    });
+    g.bench_function(BenchmarkId::new("decode", "peer"), |b| {
+        b.iter(|| uuid::Uuid::try_parse(black_box(&text)))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("scru128");
+    g.measurement_time(Duration::from_secs(2));
+    let text = sno_core::scru128::new().to_string();
+    g.bench_function(BenchmarkId::new("new", "libsno"), |b| {
+        b.iter(sno_core::scru128::new)
+    });
+    g.bench_function(BenchmarkId::new("new", "peer"), |b| b.iter(scru128::new));
+    let ours = sno_core::scru128::new();
+    let theirs = scru128::new();
+    g.bench_function(BenchmarkId::new("encode", "libsno"), |b| {
+        b.iter(|| black_box(black_box(&ours).encode_bytes()))
+    });
+    g.bench_function(BenchmarkId::new("encode", "peer"), |b| {
+        b.iter(|| black_box(black_box(&theirs).encode()))
+    });
+    g.bench_function(BenchmarkId::new("decode", "libsno"), |b| {
+        b.iter(|| Scru128Id::decode(black_box(text.as_bytes())))
+    });
+    g.bench_function(BenchmarkId::new("decode", "peer"), |b| {
+        b.iter(|| black_box(&text).parse::<scru128::Id>())
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_millis(500));
+    targets = benches_for
+}
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    println!(
+        "\n| format | operation | libsno ns | peer | peer ns | speed-up |\n|---|---|---|---|---|---|"
+    );
+    for (group, peer) in FORMATS {
+        for op in ["new", "encode", "decode"] {
+            if let (Some(ours), Some(theirs)) =
+                (median_ns(group, op, "libsno"), median_ns(group, op, "peer"))
+            {
+                println!(
+                    "| {group} | {op} | {ours:.1} | {peer} | {theirs:.1} | {:.2}× |",
+                    theirs / ours
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Fixed-width text codecs of 128-bit values, shared by the 128-bit formats: base32 (ULID, 26
+//! digits), base36 (SCRU128, 25 digits) and hexadecimal (UUID). Every decoder is strict: exact
+//! length, every byte in the alphabet (reported by position), no value above 2^128 − 1.
+
+use crate::alphabet::Alphabet;
+use crate::error::Error;
+
+/// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top
+/// `5 · LEN − 128` bits are zero).
+pub(crate) fn encode_base32<const LEN: usize>(value: u128, alphabet: &Alphabet<32>) -> [u8; LEN] {
+    let mut out = [0u8; LEN];
+    for (i, o) in out.iter_mut().enumerate() {
+        let shift = 5 * (LEN - 1 - i) as u32;
+        *o = alphabet.symbols[(value.checked_shr(shift).unwrap_or(0) & 31) as usize];
+    }
+    out
+}
+
+/// Reads `LEN` base-32 digits; the bits above 128 (the first digit's top bits) must be zero.
+pub(crate) fn decode_base32<const LEN: usize>(
+    input: &[u8],
+    alphabet: &Alphabet<32>,
+) -> Result<u128, Error> {
+    let digits = digits::<LEN, 32>(input, alphabet)?;
+    let spare = 5 * LEN as u32 - 128;
+    if u32::from(digits[0]) >> (5 - spare) != 0 {
+        return Err(Error::ValueOverflow);
+    }
+    Ok(digits.iter().fold(0u128, |v, &d| (v << 5) | u128::from(d)))
+}
+
+/// 36^6, the largest power of 36 below 2^32: the limb of the base36 conversions.
+const B36_6: u64 = 36u64.pow(6);
+
+/// `value` as 25 base-36 digits, most significant first: long division of four 32-bit limbs by
+/// 36^6, so every division is a 64-bit one by a constant (no 128-bit division).
+pub(crate) fn encode_base36(value: u128, alphabet: &Alphabet<36>) -> [u8; 25] {
+    let mut limbs = [
+        (value >> 96) as u32,
+        (value >> 64) as u32,
+        (value >> 32) as u32,
+        value as u32,
+    ];
+    let mut out = [alphabet.symbols[0]; 25];
+    // Four passes give the last 24 digits, six at a time; the quotient left is the first.
+    for pass in 0..4 {
+        let mut rem = 0u64;
+        for limb in &mut limbs {
+            let cur = (rem << 32) | u64::from(*limb);
+            *limb = (cur / B36_6) as u32;
+            rem = cur % B36_6;
+        }
+        let end = 25 - 6 * pass;
+        for o in out[end - 6..end].iter_mut().rev() {
+            *o = alphabet.symbols[(rem % 36) as usize];
+            rem /= 36;
+        }
+    }
+    out[0] = alphabet.symbols[limbs[3] as usize % 36];
+    out
+}
+
+/// Reads 25 base-36 digits; values above 2^128 − 1 are [`Error::ValueOverflow`].
+pub(crate) fn decode_base36(input: &[u8], alphabet: &Alphabet<36>) -> Result<u128, Error> {
+    let digits = digits::<25, 36>(input, alphabet)?;
+    // The first digit alone, then four chunks of six (each < 36^6, so u64 arithmetic).
+    let mut value = u128::from(digits[0]);
+    for chunk in digits[1..].chunks_exact(6) {
+        let part = chunk.iter().fold(0u64, |v, &d| v * 36 + u64::from(d));
+        value = value
+            .checked_mul(u128::from(B36_6))
+            .and_then(|v| v.checked_add(u128::from(part)))
+            .ok_or(Error::ValueOverflow)?;
+    }
+    Ok(value)
+}
+
+/// The `LEN` digit values of `input`, or the length or first-bad-byte error.
+fn digits<const LEN: usize, const N: usize>(
+    input: &[u8],
+    alphabet: &Alphabet<N>,
+) -> Result<[u8; LEN], Error> {
+    let Ok(input) = <&[u8; LEN]>::try_from(input) else {
+        return Err(Error::InvalidLength {
+            expected: LEN,
+            actual: input.len(),
+        });
+    };
+    let mut out = [0u8; LEN];
+    for (i, (o, &c)) in out.iter_mut().zip(input).enumerate() {
+        *o = alphabet.value(c).ok_or(Error::InvalidByte {
+            position: i,
+            byte: c,
+        })?;
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` as lower-case hex into `out` (twice as long).
+pub(crate) fn encode_hex(bytes: &[u8], out: &mut [u8], alphabet: &Alphabet<16>) {
+    for (b, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
+        pair[0] = alphabet.symbols[usize::from(b >> 4)];
+        pair[1] = alphabet.symbols[usize::from(b & 15)];
+    }
+}
+
+/// Reads hex digit pairs from `input` into `out` (half as long); a bad byte is reported at
+/// `offset` plus its index in `input`.
+pub(crate) fn decode_hex(
+    input: &[u8],
+    out: &mut [u8],
+    offset: usize,
+    alphabet: &Alphabet<16>,
+) -> Result<(), Error> {
+    for (i, (pair, o)) in input.chunks_exact(2).zip(out.iter_mut()).enumerate() {
+        let digit = |k: usize| {
+            alphabet.value(pair[k]).ok_or(Error::InvalidByte {
+                position: offset + 2 * i + k,
+                byte: pair[k],
+            })
+        };
+        *o = (digit(0)? << 4) | digit(1)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alphabet::{BASE36, CROCKFORD};
+
+    #[test]
+    fn base36_edges() {
+        assert_eq!(&encode_base36(0, &BASE36), b"0000000000000000000000000");
+        assert_eq!(
+            &encode_base36(u128::MAX, &BASE36),
+            b"f5lxx1zz5pnorynqglhzmsp33"
+        );
+        assert_eq!(
+            decode_base36(b"f5lxx1zz5pnorynqglhzmsp33", &BASE36),
+            Ok(u128::MAX)
+        );
+        assert_eq!(
+            decode_base36(b"f5lxx1zz5pnorynqglhzmsp34", &BASE36),
+            Err(Error::ValueOverflow)
+        );
+        for v in [1u128, 35, 36, 36u128.pow(24), u128::MAX / 3] {
+            assert_eq!(decode_base36(&encode_base36(v, &BASE36), &BASE36), Ok(v));
+        }
+    }
+
+    #[test]
+    fn base32_edges() {
+        let max = encode_base32::<26>(u128::MAX, &CROCKFORD);
+        assert_eq!(&max, b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
+        assert_eq!(decode_base32::<26>(&max, &CROCKFORD), Ok(u128::MAX));
+        assert_eq!(
+            decode_base32::<26>(b"80000000000000000000000000", &CROCKFORD),
+            Err(Error::ValueOverflow)
+        );
+    }
+}

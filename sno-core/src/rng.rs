@@ -1,0 +1,123 @@
+//! Randomness for the random-based formats (ULID, UUIDv7, SCRU128).
+//!
+//! Generators take any [`RngCore`] (so no_std users bring their own). With `std`, [`ThreadRng`]
+//! is a per-thread ChaCha12 CSPRNG seeded from the operating system (`getrandom`) on first use:
+//! no system call per ID. After `fork()` the child's copy of every thread's state would repeat the
+//! parent's stream, so the fork handler bumps a generation counter and each thread reseeds on its
+//! next draw.
+
+pub use rand_core::RngCore;
+
+#[cfg(feature = "std")]
+pub use thread::ThreadRng;
+#[cfg(feature = "std")]
+pub(crate) use thread::{after_fork, fork_generation};
+
+#[cfg(feature = "std")]
+mod thread {
+    use core::cell::RefCell;
+    use core::sync::atomic::{AtomicU64, Ordering};
+
+    use rand_chacha::ChaCha12Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// Bumped in the child after every `fork()`.
+    static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+
+    std::thread_local! {
+        static STATE: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
+    }
+
+    /// How many times this process is a `fork()` child of its ancestors (as far as the handler
+    /// saw): state copied across a fork is stale when this changed.
+    pub(crate) fn fork_generation() -> u64 {
+        FORK_GENERATION.load(Ordering::Relaxed)
+    }
+
+    /// Called by the crate's `pthread_atfork` child handler (atomics only).
+    pub(crate) fn after_fork() {
+        FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The calling thread's CSPRNG (ChaCha12, seeded from the OS, reseeded after `fork()`).
+    /// A zero-sized handle: copy it freely; every call uses the current thread's state.
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct ThreadRng;
+
+    impl ThreadRng {
+        fn with<T>(f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
+            STATE.with(|cell| {
+                let mut state = cell.borrow_mut();
+                let generation = FORK_GENERATION.load(Ordering::Relaxed);
+                match &mut *state {
+                    Some((g, rng)) if *g == generation => f(rng),
+                    _ => {
+                        crate::global::register_fork_handler();
+                        let rng = state.insert((generation, ChaCha12Rng::from_seed(os_seed())));
+                        f(&mut rng.1)
+                    }
+                }
+            })
+        }
+    }
+
+    impl RngCore for ThreadRng {
+        #[inline]
+        fn next_u32(&mut self) -> u32 {
+            Self::with(|r| r.next_u32())
+        }
+        #[inline]
+        fn next_u64(&mut self) -> u64 {
+            Self::with(|r| r.next_u64())
+        }
+        #[inline]
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            Self::with(|r| r.fill_bytes(dst))
+        }
+    }
+
+    /// 32 bytes from the operating system's CSPRNG; panics if it cannot be read (there is no
+    /// safe fallback for a cryptographic seed).
+    fn os_seed() -> [u8; 32] {
+        let mut seed = [0u8; 32];
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let mut filled = 0;
+            while filled < seed.len() {
+                let rest = &mut seed[filled..];
+                // SAFETY: `rest` is writable for its length; getrandom writes at most that many.
+                let n = unsafe { libc::getrandom(rest.as_mut_ptr().cast(), rest.len(), 0) };
+                if n > 0 {
+                    filled += n as usize;
+                } else if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+                {
+                    break;
+                }
+            }
+            if filled == seed.len() {
+                return seed;
+            }
+        }
+        use std::io::Read;
+        std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut seed))
+            .unwrap_or_else(|e| panic!("sno: cannot read the OS random source: {e}"));
+        seed
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn threads_and_generations_differ() {
+            let a = ThreadRng.next_u64();
+            let b = std::thread::spawn(|| ThreadRng.next_u64()).join().unwrap();
+            assert_ne!(a, b);
+            let before = ThreadRng.next_u64();
+            after_fork();
+            let after = ThreadRng.next_u64();
+            assert_ne!(before, after);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! SCRU128 (spec v2.1): 48-bit Unix milliseconds, 24-bit `counter_hi`, 24-bit `counter_lo`,
+//! 32-bit `entropy`; 25 base36 digits.
+//!
+//! * Text: lower case out; either case in; strict: exactly 25 bytes of `[0-9a-zA-Z]`, no value
+//!   above 2^128 − 1 (`f5lxx1zz5pnorynqglhzmsp33`).
+//! * [`Monotonic`] follows the spec's generator: a new millisecond re-draws `counter_lo`; the same
+//!   millisecond (or a rollback within the allowance, 10 s by default) increments it, carrying
+//!   into `counter_hi` and, when both overflow, moving the timestamp 1 ms ahead; `counter_hi` is
+//!   re-drawn at least once a second; `entropy` is fresh per ID. A rollback beyond the allowance
+//!   resets the state ([`MillisState::next_at`], the spec's default) or is
+//!   [`Error::ClockRollback`] ([`Monotonic::next_at_or_abort`]). Timestamps 0 and 2^48 − 1 are
+//!   reserved and never generated.
+//!
+//! ```
+//! use sno_core::scru128::Scru128Id;
+//! let id: Scru128Id = "0372hg16csmsm50l8dikcvukc".parse()?;
+//! assert_eq!((id.timestamp_ms(), id.counter_hi(), id.counter_lo()), (1648973836097, 8268596, 3320878));
+//! assert_eq!(id.entropy(), 3310577788);
+//! # Ok::<(), sno_core::Error>(())
+//! ```
+
+use rand_core::RngCore;
+
+use crate::alphabet::BASE36;
+use crate::error::Error;
+use crate::monotonic::{MillisState, array_from_slice, id_traits, std_generator};
+use crate::radix;
+
+/// Length of the text form.
+pub const ENCODED_LEN: usize = 25;
+/// Largest value of either counter (24 bits).
+pub const MAX_COUNTER: u32 = (1 << 24) - 1;
+/// The default rollback allowance, in ms.
+pub const DEFAULT_ROLLBACK_ALLOWANCE: u64 = 10_000;
+
+/// A SCRU128 ID: 16 bytes, big-endian; byte order is time order.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Scru128Id([u8; 16]);
+
+impl Scru128Id {
+    /// From the 16 bytes.
+    pub const fn from_bytes(bytes: [u8; 16]) -> Scru128Id {
+        Scru128Id(bytes)
+    }
+    /// The 16 bytes.
+    pub const fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+    /// The 16 bytes, borrowed.
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+    /// From the 128-bit number.
+    pub const fn from_u128(value: u128) -> Scru128Id {
+        Scru128Id(value.to_be_bytes())
+    }
+    /// The 128-bit number.
+    pub const fn to_u128(self) -> u128 {
+        u128::from_be_bytes(self.0)
+    }
+    /// From the fields; a timestamp above 2^48 − 1 or a counter above 2^24 − 1 is an error.
+    pub const fn from_fields(
+        timestamp_ms: u64,
+        counter_hi: u32,
+        counter_lo: u32,
+        entropy: u32,
+    ) -> Result<Scru128Id, Error> {
+        if timestamp_ms >= 1 << 48 {
+            return Err(Error::MillisOutOfRange {
+                unix_millis: timestamp_ms as i64,
+            });
+        }
+        if counter_hi > MAX_COUNTER || counter_lo > MAX_COUNTER {
+            return Err(Error::ValueOverflow);
+        }
+        Ok(Scru128Id::from_u128(
+            ((timestamp_ms as u128) << 80)
+                | ((counter_hi as u128) << 56)
+                | ((counter_lo as u128) << 32)
+                | entropy as u128,
+        ))
+    }
+    /// Milliseconds since 1970.
+    pub const fn timestamp_ms(&self) -> u64 {
+        (self.to_u128() >> 80) as u64
+    }
+    /// The 24-bit `counter_hi`.
+    pub const fn counter_hi(&self) -> u32 {
+        ((self.to_u128() >> 56) as u32) & MAX_COUNTER
+    }
+    /// The 24-bit `counter_lo`.
+    pub const fn counter_lo(&self) -> u32 {
+        ((self.to_u128() >> 32) as u32) & MAX_COUNTER
+    }
+    /// The 32-bit `entropy`.
+    pub const fn entropy(&self) -> u32 {
+        self.to_u128() as u32
+    }
+    /// The canonical (lower-case) text.
+    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
+        radix::encode_base36(self.to_u128(), &BASE36)
+    }
+    /// Writes the canonical text into `buf` and returns it.
+    pub fn encode<'a>(&self, buf: &'a mut [u8; ENCODED_LEN]) -> &'a str {
+        *buf = self.encode_bytes();
+        // SAFETY: base36 digits are ASCII.
+        unsafe { core::str::from_utf8_unchecked(buf) }
+    }
+    /// Strictly decodes the text form (either case).
+    pub fn decode(input: &[u8]) -> Result<Scru128Id, Error> {
+        radix::decode_base36(input, &BASE36).map(Scru128Id::from_u128)
+    }
+    /// The 16-byte binary form.
+    pub fn from_slice(bytes: &[u8]) -> Result<Scru128Id, Error> {
+        array_from_slice(bytes).map(Scru128Id)
+    }
+}
+
+impl core::fmt::Debug for Scru128Id {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Scru128Id({self})")
+    }
+}
+
+id_traits!(Scru128Id, ENCODED_LEN, 16, "25-character SCRU128 ID");
+
+impl From<[u8; 16]> for Scru128Id {
+    fn from(bytes: [u8; 16]) -> Scru128Id {
+        Scru128Id(bytes)
+    }
+}
+
+/// The SCRU128 generator state machine (see the module docs). `&mut self`; wrap it in
+/// [`Generator`] to share it between threads.
+#[derive(Debug, Clone)]
+pub struct Monotonic<R> {
+    timestamp: u64,
+    counter_hi: u32,
+    counter_lo: u32,
+    ts_counter_hi: u64,
+    rollback_allowance: u64,
+    rng: R,
+}
+
+impl<R: RngCore + Default> Default for Monotonic<R> {
+    fn default() -> Self {
+        Monotonic::new(R::default())
+    }
+}
+
+impl<R: RngCore> Monotonic<R> {
+    /// A fresh state with the default 10 s rollback allowance, drawing from `rng` (`next_u32`:
+    /// the low 24 bits for a counter, all 32 for `entropy`).
+    pub const fn new(rng: R) -> Self {
+        Monotonic {
+            timestamp: 0,
+            counter_hi: 0,
+            counter_lo: 0,
+            ts_counter_hi: 0,
+            rollback_allowance: DEFAULT_ROLLBACK_ALLOWANCE,
+            rng,
+        }
+    }
+
+    /// Sets how far (ms) the clock may go back before the state is reset or the call aborts.
+    pub const fn with_rollback_allowance(mut self, ms: u64) -> Self {
+        self.rollback_allowance = ms;
+        self
+    }
+
+    fn counter(&mut self) -> u32 {
+        self.rng.next_u32() & MAX_COUNTER
+    }
+
+    /// The next ID at `unix_millis`, or [`Error::ClockRollback`] when the clock went back more
+    /// than the allowance (the state is left as it was).
+    pub fn next_at_or_abort(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
+        let ts = u64::try_from(unix_millis)
+            .ok()
+            .filter(|&t| t > 0 && t < (1 << 48) - 1)
+            .ok_or(Error::MillisOutOfRange { unix_millis })?;
+        if ts > self.timestamp {
+            self.timestamp = ts;
+            self.counter_lo = self.counter();
+        } else if ts + self.rollback_allowance >= self.timestamp {
+            self.counter_lo += 1;
+            if self.counter_lo > MAX_COUNTER {
+                self.counter_lo = 0;
+                self.counter_hi += 1;
+                if self.counter_hi > MAX_COUNTER {
+                    self.counter_hi = 0;
+                    if self.timestamp + 1 >= (1 << 48) - 1 {
+                        return Err(Error::MillisOutOfRange {
+                            unix_millis: (self.timestamp + 1) as i64,
+                        });
+                    }
+                    self.timestamp += 1;
+                    self.counter_lo = self.counter();
+                }
+            }
+        } else {
+            return Err(Error::ClockRollback {
+                last_unix_millis: self.timestamp,
+                unix_millis: ts,
+            });
+        }
+        if self.timestamp - self.ts_counter_hi >= 1_000 || self.ts_counter_hi == 0 {
+            self.ts_counter_hi = self.timestamp;
+            self.counter_hi = self.counter();
+        }
+        let entropy = self.rng.next_u32();
+        Scru128Id::from_fields(self.timestamp, self.counter_hi, self.counter_lo, entropy)
+    }
+}
+
+impl<R: RngCore> MillisState for Monotonic<R> {
+    type Id = Scru128Id;
+
+    /// The spec's default: a rollback beyond the allowance resets the state (breaking the order
+    /// with earlier IDs, as the spec accepts) and generates at the new time.
+    fn next_at(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
+        match self.next_at_or_abort(unix_millis) {
+            Err(Error::ClockRollback { .. }) => {
+                self.reset();
+                self.next_at_or_abort(unix_millis)
+            }
+            other => other,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.timestamp = 0;
+        self.counter_hi = 0;
+        self.counter_lo = 0;
+        self.ts_counter_hi = 0;
+    }
+}
+
+std_generator!(Scru128Id, "SCRU128 ID");

@@ -1,0 +1,285 @@
+//! UUIDv7 (RFC 9562): 48-bit Unix milliseconds, version 7, 12 bits `rand_a`, variant `10`,
+//! 62 bits `rand_b`.
+//!
+//! * Text: hyphenated lower case out (`017f22e2-79b0-7cc3-98c4-dc0c0c07398f`). [`Uuid7::decode`]
+//!   accepts the RFC string forms: hyphenated (either case) and the URN `urn:uuid:…`.
+//!   [`Uuid7::decode_lenient`] also takes 32 bare hex digits and the braced `{…}` form. Both
+//!   require version 7 and the RFC variant ([`Error::NotVersion7`]).
+//! * [`Monotonic`] uses RFC 9562 §6.2 **Method 1**, as the `uuid` crate does: a 42-bit counter in
+//!   `rand_a` and the top 30 bits of `rand_b`, seeded with 41 random bits (top bit 0, a rollover
+//!   guard) at every new millisecond and incremented within one; the low 32 bits are fresh random
+//!   per UUID. When the clock goes back the last timestamp is kept and the counter incremented;
+//!   on a counter overflow the timestamp moves 1 ms ahead (RFC: "MAY increment the timestamp"),
+//!   so generation never fails inside the 48-bit range and output always increases.
+//!
+//! ```
+//! use sno_core::uuid7::Uuid7;
+//! let u: Uuid7 = "017F22E2-79B0-7CC3-98C4-DC0C0C07398F".parse()?;
+//! assert_eq!(u.timestamp_ms(), 1645557742000);
+//! assert_eq!(u.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+//! # Ok::<(), sno_core::Error>(())
+//! ```
+
+use rand_core::RngCore;
+
+use crate::alphabet::HEX;
+use crate::error::Error;
+use crate::monotonic::{MillisState, array_from_slice, id_traits, millis48, std_generator};
+use crate::radix;
+
+/// Length of the hyphenated text form.
+pub const ENCODED_LEN: usize = 36;
+/// Positions of the hyphens in the hyphenated form.
+const HYPHENS: [usize; 4] = [8, 13, 18, 23];
+/// The URN prefix (matched case-insensitively).
+const URN: &[u8; 9] = b"urn:uuid:";
+
+/// A UUID with version 7 and the RFC 9562 variant: 16 bytes, big-endian; byte order is time
+/// order. Every value of this type has those bits; constructors check them.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Uuid7([u8; 16]);
+
+impl Uuid7 {
+    /// From 16 bytes with version 7 and variant `10`, else [`Error::NotVersion7`].
+    pub const fn from_bytes(bytes: [u8; 16]) -> Result<Uuid7, Error> {
+        let (version, variant) = (bytes[6] >> 4, bytes[8] >> 6);
+        if version != 7 || variant != 0b10 {
+            return Err(Error::NotVersion7 { version, variant });
+        }
+        Ok(Uuid7(bytes))
+    }
+    /// From a timestamp (≤ 2^48 − 1 ms), 12 bits of `rand_a` and 62 bits of `rand_b` (higher bits
+    /// are [`Error::ValueOverflow`]).
+    pub const fn from_parts(unix_millis: u64, rand_a: u16, rand_b: u64) -> Result<Uuid7, Error> {
+        if unix_millis >= 1 << 48 {
+            return Err(Error::MillisOutOfRange {
+                unix_millis: unix_millis as i64,
+            });
+        }
+        if rand_a >= 1 << 12 || rand_b >= 1 << 62 {
+            return Err(Error::ValueOverflow);
+        }
+        let v = ((unix_millis as u128) << 80)
+            | (7 << 76)
+            | ((rand_a as u128) << 64)
+            | (0b10 << 62)
+            | rand_b as u128;
+        Ok(Uuid7(v.to_be_bytes()))
+    }
+    /// The 16 bytes.
+    pub const fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+    /// The 16 bytes, borrowed.
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+    /// The 128-bit number.
+    pub const fn to_u128(self) -> u128 {
+        u128::from_be_bytes(self.0)
+    }
+    /// Milliseconds since 1970 (`unix_ts_ms`).
+    pub const fn timestamp_ms(&self) -> u64 {
+        (self.to_u128() >> 80) as u64
+    }
+    /// The 12-bit `rand_a` field.
+    pub const fn rand_a(&self) -> u16 {
+        ((self.to_u128() >> 64) & 0xFFF) as u16
+    }
+    /// The 62-bit `rand_b` field.
+    pub const fn rand_b(&self) -> u64 {
+        (self.to_u128() as u64) & ((1 << 62) - 1)
+    }
+    /// The version, always 7.
+    pub const fn version(&self) -> u8 {
+        self.0[6] >> 4
+    }
+    /// The two variant bits, always `0b10`.
+    pub const fn variant(&self) -> u8 {
+        self.0[8] >> 6
+    }
+    /// The hyphenated lower-case text.
+    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
+        let mut out = [b'-'; ENCODED_LEN];
+        let mut from = 0;
+        for (group, bytes) in [0..8, 9..13, 14..18, 19..23, 24..36]
+            .into_iter()
+            .zip([4, 2, 2, 2, 6])
+        {
+            radix::encode_hex(&self.0[from..from + bytes], &mut out[group], &HEX);
+            from += bytes;
+        }
+        out
+    }
+    /// Writes the hyphenated text into `buf` and returns it.
+    pub fn encode<'a>(&self, buf: &'a mut [u8; ENCODED_LEN]) -> &'a str {
+        *buf = self.encode_bytes();
+        // SAFETY: hex digits and hyphens are ASCII.
+        unsafe { core::str::from_utf8_unchecked(buf) }
+    }
+    /// Strictly decodes an RFC string form: hyphenated, or `urn:uuid:` + hyphenated.
+    pub fn decode(input: &[u8]) -> Result<Uuid7, Error> {
+        match input.len() {
+            45 if input[..9].eq_ignore_ascii_case(URN) => hyphenated(&input[9..], 9),
+            _ => hyphenated(input, 0),
+        }
+    }
+    /// Like [`decode`](Self::decode), also accepting 32 bare hex digits and `{hyphenated}`.
+    pub fn decode_lenient(input: &[u8]) -> Result<Uuid7, Error> {
+        match input.len() {
+            32 => {
+                let mut bytes = [0u8; 16];
+                radix::decode_hex(input, &mut bytes, 0, &HEX)?;
+                Uuid7::from_bytes(bytes)
+            }
+            38 if input[0] == b'{' && input[37] == b'}' => hyphenated(&input[1..37], 1),
+            _ => Uuid7::decode(input),
+        }
+    }
+    /// The 16-byte binary form (version and variant checked).
+    pub fn from_slice(bytes: &[u8]) -> Result<Uuid7, Error> {
+        array_from_slice(bytes).and_then(Uuid7::from_bytes)
+    }
+}
+
+/// The hyphenated form; error positions are shifted by `offset` (the prefix before it).
+fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
+    if input.len() != ENCODED_LEN {
+        return Err(Error::InvalidLength {
+            expected: ENCODED_LEN,
+            actual: input.len() + offset,
+        });
+    }
+    let mut bytes = [0u8; 16];
+    let mut from = 0;
+    let mut start = 0;
+    for (end, n) in HYPHENS
+        .into_iter()
+        .chain([ENCODED_LEN])
+        .zip([4, 2, 2, 2, 6])
+    {
+        radix::decode_hex(
+            &input[start..end],
+            &mut bytes[from..from + n],
+            offset + start,
+            &HEX,
+        )?;
+        if end < ENCODED_LEN && input[end] != b'-' {
+            return Err(Error::InvalidByte {
+                position: offset + end,
+                byte: input[end],
+            });
+        }
+        from += n;
+        start = end + 1;
+    }
+    Uuid7::from_bytes(bytes)
+}
+
+impl core::fmt::Debug for Uuid7 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Uuid7({self})")
+    }
+}
+
+id_traits!(Uuid7, ENCODED_LEN, 16, "hyphenated UUIDv7");
+
+impl TryFrom<crate::ulid::Ulid> for Uuid7 {
+    type Error = Error;
+    /// The same 128 bits, if they carry version 7 and the RFC variant.
+    fn try_from(u: crate::ulid::Ulid) -> Result<Uuid7, Error> {
+        Uuid7::from_bytes(u.to_bytes())
+    }
+}
+
+/// The 42-bit counter's seed mask: 41 random bits, the top bit left 0 as a rollover guard.
+const SEED_MASK: u64 = (1 << 41) - 1;
+/// The counter's maximum.
+const COUNTER_MAX: u64 = (1 << 42) - 1;
+
+/// The Method 1 state machine (see the module docs). `&mut self`; wrap it in [`Generator`] to
+/// share it between threads.
+#[derive(Debug, Clone, Default)]
+pub struct Monotonic<R> {
+    last: Option<(u64, u64)>,
+    rng: R,
+}
+
+impl<R: RngCore> Monotonic<R> {
+    /// A fresh state drawing randomness from `rng`: a `next_u64` per new millisecond (the
+    /// counter seed) and a `next_u32` per UUID (the low 32 bits).
+    pub const fn new(rng: R) -> Self {
+        Monotonic { last: None, rng }
+    }
+}
+
+impl<R: RngCore> MillisState for Monotonic<R> {
+    type Id = Uuid7;
+
+    fn next_at(&mut self, unix_millis: i64) -> Result<Uuid7, Error> {
+        let now = millis48(unix_millis)?;
+        let (ms, counter) = match self.last {
+            Some((last_ms, c)) if now <= last_ms && c < COUNTER_MAX => (last_ms, c + 1),
+            Some((last_ms, _)) if now <= last_ms => {
+                let ahead = last_ms + 1;
+                millis48(ahead as i64)?;
+                (ahead, self.rng.next_u64() & SEED_MASK)
+            }
+            _ => (now, self.rng.next_u64() & SEED_MASK),
+        };
+        self.last = Some((ms, counter));
+        let low = u64::from(self.rng.next_u32());
+        Uuid7::from_parts(
+            ms,
+            (counter >> 30) as u16,
+            ((counter & ((1 << 30) - 1)) << 32) | low,
+        )
+    }
+
+    fn reset(&mut self) {
+        self.last = None;
+    }
+}
+
+std_generator!(Uuid7, "UUIDv7");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Returns `n` for every draw.
+    struct Constant(u64);
+    impl RngCore for Constant {
+        fn next_u32(&mut self) -> u32 {
+            self.0 as u32
+        }
+        fn next_u64(&mut self) -> u64 {
+            self.0
+        }
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            dst.fill(self.0 as u8);
+        }
+    }
+
+    #[test]
+    fn counter_overflow_moves_the_timestamp_ahead() {
+        let mut g = Monotonic::new(Constant(7));
+        g.last = Some((1000, COUNTER_MAX - 1));
+        let a = g.next_at(1000).unwrap();
+        assert_eq!((a.timestamp_ms(), a.rand_a()), (1000, 0xFFF));
+        let b = g.next_at(999).unwrap();
+        assert_eq!(
+            (b.timestamp_ms(), b.rand_a(), b.rand_b() >> 32),
+            (1001, 0, 7)
+        );
+        assert!(b > a);
+        g.last = Some(((1 << 48) - 1, COUNTER_MAX));
+        assert_eq!(
+            g.next_at(5),
+            Err(Error::MillisOutOfRange {
+                unix_millis: 1 << 48
+            })
+        );
+    }
+}
