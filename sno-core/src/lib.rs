@@ -24,6 +24,10 @@
 //! * `simd` (default): SSSE3 / AVX2 / AVX-512 VBMI codec kernels on x86_64, picked at run time
 //!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them.
 //!
+//! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
+//! [`scru128`]: value types, strict codecs, serde, and monotonic generators with an injected
+//! clock and RNG ([`rng`], [`monotonic`]).
+//!
 //! Decoding is **strict**: exactly 16 bytes, every byte in the alphabet, otherwise an [`Error`] that
 //! names the byte and its position (the Go original decodes any 16 bytes into garbage).
 #![no_std]

@@ -6,12 +6,19 @@ use crate::alphabet::Alphabet;
 use crate::error::Error;
 
 /// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top
-/// `5 · LEN − 128` bits are zero).
+/// `5 · LEN − 128` bits are zero). Works on 60-bit pieces so every shift is a 64-bit one.
 pub(crate) fn encode_base32<const LEN: usize>(value: u128, alphabet: &Alphabet<32>) -> [u8; LEN] {
     let mut out = [0u8; LEN];
-    for (i, o) in out.iter_mut().enumerate() {
-        let shift = 5 * (LEN - 1 - i) as u32;
-        *o = alphabet.symbols[(value.checked_shr(shift).unwrap_or(0) & 31) as usize];
+    let mut rest = value;
+    let mut end = LEN;
+    while end > 0 {
+        let piece = (rest as u64) & ((1 << 60) - 1);
+        rest >>= 60;
+        let start = end.saturating_sub(12);
+        for (k, o) in out[start..end].iter_mut().rev().enumerate() {
+            *o = alphabet.symbols[((piece >> (5 * k)) & 31) as usize];
+        }
+        end = start;
     }
     out
 }
@@ -26,7 +33,13 @@ pub(crate) fn decode_base32<const LEN: usize>(
     if u32::from(digits[0]) >> (5 - spare) != 0 {
         return Err(Error::ValueOverflow);
     }
-    Ok(digits.iter().fold(0u128, |v, &d| (v << 5) | u128::from(d)))
+    // 12 digits (60 bits) at a time in u64, joined in u128 once per piece.
+    let mut value = 0u128;
+    for chunk in digits.rchunks(12).rev() {
+        let piece = chunk.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
+        value = (value << (5 * chunk.len())) | u128::from(piece);
+    }
+    Ok(value)
 }
 
 /// 36^6, the largest power of 36 below 2^32: the limb of the base36 conversions.
@@ -87,11 +100,15 @@ fn digits<const LEN: usize, const N: usize>(
         });
     };
     let mut out = [0u8; LEN];
-    for (i, (o, &c)) in out.iter_mut().zip(input).enumerate() {
-        *o = alphabet.value(c).ok_or(Error::InvalidByte {
-            position: i,
-            byte: c,
-        })?;
+    let mut bad = 0u8;
+    for (o, &c) in out.iter_mut().zip(input) {
+        *o = alphabet.decode[c as usize];
+        bad |= *o;
+    }
+    // Values are below 128; only INVALID has the top bit set.
+    if bad & 0x80 != 0 {
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        return Err(Error::InvalidByte { position, byte });
     }
     Ok(out)
 }
@@ -112,14 +129,21 @@ pub(crate) fn decode_hex(
     offset: usize,
     alphabet: &Alphabet<16>,
 ) -> Result<(), Error> {
-    for (i, (pair, o)) in input.chunks_exact(2).zip(out.iter_mut()).enumerate() {
-        let digit = |k: usize| {
-            alphabet.value(pair[k]).ok_or(Error::InvalidByte {
-                position: offset + 2 * i + k,
-                byte: pair[k],
-            })
-        };
-        *o = (digit(0)? << 4) | digit(1)?;
+    let mut bad = 0u8;
+    for (pair, o) in input.chunks_exact(2).zip(out.iter_mut()) {
+        let (h, l) = (
+            alphabet.decode[pair[0] as usize],
+            alphabet.decode[pair[1] as usize],
+        );
+        bad |= h | l;
+        *o = (h << 4) | (l & 15);
+    }
+    if bad & 0x80 != 0 {
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        return Err(Error::InvalidByte {
+            position: offset + position,
+            byte,
+        });
     }
     Ok(())
 }

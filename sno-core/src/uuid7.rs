@@ -145,34 +145,39 @@ impl Uuid7 {
 
 /// The hyphenated form; error positions are shifted by `offset` (the prefix before it).
 fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
-    if input.len() != ENCODED_LEN {
+    let Ok(input) = <&[u8; ENCODED_LEN]>::try_from(input) else {
         return Err(Error::InvalidLength {
             expected: ENCODED_LEN,
             actual: input.len() + offset,
         });
-    }
+    };
+    let mut digits = [0u8; 32];
+    digits[..8].copy_from_slice(&input[..8]);
+    digits[8..12].copy_from_slice(&input[9..13]);
+    digits[12..16].copy_from_slice(&input[14..18]);
+    digits[16..20].copy_from_slice(&input[19..23]);
+    digits[20..].copy_from_slice(&input[24..]);
     let mut bytes = [0u8; 16];
-    let mut from = 0;
-    let mut start = 0;
-    for (end, n) in HYPHENS
-        .into_iter()
-        .chain([ENCODED_LEN])
-        .zip([4, 2, 2, 2, 6])
+    if radix::decode_hex(&digits, &mut bytes, 0, &HEX).is_err()
+        || HYPHENS.iter().any(|&h| input[h] != b'-')
     {
-        radix::decode_hex(
-            &input[start..end],
-            &mut bytes[from..from + n],
-            offset + start,
-            &HEX,
-        )?;
-        if end < ENCODED_LEN && input[end] != b'-' {
-            return Err(Error::InvalidByte {
-                position: offset + end,
-                byte: input[end],
-            });
-        }
-        from += n;
-        start = end + 1;
+        // Slow path, errors only: the first offending byte in text order.
+        let (position, byte) = input
+            .iter()
+            .enumerate()
+            .find(|&(i, &c)| {
+                if HYPHENS.contains(&i) {
+                    c != b'-'
+                } else {
+                    HEX.value(c).is_none()
+                }
+            })
+            .map(|(i, &c)| (i, c))
+            .unwrap_or((0, input[0]));
+        return Err(Error::InvalidByte {
+            position: offset + position,
+            byte,
+        });
     }
     Uuid7::from_bytes(bytes)
 }
