@@ -438,3 +438,54 @@ fn scru128_reserved_and_threads() {
     assert_ne!(scru128::new(), scru128::new());
     assert!(uuid7::new() < uuid7::new());
 }
+
+/// After a real `fork()`, a generator shared by parent and child (the child's copy, same clock
+/// reading) starts over with freshly seeded randomness instead of continuing the parent's
+/// sequence, so the two never produce the same ULID, UUIDv7 or SCRU128 ID.
+#[test]
+fn fork_child_does_not_continue_the_parents_sequences() {
+    let clock = || 1_700_000_000_000i64;
+    let u = ulid::Generator::with_state_and_clock(ulid::Monotonic::default(), clock);
+    let v = uuid7::Generator::with_state_and_clock(uuid7::Monotonic::default(), clock);
+    let s = scru128::Generator::with_state_and_clock(scru128::Monotonic::default(), clock);
+    let next = || -> [u8; 48] {
+        let mut out = [0u8; 48];
+        out[..16].copy_from_slice(&u.try_next().unwrap().to_bytes());
+        out[16..32].copy_from_slice(&v.try_next().unwrap().to_bytes());
+        out[32..].copy_from_slice(&s.try_next().unwrap().to_bytes());
+        out
+    };
+    next();
+    let mut fds = [0i32; 2];
+    // SAFETY: fds is two writable ints.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: the child only locks its own copies of the generators (no other thread holds them
+    // during the fork), generates, writes to a pipe and leaves with _exit.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0);
+    if pid == 0 {
+        let ids = next();
+        // SAFETY: writing 48 initialised bytes, then ending the child without atexit handlers.
+        unsafe {
+            libc::write(fds[1], ids.as_ptr().cast(), ids.len());
+            libc::_exit(0);
+        }
+    }
+    let ours = next();
+    let mut theirs = [0u8; 48];
+    // SAFETY: closing our write end, reading at most 48 bytes into `theirs`, reaping the child.
+    let n = unsafe {
+        libc::close(fds[1]);
+        let n = libc::read(fds[0], theirs.as_mut_ptr().cast(), theirs.len());
+        libc::waitpid(pid, &mut 0, 0);
+        n
+    };
+    assert_eq!(n, 48);
+    for (k, name) in ["ULID", "UUIDv7", "SCRU128"].iter().enumerate() {
+        assert_ne!(
+            ours[16 * k..16 * k + 16],
+            theirs[16 * k..16 * k + 16],
+            "{name}"
+        );
+    }
+}
