@@ -104,11 +104,21 @@ mod shared {
     }
 }
 
-/// Display (padded), `FromStr`, binary `TryFrom<&[u8]>`, `From<T> for [u8; N]`, `AsRef<[u8]>`
-/// for an ID type with `encode(&self, &mut [u8; TEXT]) -> &str`, `decode(&[u8])` and
-/// `from_slice(&[u8])`.
+/// `encode` (text into a caller buffer), Display (padded), `FromStr`, binary `TryFrom<&[u8]>`,
+/// `From<T> for [u8; N]`, `AsRef<[u8]>` and serde for an ID type with an ASCII
+/// `encode_bytes(&self) -> [u8; TEXT]`, `decode(&[u8])` and `from_slice(&[u8])`.
 macro_rules! id_traits {
     ($ty:ty, $text:expr, $bin:expr, $what:literal) => {
+        impl $ty {
+            /// Writes the canonical text into `buf` and returns it (no allocation).
+            pub fn encode<'a>(&self, buf: &'a mut [u8; $text]) -> &'a str {
+                *buf = self.encode_bytes();
+                // SAFETY: `encode_bytes` writes only alphabet symbols (and hyphens), and every
+                // alphabet of the crate is ASCII (`Alphabet::new` asserts it at compile time).
+                unsafe { core::str::from_utf8_unchecked(buf) }
+            }
+        }
+
         impl core::fmt::Display for $ty {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let mut buf = [0u8; $text];

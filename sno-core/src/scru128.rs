@@ -101,12 +101,6 @@ impl Scru128Id {
     pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
         radix::encode_base36(self.to_u128(), &BASE36)
     }
-    /// Writes the canonical text into `buf` and returns it.
-    pub fn encode<'a>(&self, buf: &'a mut [u8; ENCODED_LEN]) -> &'a str {
-        *buf = self.encode_bytes();
-        // SAFETY: base36 digits are ASCII.
-        unsafe { core::str::from_utf8_unchecked(buf) }
-    }
     /// Strictly decodes the text form (either case).
     pub fn decode(input: &[u8]) -> Result<Scru128Id, Error> {
         radix::decode_base36(input, &BASE36).map(Scru128Id::from_u128)

@@ -84,12 +84,6 @@ impl Ulid {
     pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
         radix::encode_base32(self.to_u128(), &CROCKFORD)
     }
-    /// Writes the canonical text into `buf` and returns it.
-    pub fn encode<'a>(&self, buf: &'a mut [u8; ENCODED_LEN]) -> &'a str {
-        *buf = self.encode_bytes();
-        // SAFETY: the Crockford alphabet is ASCII.
-        unsafe { core::str::from_utf8_unchecked(buf) }
-    }
     /// Strictly decodes the text form (either case).
     pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
         radix::decode_base32::<ENCODED_LEN>(input, &CROCKFORD).map(Ulid::from_u128)

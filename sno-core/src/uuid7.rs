@@ -112,12 +112,6 @@ impl Uuid7 {
         }
         out
     }
-    /// Writes the hyphenated text into `buf` and returns it.
-    pub fn encode<'a>(&self, buf: &'a mut [u8; ENCODED_LEN]) -> &'a str {
-        *buf = self.encode_bytes();
-        // SAFETY: hex digits and hyphens are ASCII.
-        unsafe { core::str::from_utf8_unchecked(buf) }
-    }
     /// Strictly decodes an RFC string form: hyphenated, or `urn:uuid:` + hyphenated.
     pub fn decode(input: &[u8]) -> Result<Uuid7, Error> {
         match input.len() {
