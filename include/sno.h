@@ -37,15 +37,25 @@
 // `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
 #define SNO_VERSION_NUMBER (((SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8)) | SNO_VERSION_PATCH)
 
+// Characters in the text form of a SCRU128 ID (no terminating NUL).
+#define SNO_SCRU128_ENCODED_LEN 25
+
+// Characters in the text form of a ULID (no terminating NUL).
+#define SNO_ULID_ENCODED_LEN 26
+
+// Characters in the hyphenated text form of a UUID (no terminating NUL).
+#define SNO_UUID7_ENCODED_LEN 36
+
 // Result of every fallible function. Values are fixed and never reused.
 typedef enum sno_status {
   // Success.
   SNO_STATUS_OK = 0,
   // A required pointer argument was NULL.
   SNO_STATUS_NULL_ARGUMENT = 1,
-  // Input of the wrong length (16 bytes for text, 10 for binary).
+  // Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
+  // UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats).
   SNO_STATUS_INVALID_LENGTH = 2,
-  // A text byte outside `23456789abcdefghijklmnopqrstuvwx`.
+  // A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
   SNO_STATUS_INVALID_BYTE = 3,
   // A timestamp above 2^39 − 1 units.
   SNO_STATUS_TIMESTAMP_OVERFLOW = 4,
@@ -69,6 +79,15 @@ typedef enum sno_status {
   SNO_STATUS_BUFFER_TOO_SMALL = 13,
   // An argument is out of its documented range.
   SNO_STATUS_INVALID_ARGUMENT = 14,
+  // Text encoding a number above the format's maximum (a ULID starting above '7', a SCRU128
+  // above "f5lxx1zz5pnorynqglhzmsp33").
+  SNO_STATUS_VALUE_OVERFLOW = 15,
+  // A well-formed UUID that is not version 7 with the RFC 9562 variant.
+  SNO_STATUS_NOT_VERSION7 = 16,
+  // A millisecond time outside the format's 48-bit range.
+  SNO_STATUS_MILLIS_OUT_OF_RANGE = 17,
+  // A ULID generator used up one millisecond's randomness (sno_ulid_generator_try_next only).
+  SNO_STATUS_RANDOMNESS_EXHAUSTED = 18,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
@@ -76,6 +95,15 @@ typedef enum sno_status {
 // An opaque, thread-safe generator. Create with sno_generator_new or sno_generator_restore,
 // release with sno_generator_free.
 typedef struct sno_generator sno_generator;
+
+// An opaque, thread-safe SCRU128 generator (see sno_scru128_generator_new).
+typedef struct sno_scru128_generator sno_scru128_generator;
+
+// An opaque, thread-safe monotonic ULID generator (see sno_ulid_generator_new).
+typedef struct sno_ulid_generator sno_ulid_generator;
+
+// An opaque, thread-safe UUIDv7 generator (see sno_uuid7_generator_new).
+typedef struct sno_uuid7_generator sno_uuid7_generator;
 
 // A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 // order.
@@ -128,6 +156,29 @@ typedef struct sno_stats {
   // Sleeps taken by sno_generator_next.
   uint64_t waits;
 } sno_stats;
+
+// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit
+// entropy, big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru128 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_scru128;
+
+// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID;
+// byte order (memcmp) is time order.
+typedef struct sno_ulid {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_ulid;
+
+// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
+// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
+// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from
+// raw bytes with sno_uuid7_from_bytes.
+typedef struct sno_uuid7 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_uuid7;
 
 #ifdef __cplusplus
 extern "C" {
@@ -319,6 +370,278 @@ bool sno_id_is_zero(struct sno_id id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
+
+// A new SCRU128 ID from the process-wide generator (the spec's algorithm with a 10 s rollback
+// allowance; reset after fork()). Never blocks. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru128_new(struct sno_scru128 *out);
+
+// Writes the 25-character lower-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 25 byte writes.
+enum sno_status sno_scru128_encode(const struct sno_scru128 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 26, else
+// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_scru128_encode_cstr(const struct sno_scru128 *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 25 characters of 0-9 and a-z in either case, at most
+// "f5lxx1zz5pnorynqglhzmsp33" (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
+// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_scru128_decode(const char *text,
+                                   size_t len,
+                                   struct sno_scru128 *out,
+                                   size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
+uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
+
+// The 24-bit counter_hi field. Thread-safe.
+uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
+
+// The 24-bit counter_lo field. Thread-safe.
+uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
+
+// The 32-bit entropy field. Thread-safe.
+uint32_t sno_scru128_entropy(struct sno_scru128 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
+
+// Creates a SCRU128 generator (10 s rollback allowance) on the system clock and a per-thread
+// CSPRNG. Free it with sno_scru128_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru128_generator_new(struct sno_scru128_generator **out);
+
+// Releases a SCRU128 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_scru128_generator_new.
+void sno_scru128_generator_free(struct sno_scru128_generator *generator);
+
+// The next SCRU128 ID: greater than the previous one unless the clock went back more than
+// 10 s, in which case the generator resets (the spec's default). Never blocks. Thread-safe:
+// share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *generator,
+                                           struct sno_scru128 *out);
+
+// The next SCRU128 ID for an explicit time in Unix milliseconds (the clock is not read), with
+// the same rules; outside 1..2^48-1 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator *generator,
+                                              int64_t unix_ms,
+                                              struct sno_scru128 *out);
+
+// A new ULID from the process-wide monotonic generator (fresh randomness each millisecond,
+// +1 within one; reset after fork()). Sleeps into the next millisecond in the (2^-80-likely)
+// event that one millisecond's randomness is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_new(struct sno_ulid *out);
+
+// Writes the 26-character upper-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 26 byte writes.
+enum sno_status sno_ulid_encode(const struct sno_ulid *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 27, else
+// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_ulid_encode_cstr(const struct sno_ulid *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 26 Crockford base32 characters in either case (no I,
+// L, O, U), the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
+// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_ulid_decode(const char *text,
+                                size_t len,
+                                struct sno_ulid *out,
+                                size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
+uint64_t sno_ulid_timestamp_ms(struct sno_ulid id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
+
+// The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
+// SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid, struct sno_ulid *out);
+
+// Creates a monotonic ULID generator on the system clock and a per-thread CSPRNG. Free it
+// with sno_ulid_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_generator_new(struct sno_ulid_generator **out);
+
+// Releases a ULID generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_ulid_generator_new.
+void sno_ulid_generator_free(struct sno_ulid_generator *generator);
+
+// The next ULID, greater than every earlier one of this generator (a clock that went back
+// keeps the last timestamp); sleeps into the next millisecond if this one's randomness is used
+// up. Thread-safe: share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_next(const struct sno_ulid_generator *generator,
+                                        struct sno_ulid *out);
+
+// As sno_ulid_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once instead of
+// sleeping. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *generator,
+                                            struct sno_ulid *out);
+
+// The next ULID for an explicit time in Unix milliseconds (the clock is not read), with the
+// same monotonic rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *generator,
+                                           int64_t unix_ms,
+                                           struct sno_ulid *out);
+
+// A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter
+// seeded randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within
+// the process, reset after fork(). Never blocks. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_new(struct sno_uuid7 *out);
+
+// Writes the 36-character hyphenated lower-case text (no NUL); SNO_STATUS_NOT_VERSION7 if
+// `id` does not hold a UUIDv7. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 36 byte writes.
+enum sno_status sno_uuid7_encode(const struct sno_uuid7 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 37, else
+// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_uuid7_encode_cstr(const struct sno_uuid7 *id, char *out, size_t out_len);
+
+// Strictly decodes an RFC 9562 string form: hyphenated (either case), or "urn:uuid:" followed
+// by one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an
+// invalid byte its position, on a wrong length the length given, goes to `error_position` (may
+// be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_uuid7_decode(const char *text,
+                                 size_t len,
+                                 struct sno_uuid7 *out,
+                                 size_t *error_position);
+
+// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
+// Thread-safe.
+//
+// # Safety
+// As sno_uuid7_decode.
+enum sno_status sno_uuid7_decode_lenient(const char *text,
+                                         size_t len,
+                                         struct sno_uuid7 *out,
+                                         size_t *error_position);
+
+// A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
+// the RFC variant (SNO_STATUS_NOT_VERSION7). Thread-safe.
+//
+// # Safety
+// `bytes` valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+enum sno_status sno_uuid7_from_bytes(const uint8_t *bytes, size_t len, struct sno_uuid7 *out);
+
+// The fields of a UUIDv7: `unix_ts_ms` (48 bits), `rand_a` (12 bits) and `rand_b` (62 bits);
+// any out-pointer may be NULL. SNO_STATUS_NOT_VERSION7 if `id` does not hold a UUIDv7.
+// Thread-safe.
+//
+// # Safety
+// Each out-pointer must be NULL or writable.
+enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
+                                 uint64_t *unix_ts_ms,
+                                 uint16_t *rand_a,
+                                 uint64_t *rand_b);
+
+// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_uuid7_timestamp_ms(struct sno_uuid7 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
+
+// The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
+// (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
+
+// Creates a UUIDv7 generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_uuid7_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_generator_new(struct sno_uuid7_generator **out);
+
+// Releases a UUIDv7 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_uuid7_generator_new.
+void sno_uuid7_generator_free(struct sno_uuid7_generator *generator);
+
+// The next UUIDv7, greater than every earlier one of this generator (a clock that went back
+// keeps the last timestamp; a counter overflow moves it 1 ms ahead). Never blocks.
+// Thread-safe: share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_uuid7_generator_next(const struct sno_uuid7_generator *generator,
+                                         struct sno_uuid7 *out);
+
+// The next UUIDv7 for an explicit time in Unix milliseconds (the clock is not read), with the
+// same rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_uuid7_generator_next_at(const struct sno_uuid7_generator *generator,
+                                            int64_t unix_ms,
+                                            struct sno_uuid7 *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -65,3 +65,14 @@ pub(crate) unsafe fn try_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8
     // SAFETY: non-NULL, len ≤ isize::MAX, and the caller guarantees len readable bytes.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
+
+/// Writes `value` through an optional C out-pointer: NULL means the caller does not want it.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write of `T`.
+pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
+    if !ptr.is_null() {
+        // SAFETY: non-NULL and, by the caller's contract, valid for writes.
+        unsafe { ptr.write(value) };
+    }
+}

@@ -6,15 +6,22 @@
 #![deny(clippy::unwrap_used, clippy::panic)]
 
 mod boundary;
+mod formats;
+mod scru128;
 mod types;
+mod ulid;
+mod uuid7;
 
 use std::ffi::c_char;
 
 use boundary::{ffi_boundary, try_bytes, try_ref, value_boundary, write_out};
+pub use scru128::*;
 use sno_core::{Generator, Id};
 pub use types::{
     sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status,
 };
+pub use ulid::*;
+pub use uuid7::*;
 
 /// Bytes in the binary form of an ID.
 pub const SNO_BINARY_LEN: usize = 10;
@@ -52,8 +59,8 @@ pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
     let s: &'static str = match status {
         0 => "ok\0",
         1 => "a required pointer argument is NULL\0",
-        2 => "invalid length (text IDs are 16 bytes, binary IDs 10)\0",
-        3 => "invalid byte: not in 23456789abcdefghijklmnopqrstuvwx\0",
+        2 => "invalid length for the format\0",
+        3 => "invalid byte: not in the format's alphabet\0",
         4 => "timestamp above 2^39-1 units\0",
         5 => "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z\0",
         6 => "the system clock reads a time outside the sno range\0",
@@ -65,6 +72,10 @@ pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
         12 => "clock regressed into a period used by both timelines\0",
         13 => "output buffer too small\0",
         14 => "argument out of range\0",
+        15 => "value above the format's maximum\0",
+        16 => "not a version 7 UUID with the RFC 9562 variant\0",
+        17 => "millisecond time outside the format's 48-bit range\0",
+        18 => "randomness of this millisecond exhausted\0",
         255 => "internal panic caught at the C boundary\0",
         _ => "unknown status\0",
     };
@@ -327,12 +338,8 @@ pub unsafe extern "C" fn sno_generator_stats(
 /// `id` must be NULL or valid; `out` must be NULL or valid for 16 byte writes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_id_encode(id: *const sno_id, out: *mut c_char) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or valid per the contract.
-        let id = Id::from(*unsafe { try_ref(id) }?);
-        // SAFETY: NULL or valid for 16 bytes per the contract.
-        unsafe { write_out(out.cast::<[u8; SNO_ENCODED_LEN]>(), id.encode_bytes()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { formats::encode(id, out) }
 }
 
 /// Writes the text form plus a terminating NUL; `out_len` must be at least 17
@@ -346,20 +353,8 @@ pub unsafe extern "C" fn sno_id_encode_cstr(
     out: *mut c_char,
     out_len: usize,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or valid per the contract.
-        let id = Id::from(*unsafe { try_ref(id) }?);
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        if out_len < SNO_ENCODED_LEN + 1 {
-            return Err(sno_status::BufferTooSmall);
-        }
-        let mut buf = [0u8; SNO_ENCODED_LEN + 1];
-        buf[..SNO_ENCODED_LEN].copy_from_slice(&id.encode_bytes());
-        // SAFETY: non-NULL and at least 17 writable bytes per the contract.
-        unsafe { write_out(out.cast::<[u8; SNO_ENCODED_LEN + 1]>(), buf) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { formats::encode_cstr(id, out, out_len) }
 }
 
 /// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
@@ -390,29 +385,8 @@ pub unsafe extern "C" fn sno_id_decode_at(
     out: *mut sno_id,
     error_position: *mut usize,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: forwarded contract.
-        let bytes = unsafe { try_bytes(text.cast(), len) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        match Id::decode(bytes) {
-            // SAFETY: checked non-NULL; writable per the contract.
-            Ok(id) => unsafe { write_out(out, id.into()) },
-            Err(e) => {
-                let at = match e {
-                    sno_core::Error::InvalidByte { position, .. } => Some(position),
-                    sno_core::Error::InvalidLength { actual, .. } => Some(actual),
-                    _ => None,
-                };
-                if let (Some(at), false) = (at, error_position.is_null()) {
-                    // SAFETY: checked non-NULL; writable per the contract.
-                    unsafe { error_position.write(at) };
-                }
-                Err(e.into())
-            }
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { formats::decode(text, len, out, error_position, Id::decode) }
 }
 
 /// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest

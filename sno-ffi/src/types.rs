@@ -33,6 +33,8 @@ impl sno_id {
     }
 }
 
+crate::formats::c_id!(sno_id, Id, sno_core::ENCODED_LEN, |b| Ok(Id::from_bytes(b)));
+
 impl From<Id> for sno_id {
     fn from(id: Id) -> Self {
         sno_id {
@@ -55,9 +57,10 @@ pub enum sno_status {
     Ok = 0,
     /// A required pointer argument was NULL.
     NullArgument = 1,
-    /// Input of the wrong length (16 bytes for text, 10 for binary).
+    /// Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
+    /// UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats).
     InvalidLength = 2,
-    /// A text byte outside `23456789abcdefghijklmnopqrstuvwx`.
+    /// A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
     InvalidByte = 3,
     /// A timestamp above 2^39 − 1 units.
     TimestampOverflow = 4,
@@ -81,6 +84,15 @@ pub enum sno_status {
     BufferTooSmall = 13,
     /// An argument is out of its documented range.
     InvalidArgument = 14,
+    /// Text encoding a number above the format's maximum (a ULID starting above '7', a SCRU128
+    /// above "f5lxx1zz5pnorynqglhzmsp33").
+    ValueOverflow = 15,
+    /// A well-formed UUID that is not version 7 with the RFC 9562 variant.
+    NotVersion7 = 16,
+    /// A millisecond time outside the format's 48-bit range.
+    MillisOutOfRange = 17,
+    /// A ULID generator used up one millisecond's randomness (sno_ulid_generator_try_next only).
+    RandomnessExhausted = 18,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
@@ -99,6 +111,12 @@ impl From<Error> for sno_status {
             Error::PartitionPoolExhausted => sno_status::PartitionPoolExhausted,
             Error::SequenceExhausted { .. } => sno_status::SequenceExhausted,
             Error::ClockRegression { .. } => sno_status::ClockRegression,
+            Error::ValueOverflow => sno_status::ValueOverflow,
+            Error::NotVersion7 { .. } => sno_status::NotVersion7,
+            Error::MillisOutOfRange { .. } => sno_status::MillisOutOfRange,
+            Error::RandomnessExhausted { .. } => sno_status::RandomnessExhausted,
+            // MissingPartition cannot happen with std; ClockRollback is not reachable through
+            // the C API (its SCRU128 generators reset, the spec's default); any future variant.
             _ => sno_status::InvalidArgument,
         }
     }

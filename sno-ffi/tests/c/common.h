@@ -63,6 +63,56 @@ static inline long from_hex(const char *hex, unsigned char *out, size_t cap) {
     return (long)(n / 2);
 }
 
+static inline size_t put_utf8(unsigned long cp, unsigned char *out) {
+    if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
+    if (cp < 0x800) { out[0] = (unsigned char)(0xC0 | cp >> 6); out[1] = (unsigned char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | cp >> 12); out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F)); return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | cp >> 18); out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)); out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Decodes a JSON string literal ("...", with \n \t \" \\ \/ and \uXXXX escapes, surrogate
+ * pairs joined) into UTF-8 bytes; returns the length, or -1 on malformed input or overflow. */
+static inline long json_string(const char *json, unsigned char *out, size_t cap) {
+    size_t n = 0;
+    if (*json++ != '"') return -1;
+    while (*json && *json != '"') {
+        unsigned long cp;
+        if (*json != '\\') {
+            cp = (unsigned char)*json++;
+            if (n + 1 > cap) return -1;
+            out[n++] = (unsigned char)cp;
+            continue;
+        }
+        json++;
+        switch (*json++) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case '"': cp = '"'; break;
+        case '\\': cp = '\\'; break;
+        case '/': cp = '/'; break;
+        case 'u':
+            cp = strtoul((char[5]){json[0], json[1], json[2], json[3], 0}, NULL, 16);
+            json += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && json[0] == '\\' && json[1] == 'u') {
+                unsigned long lo = strtoul((char[5]){json[2], json[3], json[4], json[5], 0}, NULL, 16);
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                json += 6;
+            }
+            break;
+        default: return -1;
+        }
+        if (n + 4 > cap) return -1;
+        n += put_utf8(cp, out + n);
+    }
+    return *json == '"' ? (long)n : -1;
+}
+
 static inline FILE *open_vector(const char *dir, const char *name) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);

@@ -1,0 +1,242 @@
+//! What the C functions of the 128-bit formats (`sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`)
+//! share. Each exported function is a short, documented `extern "C"` item in its format's module
+//! (cbindgen reads only items it can see); the bodies are the generic helpers here, written once.
+
+use std::ffi::c_char;
+
+use sno_core::Error;
+use sno_core::monotonic::{MillisState, Shared};
+
+use crate::boundary::{ffi_boundary, try_bytes, try_ref, write_optional, write_out};
+use crate::types::sno_status;
+
+/// A C value struct (`{ uint8_t bytes[16]; }`) and the core type it stands for.
+pub(crate) trait CId: Copy {
+    /// The core value type.
+    type Core: Copy;
+    /// Length of the canonical text.
+    const TEXT_LEN: usize;
+    /// The core value, or an error if the bytes are not a value of the format (UUIDv7 only).
+    fn to_core(self) -> Result<Self::Core, Error>;
+    /// The C struct of a core value.
+    fn from_core(id: Self::Core) -> Self;
+    /// Writes the canonical text into `out` (`TEXT_LEN` bytes).
+    fn encode(id: &Self::Core, out: &mut [u8]);
+}
+
+/// An opaque C generator handle over a core [`Shared`] generator.
+pub(crate) trait CGenerator: Sized {
+    /// The format's state machine.
+    type State: MillisState + Default;
+    /// Wraps a fresh core generator.
+    fn wrap(inner: Shared<Self::State>) -> Self;
+    /// The core generator.
+    fn inner(&self) -> &Shared<Self::State>;
+}
+
+/// Implements [`CId`] for a `{ bytes: [u8; 16] }` struct.
+macro_rules! c_id {
+    ($c:ty, $core:ty, $text:expr, $to_core:expr) => {
+        impl $crate::formats::CId for $c {
+            type Core = $core;
+            const TEXT_LEN: usize = $text;
+            fn to_core(self) -> Result<$core, sno_core::Error> {
+                #[allow(
+                    clippy::redundant_closure_call,
+                    reason = "the macro takes a constructor"
+                )]
+                ($to_core)(self.bytes)
+            }
+            fn from_core(id: $core) -> Self {
+                Self {
+                    bytes: id.to_bytes(),
+                }
+            }
+            fn encode(id: &$core, out: &mut [u8]) {
+                out.copy_from_slice(&id.encode_bytes());
+            }
+        }
+    };
+}
+pub(crate) use c_id;
+
+/// Implements [`CGenerator`] for a `struct X { inner: Generator }` handle.
+macro_rules! c_generator {
+    ($handle:ty, $state:ty) => {
+        impl $crate::formats::CGenerator for $handle {
+            type State = $state;
+            fn wrap(inner: sno_core::monotonic::Shared<$state>) -> Self {
+                Self { inner }
+            }
+            fn inner(&self) -> &sno_core::monotonic::Shared<$state> {
+                &self.inner
+            }
+        }
+    };
+}
+pub(crate) use c_generator;
+
+/// Writes the text of `*id` (exactly `T::TEXT_LEN` bytes, no NUL) to `out`.
+///
+/// # Safety
+/// `id` NULL or valid; `out` NULL or valid for `T::TEXT_LEN` writes.
+pub(crate) unsafe fn encode<T: CId>(id: *const T, out: *mut c_char) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or valid per the contract.
+        let id = unsafe { try_ref(id) }?.to_core()?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        // SAFETY: non-NULL and valid for TEXT_LEN writes per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out.cast::<u8>(), T::TEXT_LEN) };
+        T::encode(&id, out);
+        Ok(())
+    })
+}
+
+/// Writes the text of `*id` and a NUL; `out_len` must be at least `T::TEXT_LEN + 1`.
+///
+/// # Safety
+/// `id` NULL or valid; `out` NULL or valid for `out_len` writes.
+pub(crate) unsafe fn encode_cstr<T: CId>(
+    id: *const T,
+    out: *mut c_char,
+    out_len: usize,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or valid per the contract.
+        let id = unsafe { try_ref(id) }?.to_core()?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        if out_len <= T::TEXT_LEN {
+            return Err(sno_status::BufferTooSmall);
+        }
+        // SAFETY: non-NULL and valid for out_len > TEXT_LEN writes per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out.cast::<u8>(), T::TEXT_LEN + 1) };
+        T::encode(&id, &mut out[..T::TEXT_LEN]);
+        out[T::TEXT_LEN] = 0;
+        Ok(())
+    })
+}
+
+/// Decodes `len` bytes of text with `parse`; on an invalid byte its position, on a wrong length
+/// the length given, goes to `error_position` (may be NULL).
+///
+/// # Safety
+/// `text` valid for `len` reads (NULL only with `len` 0); `out` NULL or writable;
+/// `error_position` NULL or writable.
+pub(crate) unsafe fn decode<T: CId>(
+    text: *const c_char,
+    len: usize,
+    out: *mut T,
+    error_position: *mut usize,
+    parse: fn(&[u8]) -> Result<T::Core, Error>,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: forwarded contract.
+        let bytes = unsafe { try_bytes(text.cast(), len) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        match parse(bytes) {
+            // SAFETY: checked non-NULL; writable per the contract.
+            Ok(id) => unsafe { write_out(out, T::from_core(id)) },
+            Err(e) => {
+                let at = match e {
+                    Error::InvalidByte { position, .. } => Some(position),
+                    Error::InvalidLength { actual, .. } => Some(actual),
+                    _ => None,
+                };
+                if let Some(at) = at {
+                    // SAFETY: NULL or writable per the contract.
+                    unsafe { write_optional(error_position, at) };
+                }
+                Err(e.into())
+            }
+        }
+    })
+}
+
+/// Converts a value of one format into another's struct (`convert` may refuse).
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn convert<A: CId, B: CId>(
+    from: A,
+    out: *mut B,
+    convert: fn(A::Core) -> Result<B::Core, Error>,
+) -> sno_status {
+    ffi_boundary(|| {
+        let value = convert(from.to_core()?)?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, B::from_core(value)) }
+    })
+}
+
+/// Writes the result of `make` (a value from a process-wide generator) to `out`.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn new_global<T: CId>(out: *mut T, make: fn() -> T::Core) -> sno_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, T::from_core(make())) }
+    })
+}
+
+/// Creates a generator handle on the system clock.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn generator_new<G: CGenerator>(out: *mut *mut G) -> sno_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let g = Box::new(G::wrap(Shared::default()));
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, Box::into_raw(g)) }
+    })
+}
+
+/// Frees a generator handle (NULL accepted).
+///
+/// # Safety
+/// `g` NULL or a live handle from `generator_new`, freed once.
+pub(crate) unsafe fn generator_free<G: CGenerator>(g: *mut G) {
+    if !g.is_null() {
+        crate::boundary::value_boundary((), || {
+            // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
+            drop(unsafe { Box::from_raw(g) });
+        })
+    }
+}
+
+/// Runs `step` on a generator handle and writes the ID it returns.
+///
+/// # Safety
+/// `g` NULL or live; `out` NULL or writable.
+pub(crate) unsafe fn generator_step<G, T>(
+    g: *const G,
+    out: *mut T,
+    step: impl FnOnce(&Shared<G::State>) -> Result<T::Core, Error>,
+) -> sno_status
+where
+    G: CGenerator,
+    T: CId,
+{
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(g) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let id = step(g.inner())?;
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, T::from_core(id)) }
+    })
+}
