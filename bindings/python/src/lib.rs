@@ -1,6 +1,8 @@
 //! The native module `sno._sno`, re-exported by the `sno` package. It calls `sno-core`
 //! directly, never the C ABI.
 
+mod formats;
+
 use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
@@ -18,7 +20,7 @@ fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>>
     Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
 }
 
-fn raise(py: Python<'_>, class: &str, msg: String) -> PyErr {
+pub(crate) fn raise(py: Python<'_>, class: &str, msg: String) -> PyErr {
     match error_class(py, class) {
         Ok(cls) => PyErr::from_type(cls, msg),
         Err(lookup) => lookup,
@@ -26,12 +28,17 @@ fn raise(py: Python<'_>, class: &str, msg: String) -> PyErr {
 }
 
 /// Maps a core error to its Python exception, with `code` and the fields as attributes.
-fn to_py(py: Python<'_>, e: Error) -> PyErr {
+pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let class = match e {
-        Error::InvalidLength { .. } | Error::InvalidByte { .. } => "DecodeError",
+        Error::InvalidLength { .. }
+        | Error::InvalidByte { .. }
+        | Error::ValueOverflow
+        | Error::NotVersion7 { .. } => "DecodeError",
         Error::TimeOutOfRange { .. }
         | Error::ClockOutOfRange { .. }
-        | Error::TimestampOverflow { .. } => "TimeRangeError",
+        | Error::TimestampOverflow { .. }
+        | Error::MillisOutOfRange { .. } => "TimeRangeError",
+        Error::RandomnessExhausted { .. } => "RandomnessExhaustedError",
         Error::SequenceExhausted { .. } => "SequenceExhaustedError",
         Error::ClockRegression { .. } => "ClockRegressionError",
         _ => "ConfigError",
@@ -46,6 +53,11 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
         }
         Error::InvalidLength { actual, .. } => {
             let _ = value.setattr("position", actual);
+            let _ = value.setattr("byte", py.None());
+        }
+        // The whole value is at fault, not one byte.
+        Error::ValueOverflow | Error::NotVersion7 { .. } => {
+            let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }
         _ => {}
@@ -64,7 +76,7 @@ struct PyId(Id);
 static FROMTIMESTAMP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>> {
     let utc = UTC.get_or_try_init(py, || -> PyResult<_> {
         Ok(py
             .import("datetime")?
@@ -82,23 +94,25 @@ fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>
     f.bind(py).call1((ms as f64 / 1000.0, utc.bind(py)))
 }
 
-/// The 16 bytes of a 16-character ASCII `str`, read without allocating (the limited API of
+/// The bytes of an `N`-character ASCII `str`, read without allocating (the limited API of
 /// Python 3.9 has no borrowed UTF-8 view), or `None` for any other string.
-fn ascii16(s: &Bound<'_, PyString>) -> Option<[u8; 16]> {
+pub(crate) fn ascii<const N: usize>(s: &Bound<'_, PyString>) -> Option<[u8; N]> {
     // SAFETY: `s` is a live str object; PyUnicode_GetLength only reads it.
-    if unsafe { pyo3::ffi::PyUnicode_GetLength(s.as_ptr()) } != 16 {
+    if unsafe { pyo3::ffi::PyUnicode_GetLength(s.as_ptr()) } != N as pyo3::ffi::Py_ssize_t {
         return None;
     }
-    let mut wide = [0 as pyo3::ffi::Py_UCS4; 16];
-    // SAFETY: the buffer holds 16 code points, the string has exactly 16 and copy_null is 0,
-    // so at most 16 are written.
-    let filled = unsafe { pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), wide.as_mut_ptr(), 16, 0) };
+    let mut wide = [0 as pyo3::ffi::Py_UCS4; N];
+    // SAFETY: the buffer holds N code points, the string has exactly N and copy_null is 0,
+    // so at most N are written.
+    let filled = unsafe {
+        pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), wide.as_mut_ptr(), N as pyo3::ffi::Py_ssize_t, 0)
+    };
     if filled.is_null() {
-        // Cannot happen for a 16-character str; drop the exception and take the slow path.
+        // Cannot happen for an N-character str; drop the exception and take the slow path.
         drop(PyErr::take(s.py()));
         return None;
     }
-    let mut out = [0u8; 16];
+    let mut out = [0u8; N];
     for (o, &w) in out.iter_mut().zip(&wide) {
         *o = u8::try_from(w).ok().filter(u8::is_ascii)?;
     }
@@ -107,7 +121,7 @@ fn ascii16(s: &Bound<'_, PyString>) -> Option<[u8; 16]> {
 
 /// Strictly decodes a `str`; errors report UTF-8 byte positions, as the core does.
 fn decode_str(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<Id> {
-    let decoded = match ascii16(s) {
+    let decoded = match ascii::<16>(s) {
         Some(bytes) => Id::decode(&bytes),
         None => Id::decode(s.to_cow()?.as_bytes()),
     };
@@ -234,10 +248,7 @@ impl PyId {
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let ctor = slf.get_type().getattr("from_bytes")?;
-        let args = PyTuple::new(py, [PyBytes::new(py, slf.get().0.as_bytes())])?;
-        PyTuple::new(py, [ctor, args.into_any()])
+        pickle_reduce(slf.as_any(), slf.get().0.as_bytes())
     }
 
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
@@ -247,6 +258,17 @@ impl PyId {
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
+}
+
+/// `__reduce__` of an ID class: rebuild with `type(obj).from_bytes(raw)`.
+pub(crate) fn pickle_reduce<'py>(
+    obj: &Bound<'py, PyAny>,
+    raw: &[u8],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let py = obj.py();
+    let ctor = obj.get_type().getattr("from_bytes")?;
+    let args = PyTuple::new(py, [PyBytes::new(py, raw)])?;
+    PyTuple::new(py, [ctor, args.into_any()])
 }
 
 /// Generates on `g`: the lock-free attempt with the GIL held, and only when the 4 ms pool is
@@ -341,7 +363,7 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
                 item.get_type().name()?
             )));
         };
-        let bytes = match ascii16(s) {
+        let bytes = match ascii::<16>(s) {
             Some(bytes) => bytes,
             // Not 16 ASCII characters: its own decode names the problem.
             None => match Id::decode(s.to_cow()?.as_bytes()) {
@@ -556,6 +578,7 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(new_many, m)?)?;
     m.add_function(wrap_pyfunction!(encode_many, m)?)?;
     m.add_function(wrap_pyfunction!(decode_many, m)?)?;
+    formats::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;

@@ -1,10 +1,12 @@
-"""libsno for Python: compact, sortable, unique sno IDs.
+"""libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7 and SCRU128.
 
 >>> import sno
 >>> a, b = sno.new(), sno.new()
 >>> a < b and len(str(a)) == 16
 True
 >>> sno.ID.from_str(str(a)) == a
+True
+>>> sno.ulid.new() < sno.ulid.new()
 True
 """
 
@@ -14,6 +16,7 @@ from sno._errors import (
     ClockRegressionError,
     ConfigError,
     DecodeError,
+    RandomnessExhaustedError,
     SequenceExhaustedError,
     SnoError,
     TimeRangeError,
@@ -22,6 +25,9 @@ from sno._sno import (
     BINARY_LEN,
     ENCODED_LEN,
     ID,
+    SCRU128,
+    ULID,
+    UUID7,
     __version__,
     decode_many,
     encode_many,
@@ -29,6 +35,7 @@ from sno._sno import (
     new_many,
 )
 from sno._sno import Generator as _NativeGenerator
+from sno import scru128, ulid, uuid7
 
 __all__ = [
     "BINARY_LEN",
@@ -38,14 +45,21 @@ __all__ = [
     "DecodeError",
     "Generator",
     "ID",
+    "RandomnessExhaustedError",
+    "SCRU128",
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
+    "ULID",
+    "UUID7",
     "__version__",
     "decode_many",
     "encode_many",
     "new",
     "new_many",
+    "scru128",
+    "ulid",
+    "uuid7",
 ]
 
 _EPOCH = _datetime(1970, 1, 1, tzinfo=_timezone.utc)

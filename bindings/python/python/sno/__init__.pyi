@@ -1,10 +1,12 @@
 from datetime import datetime
 
 from sno._sno import Generator as _NativeGenerator
+from sno import scru128 as scru128, ulid as ulid, uuid7 as uuid7
 from sno._errors import (
     ClockRegressionError as ClockRegressionError,
     ConfigError as ConfigError,
     DecodeError as DecodeError,
+    RandomnessExhaustedError as RandomnessExhaustedError,
     SequenceExhaustedError as SequenceExhaustedError,
     SnoError as SnoError,
     TimeRangeError as TimeRangeError,
@@ -13,6 +15,9 @@ from sno._sno import (
     BINARY_LEN as BINARY_LEN,
     ENCODED_LEN as ENCODED_LEN,
     ID as ID,
+    SCRU128 as SCRU128,
+    ULID as ULID,
+    UUID7 as UUID7,
     __version__ as __version__,
     decode_many as decode_many,
     encode_many as encode_many,
@@ -28,14 +33,21 @@ __all__ = [
     "DecodeError",
     "Generator",
     "ID",
+    "RandomnessExhaustedError",
+    "SCRU128",
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
+    "ULID",
+    "UUID7",
     "__version__",
     "decode_many",
     "encode_many",
     "new",
     "new_many",
+    "scru128",
+    "ulid",
+    "uuid7",
 ]
 
 class Generator(_NativeGenerator):

@@ -1,0 +1,423 @@
+//! `sno.ULID`, `sno.UUID7`, `sno.SCRU128`: one macro builds each value class, its generator
+//! class and its module functions (the Python modules `sno.ulid`, `sno.uuid7` and `sno.scru128`
+//! re-export them under short names).
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{IntoPyDict, PyBytes, PyList, PyString, PyTuple, PyType};
+use sno_core::Error;
+use sno_core::monotonic::{MillisState, Shared};
+use sno_core::scru128::Scru128Id;
+use sno_core::ulid::Ulid;
+use sno_core::uuid7::Uuid7;
+
+use crate::{ascii, datetime_from_ms, pickle_reduce, to_py};
+
+static UUID_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The standard library's `uuid.UUID` class, looked up once.
+fn uuid_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    UUID_CLASS.import(py, "uuid", "UUID")
+}
+
+/// A `uuid.UUID` with the given 16 bytes.
+fn to_uuid<'py>(py: Python<'py>, bytes: &[u8; 16]) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = [("bytes", PyBytes::new(py, bytes))].into_py_dict(py)?;
+    uuid_class(py)?.call((), Some(&kwargs))
+}
+
+/// The 16 bytes of a `uuid.UUID`, or `None` if `value` is not one.
+fn uuid_bytes(value: &Bound<'_, PyAny>) -> PyResult<Option<[u8; 16]>> {
+    if !value.is_instance(uuid_class(value.py())?)? {
+        return Ok(None);
+    }
+    let bytes = value.getattr("bytes")?;
+    let bytes = bytes.cast::<PyBytes>()?.as_bytes();
+    Ok(<[u8; 16]>::try_from(bytes).ok())
+}
+
+/// Strictly decodes a `str` with `decode`: without allocating when it has the canonical length
+/// and is ASCII, else through its UTF-8 bytes (so error positions are UTF-8 byte offsets).
+fn decode_text<T, const N: usize>(
+    s: &Bound<'_, PyString>,
+    decode: fn(&[u8]) -> Result<T, Error>,
+) -> PyResult<T> {
+    let decoded = match ascii::<N>(s) {
+        Some(bytes) => decode(&bytes),
+        None => decode(s.to_cow()?.as_bytes()),
+    };
+    decoded.map_err(|e| to_py(s.py(), e))
+}
+
+/// The next value of a shared generator: the attempt with the thread attached, and only if one
+/// millisecond is used up (ULID) the sleeping retry with the thread detached.
+fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
+where
+    S: MillisState + Send,
+    S::Id: Send,
+{
+    let id = match g.try_next() {
+        Err(Error::RandomnessExhausted { .. }) => py.detach(|| g.next()),
+        other => other,
+    };
+    id.map_err(|e| to_py(py, e))
+}
+
+/// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` past year 9999 (the limit of
+/// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
+fn iso_ms(ms: u64) -> Option<String> {
+    const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+    let mut utc = [0u8; sno_core::time::UTC_LEN];
+    (ms <= MAX_MS).then(|| sno_core::time::format_utc(ms as i64 * 1_000_000, &mut utc).to_owned())
+}
+
+/// A `str` of ASCII text written by a core encoder.
+fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> Bound<'py, PyString> {
+    // The encoders write only ASCII alphabet symbols and hyphens.
+    PyString::new(py, std::str::from_utf8(text).unwrap_or_default())
+}
+
+/// Defines the value class `$class` (Python name `$name`) over core type `$core`, its generator
+/// `$gen` on state `$state`, and the module functions `$new` / `$new_many` drawing from the
+/// process-wide `$global`. `$uuid` says whether `uuid.UUID` converts (same 128 bits); `$extra`
+/// are the format's own methods; `$repr` gives the fields after the text in `repr()`.
+macro_rules! py_format {
+    (
+        $class:ident, $name:literal, $core:ty, $text_len:expr,
+        $gen:ident, $gen_name:literal, $state:ty, $global:path,
+        $new:ident, $new_many:ident, $uuid:literal,
+        repr = $repr:expr,
+        { $($extra:tt)* }
+    ) => {
+        #[doc = concat!("A ", $name, ": immutable, hashable, ordered by time; `str()` is the canonical text.")]
+        #[pyclass(frozen, eq, ord, hash, module = "sno", name = $name)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub(crate) struct $class(pub(crate) $core);
+
+        impl $class {
+            fn coerce(value: &Bound<'_, PyAny>) -> PyResult<$core> {
+                if let Ok(s) = value.cast::<PyString>() {
+                    return decode_text::<_, { $text_len }>(s, <$core>::decode);
+                }
+                if let Ok(b) = value.cast::<PyBytes>() {
+                    return <$core>::from_slice(b.as_bytes()).map_err(|e| to_py(value.py(), e));
+                }
+                if let Ok(id) = value.cast::<$class>() {
+                    return Ok(id.get().0);
+                }
+                if $uuid {
+                    if let Some(bytes) = uuid_bytes(value)? {
+                        return <$core>::from_slice(&bytes).map_err(|e| to_py(value.py(), e));
+                    }
+                }
+                Err(PyTypeError::new_err(format!(
+                    concat!("sno.", $name, "() takes a str, bytes (16){}, not {}"),
+                    if $uuid { " or uuid.UUID" } else { "" },
+                    value.get_type().name()?
+                )))
+            }
+        }
+
+        #[pymethods]
+        impl $class {
+            /// Decodes text strictly, or takes the 16 raw bytes (or a `uuid.UUID` where it applies).
+            #[new]
+            fn py_new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+                Self::coerce(value).map($class)
+            }
+
+            /// Strictly decodes the text form.
+            #[staticmethod]
+            fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
+                decode_text::<_, { $text_len }>(text, <$core>::decode).map($class)
+            }
+
+            /// Takes the 16-byte binary form.
+            #[staticmethod]
+            fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+                <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
+            }
+
+            /// From the 128-bit integer (big-endian bytes).
+            #[staticmethod]
+            fn from_int(py: Python<'_>, value: u128) -> PyResult<Self> {
+                <$core>::from_slice(&value.to_be_bytes())
+                    .map($class)
+                    .map_err(|e| to_py(py, e))
+            }
+
+            fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+                ascii_str(py, &self.0.encode_bytes())
+            }
+
+            fn __repr__(&self) -> String {
+                let time = match iso_ms(self.0.timestamp_ms()) {
+                    Some(iso) => format!("time='{iso}'"),
+                    None => format!("unix_ms={}", self.0.timestamp_ms()),
+                };
+                #[allow(clippy::redundant_closure_call, reason = "the macro takes a formatter")]
+                let fields: String = ($repr)(&self.0);
+                format!(concat!("sno.", $name, "('{}', {}, {})"), self.0, time, fields)
+            }
+
+            fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, self.0.as_bytes())
+            }
+
+            /// The 16-byte binary form.
+            #[getter]
+            fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, self.0.as_bytes())
+            }
+
+            /// The 128-bit integer.
+            #[getter]
+            fn int(&self) -> u128 {
+                u128::from_be_bytes(self.0.to_bytes())
+            }
+
+            /// The timestamp as an aware UTC `datetime` (millisecond precision).
+            #[getter]
+            fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                datetime_from_ms(py, self.0.timestamp_ms() as i64)
+            }
+
+            /// The timestamp in milliseconds since the Unix epoch.
+            #[getter]
+            fn unix_ms(&self) -> u64 {
+                self.0.timestamp_ms()
+            }
+
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+                pickle_reduce(slf.as_any(), slf.get().0.as_bytes())
+            }
+
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+                slf
+            }
+
+            $($extra)*
+        }
+
+        #[doc = concat!("A thread-safe monotonic ", $name, " generator on the system clock.")]
+        #[pyclass(frozen, module = "sno", name = $gen_name)]
+        pub(crate) struct $gen(Shared<$state>);
+
+        #[pymethods]
+        impl $gen {
+            #[new]
+            fn py_new() -> Self {
+                $gen(Shared::default())
+            }
+
+            /// The next value, greater than every earlier one of this generator.
+            #[pyo3(name = "new")]
+            fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
+                next(py, &self.0).map($class)
+            }
+
+            /// Like `new`, but raises at once where `new` would wait (a ULID millisecond's
+            /// randomness used up: `RandomnessExhaustedError`).
+            fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
+                self.0.try_next().map($class).map_err(|e| to_py(py, e))
+            }
+
+            /// The next value for an explicit time in Unix milliseconds (the clock is not read).
+            fn new_at(&self, py: Python<'_>, unix_ms: i64) -> PyResult<$class> {
+                self.0.next_at(unix_ms).map($class).map_err(|e| to_py(py, e))
+            }
+
+            fn __repr__(&self) -> &'static str {
+                concat!("sno.", $gen_name, "()")
+            }
+        }
+
+        #[doc = concat!("A new ", $name, " from the process-wide generator (reset after `os.fork()`).")]
+        #[pyfunction]
+        fn $new() -> $class {
+            $class($global())
+        }
+
+        #[doc = concat!("`n` new ", $name, "s from the process-wide generator, as objects or \
+            (`as_str=True`) their text.")]
+        #[pyfunction]
+        #[pyo3(signature = (n, *, as_str = false))]
+        fn $new_many<'py>(py: Python<'py>, n: usize, as_str: bool) -> PyResult<Bound<'py, PyList>> {
+            let ids = (0..n).map(|_| $global());
+            if as_str {
+                PyList::new(py, ids.map(|id| ascii_str(py, &id.encode_bytes())))
+            } else {
+                PyList::new(py, ids.map($class))
+            }
+        }
+    };
+}
+
+py_format!(
+    PyUlid,
+    "ULID",
+    Ulid,
+    sno_core::ulid::ENCODED_LEN,
+    PyUlidGenerator,
+    "ULIDGenerator",
+    sno_core::ulid::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::ulid::new,
+    ulid_new,
+    ulid_new_many,
+    true,
+    repr = |u: &Ulid| format!("randomness=0x{:020x}", u.randomness()),
+    {
+        /// The 80 random bits, as an int.
+        #[getter]
+        fn randomness(&self) -> u128 {
+            self.0.randomness()
+        }
+
+        /// The same 128 bits as a `uuid.UUID`.
+        #[pyo3(name = "to_uuid")]
+        fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            to_uuid(py, self.0.as_bytes())
+        }
+
+        /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant
+        /// (else `DecodeError`).
+        #[pyo3(name = "to_uuid7")]
+        fn as_uuid7(&self, py: Python<'_>) -> PyResult<PyUuid7> {
+            Uuid7::try_from(self.0)
+                .map(PyUuid7)
+                .map_err(|e| to_py(py, e))
+        }
+    }
+);
+
+py_format!(
+    PyUuid7,
+    "UUID7",
+    Uuid7,
+    36,
+    PyUuid7Generator,
+    "UUID7Generator",
+    sno_core::uuid7::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::uuid7::new,
+    uuid7_new,
+    uuid7_new_many,
+    true,
+    repr = |u: &Uuid7| format!("rand_a=0x{:03x}, rand_b=0x{:016x}", u.rand_a(), u.rand_b()),
+    {
+        /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and
+        /// the braced form; the UUID must be version 7.
+        #[staticmethod]
+        #[pyo3(signature = (text, *, lenient = false))]
+        fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
+            let decode = if lenient {
+                Uuid7::decode_lenient
+            } else {
+                Uuid7::decode
+            };
+            decode_text::<_, 36>(text, decode).map(PyUuid7)
+        }
+
+        /// The 12-bit `rand_a` field (here the high part of the Method 1 counter).
+        #[getter]
+        fn rand_a(&self) -> u16 {
+            self.0.rand_a()
+        }
+
+        /// The 62-bit `rand_b` field.
+        #[getter]
+        fn rand_b(&self) -> u64 {
+            self.0.rand_b()
+        }
+
+        /// The version: 7.
+        #[getter]
+        fn version(&self) -> u8 {
+            self.0.version()
+        }
+
+        /// The two variant bits: 0b10.
+        #[getter]
+        fn variant(&self) -> u8 {
+            self.0.variant()
+        }
+
+        /// The 32 lower-case hex digits.
+        #[getter]
+        fn hex(&self) -> String {
+            format!("{:032x}", self.0.to_u128())
+        }
+
+        /// The `uuid.UUID` with the same value.
+        #[pyo3(name = "to_uuid")]
+        fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            to_uuid(py, self.0.as_bytes())
+        }
+
+        /// The ULID with the same 128 bits (and the same timestamp).
+        #[pyo3(name = "to_ulid")]
+        fn as_ulid(&self) -> PyUlid {
+            PyUlid(Ulid::from(self.0))
+        }
+    }
+);
+
+py_format!(
+    PyScru128,
+    "SCRU128",
+    Scru128Id,
+    sno_core::scru128::ENCODED_LEN,
+    PyScru128Generator,
+    "SCRU128Generator",
+    sno_core::scru128::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::scru128::new,
+    scru128_new,
+    scru128_new_many,
+    false,
+    repr = |s: &Scru128Id| format!(
+        "counter_hi={}, counter_lo={}, entropy={}",
+        s.counter_hi(),
+        s.counter_lo(),
+        s.entropy()
+    ),
+    {
+        /// The 24-bit `counter_hi` field.
+        #[getter]
+        fn counter_hi(&self) -> u32 {
+            self.0.counter_hi()
+        }
+
+        /// The 24-bit `counter_lo` field.
+        #[getter]
+        fn counter_lo(&self) -> u32 {
+            self.0.counter_lo()
+        }
+
+        /// The 32-bit `entropy` field.
+        #[getter]
+        fn entropy(&self) -> u32 {
+            self.0.entropy()
+        }
+    }
+);
+
+/// Adds the classes and functions to the native module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyUlid>()?;
+    m.add_class::<PyUlidGenerator>()?;
+    m.add_class::<PyUuid7>()?;
+    m.add_class::<PyUuid7Generator>()?;
+    m.add_class::<PyScru128>()?;
+    m.add_class::<PyScru128Generator>()?;
+    m.add_function(wrap_pyfunction!(ulid_new, m)?)?;
+    m.add_function(wrap_pyfunction!(ulid_new_many, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_new, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_new_many, m)?)?;
+    m.add_function(wrap_pyfunction!(scru128_new, m)?)?;
+    m.add_function(wrap_pyfunction!(scru128_new_many, m)?)?;
+    Ok(())
+}
