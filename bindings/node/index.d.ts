@@ -9,6 +9,23 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * A thread-safe monotonic generator of one format (the `Generator` of `ulid`, `uuid7` and
+ * `scru128` in `formats.js`).
+ */
+export declare class FormatGenerator {
+  constructor(kind: number)
+  /**
+   * The next value's text; a ULID millisecond's randomness used up makes it sleep into the
+   * next millisecond.
+   */
+  nextString(): string
+  /** Like `nextString`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED instead of sleeping. */
+  tryNextString(): string
+  /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+  nextAtString(unixMs: number): string
+}
+
 /** A thread-safe generator with its own partition and sequence bounds. */
 export declare class Generator {
   constructor(options?: GeneratorOptions | undefined | null)
@@ -50,6 +67,28 @@ export declare function checkText(text: string): void
  * over all of them. `decodeMany` then asks `checkText` for that item's exact error.
  */
 export declare function firstInvalid(joined: string): number
+
+/**
+ * The canonical text of `text` (upper-case ULID, lower-case UUID and SCRU128), after a strict
+ * decode (`lenient`: UUIDv7 also takes 32 bare hex digits and braces). Throws `TypeError` for
+ * a non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
+ */
+export declare function fmtCanonical(kind: number, text: string, lenient?: boolean): string
+
+/** The numeric fields of a canonical text: `[unixMs, ...]` (see `formats.js`). */
+export declare function fmtFields(kind: number, text: string): Array<number>
+
+/** The canonical text of 16 raw bytes (`fromBytes`). */
+export declare function fmtFromBytes(kind: number, bytes: Uint8Array): string
+
+/** A new value's text from the process-wide generator. */
+export declare function fmtNewString(kind: number): string
+
+/** `n` new values' texts from the process-wide generator, laid end to end in one string. */
+export declare function fmtNewText(kind: number, n: number): string
+
+/** The 16 bytes of a canonical text. */
+export declare function fmtToBytes(kind: number, text: string): Buffer
 
 /** Options of `new Generator(options?)`. */
 export interface GeneratorOptions {

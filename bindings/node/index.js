@@ -835,9 +835,16 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.FormatGenerator = nativeBinding.FormatGenerator
 module.exports.Generator = nativeBinding.Generator
 module.exports.checkText = nativeBinding.checkText
 module.exports.firstInvalid = nativeBinding.firstInvalid
+module.exports.fmtCanonical = nativeBinding.fmtCanonical
+module.exports.fmtFields = nativeBinding.fmtFields
+module.exports.fmtFromBytes = nativeBinding.fmtFromBytes
+module.exports.fmtNewString = nativeBinding.fmtNewString
+module.exports.fmtNewText = nativeBinding.fmtNewText
+module.exports.fmtToBytes = nativeBinding.fmtToBytes
 module.exports.newString = nativeBinding.newString
 module.exports.newText = nativeBinding.newText
 module.exports.textFields = nativeBinding.textFields

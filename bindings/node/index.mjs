@@ -4,5 +4,20 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const sno = require('./sno.js')
 
-export const { Id, Generator, newId, newIds, newString, newStrings, encodeMany, decodeMany } = sno
+export const {
+  Id,
+  Generator,
+  newId,
+  newIds,
+  newString,
+  newStrings,
+  encodeMany,
+  decodeMany,
+  Ulid,
+  Uuid7,
+  Scru128,
+  ulid,
+  uuid7,
+  scru128,
+} = sno
 export default sno

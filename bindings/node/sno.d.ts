@@ -72,6 +72,104 @@ export declare function encodeMany(ids: readonly Id[]): string[]
  */
 export declare function decodeMany(texts: readonly string[]): Id[]
 
+/** What ULID, UUIDv7 and SCRU128 values share. Values hold their canonical text. */
+declare abstract class Value128 {
+  /** The canonical text (upper-case ULID, lower-case UUID and SCRU128). */
+  toString(): string
+  /** JSON form: the text. */
+  toJSON(): string
+  /** The 16 bytes, as a new Buffer. */
+  get bytes(): Buffer
+  /** The 128-bit value. */
+  get bigint(): bigint
+  /** Milliseconds since the Unix epoch (48 bits). */
+  get unixMs(): number
+  /** The timestamp as a Date. */
+  get timestamp(): Date
+}
+
+/** A ULID: 48-bit ms timestamp + 80 random bits; 26 Crockford base32 characters. */
+export declare class Ulid extends Value128 {
+  /** Strictly decodes 26 Crockford base32 characters, either case; throws ERR_SNO_*. */
+  static parse(text: string): Ulid
+  /** Takes the 16-byte binary form. */
+  static fromBytes(bytes: Uint8Array): Ulid
+  /** Validates like `Ulid.parse`. */
+  constructor(text: string)
+  /** The 80 random bits. */
+  get randomness(): bigint
+  /** The UUIDv7 with the same bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
+  toUuid7(): Uuid7
+  compare(other: Ulid): -1 | 0 | 1
+  equals(other: Ulid): boolean
+}
+
+/** A UUIDv7 (RFC 9562); hyphenated lower case out. */
+export declare class Uuid7 extends Value128 {
+  /** Strictly decodes the hyphenated form (either case) or `urn:uuid:` + it; must be v7. */
+  static parse(text: string): Uuid7
+  /** Like `parse`, also accepting 32 bare hex digits and `{...}`. */
+  static parseLenient(text: string): Uuid7
+  /** Takes the 16-byte binary form (version 7 and the RFC variant required). */
+  static fromBytes(bytes: Uint8Array): Uuid7
+  /** Validates like `Uuid7.parse`. */
+  constructor(text: string)
+  /** The 12-bit rand_a field (the high part of the RFC 9562 Method 1 counter). */
+  get randA(): number
+  /** The 62-bit rand_b field. */
+  get randB(): bigint
+  /** Always 7. */
+  get version(): number
+  /** Always 2 (0b10). */
+  get variant(): number
+  /** The ULID with the same 128 bits. */
+  toUlid(): Ulid
+  compare(other: Uuid7): -1 | 0 | 1
+  equals(other: Uuid7): boolean
+}
+
+/** A SCRU128 ID: 48-bit ms, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy; 25 base36 digits. */
+export declare class Scru128 extends Value128 {
+  /** Strictly decodes 25 base36 digits, either case; throws ERR_SNO_*. */
+  static parse(text: string): Scru128
+  /** Takes the 16-byte binary form. */
+  static fromBytes(bytes: Uint8Array): Scru128
+  /** Validates like `Scru128.parse`. */
+  constructor(text: string)
+  get counterHi(): number
+  get counterLo(): number
+  get entropy(): number
+  compare(other: Scru128): -1 | 0 | 1
+  equals(other: Scru128): boolean
+}
+
+/** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
+export interface FormatGenerator<T> {
+  /** The next value, greater than every earlier one of this generator. */
+  next(): T
+  /** Like `next`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED where `next` would wait (ULID). */
+  tryNext(): T
+  /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+  nextAt(unixMs: number): T
+}
+
+/** The functions of one format, drawing from its process-wide generator. */
+export interface FormatNamespace<T> {
+  Generator: new () => FormatGenerator<T>
+  /** A new value. */
+  new: () => T
+  /** A new value's text. */
+  newString(): string
+  /** `n` new values' texts. */
+  newStrings(n: number): string[]
+  /** `n` new values. */
+  newMany(n: number): T[]
+}
+
+export declare const ulid: FormatNamespace<Ulid> & { Ulid: typeof Ulid }
+export declare const uuid7: FormatNamespace<Uuid7> & { Uuid7: typeof Uuid7 }
+export declare const scru128: FormatNamespace<Scru128> & { Scru128: typeof Scru128 }
+
 declare const sno: {
   Id: typeof Id
   Generator: typeof Generator
@@ -81,5 +179,11 @@ declare const sno: {
   newStrings: typeof newStrings
   encodeMany: typeof encodeMany
   decodeMany: typeof decodeMany
+  Ulid: typeof Ulid
+  Uuid7: typeof Uuid7
+  Scru128: typeof Scru128
+  ulid: typeof ulid
+  uuid7: typeof uuid7
+  scru128: typeof scru128
 }
 export default sno

@@ -8,14 +8,9 @@
 // texts compares IDs, so `compare` and `equals` need no native call.
 const native = require('./index.js')
 
-const TRUSTED = Symbol('sno.trusted')
-const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+const { TextValue, typeError } = require('./value.js')
 
-function typeError(message) {
-  const err = new TypeError(message)
-  err.code = 'ERR_INVALID_ARG_TYPE'
-  return err
-}
+const TRUSTED = Symbol('sno.trusted')
 
 function checkMeta(meta, where) {
   if (meta !== undefined && meta !== null && typeof meta !== 'number') {
@@ -23,14 +18,13 @@ function checkMeta(meta, where) {
   }
 }
 
-class Id {
-  #text
+class Id extends TextValue {
   #fields
 
   /** Use Id.parse(text) or Id.fromBytes(bytes); `new Id(text)` validates like Id.parse. */
   constructor(text, trusted) {
     if (trusted !== TRUSTED) native.checkText(text)
-    this.#text = text
+    super(text)
   }
 
   /** Strictly decodes the 16-character text form. */
@@ -45,20 +39,12 @@ class Id {
   }
 
   #field(i) {
-    if (this.#fields === undefined) this.#fields = native.textFields(this.#text)
+    if (this.#fields === undefined) this.#fields = native.textFields(this.toString())
     return this.#fields[i]
   }
 
-  toString() {
-    return this.#text
-  }
-
-  toJSON() {
-    return this.#text
-  }
-
   get bytes() {
-    return native.textToBytes(this.#text)
+    return native.textToBytes(this.toString())
   }
 
   get units() {
@@ -91,22 +77,6 @@ class Id {
 
   get timestamp() {
     return new Date(this.#field(5))
-  }
-
-  compare(other) {
-    if (!(other instanceof Id)) throw typeError('Id.compare(other): other must be an Id')
-    const a = this.#text
-    const b = other.#text
-    return a < b ? -1 : a > b ? 1 : 0
-  }
-
-  equals(other) {
-    if (!(other instanceof Id)) throw typeError('Id.equals(other): other must be an Id')
-    return this.#text === other.#text
-  }
-
-  [INSPECT]() {
-    return `Id('${this.#text}')`
   }
 }
 
@@ -217,4 +187,14 @@ function decodeMany(texts) {
   return texts.map((text) => new Id(text, TRUSTED))
 }
 
-module.exports = { Id, Generator, newId, newIds, newString, newStrings, encodeMany, decodeMany }
+module.exports = {
+  Id,
+  Generator,
+  newId,
+  newIds,
+  newString,
+  newStrings,
+  encodeMany,
+  decodeMany,
+  ...require('./formats.js'),
+}

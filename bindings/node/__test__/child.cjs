@@ -1,7 +1,14 @@
-// A child process for concurrency.test.mjs: sends back argv[2] IDs from its global generator.
-const { newString } = require('../sno.js')
+// A child process for the concurrency tests: sends back argv[2] values from its process-wide
+// generators (sno IDs, or with argv[3] === 'formats' an object of ULID/UUIDv7/SCRU128 texts).
+const sno = require('../sno.js')
 
 const n = Number(process.argv[2])
-const ids = []
-for (let i = 0; i < n; i++) ids.push(newString())
-process.send(ids, () => process.exit(0))
+let out
+if (process.argv[3] === 'formats') {
+  out = {}
+  for (const f of ['ulid', 'uuid7', 'scru128']) out[f] = sno[f].newStrings(n)
+} else {
+  out = []
+  for (let i = 0; i < n; i++) out.push(sno.newString())
+}
+process.send(out, () => process.exit(0))

@@ -4,19 +4,21 @@
 //! Calls `sno-core` directly, never the C ABI. Every export runs under `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
+pub mod formats;
+
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::{Error as SnoError, Generator as CoreGenerator, SystemClock};
 
 /// A core error as a JS `Error` whose `code` is `ERR_SNO_<KIND>`.
-fn js_error(e: SnoError) -> Error<String> {
+pub(crate) fn js_error(e: SnoError) -> Error<String> {
     Error::new(
         format!("ERR_SNO_{}", e.code().to_ascii_uppercase()),
         e.to_string(),
     )
 }
 
-fn napi_error(e: Error) -> Error<String> {
+pub(crate) fn napi_error(e: Error) -> Error<String> {
     Error::new(e.status.as_ref().to_owned(), e.reason.clone())
 }
 
@@ -31,12 +33,12 @@ fn throw_type_error(env: &Env, message: &str) -> Result<(), String> {
         .map_err(napi_error)
 }
 
-fn arg_error(message: String) -> Error<String> {
+pub(crate) fn arg_error(message: String) -> Error<String> {
     Error::new("ERR_SNO_INVALID_ARGUMENT".to_owned(), message)
 }
 
 /// The UTF-8 text of `value`, or a pending `TypeError` (`Ok(None)`).
-fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
+pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
     if !is_type(value, ValueType::String)? {
         throw_type_error(env, &format!("{what} must be a string"))?;
         return Ok(None);
@@ -97,20 +99,29 @@ pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
     catch_unwind
 )]
 pub fn text_from_bytes(env: Env, bytes: Unknown) -> Result<Option<String>, String> {
+    let Some(array) = bytes_arg(&env, &bytes, "Id.fromBytes(bytes): bytes")? else {
+        return Ok(None);
+    };
+    let id = sno_core::Id::from_slice(&array).map_err(js_error)?;
+    let mut buf = [0u8; sno_core::ENCODED_LEN];
+    Ok(Some(id.encode(&mut buf).to_owned()))
+}
+
+/// The bytes of a `Buffer`/`Uint8Array`, or a pending `TypeError` (`Ok(None)`).
+pub(crate) fn bytes_arg(
+    env: &Env,
+    value: &Unknown,
+    what: &str,
+) -> Result<Option<Uint8Array>, String> {
     // SAFETY: validation only inspects the value.
-    if unsafe { Uint8Array::validate(env.raw(), bytes.raw()) }.is_err() {
-        throw_type_error(
-            &env,
-            "Id.fromBytes(bytes): bytes must be a Buffer or Uint8Array",
-        )?;
+    if unsafe { Uint8Array::validate(env.raw(), value.raw()) }.is_err() {
+        throw_type_error(env, &format!("{what} must be a Buffer or Uint8Array"))?;
         return Ok(None);
     }
     // SAFETY: the value was just checked to be a Uint8Array.
     let array =
-        unsafe { Uint8Array::from_napi_value(env.raw(), bytes.raw()) }.map_err(napi_error)?;
-    let id = sno_core::Id::from_slice(&array).map_err(js_error)?;
-    let mut buf = [0u8; sno_core::ENCODED_LEN];
-    Ok(Some(id.encode(&mut buf).to_owned()))
+        unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) }.map_err(napi_error)?;
+    Ok(Some(array))
 }
 
 fn decode_trusted(text: &str) -> Result<sno_core::Id, String> {
@@ -144,7 +155,7 @@ fn encode(id: sno_core::Id) -> String {
 
 /// An integer argument in `min..=max`: NaN, fractions and out-of-range numbers are errors
 /// (napi's own u32 conversion would wrap -1 to 4294967295).
-fn int_arg(name: &str, v: f64, min: i64, max: i64) -> Result<i64, String> {
+pub(crate) fn int_arg(name: &str, v: f64, min: i64, max: i64) -> Result<i64, String> {
     if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 {
         Ok(v as i64)
     } else {

@@ -1,0 +1,20 @@
+// Compiled (not run) by types.test.mjs with `tsc --strict`: the public types describe the API.
+import sno, { Generator, Id, Scru128, Ulid, Uuid7, newString, scru128, ulid, uuid7 } from '../sno'
+
+const id: Id = sno.newId(1)
+const text: string = newString()
+const gen = new Generator({ partition: 3 })
+const next: Id = gen.next()
+const a: Ulid = ulid.new()
+const fromNs: Ulid = ulid.Ulid.parse(a.toString())
+const u: Uuid7 = new uuid7.Generator().nextAt(1_700_000_000_000)
+const lenient: Uuid7 = Uuid7.parseLenient('017f22e279b07cc398c4dc0c0c07398f')
+const randB: bigint = u.randB
+const back: Ulid = u.toUlid()
+const s: Scru128 = scru128.Scru128.fromBytes(new Uint8Array(16))
+const fields: number[] = [s.counterHi, s.counterLo, s.entropy, a.unixMs]
+const texts: string[] = sno.uuid7.newStrings(2)
+const ordered: -1 | 0 | 1 = a.compare(back)
+const when: Date = s.timestamp
+const raw: Buffer = a.bytes
+export { id, text, next, fromNs, lenient, randB, fields, texts, ordered, when, raw }
