@@ -12,7 +12,7 @@ use sno_core::scru128::Scru128Id;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
 
-use crate::{ascii, datetime_from_ms, pickle_reduce, to_py};
+use crate::{datetime_from_ms, pickle_reduce, to_py, with_utf8};
 
 static UUID_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -37,17 +37,10 @@ fn uuid_bytes(value: &Bound<'_, PyAny>) -> PyResult<Option<[u8; 16]>> {
     Ok(<[u8; 16]>::try_from(bytes).ok())
 }
 
-/// Strictly decodes a `str` with `decode`: without allocating when it has the canonical length
-/// and is ASCII, else through its UTF-8 bytes (so error positions are UTF-8 byte offsets).
-fn decode_text<T, const N: usize>(
-    s: &Bound<'_, PyString>,
-    decode: fn(&[u8]) -> Result<T, Error>,
-) -> PyResult<T> {
-    let decoded = match ascii::<N>(s) {
-        Some(bytes) => decode(&bytes),
-        None => decode(s.to_cow()?.as_bytes()),
-    };
-    decoded.map_err(|e| to_py(s.py(), e))
+/// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
+/// byte offsets).
+fn decode_text<T>(s: &Bound<'_, PyString>, decode: fn(&[u8]) -> Result<T, Error>) -> PyResult<T> {
+    with_utf8(s, decode)?.map_err(|e| to_py(s.py(), e))
 }
 
 /// The next value of a shared generator: the attempt with the thread attached, and only if one
@@ -84,7 +77,7 @@ fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> Bound<'py, PyString> {
 /// are the format's own methods; `$repr` gives the fields after the text in `repr()`.
 macro_rules! py_format {
     (
-        $class:ident, $name:literal, $core:ty, $text_len:expr,
+        $class:ident, $name:literal, $core:ty,
         $gen:ident, $gen_name:literal, $state:ty, $global:path,
         $new:ident, $new_many:ident, $uuid:literal,
         repr = $repr:expr,
@@ -98,7 +91,7 @@ macro_rules! py_format {
         impl $class {
             fn coerce(value: &Bound<'_, PyAny>) -> PyResult<$core> {
                 if let Ok(s) = value.cast::<PyString>() {
-                    return decode_text::<_, { $text_len }>(s, <$core>::decode);
+                    return decode_text(s, <$core>::decode);
                 }
                 if let Ok(b) = value.cast::<PyBytes>() {
                     return <$core>::from_slice(b.as_bytes()).map_err(|e| to_py(value.py(), e));
@@ -130,7 +123,7 @@ macro_rules! py_format {
             /// Strictly decodes the text form.
             #[staticmethod]
             fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
-                decode_text::<_, { $text_len }>(text, <$core>::decode).map($class)
+                decode_text(text, <$core>::decode).map($class)
             }
 
             /// Takes the 16-byte binary form.
@@ -262,7 +255,6 @@ py_format!(
     PyUlid,
     "ULID",
     Ulid,
-    sno_core::ulid::ENCODED_LEN,
     PyUlidGenerator,
     "ULIDGenerator",
     sno_core::ulid::Monotonic<sno_core::rng::ThreadRng>,
@@ -299,7 +291,6 @@ py_format!(
     PyUuid7,
     "UUID7",
     Uuid7,
-    36,
     PyUuid7Generator,
     "UUID7Generator",
     sno_core::uuid7::Monotonic<sno_core::rng::ThreadRng>,
@@ -319,7 +310,7 @@ py_format!(
             } else {
                 Uuid7::decode
             };
-            decode_text::<_, 36>(text, decode).map(PyUuid7)
+            decode_text(text, decode).map(PyUuid7)
         }
 
         /// The 12-bit `rand_a` field (here the high part of the Method 1 counter).
@@ -370,7 +361,6 @@ py_format!(
     PyScru128,
     "SCRU128",
     Scru128Id,
-    sno_core::scru128::ENCODED_LEN,
     PyScru128Generator,
     "SCRU128Generator",
     sno_core::scru128::Monotonic<sno_core::rng::ThreadRng>,

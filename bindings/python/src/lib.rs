@@ -94,38 +94,43 @@ pub(crate) fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<
     f.bind(py).call1((ms as f64 / 1000.0, utc.bind(py)))
 }
 
-/// The bytes of an `N`-character ASCII `str`, read without allocating (the limited API of
-/// Python 3.9 has no borrowed UTF-8 view), or `None` for any other string.
-pub(crate) fn ascii<const N: usize>(s: &Bound<'_, PyString>) -> Option<[u8; N]> {
-    // SAFETY: `s` is a live str object; PyUnicode_GetLength only reads it.
-    if unsafe { pyo3::ffi::PyUnicode_GetLength(s.as_ptr()) } != N as pyo3::ffi::Py_ssize_t {
-        return None;
-    }
-    let mut wide = [0 as pyo3::ffi::Py_UCS4; N];
-    // SAFETY: the buffer holds N code points, the string has exactly N and copy_null is 0,
-    // so at most N are written.
-    let filled = unsafe {
-        pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), wide.as_mut_ptr(), N as pyo3::ffi::Py_ssize_t, 0)
-    };
-    if filled.is_null() {
-        // Cannot happen for an N-character str; drop the exception and take the slow path.
+#[cfg(not(windows))]
+unsafe extern "C" {
+    /// CPython's borrowed UTF-8 view of a `str`. Exported by every CPython 3.x (part of the
+    /// limited API only from 3.10, with the same signature since 3.3), so an abi3 wheel for 3.9
+    /// may call it on Unix, where symbols resolve against the running interpreter. On Windows an
+    /// abi3 module links to `python3.dll`, which exports it only from 3.10: there the copying
+    /// path below is used.
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::ffi::c_char;
+}
+
+/// Calls `f` with the UTF-8 bytes of `s`: borrowed from the string object without copying
+/// (CPython keeps a `str`'s UTF-8 form; an ASCII `str` is its own), else through a copy. A `str`
+/// with lone surrogates gets them encoded as UTF-8 bytes, which every decoder rejects.
+pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
+    #[cfg(not(windows))]
+    {
+        let mut len: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live str object; on success the function returns a pointer to `len`
+        // bytes owned by the string, which outlives this call (we hold a reference to it).
+        let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
+        if !ptr.is_null() {
+            // SAFETY: see above; `len` is non-negative on success.
+            let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) };
+            return Ok(f(bytes));
+        }
+        // Lone surrogates: no UTF-8 form. Drop the UnicodeEncodeError, take the slow path.
         drop(PyErr::take(s.py()));
-        return None;
     }
-    let mut out = [0u8; N];
-    for (o, &w) in out.iter_mut().zip(&wide) {
-        *o = u8::try_from(w).ok().filter(u8::is_ascii)?;
-    }
-    Some(out)
+    Ok(f(s.to_cow()?.as_bytes()))
 }
 
 /// Strictly decodes a `str`; errors report UTF-8 byte positions, as the core does.
 fn decode_str(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<Id> {
-    let decoded = match ascii::<16>(s) {
-        Some(bytes) => Id::decode(&bytes),
-        None => Id::decode(s.to_cow()?.as_bytes()),
-    };
-    decoded.map_err(|e| to_py(py, e))
+    with_utf8(s, Id::decode)?.map_err(|e| to_py(py, e))
 }
 
 fn decode_any(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Id> {
@@ -155,9 +160,7 @@ impl PyId {
     /// Strictly decodes the 16-character text form.
     #[staticmethod]
     fn from_str(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Self> {
-        Id::decode(text.to_cow()?.as_bytes())
-            .map(PyId)
-            .map_err(|e| to_py(py, e))
+        decode_str(py, text).map(PyId)
     }
 
     /// Takes the 10-byte binary form.
@@ -363,15 +366,18 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
                 item.get_type().name()?
             )));
         };
-        let bytes = match ascii::<16>(s) {
-            Some(bytes) => bytes,
-            // Not 16 ASCII characters: its own decode names the problem.
-            None => match Id::decode(s.to_cow()?.as_bytes()) {
-                Ok(id) => id.encode_bytes(),
-                Err(e) => return Err(item_error(py, index, e)),
-            },
-        };
-        buf.extend_from_slice(&bytes);
+        let bad = with_utf8(s, |text| match text.len() {
+            // Checked in the batch below.
+            sno_core::ENCODED_LEN => {
+                buf.extend_from_slice(text);
+                None
+            }
+            // Not 16 bytes: its own decode names the problem.
+            _ => Id::decode(text).err(),
+        })?;
+        if let Some(e) = bad {
+            return Err(item_error(py, index, e));
+        }
     }
     let mut ids = vec![Id::ZERO; buf.len() / sno_core::ENCODED_LEN];
     if let Err(e) = Id::decode_many(&buf, &mut ids) {
