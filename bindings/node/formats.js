@@ -26,12 +26,12 @@ function defineClass(kind, name, extend) {
 
     /** Validates like `parse`. */
     constructor(text, trusted) {
-      super(trusted === TRUSTED ? text : native.fmtCanonical(kind, text))
+      super(trusted === TRUSTED ? text : (native.fmtCanonical(kind, text) ?? text))
     }
 
     /** Strictly decodes the text form (either case); the value keeps the canonical text. */
     static parse(text) {
-      return new Cls(native.fmtCanonical(kind, text), TRUSTED)
+      return new Cls(native.fmtCanonical(kind, text) ?? text, TRUSTED)
     }
 
     /** Takes the 16-byte binary form (a Buffer or Uint8Array). */
@@ -117,7 +117,7 @@ const Uuid7 = defineClass(1, 'Uuid7', (Cls) => {
   })
   /** Like parse, also accepting 32 bare hex digits and the braced form. */
   Cls.parseLenient = function parseLenient(text) {
-    return Cls[MAKE](native.fmtCanonical(1, text, true))
+    return Cls[MAKE](native.fmtCanonical(1, text, true) ?? text)
   }
   /** The ULID with the same 128 bits. */
   Cls.prototype.toUlid = function toUlid() {

@@ -69,11 +69,12 @@ export declare function checkText(text: string): void
 export declare function firstInvalid(joined: string): number
 
 /**
- * The canonical text of `text` (upper-case ULID, lower-case UUID and SCRU128), after a strict
- * decode (`lenient`: UUIDv7 also takes 32 bare hex digits and braces). Throws `TypeError` for
- * a non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
+ * Strictly decodes `text` (`lenient`: UUIDv7 also takes 32 bare hex digits and braces) and
+ * returns its canonical text (upper-case ULID, lower-case UUID and SCRU128), or `undefined`
+ * when `text` is canonical already (the common case: no new string). Throws `TypeError` for a
+ * non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
  */
-export declare function fmtCanonical(kind: number, text: string, lenient?: boolean): string
+export declare function fmtCanonical(kind: number, text: string, lenient?: boolean): string | undefined
 
 /** The numeric fields of a canonical text: `[unixMs, ...]` (see `formats.js`). */
 export declare function fmtFields(kind: number, text: string): Array<number>

@@ -1,10 +1,11 @@
-// libsno against uuid, ulid, ulidx, @napi-rs/uuid and crypto.randomUUID, in one run.
+// libsno against uuid, ulid, ulidx, scru128, @napi-rs/uuid and crypto.randomUUID, in one run.
 //   npm ci && npm run build && npm run bench
-// Prints ns/op (best of 7 rounds) and each peer's ratio to newString().
+// Prints ns/op (best of 7 rounds): sno with each peer's ratio to newString(), then each 128-bit
+// format against its peer (peer / libsno: above 1 means libsno is faster).
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 
-import { Id, decodeMany, newId, newString, newStrings } from '../index.mjs'
+import { Id, Scru128, Ulid, Uuid7, decodeMany, newId, newString, newStrings, scru128, ulid as ulidNs, uuid7 } from '../index.mjs'
 
 const require = createRequire(import.meta.url)
 const optional = (name) => {
@@ -61,3 +62,36 @@ const base = rows[0][1]
 console.log(`Node ${process.version}, libsno (sink ${sink & 1})`)
 console.log('| operation | ns/op | vs newString() |\n|---|---|---|')
 for (const [name, ns] of rows) console.log(`| ${name} | ${ns.toFixed(0)} | ${(ns / base).toFixed(2)}x |`)
+
+// Each 128-bit format against its peer, in the same run.
+const cases = []
+if (ulid) {
+  const mono = ulid.monotonicFactory()
+  const u = ulidNs.newString()
+  cases.push(
+    ['ULID new (text)', () => ulidNs.newString(), 'ulid monotonicFactory()()', () => mono()],
+    ['ULID parse / validate', () => Ulid.parse(u), 'ulid isValid(s) (validates only)', () => ulid.isValid(u)],
+  )
+}
+if (uuid) {
+  const v = uuid7.newString()
+  cases.push(
+    ['UUIDv7 new (text)', () => uuid7.newString(), 'uuid v7()', () => uuid.v7()],
+    ['UUIDv7 parse', () => Uuid7.parse(v), 'uuid parse(s) (to bytes)', () => uuid.parse(v)],
+  )
+}
+const peerScru = optional('scru128')
+if (peerScru) {
+  const s = scru128.newString()
+  cases.push(
+    ['SCRU128 new (text)', () => scru128.newString(), 'scru128 scru128String()', () => peerScru.scru128String()],
+    ['SCRU128 new (object)', () => scru128.new(), 'scru128 scru128()', () => peerScru.scru128()],
+    ['SCRU128 parse', () => Scru128.parse(s), 'scru128 Scru128Id.fromString', () => peerScru.Scru128Id.fromString(s)],
+  )
+}
+console.log('\n| operation | libsno ns/op | peer | peer ns/op | libsno speed-up |\n|---|---|---|---|---|')
+for (const [name, ours, peerName, theirs] of cases) {
+  const a = measure(ours)
+  const b = measure(theirs, 200_000)
+  console.log(`| ${name} | ${a.toFixed(0)} | ${peerName} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}x |`)
+}

@@ -12,7 +12,7 @@ use sno_core::scru128::{self, Scru128Id};
 use sno_core::ulid::{self, Ulid};
 use sno_core::uuid7::{self, Uuid7};
 
-use crate::{arg_error, bytes_arg, int_arg, js_error, napi_error, text_arg};
+use crate::{MAX_INPUT, arg_error, ascii_text, bytes_arg, int_arg, js_error, napi_error, text_arg};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
@@ -125,12 +125,13 @@ fn js_text<'e, T: Format>(env: &'e Env, id: &T) -> Result<JsString<'e>, String> 
     env.create_string_latin1(&buf[..n]).map_err(napi_error)
 }
 
-/// The canonical text of `text` (upper-case ULID, lower-case UUID and SCRU128), after a strict
-/// decode (`lenient`: UUIDv7 also takes 32 bare hex digits and braces). Throws `TypeError` for
-/// a non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
+/// Strictly decodes `text` (`lenient`: UUIDv7 also takes 32 bare hex digits and braces) and
+/// returns its canonical text (upper-case ULID, lower-case UUID and SCRU128), or `undefined`
+/// when `text` is canonical already (the common case: no new string). Throws `TypeError` for a
+/// non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
 #[napi(
     ts_args_type = "kind: number, text: string, lenient?: boolean",
-    ts_return_type = "string",
+    ts_return_type = "string | undefined",
     catch_unwind
 )]
 pub fn fmt_canonical<'e>(
@@ -139,13 +140,27 @@ pub fn fmt_canonical<'e>(
     text: Unknown,
     lenient: Option<bool>,
 ) -> Result<Option<JsString<'e>>, String> {
-    let Some(text) = text_arg(env, &text, "parse(text): text")? else {
-        return Ok(None);
+    let mut buf = [0u8; MAX_INPUT];
+    let owned;
+    let input = match ascii_text(env, &text, &mut buf) {
+        Some(ascii) => ascii,
+        None => match text_arg(env, &text, "parse(text): text")? {
+            Some(t) => {
+                owned = t;
+                owned.as_bytes()
+            }
+            None => return Ok(None),
+        },
     };
     dispatch!(kind, T => {
         let decode = if lenient == Some(true) { T::decode_lenient } else { T::decode };
-        let id = decode(text.as_bytes()).map_err(js_error)?;
-        js_text(env, &id).map(Some)
+        let id = decode(input).map_err(js_error)?;
+        let mut canonical = [0u8; MAX_TEXT];
+        let len = id.text(&mut canonical);
+        if canonical[..len] == *input {
+            return Ok(None);
+        }
+        env.create_string_latin1(&canonical[..len]).map(Some).map_err(napi_error)
     })
 }
 

@@ -49,12 +49,20 @@ pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<
     Ok(Some(text))
 }
 
-/// The 16 bytes of a 16-character ASCII string, read into a stack buffer (no allocation), or
-/// `None` for any other string.
-fn ascii16(env: &Env, value: &Unknown) -> Option<[u8; 16]> {
-    let mut wide = [0u16; 18];
+/// Room for the longest text any decoder accepts (a `urn:uuid:` UUID, 45 characters).
+pub(crate) const MAX_INPUT: usize = 48;
+
+/// An ASCII string of fewer than `MAX_INPUT` characters, copied into `buf` (no allocation), or
+/// `None` for any other string (the callers then take the general path).
+pub(crate) fn ascii_text<'b>(
+    env: &Env,
+    value: &Unknown,
+    buf: &'b mut [u8; MAX_INPUT],
+) -> Option<&'b [u8]> {
+    let mut wide = [0u16; MAX_INPUT];
     let mut copied = 0usize;
-    // SAFETY: `wide` has room for 18 UTF-16 units (napi writes at most len - 1 plus a NUL).
+    // SAFETY: `wide` has room for MAX_INPUT UTF-16 units (napi writes at most len - 1 plus a
+    // NUL); a non-string gives a status other than napi_ok.
     let status = unsafe {
         napi::sys::napi_get_value_string_utf16(
             env.raw(),
@@ -64,14 +72,14 @@ fn ascii16(env: &Env, value: &Unknown) -> Option<[u8; 16]> {
             &mut copied,
         )
     };
-    if status != napi::sys::Status::napi_ok || copied != 16 {
+    // `copied == MAX_INPUT - 1` may be a truncated longer string.
+    if status != napi::sys::Status::napi_ok || copied >= MAX_INPUT - 1 {
         return None;
     }
-    let mut out = [0u8; 16];
-    for (o, &w) in out.iter_mut().zip(&wide) {
+    for (o, &w) in buf.iter_mut().zip(&wide[..copied]) {
         *o = u8::try_from(w).ok().filter(u8::is_ascii)?;
     }
-    Some(out)
+    Some(&buf[..copied])
 }
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
@@ -79,10 +87,11 @@ fn ascii16(env: &Env, value: &Unknown) -> Option<[u8; 16]> {
 /// UTF-8 byte positions, as the core does.
 #[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
 pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
+    let mut buf = [0u8; MAX_INPUT];
     if is_type(&text, ValueType::String)?
-        && let Some(bytes) = ascii16(&env, &text)
+        && let Some(bytes) = ascii_text(&env, &text, &mut buf)
     {
-        return sno_core::Id::decode(&bytes).map(drop).map_err(js_error);
+        return sno_core::Id::decode(bytes).map(drop).map_err(js_error);
     }
     match text_arg(&env, &text, "Id.parse(text): text")? {
         Some(t) => sno_core::Id::decode(t.as_bytes())
