@@ -12,7 +12,7 @@ use sno_core::scru128::{self, Scru128Id};
 use sno_core::ulid::{self, Ulid};
 use sno_core::uuid7::{self, Uuid7};
 
-use crate::{MAX_INPUT, arg_error, ascii_text, bytes_arg, int_arg, js_error, napi_error, text_arg};
+use crate::{arg_error, bytes_arg, int_arg, js_error, napi_error, with_text};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
@@ -140,28 +140,19 @@ pub fn fmt_canonical<'e>(
     text: Unknown,
     lenient: Option<bool>,
 ) -> Result<Option<JsString<'e>>, String> {
-    let mut buf = [0u8; MAX_INPUT];
-    let owned;
-    let input = match ascii_text(env, &text, &mut buf) {
-        Some(ascii) => ascii,
-        None => match text_arg(env, &text, "parse(text): text")? {
-            Some(t) => {
-                owned = t;
-                owned.as_bytes()
+    let canonical = |input: &[u8]| {
+        dispatch!(kind, T => {
+            let decode = if lenient == Some(true) { T::decode_lenient } else { T::decode };
+            let id = decode(input).map_err(js_error)?;
+            let mut canonical = [0u8; MAX_TEXT];
+            let len = id.text(&mut canonical);
+            if canonical[..len] == *input {
+                return Ok(None);
             }
-            None => return Ok(None),
-        },
+            env.create_string_latin1(&canonical[..len]).map(Some).map_err(napi_error)
+        })
     };
-    dispatch!(kind, T => {
-        let decode = if lenient == Some(true) { T::decode_lenient } else { T::decode };
-        let id = decode(input).map_err(js_error)?;
-        let mut canonical = [0u8; MAX_TEXT];
-        let len = id.text(&mut canonical);
-        if canonical[..len] == *input {
-            return Ok(None);
-        }
-        env.create_string_latin1(&canonical[..len]).map(Some).map_err(napi_error)
-    })
+    with_text(env, &text, "parse(text): text", canonical)?.unwrap_or(Ok(None))
 }
 
 /// The canonical text of 16 raw bytes (`fromBytes`).

@@ -38,7 +38,7 @@ pub(crate) fn arg_error(message: String) -> Error<String> {
 }
 
 /// The UTF-8 text of `value`, or a pending `TypeError` (`Ok(None)`).
-pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
+fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
     if !is_type(value, ValueType::String)? {
         throw_type_error(env, &format!("{what} must be a string"))?;
         return Ok(None);
@@ -50,15 +50,27 @@ pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<
 }
 
 /// Room for the longest text any decoder accepts (a `urn:uuid:` UUID, 45 characters).
-pub(crate) const MAX_INPUT: usize = 48;
+const MAX_INPUT: usize = 48;
 
-/// An ASCII string of fewer than `MAX_INPUT` characters, copied into `buf` (no allocation), or
-/// `None` for any other string (the callers then take the general path).
-pub(crate) fn ascii_text<'b>(
+/// Calls `f` with the bytes of a JS string: an ASCII string shorter than `MAX_INPUT` read into a
+/// stack buffer (no allocation, the common case), any other string through its UTF-8 copy. For
+/// a non-string, a pending `TypeError` naming `what`, and `Ok(None)`.
+pub(crate) fn with_text<R>(
     env: &Env,
     value: &Unknown,
-    buf: &'b mut [u8; MAX_INPUT],
-) -> Option<&'b [u8]> {
+    what: &str,
+    f: impl FnOnce(&[u8]) -> R,
+) -> Result<Option<R>, String> {
+    let mut buf = [0u8; MAX_INPUT];
+    if let Some(ascii) = ascii_text(env, value, &mut buf) {
+        return Ok(Some(f(ascii)));
+    }
+    Ok(text_arg(env, value, what)?.map(|text| f(text.as_bytes())))
+}
+
+/// An ASCII string of fewer than `MAX_INPUT` characters, copied into `buf`, or `None` for any
+/// other string or value.
+fn ascii_text<'b>(env: &Env, value: &Unknown, buf: &'b mut [u8; MAX_INPUT]) -> Option<&'b [u8]> {
     let mut wide = [0u16; MAX_INPUT];
     let mut copied = 0usize;
     // SAFETY: `wide` has room for MAX_INPUT UTF-16 units (napi writes at most len - 1 plus a
@@ -87,17 +99,9 @@ pub(crate) fn ascii_text<'b>(
 /// UTF-8 byte positions, as the core does.
 #[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
 pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
-    let mut buf = [0u8; MAX_INPUT];
-    if is_type(&text, ValueType::String)?
-        && let Some(bytes) = ascii_text(&env, &text, &mut buf)
-    {
-        return sno_core::Id::decode(bytes).map(drop).map_err(js_error);
-    }
-    match text_arg(&env, &text, "Id.parse(text): text")? {
-        Some(t) => sno_core::Id::decode(t.as_bytes())
-            .map(drop)
-            .map_err(js_error),
-        None => Ok(()),
+    match with_text(&env, &text, "Id.parse(text): text", sno_core::Id::decode)? {
+        Some(Err(e)) => Err(js_error(e)),
+        _ => Ok(()),
     }
 }
 
