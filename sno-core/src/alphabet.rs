@@ -73,7 +73,11 @@ pub const SNO: Alphabet<32> = Alphabet::new(b"23456789abcdefghijklmnopqrstuvwx",
 /// Crockford aliases I/L → 1, O → 0 are **not** accepted, as the ULID spec has no such rule).
 pub const CROCKFORD: Alphabet<32> = Alphabet::new(b"0123456789ABCDEFGHJKMNPQRSTVWXYZ", true);
 
-/// Base36 as SCRU128 uses it: lower case out, either case in.
+/// RFC 4648 base32hex as SCRU160 uses it: upper case out, either case in. Ascending ASCII, so text
+/// order equals byte order.
+pub const BASE32HEX: Alphabet<32> = Alphabet::new(b"0123456789ABCDEFGHIJKLMNOPQRSTUV", true);
+
+/// Base36 as SCRU128 and Nanoflakes use it: lower case out, either case in.
 pub const BASE36: Alphabet<36> = Alphabet::new(b"0123456789abcdefghijklmnopqrstuvwxyz", true);
 
 /// Hexadecimal digits: lower case out, either case in.

@@ -19,8 +19,8 @@ pub trait Clock: Send + Sync {
     }
 }
 
-/// A millisecond Unix clock, for the formats with 48-bit millisecond timestamps (ULID, UUIDv7,
-/// SCRU128). [`SystemClock`] implements it; so does any `Fn() -> i64` closure, which is how tests
+/// A millisecond Unix clock, for the millisecond formats (ULID, UUIDv7, SCRU128, SCRU160,
+/// Nanoflakes, Ulid-Flake). [`SystemClock`] implements it; so does any `Fn() -> i64` closure, which is how tests
 /// and replays inject time.
 pub trait MillisClock: Send + Sync {
     /// Milliseconds since 1970-01-01T00:00:00Z (negative before).

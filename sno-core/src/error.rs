@@ -9,14 +9,18 @@ use crate::time::units_to_unix_nanos;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
-    /// The input has the wrong length (16 bytes for text, 10 for binary).
+    /// The input has the wrong length (16 bytes for sno text, 10 for its binary form; each
+    /// format's documentation gives its lengths).
     InvalidLength {
-        /// The required length.
+        /// The required length: for a format with two text forms (SCRU160: 32 or 40) the one
+        /// nearer to the length given; for variable-length text (Nanoflakes: 1 ..= 13) the bound
+        /// that was crossed.
         expected: usize,
         /// The length given.
         actual: usize,
     },
-    /// A byte of the text form is outside the alphabet `23456789abcdefghijklmnopqrstuvwx`.
+    /// A byte of the text form is outside the format's alphabet (for sno
+    /// `23456789abcdefghijklmnopqrstuvwx`).
     InvalidByte {
         /// Zero-based position of the first offending byte.
         position: usize,
@@ -76,8 +80,10 @@ pub enum Error {
         /// First time unit in which a retry can succeed.
         retry_at: u64,
     },
-    /// The text encodes a number above the format's maximum (a ULID starting above `7`, a
-    /// SCRU128 above `f5lxx1zz5pnorynqglhzmsp33`), or a field given above its width.
+    /// The text encodes a number above the format's maximum (a ULID or Ulid-Flake starting above
+    /// `7`, a SCRU128 above `f5lxx1zz5pnorynqglhzmsp33`, a Nanoflake above 2^63 − 1), a 64-bit
+    /// value is negative, or a field or setting is given above its width (a Nanoflakes
+    /// generator id above 1023, a Ulid-Flake `sid` above 31, …).
     ValueOverflow,
     /// A UUID that is well formed but not version 7 with the RFC 9562 variant.
     NotVersion7 {
@@ -86,19 +92,23 @@ pub enum Error {
         /// The top two variant bits found (`0b10` is required).
         variant: u8,
     },
-    /// A millisecond timestamp outside the format's 48-bit range (for SCRU128 generation also
-    /// 0 and 2^48 − 1, which are reserved).
+    /// A millisecond timestamp outside the format's range: 48 bits for ULID, UUIDv7, SCRU128 and
+    /// SCRU160 (whose generators also refuse the reserved 0 and 2^48 − 1); for the epoch-based
+    /// 64-bit formats, a clock before the epoch or past the timestamp field (41 bits for
+    /// Nanoflakes, 43 for Ulid-Flake).
     MillisOutOfRange {
         /// The timestamp given, in ms since 1970.
         unix_millis: i64,
     },
-    /// A monotonic ULID generator has used up the 80-bit randomness within one millisecond.
+    /// A monotonic generator has used up what one millisecond offers: the 80-bit randomness of a
+    /// ULID, the 16-bit counter of a SCRU160, the 12-bit sequence of a Nanoflake, the 20-bit
+    /// (or 15-bit) randomness of a Ulid-Flake. The generator's state is unchanged.
     RandomnessExhausted {
         /// The millisecond whose randomness is exhausted; retry from the next one.
         unix_millis: u64,
     },
-    /// The clock went back further than a SCRU128 generator's rollback allowance
-    /// (`next_at_or_abort`).
+    /// The clock went back: further than a SCRU128 generator's rollback allowance
+    /// (`next_at_or_abort`), or at all for a Nanoflakes generator (the spec's "refuse").
     ClockRollback {
         /// The last timestamp used, in ms since 1970.
         last_unix_millis: u64,
@@ -191,7 +201,7 @@ impl fmt::Display for Error {
                 units_to_unix_nanos(retry_at)
             ),
             Error::ValueOverflow => {
-                f.write_str("sno: the text encodes a value above the format's 128-bit maximum")
+                f.write_str("sno: the value is above the format's maximum (or a field above its width)")
             }
             Error::NotVersion7 { version, variant } => write!(
                 f,
@@ -199,18 +209,18 @@ impl fmt::Display for Error {
             ),
             Error::MillisOutOfRange { unix_millis } => write!(
                 f,
-                "sno: timestamp {unix_millis} ms is outside the 48-bit millisecond range of the format"
+                "sno: timestamp {unix_millis} ms since 1970 is outside the millisecond range of the format"
             ),
             Error::RandomnessExhausted { unix_millis } => write!(
                 f,
-                "sno: the monotonic randomness of millisecond {unix_millis} is used up; retry from the next one"
+                "sno: the monotonic counter or randomness of millisecond {unix_millis} is used up; retry from the next one"
             ),
             Error::ClockRollback {
                 last_unix_millis,
                 unix_millis,
             } => write!(
                 f,
-                "sno: the clock moved back from {last_unix_millis} ms to {unix_millis} ms, beyond the rollback allowance"
+                "sno: the clock moved back from {last_unix_millis} ms to {unix_millis} ms, beyond what the generator allows"
             ),
             Error::ClockRegression { retry_at } => write!(
                 f,

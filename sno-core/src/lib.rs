@@ -25,8 +25,9 @@
 //!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them.
 //!
 //! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
-//! [`scru128`]: value types, strict codecs, serde, and monotonic generators with an injected
-//! clock and RNG ([`rng`], [`monotonic`]).
+//! [`scru128`], the 160-bit [`scru160`], and the 64-bit [`nanoflake`] (Nanoflakes) and
+//! [`ulidflake`] (Ulid-Flake): value types, strict codecs, serde, and monotonic generators with
+//! an injected clock and RNG ([`rng`], [`monotonic`]).
 //!
 //! Decoding is **strict**: exactly 16 bytes, every byte in the alphabet, otherwise an [`Error`] that
 //! names the byte and its position (the Go original decodes any 16 bytes into garbage).
@@ -50,15 +51,18 @@ pub mod generator;
 mod global;
 mod id;
 pub mod monotonic;
+pub mod nanoflake;
 mod radix;
 pub mod rng;
 pub mod scru128;
+pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
 pub mod ulid;
+pub mod ulidflake;
 pub mod uuid7;
 
 #[cfg(target_has_atomic = "64")]

@@ -1,4 +1,4 @@
-//! What the millisecond formats (ULID, UUIDv7, SCRU128) share: the state-machine trait each
+//! What the millisecond formats (ULID, UUIDv7, SCRU128, SCRU160, Nanoflakes, Ulid-Flake) share: the state-machine trait each
 //! format's generator implements, the standard-library wrapper that makes one thread-safe with a
 //! clock, and the macro giving every ID type its conversion and formatting traits.
 
@@ -17,9 +17,9 @@ pub trait MillisState {
 }
 
 #[cfg(feature = "std")]
-pub use shared::Shared;
-#[cfg(feature = "std")]
 pub(crate) use shared::global_next;
+#[cfg(feature = "std")]
+pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared};
 
 #[cfg(feature = "std")]
 mod shared {
@@ -35,6 +35,17 @@ mod shared {
     pub struct Shared<S, C = SystemClock> {
         state: Mutex<(u64, S)>,
         clock: C,
+    }
+
+    /// How far back (ms) a clock may go for [`Shared::next`] to wait instead of failing with
+    /// [`Error::ClockRollback`] (only generators that refuse rollbacks return it: Nanoflakes).
+    pub const MAX_ROLLBACK_WAIT_MS: u64 = 1_000;
+
+    impl<S: MillisState> Shared<S, SystemClock> {
+        /// Wraps `state` on the system clock.
+        pub fn new(state: S) -> Self {
+            Shared::with_state_and_clock(state, SystemClock::default())
+        }
     }
 
     impl<S: MillisState, C: MillisClock> Shared<S, C> {
@@ -66,12 +77,21 @@ mod shared {
             self.lock().1.next_at(now)
         }
 
-        /// The next ID; when the current millisecond is used up, sleeps until the next one.
+        /// The next ID; when the current millisecond is used up, sleeps until the next one, and
+        /// when the clock went back at most [`MAX_ROLLBACK_WAIT_MS`] (for a generator that
+        /// refuses rollbacks), sleeps until it caught up. Other errors are returned.
         pub fn next(&self) -> Result<S::Id, Error> {
+            use core::time::Duration;
             loop {
                 match self.try_next() {
                     Err(Error::RandomnessExhausted { .. }) => {
-                        std::thread::sleep(core::time::Duration::from_micros(200));
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                    Err(Error::ClockRollback {
+                        last_unix_millis,
+                        unix_millis,
+                    }) if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
+                        std::thread::sleep(Duration::from_millis(last_unix_millis - unix_millis));
                     }
                     other => return other,
                 }
@@ -106,7 +126,9 @@ mod shared {
 
 /// `encode` (text into a caller buffer), Display (padded), `FromStr`, binary `TryFrom<&[u8]>`,
 /// `From<T> for [u8; N]`, `AsRef<[u8]>` and serde for an ID type with an ASCII
-/// `encode_bytes(&self) -> [u8; TEXT]`, `decode(&[u8])` and `from_slice(&[u8])`.
+/// `encode_bytes(&self) -> [u8; TEXT]`, `decode(&[u8])` and `from_slice(&[u8])`. With
+/// `custom_encode` the type writes its own `encode` (variable-length text) and needs no
+/// `encode_bytes`.
 macro_rules! id_traits {
     ($ty:ty, $text:expr, $bin:expr, $what:literal) => {
         impl $ty {
@@ -118,7 +140,9 @@ macro_rules! id_traits {
                 unsafe { core::str::from_utf8_unchecked(buf) }
             }
         }
-
+        $crate::monotonic::id_traits!($ty, $text, $bin, $what, custom_encode);
+    };
+    ($ty:ty, $text:expr, $bin:expr, $what:literal, custom_encode) => {
         impl core::fmt::Display for $ty {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let mut buf = [0u8; $text];
@@ -171,6 +195,72 @@ macro_rules! id_traits {
 }
 pub(crate) use id_traits;
 
+/// The integer face of a 64-bit ID type stored as `[u8; 8]` big-endian with the sign bit 0
+/// (Nanoflakes, Ulid-Flake): `from_i64` / `to_i64`, the bytes, `from_slice`, and the `i64`
+/// conversions.
+macro_rules! i64_id {
+    ($ty:ident) => {
+        impl $ty {
+            /// From the integer; negative values are [`Error::ValueOverflow`] (the sign bit must
+            /// be 0).
+            pub const fn from_i64(value: i64) -> Result<$ty, $crate::Error> {
+                if value < 0 {
+                    return Err($crate::Error::ValueOverflow);
+                }
+                Ok($ty(value.to_be_bytes()))
+            }
+            /// The integer (never negative).
+            pub const fn to_i64(self) -> i64 {
+                i64::from_be_bytes(self.0)
+            }
+            const fn bits(&self) -> u64 {
+                u64::from_be_bytes(self.0)
+            }
+            /// The 8 bytes (big-endian).
+            pub const fn to_bytes(self) -> [u8; 8] {
+                self.0
+            }
+            /// The 8 bytes, borrowed.
+            pub const fn as_bytes(&self) -> &[u8; 8] {
+                &self.0
+            }
+            /// The 8-byte big-endian binary form (sign bit 0).
+            pub fn from_slice(bytes: &[u8]) -> Result<$ty, $crate::Error> {
+                $ty::from_i64(i64::from_be_bytes($crate::monotonic::array_from_slice(
+                    bytes,
+                )?))
+            }
+        }
+
+        impl TryFrom<i64> for $ty {
+            type Error = $crate::Error;
+            fn try_from(value: i64) -> Result<$ty, $crate::Error> {
+                $ty::from_i64(value)
+            }
+        }
+
+        impl From<$ty> for i64 {
+            fn from(id: $ty) -> i64 {
+                id.to_i64()
+            }
+        }
+    };
+}
+pub(crate) use i64_id;
+
+/// `Default` for a generator state `$ty<R>` with a `const fn new(rng: R)`: a fresh state on
+/// `R::default()`.
+macro_rules! default_from_rng {
+    ($ty:ident) => {
+        impl<R: rand_core::RngCore + Default> Default for $ty<R> {
+            fn default() -> Self {
+                $ty::new(R::default())
+            }
+        }
+    };
+}
+pub(crate) use default_from_rng;
+
 /// A format module's std items: `Generator` (its `Monotonic` state behind [`Shared`], on the
 /// system clock and the per-thread CSPRNG) and `new()` (a process-wide one).
 macro_rules! std_generator {
@@ -202,8 +292,15 @@ pub(crate) fn array_from_slice<const N: usize>(bytes: &[u8]) -> Result<[u8; N], 
 
 /// A 48-bit millisecond timestamp, or [`Error::MillisOutOfRange`].
 pub(crate) fn millis48(unix_millis: i64) -> Result<u64, Error> {
-    u64::try_from(unix_millis)
-        .ok()
-        .filter(|&ms| ms < 1 << 48)
+    millis_since(unix_millis, 0, (1 << 48) - 1)
+}
+
+/// Milliseconds from `epoch_ms` to `unix_millis`, if within `0 ..= max`, else
+/// [`Error::MillisOutOfRange`].
+pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<u64, Error> {
+    unix_millis
+        .checked_sub(epoch_ms)
+        .and_then(|ms| u64::try_from(ms).ok())
+        .filter(|&ms| ms <= max)
         .ok_or(Error::MillisOutOfRange { unix_millis })
 }

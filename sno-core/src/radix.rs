@@ -1,6 +1,8 @@
-//! Fixed-width text codecs of 128-bit values, shared by the 128-bit formats: base32 (ULID, 26
-//! digits), base36 (SCRU128, 25 digits) and hexadecimal (UUID). Every decoder is strict: exact
-//! length, every byte in the alphabet (reported by position), no value above 2^128 − 1.
+//! The text codecs every format shares: base32 of a number (ULID, 26 digits; Ulid-Flake, 13) or of
+//! 5-byte groups (SCRU160, RFC 4648 base32hex), base36 of a 128-bit number (SCRU128, 25 digits) or
+//! of a 64-bit one without padding (Nanoflakes), and hexadecimal (UUID, SCRU160). Every decoder is
+//! strict: exact length, every byte in the alphabet (reported by position), no value above the
+//! format's maximum.
 
 use crate::alphabet::Alphabet;
 use crate::error::Error;
@@ -23,13 +25,14 @@ pub(crate) fn encode_base32<const LEN: usize>(value: u128, alphabet: &Alphabet<3
     out
 }
 
-/// Reads `LEN` base-32 digits; the bits above 128 (the first digit's top bits) must be zero.
-pub(crate) fn decode_base32<const LEN: usize>(
+/// Reads `LEN` base-32 digits of a `BITS`-bit number (`BITS` ≤ 128, `5 · LEN` ≥ `BITS`): the
+/// first digit's top `5 · LEN − BITS` bits must be zero, else [`Error::ValueOverflow`].
+pub(crate) fn decode_base32<const LEN: usize, const BITS: u32>(
     input: &[u8],
     alphabet: &Alphabet<32>,
 ) -> Result<u128, Error> {
     let digits = digits::<LEN, 32>(input, alphabet)?;
-    let spare = 5 * LEN as u32 - 128;
+    let spare = 5 * LEN as u32 - BITS;
     if u32::from(digits[0]) >> (5 - spare) != 0 {
         return Err(Error::ValueOverflow);
     }
@@ -88,6 +91,57 @@ pub(crate) fn decode_base36(input: &[u8], alphabet: &Alphabet<36>) -> Result<u12
     Ok(value)
 }
 
+/// 36^12, the largest power of 36 below 2^63: where a 13-digit base36 number needs a check.
+const B36_12: u64 = 36u64.pow(12);
+
+/// `value` as base-36 digits without leading zeros (`"0"` for zero), right-aligned in a 13-byte
+/// buffer left-padded with the zero symbol; returns the buffer and where the digits start.
+pub(crate) fn encode_base36_u64(value: u64, alphabet: &Alphabet<36>) -> ([u8; 13], usize) {
+    let mut out = [alphabet.symbols[0]; 13];
+    let mut rest = value;
+    let mut start = 13;
+    loop {
+        start -= 1;
+        out[start] = alphabet.symbols[(rest % 36) as usize];
+        rest /= 36;
+        if rest == 0 || start == 0 {
+            return (out, start);
+        }
+    }
+}
+
+/// Reads 1 ..= 13 base-36 digits (leading zeros allowed); values above `max` are
+/// [`Error::ValueOverflow`].
+pub(crate) fn decode_base36_u64(
+    input: &[u8],
+    max: u64,
+    alphabet: &Alphabet<36>,
+) -> Result<u64, Error> {
+    if input.is_empty() || input.len() > 13 {
+        return Err(Error::InvalidLength {
+            expected: if input.is_empty() { 1 } else { 13 },
+            actual: input.len(),
+        });
+    }
+    let mut digits = [0u8; 13];
+    let digits = &mut digits[..input.len()];
+    digit_values(input, digits, alphabet)?;
+    // The last 12 digits fit a u64 (36^12 < 2^63); a 13th is joined with a checked step.
+    let split = digits.len().saturating_sub(12);
+    let low = digits[split..]
+        .iter()
+        .fold(0u64, |v, &d| v * 36 + u64::from(d));
+    digits[..split]
+        .iter()
+        .try_fold(low, |v, &d| {
+            u64::from(d)
+                .checked_mul(B36_12)
+                .and_then(|h| h.checked_add(v))
+        })
+        .filter(|&v| v <= max)
+        .ok_or(Error::ValueOverflow)
+}
+
 /// The `LEN` digit values of `input`, or the length or first-bad-byte error.
 fn digits<const LEN: usize, const N: usize>(
     input: &[u8],
@@ -100,6 +154,17 @@ fn digits<const LEN: usize, const N: usize>(
         });
     };
     let mut out = [0u8; LEN];
+    digit_values(input, &mut out, alphabet)?;
+    Ok(out)
+}
+
+/// Writes the value of every byte of `input` to `out` (as long), or reports the first byte
+/// outside the alphabet.
+fn digit_values<const N: usize>(
+    input: &[u8],
+    out: &mut [u8],
+    alphabet: &Alphabet<N>,
+) -> Result<(), Error> {
     let mut bad = 0u8;
     for (o, &c) in out.iter_mut().zip(input) {
         *o = alphabet.decode[c as usize];
@@ -110,7 +175,32 @@ fn digits<const LEN: usize, const N: usize>(
         let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
         return Err(Error::InvalidByte { position, byte });
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Writes `bytes` (a multiple of 5 long) as RFC 4648 base32 without padding into `out` (8 symbols
+/// per 5 bytes).
+pub(crate) fn encode_base32_groups(bytes: &[u8], out: &mut [u8], alphabet: &Alphabet<32>) {
+    for (group, text) in bytes.chunks_exact(5).zip(out.chunks_exact_mut(8)) {
+        let v = group.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        for (k, o) in text.iter_mut().rev().enumerate() {
+            *o = alphabet.symbols[((v >> (5 * k)) & 31) as usize];
+        }
+    }
+}
+
+/// Reads RFC 4648 base32 without padding (`input` exactly 8/5 as long as `out`) into `out`.
+pub(crate) fn decode_base32_groups<const LEN: usize>(
+    input: &[u8],
+    out: &mut [u8],
+    alphabet: &Alphabet<32>,
+) -> Result<(), Error> {
+    let digits = digits::<LEN, 32>(input, alphabet)?;
+    for (text, group) in digits.chunks_exact(8).zip(out.chunks_exact_mut(5)) {
+        let v = text.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
+        group.copy_from_slice(&v.to_be_bytes()[3..]);
+    }
+    Ok(())
 }
 
 /// Writes `bytes` as lower-case hex into `out` (twice as long).
@@ -177,10 +267,68 @@ mod tests {
     fn base32_edges() {
         let max = encode_base32::<26>(u128::MAX, &CROCKFORD);
         assert_eq!(&max, b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
-        assert_eq!(decode_base32::<26>(&max, &CROCKFORD), Ok(u128::MAX));
+        assert_eq!(decode_base32::<26, 128>(&max, &CROCKFORD), Ok(u128::MAX));
         assert_eq!(
-            decode_base32::<26>(b"80000000000000000000000000", &CROCKFORD),
+            decode_base32::<26, 128>(b"80000000000000000000000000", &CROCKFORD),
             Err(Error::ValueOverflow)
         );
+        assert_eq!(
+            decode_base32::<13, 63>(b"7ZZZZZZZZZZZZ", &CROCKFORD),
+            Ok(u128::from(i64::MAX as u64))
+        );
+        assert_eq!(
+            decode_base32::<13, 63>(b"8000000000000", &CROCKFORD),
+            Err(Error::ValueOverflow)
+        );
+    }
+
+    #[test]
+    fn base36_u64_edges() {
+        for (v, text) in [
+            (0u64, "0"),
+            (35, "z"),
+            (36, "10"),
+            (i64::MAX as u64, "1y2p0ij32e8e7"),
+        ] {
+            let (buf, start) = encode_base36_u64(v, &BASE36);
+            assert_eq!(&buf[start..], text.as_bytes());
+            assert_eq!(decode_base36_u64(&buf, i64::MAX as u64, &BASE36), Ok(v));
+        }
+        assert_eq!(encode_base36_u64(u64::MAX, &BASE36), (*b"3w5e11264sgsf", 0));
+        assert_eq!(
+            decode_base36_u64(b"3w5e11264sgsf", u64::MAX, &BASE36),
+            Ok(u64::MAX)
+        );
+        for over in [&b"3w5e11264sgsg"[..], b"zzzzzzzzzzzzz", b"1y2p0ij32e8e8"] {
+            assert_eq!(
+                decode_base36_u64(over, i64::MAX as u64, &BASE36),
+                Err(Error::ValueOverflow)
+            );
+        }
+        assert_eq!(
+            decode_base36_u64(b"", 9, &BASE36),
+            Err(Error::InvalidLength {
+                expected: 1,
+                actual: 0
+            })
+        );
+        assert_eq!(
+            decode_base36_u64(b"1_0", 99, &BASE36),
+            Err(Error::InvalidByte {
+                position: 1,
+                byte: b'_'
+            })
+        );
+    }
+
+    #[test]
+    fn base32_groups_are_rfc4648() {
+        let mut text = [0u8; 16];
+        encode_base32_groups(b"0123456789", &mut text, &crate::alphabet::BASE32HEX);
+        // RFC 4648 base32hex of "0123456789" (checked with Python's base64.b32hexencode).
+        assert_eq!(&text, b"60OJ4CPK6KR3EE1P");
+        let mut back = [0u8; 10];
+        decode_base32_groups::<16>(&text, &mut back, &crate::alphabet::BASE32HEX).unwrap();
+        assert_eq!(&back, b"0123456789");
     }
 }

@@ -23,7 +23,7 @@ use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, id_traits, std_generator};
+use crate::monotonic::{MillisState, array_from_slice, default_from_rng, id_traits, std_generator};
 use crate::radix;
 
 /// Length of the text form.
@@ -137,11 +137,7 @@ pub struct Monotonic<R> {
     rng: R,
 }
 
-impl<R: RngCore + Default> Default for Monotonic<R> {
-    fn default() -> Self {
-        Monotonic::new(R::default())
-    }
-}
+default_from_rng!(Monotonic);
 
 impl<R: RngCore> Monotonic<R> {
     /// A fresh state with the default 10 s rollback allowance, drawing from `rng` (`next_u32`:

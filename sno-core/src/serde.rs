@@ -104,7 +104,10 @@ text_serde!(
     crate::Id,
     crate::ulid::Ulid,
     crate::uuid7::Uuid7,
-    crate::scru128::Scru128Id
+    crate::scru128::Scru128Id,
+    crate::scru160::Scru160Id,
+    crate::nanoflake::Nanoflake,
+    crate::ulidflake::UlidFlake
 );
 
 impl TextId for crate::Id {

@@ -86,7 +86,7 @@ impl Ulid {
     }
     /// Strictly decodes the text form (either case).
     pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
-        radix::decode_base32::<ENCODED_LEN>(input, &CROCKFORD).map(Ulid::from_u128)
+        radix::decode_base32::<ENCODED_LEN, 128>(input, &CROCKFORD).map(Ulid::from_u128)
     }
     /// The 16-byte binary form.
     pub fn from_slice(bytes: &[u8]) -> Result<Ulid, Error> {

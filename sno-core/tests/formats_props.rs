@@ -1,9 +1,12 @@
-//! Property tests for ULID, UUIDv7 and SCRU128: round trips through text and bytes, order
+//! Property tests for ULID, UUIDv7, SCRU128, SCRU160, Nanoflakes and Ulid-Flake: round trips through text and bytes, order
 //! preserved by the text form, case-insensitive input, serde, and strictness.
 
 use proptest::prelude::*;
+use sno_core::nanoflake::Nanoflake;
 use sno_core::scru128::Scru128Id;
+use sno_core::scru160::Scru160Id;
 use sno_core::ulid::Ulid;
+use sno_core::ulidflake::UlidFlake;
 use sno_core::uuid7::Uuid7;
 
 fn uuid7() -> impl Strategy<Value = Uuid7> {
@@ -49,6 +52,48 @@ proptest! {
     }
 
     #[test]
+    fn scru160_round_trip_and_order(a in any::<[u8; 20]>(), b in any::<[u8; 20]>()) {
+        let (x, y) = (Scru160Id::from_bytes(a), Scru160Id::from_bytes(b));
+        let (tx, ty) = (x.to_string(), y.to_string());
+        let (mut hx, mut hy) = ([0u8; 40], [0u8; 40]);
+        let (hx, hy) = (x.encode_hex(&mut hx).to_owned(), y.encode_hex(&mut hy).to_owned());
+        prop_assert_eq!(tx.parse::<Scru160Id>(), Ok(x));
+        prop_assert_eq!(tx.to_lowercase().parse::<Scru160Id>(), Ok(x));
+        prop_assert_eq!(hx.to_uppercase().parse::<Scru160Id>(), Ok(x));
+        prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
+        prop_assert_eq!(x.cmp(&y), hx.cmp(&hy));
+        prop_assert_eq!(
+            Scru160Id::from_fields(x.timestamp_ms(), x.counter(), x.random16(), x.random80()),
+            Ok(x)
+        );
+    }
+
+    #[test]
+    fn nanoflake_round_trip_and_order(a in 0..=i64::MAX, b in 0..=i64::MAX) {
+        let (x, y) = (Nanoflake::from_i64(a).unwrap(), Nanoflake::from_i64(b).unwrap());
+        let tx = x.to_string();
+        prop_assert_eq!(tx.parse::<Nanoflake>(), Ok(x));
+        prop_assert_eq!(tx.to_uppercase().parse::<Nanoflake>(), Ok(x));
+        prop_assert_eq!(Nanoflake::decode(&x.encode_padded()), Ok(x));
+        prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+        prop_assert_eq!(x.cmp(&y), x.encode_padded().cmp(&y.encode_padded()));
+        prop_assert_eq!(Nanoflake::from_fields(x.timestamp(), x.generator_id(), x.sequence()), Ok(x));
+        prop_assert_eq!(Nanoflake::from_slice(x.as_bytes()), Ok(x));
+    }
+
+    #[test]
+    fn ulidflake_round_trip_and_order(a in 0..=i64::MAX, b in 0..=i64::MAX) {
+        let (x, y) = (UlidFlake::from_i64(a).unwrap(), UlidFlake::from_i64(b).unwrap());
+        let (tx, ty) = (x.to_string(), y.to_string());
+        prop_assert_eq!(tx.parse::<UlidFlake>(), Ok(x));
+        prop_assert_eq!(tx.to_lowercase().parse::<UlidFlake>(), Ok(x));
+        prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+        prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
+        prop_assert_eq!(UlidFlake::from_parts(x.timestamp(), x.randomness()), Ok(x));
+        prop_assert_eq!(UlidFlake::from_slice(x.as_bytes()), Ok(x));
+    }
+
+    #[test]
     fn arbitrary_text_is_decoded_or_refused_without_panic(input in proptest::collection::vec(any::<u8>(), 0..48)) {
         // Whatever decodes re-encodes to the same text up to case.
         if let Ok(u) = Ulid::decode(&input) {
@@ -59,6 +104,18 @@ proptest! {
         }
         if let Ok(u) = Uuid7::decode_lenient(&input) {
             prop_assert_eq!(u.version(), 7);
+        }
+        if let Ok(s) = Scru160Id::decode(&input) {
+            let mut hex = [0u8; 40];
+            let text = if input.len() == 40 { s.encode_hex(&mut hex).to_owned() } else { s.to_string() };
+            prop_assert!(text.eq_ignore_ascii_case(std::str::from_utf8(&input).unwrap()));
+        }
+        if let Ok(n) = Nanoflake::decode(&input) {
+            let text = std::str::from_utf8(&input).unwrap().to_ascii_lowercase();
+            prop_assert_eq!(n.to_string(), text.trim_start_matches('0').to_owned().max("0".into()));
+        }
+        if let Ok(u) = UlidFlake::decode(&input) {
+            prop_assert!(u.to_string().eq_ignore_ascii_case(std::str::from_utf8(&input).unwrap()));
         }
     }
 }
@@ -80,4 +137,31 @@ fn serde_strings_and_bytes() {
     let bytes = postcard::to_allocvec(&s).unwrap();
     assert_eq!(postcard::from_bytes::<Scru128Id>(&bytes).unwrap(), s);
     assert!(serde_json::from_str::<Uuid7>("\"017f22e2-79b0-4cc3-98c4-dc0c0c07398f\"").is_err());
+    let s160: Scru160Id = "05TTUP1HNCPNH30VEK64KDQT9BSNU4C4".parse().unwrap();
+    assert_eq!(
+        serde_json::to_string(&s160).unwrap(),
+        "\"05TTUP1HNCPNH30VEK64KDQT9BSNU4C4\""
+    );
+    let bytes = postcard::to_allocvec(&s160).unwrap();
+    assert_eq!(postcard::from_bytes::<Scru160Id>(&bytes).unwrap(), s160);
+    let n: Nanoflake = "jnxxr658jlkw".parse().unwrap();
+    assert_eq!(serde_json::to_string(&n).unwrap(), "\"jnxxr658jlkw\"");
+    assert_eq!(
+        serde_json::from_str::<Nanoflake>("\"JNXXR658JLKW\"").unwrap(),
+        n
+    );
+    assert_eq!(
+        postcard::from_bytes::<Nanoflake>(&postcard::to_allocvec(&n).unwrap()).unwrap(),
+        n
+    );
+    let f: UlidFlake = "00CMXB6TAK4SA".parse().unwrap();
+    assert_eq!(
+        serde_json::from_str::<UlidFlake>(&serde_json::to_string(&f).unwrap()).unwrap(),
+        f
+    );
+    assert!(serde_json::from_str::<UlidFlake>("\"8000000000000\"").is_err());
+    assert_eq!(
+        postcard::from_bytes::<UlidFlake>(&postcard::to_allocvec(&f).unwrap()).unwrap(),
+        f
+    );
 }

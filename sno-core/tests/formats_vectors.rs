@@ -4,46 +4,17 @@
 
 mod common;
 
-use std::collections::VecDeque;
-
-use common::{hex, rows, to_hex};
+use common::{Script, hex, json_str, rows, to_hex};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
-use sno_core::rng::RngCore;
 use sno_core::scru128::{self, Scru128Id};
 use sno_core::ulid::{self, Ulid};
 use sno_core::uuid7::{self, Uuid7};
 
 type Row = std::collections::HashMap<String, String>;
 
-fn json_str(cell: &str) -> String {
-    serde_json::from_str(cell).expect("a JSON string")
-}
-
 fn u128_of(hex_str: &str) -> u128 {
     u128::from_str_radix(hex_str, 16).unwrap()
-}
-
-/// Randomness played back from scripted queues: `fill_bytes` takes whole byte strings,
-/// `next_u64` and `next_u32` their own queues, so a test states what each kind of draw returns.
-#[derive(Default)]
-struct Script {
-    fills: VecDeque<Vec<u8>>,
-    u64s: VecDeque<u64>,
-    u32s: VecDeque<u32>,
-}
-
-impl RngCore for Script {
-    fn next_u32(&mut self) -> u32 {
-        self.u32s.pop_front().expect("scripted u32")
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.u64s.pop_front().expect("scripted u64")
-    }
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        let bytes = self.fills.pop_front().expect("scripted fill");
-        dst.copy_from_slice(&bytes);
-    }
 }
 
 #[test]

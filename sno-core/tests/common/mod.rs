@@ -2,7 +2,7 @@
 //! (tab-split literally, no quoting) and hex.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 
 /// `testdata/vectors/` at the repository root: the one folder every language's tests read.
@@ -106,4 +106,31 @@ pub fn expected_text_error(input: &[u8]) -> Option<sno_core::Error> {
             position,
             byte: input[position],
         })
+}
+
+/// The string a JSON string literal cell (`input_json` columns) holds.
+pub fn json_str(cell: &str) -> String {
+    serde_json::from_str(cell).expect("a JSON string")
+}
+
+/// Randomness played back from scripted queues: `fill_bytes` takes whole byte strings,
+/// `next_u64` and `next_u32` their own queues, so a test states what each kind of draw returns.
+#[derive(Default)]
+pub struct Script {
+    pub fills: VecDeque<Vec<u8>>,
+    pub u64s: VecDeque<u64>,
+    pub u32s: VecDeque<u32>,
+}
+
+impl sno_core::rng::RngCore for Script {
+    fn next_u32(&mut self) -> u32 {
+        self.u32s.pop_front().expect("scripted u32")
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.u64s.pop_front().expect("scripted u64")
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        let bytes = self.fills.pop_front().expect("scripted fill");
+        dst.copy_from_slice(&bytes);
+    }
 }
