@@ -37,11 +37,26 @@
 // `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
 #define SNO_VERSION_NUMBER (((SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8)) | SNO_VERSION_PATCH)
 
+// The longest text of a Nanoflake (13 base36 digits; no terminating NUL).
+#define SNO_NANOFLAKE_MAX_ENCODED_LEN 13
+
 // Characters in the text form of a SCRU128 ID (no terminating NUL).
 #define SNO_SCRU128_ENCODED_LEN 25
 
+// Characters in the canonical (base32hex) text of a SCRU160 ID (no terminating NUL).
+#define SNO_SCRU160_ENCODED_LEN 32
+
+// Characters in the hex text of a SCRU160 ID (no terminating NUL).
+#define SNO_SCRU160_HEX_LEN 40
+
 // Characters in the text form of a ULID (no terminating NUL).
 #define SNO_ULID_ENCODED_LEN 26
+
+// Characters in the text form of a Ulid-Flake (no terminating NUL).
+#define SNO_ULIDFLAKE_ENCODED_LEN 13
+
+// The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
+#define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
 
 // Characters in the hyphenated text form of a UUID (no terminating NUL).
 #define SNO_UUID7_ENCODED_LEN 36
@@ -53,7 +68,8 @@ typedef enum sno_status {
   // A required pointer argument was NULL.
   SNO_STATUS_NULL_ARGUMENT = 1,
   // Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
-  // UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats).
+  // UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats; SCRU160
+  // 32 or 40; Nanoflakes 1 to 13; Ulid-Flake 13).
   SNO_STATUS_INVALID_LENGTH = 2,
   // A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
   SNO_STATUS_INVALID_BYTE = 3,
@@ -79,15 +95,20 @@ typedef enum sno_status {
   SNO_STATUS_BUFFER_TOO_SMALL = 13,
   // An argument is out of its documented range.
   SNO_STATUS_INVALID_ARGUMENT = 14,
-  // Text encoding a number above the format's maximum (a ULID starting above '7', a SCRU128
-  // above "f5lxx1zz5pnorynqglhzmsp33").
+  // Text encoding a number above the format's maximum (a ULID or Ulid-Flake starting above
+  // '7', a SCRU128 above "f5lxx1zz5pnorynqglhzmsp33", a Nanoflake above 2^63-1), a negative
+  // 64-bit ID, or a field or setting above its width.
   SNO_STATUS_VALUE_OVERFLOW = 15,
   // A well-formed UUID that is not version 7 with the RFC 9562 variant.
   SNO_STATUS_NOT_VERSION7 = 16,
-  // A millisecond time outside the format's 48-bit range.
+  // A millisecond time outside the format's range (48 bits; for Nanoflakes and Ulid-Flake,
+  // before the epoch or past the timestamp field), or a negative epoch.
   SNO_STATUS_MILLIS_OUT_OF_RANGE = 17,
-  // A ULID generator used up one millisecond's randomness (sno_ulid_generator_try_next only).
+  // A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
+  // counter, Nanoflakes sequence): try_next only; next waits for the next millisecond.
   SNO_STATUS_RANDOMNESS_EXHAUSTED = 18,
+  // A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
+  SNO_STATUS_CLOCK_ROLLBACK = 19,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
@@ -96,11 +117,20 @@ typedef enum sno_status {
 // release with sno_generator_free.
 typedef struct sno_generator sno_generator;
 
+// An opaque, thread-safe Nanoflakes generator (see sno_nanoflake_generator_new).
+typedef struct sno_nanoflake_generator sno_nanoflake_generator;
+
 // An opaque, thread-safe SCRU128 generator (see sno_scru128_generator_new).
 typedef struct sno_scru128_generator sno_scru128_generator;
 
+// An opaque, thread-safe SCRU160 generator (see sno_scru160_generator_new).
+typedef struct sno_scru160_generator sno_scru160_generator;
+
 // An opaque, thread-safe monotonic ULID generator (see sno_ulid_generator_new).
 typedef struct sno_ulid_generator sno_ulid_generator;
+
+// An opaque, thread-safe Ulid-Flake generator (see sno_ulidflake_generator_new).
+typedef struct sno_ulidflake_generator sno_ulidflake_generator;
 
 // An opaque, thread-safe UUIDv7 generator (see sno_uuid7_generator_new).
 typedef struct sno_uuid7_generator sno_uuid7_generator;
@@ -157,12 +187,37 @@ typedef struct sno_stats {
   uint64_t waits;
 } sno_stats;
 
+// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
+// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value
+// with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
+typedef int64_t sno_nanoflake;
+
+// The fields of a Nanoflake.
+typedef struct sno_nanoflake_fields {
+  // Milliseconds since the application's epoch (41 bits).
+  uint64_t timestamp;
+  // The generator id (0 ..= 1023).
+  uint16_t generator_id;
+  // The sequence within the millisecond (0 ..= 4095).
+  uint16_t sequence;
+  // `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
+  // layout bug); add it to the epoch to read IDs they generated.
+  uint64_t reference_timestamp;
+} sno_nanoflake_fields;
+
 // A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit
 // entropy, big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
 typedef struct sno_scru128 {
   // The binary form.
   uint8_t bytes[16];
 } sno_scru128;
+
+// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
+// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru160 {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_scru160;
 
 // A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID;
 // byte order (memcmp) is time order.
@@ -179,6 +234,33 @@ typedef struct sno_uuid7 {
   // The binary form.
   uint8_t bytes[16];
 } sno_uuid7;
+
+// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 |
+// randomness << 5 | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one
+// refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
+typedef int64_t sno_ulidflake;
+
+// Both readings of a Ulid-Flake (a value does not say which version made it).
+typedef struct sno_ulidflake_fields {
+  // Milliseconds since the epoch (43 bits).
+  uint64_t timestamp;
+  // The low 20 bits: the stand-alone version's randomness.
+  uint32_t randomness;
+  // Bits 5-19: the scalable version's randomness.
+  uint16_t scalable_randomness;
+  // The low 5 bits: the scalable version's scalability id.
+  uint8_t sid;
+} sno_ulidflake_fields;
+
+// Settings of a Ulid-Flake generator (sno_ulidflake_generator_new).
+typedef struct sno_ulidflake_options {
+  // The epoch in Unix milliseconds (SNO_ULIDFLAKE_DEFAULT_EPOCH_MS by default).
+  int64_t epoch_ms;
+  // -1 for the stand-alone version, else the scalable version's id (0 ..= 31).
+  int32_t sid;
+  // Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2); 1 by default.
+  uint8_t entropy_size;
+} sno_ulidflake_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -371,6 +453,98 @@ bool sno_id_is_zero(struct sno_id id);
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
 
+// Writes the canonical text (base36, lower case, no padding: 1 to 13 characters) and a NUL;
+// `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL. The number of characters
+// (without the NUL) goes to `written` (may be NULL). Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for `out_len` byte writes; `written` NULL or writable.
+enum sno_status sno_nanoflake_encode(sno_nanoflake id, char *out, size_t out_len, size_t *written);
+
+// Writes the 13-character zero-padded text (no NUL), which sorts like the values.
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for 13 byte writes.
+enum sno_status sno_nanoflake_encode_padded(sno_nanoflake id, char *out);
+
+// Strictly decodes `len` bytes: 1 to 13 base36 digits (0-9, a-z, either case; leading zeros
+// allowed), at most "1y2p0ij32e8e7" (SNO_STATUS_VALUE_OVERFLOW above); no sign, whitespace or
+// prefix. On an invalid byte its position, on a wrong length the length given, goes to
+// `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_nanoflake_decode(const char *text,
+                                     size_t len,
+                                     sno_nanoflake *out,
+                                     size_t *error_position);
+
+// Writes the fields of `id`. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_nanoflake_get_fields(sno_nanoflake id, struct sno_nanoflake_fields *out);
+
+// Builds a Nanoflake from its fields (SNO_STATUS_MILLIS_OUT_OF_RANGE for a timestamp above
+// 2^41-1, SNO_STATUS_VALUE_OVERFLOW for a generator id above 1023 or a sequence above 4095).
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_nanoflake_from_fields(uint64_t timestamp,
+                                          uint16_t generator_id,
+                                          uint16_t sequence,
+                                          sno_nanoflake *out);
+
+// Creates a generator for `generator_id` (0 ..= 1023, else SNO_STATUS_VALUE_OVERFLOW)
+// counting milliseconds from `epoch_ms` (Unix milliseconds, not negative, shared by every
+// generator of the application), on the system clock. IDs are unique only across generators
+// with distinct ids (one per process and thread pool). Free it with
+// sno_nanoflake_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
+                                            uint16_t generator_id,
+                                            struct sno_nanoflake_generator **out);
+
+// Releases a Nanoflakes generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_nanoflake_generator_new.
+void sno_nanoflake_generator_free(struct sno_nanoflake_generator *generator);
+
+// The next Nanoflake: sequence 0 in a new millisecond, +1 within one. Waits for the next
+// millisecond when 4096 were made in this one, and for the clock to catch up when it went
+// back at most 1 s (further: SNO_STATUS_CLOCK_ROLLBACK). SNO_STATUS_MILLIS_OUT_OF_RANGE when
+// the clock is before the epoch or 2^41 ms past it. Thread-safe: share one generator between
+// threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_next(const struct sno_nanoflake_generator *generator,
+                                             sno_nanoflake *out);
+
+// As sno_nanoflake_generator_next, but never waits: SNO_STATUS_RANDOMNESS_EXHAUSTED when this
+// millisecond's 4096 sequences are used, SNO_STATUS_CLOCK_ROLLBACK when the clock went back.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_try_next(const struct sno_nanoflake_generator *generator,
+                                                 sno_nanoflake *out);
+
+// The next Nanoflake for an explicit time in Unix milliseconds (the clock is not read), with
+// the rules of sno_nanoflake_generator_try_next. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_next_at(const struct sno_nanoflake_generator *generator,
+                                                int64_t unix_ms,
+                                                sno_nanoflake *out);
+
 // A new SCRU128 ID from the process-wide generator (the spec's algorithm with a 10 s rollback
 // allowance; reset after fork()). Never blocks. Thread-safe.
 //
@@ -449,6 +623,91 @@ enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *g
 enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator *generator,
                                               int64_t unix_ms,
                                               struct sno_scru128 *out);
+
+// A new SCRU160 ID from the process-wide generator (the reference algorithm: a random 15-bit
+// counter per millisecond, +1 within one; reset after fork()). Sleeps into the next
+// millisecond if one millisecond's 16-bit counter is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru160_new(struct sno_scru160 *out);
+
+// Writes the 32-character upper-case base32hex text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 32 byte writes.
+enum sno_status sno_scru160_encode(const struct sno_scru160 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 33, else
+// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_scru160_encode_cstr(const struct sno_scru160 *id, char *out, size_t out_len);
+
+// Writes the 40 lower-case hex digits (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
+enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
+
+// Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either
+// case; the length picks the form (SNO_STATUS_INVALID_LENGTH for any other). On an invalid
+// byte its position, on a wrong length the length given, goes to `error_position` (may be
+// NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_scru160_decode(const char *text,
+                                   size_t len,
+                                   struct sno_scru160 *out,
+                                   size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
+uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
+
+// The 16-bit counter field. Thread-safe.
+uint16_t sno_scru160_counter(struct sno_scru160 id);
+
+// The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
+uint16_t sno_scru160_random16(struct sno_scru160 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
+
+// Creates a SCRU160 generator (10 s rollback allowance) on the system clock and a per-thread
+// CSPRNG. Free it with sno_scru160_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru160_generator_new(struct sno_scru160_generator **out);
+
+// Releases a SCRU160 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_scru160_generator_new.
+void sno_scru160_generator_free(struct sno_scru160_generator *generator);
+
+// The next SCRU160 ID: greater than the previous one unless the clock went back more than
+// 10 s, in which case the generator resets (as the reference does after giving up waiting).
+// Sleeps into the next millisecond if this one's counter is used up. Thread-safe: share one
+// generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru160_generator_next(const struct sno_scru160_generator *generator,
+                                           struct sno_scru160 *out);
+
+// The next SCRU160 ID for an explicit time in Unix milliseconds (the clock is not read), with
+// the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that millisecond's counter is used up,
+// SNO_STATUS_MILLIS_OUT_OF_RANGE outside 1..2^48-1. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru160_generator_next_at(const struct sno_scru160_generator *generator,
+                                              int64_t unix_ms,
+                                              struct sno_scru160 *out);
 
 // A new ULID from the process-wide monotonic generator (fresh randomness each millisecond,
 // +1 within one; reset after fork()). Sleeps into the next millisecond in the (2^-80-likely)
@@ -535,6 +794,112 @@ enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *gen
 enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *generator,
                                            int64_t unix_ms,
                                            struct sno_ulid *out);
+
+// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (fresh
+// randomness each millisecond, + a random 1..255 within one; reset after fork()). Sleeps
+// into the next millisecond when one millisecond's randomness is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulidflake_new(sno_ulidflake *out);
+
+// Writes the 13-character upper-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for 13 byte writes.
+enum sno_status sno_ulidflake_encode(sno_ulidflake id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 14, else
+// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_ulidflake_encode_cstr(sno_ulidflake id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 13 Crockford base32 characters (no I, L, O, U), either
+// case, the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
+// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_ulidflake_decode(const char *text,
+                                     size_t len,
+                                     sno_ulidflake *out,
+                                     size_t *error_position);
+
+// Writes both readings of `id`. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_get_fields(sno_ulidflake id, struct sno_ulidflake_fields *out);
+
+// A stand-alone Ulid-Flake from its timestamp (ms since the epoch, < 2^43, else
+// SNO_STATUS_MILLIS_OUT_OF_RANGE) and 20-bit randomness (else SNO_STATUS_VALUE_OVERFLOW).
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_from_parts(uint64_t timestamp,
+                                         uint32_t randomness,
+                                         sno_ulidflake *out);
+
+// A scalable Ulid-Flake from its timestamp, 15-bit randomness and 5-bit sid. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_from_scalable_parts(uint64_t timestamp,
+                                                  uint16_t randomness,
+                                                  uint8_t sid,
+                                                  sno_ulidflake *out);
+
+// The default generator settings: stand-alone, default epoch, 1-byte increments.
+struct sno_ulidflake_options sno_ulidflake_options_default(void);
+
+// Creates a generator with `options` (NULL: sno_ulidflake_options_default()) on the system
+// clock and a per-thread CSPRNG. A negative epoch gives SNO_STATUS_MILLIS_OUT_OF_RANGE; a sid
+// outside -1 ..= 31 or an entropy_size outside its range SNO_STATUS_VALUE_OVERFLOW. Free it
+// with sno_ulidflake_generator_free. Thread-safe.
+//
+// # Safety
+// `options` NULL or valid; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *options,
+                                            struct sno_ulidflake_generator **out);
+
+// Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_ulidflake_generator_new.
+void sno_ulidflake_generator_free(struct sno_ulidflake_generator *generator);
+
+// The next Ulid-Flake: greater than the previous one (a clock that went back keeps the last
+// timestamp). Sleeps into the next millisecond when this one's randomness is used up.
+// Thread-safe: share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_next(const struct sno_ulidflake_generator *generator,
+                                             sno_ulidflake *out);
+
+// As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the
+// spec's overflow error; the state is unchanged and a retry may fit) instead of sleeping.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_generator *generator,
+                                                 sno_ulidflake *out);
+
+// The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with
+// the rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives
+// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_generator *generator,
+                                                int64_t unix_ms,
+                                                sno_ulidflake *out);
 
 // A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter
 // seeded randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within

@@ -1,5 +1,5 @@
-//! What the C functions of the 128-bit formats (`sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`)
-//! share. Each exported function is a short, documented `extern "C"` item in its format's module
+//! What the C functions of the other formats (`sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`,
+//! `sno_scru160_*`, `sno_nanoflake_*`, `sno_ulidflake_*`) share. Each exported function is a short, documented `extern "C"` item in its format's module
 //! (cbindgen reads only items it can see); the bodies are the generic helpers here, written once.
 
 use std::ffi::c_char;
@@ -10,11 +10,12 @@ use sno_core::monotonic::{MillisState, Shared};
 use crate::boundary::{ffi_boundary, try_bytes, try_ref, write_optional, write_out};
 use crate::types::sno_status;
 
-/// A C value struct (`{ uint8_t bytes[16]; }`) and the core type it stands for.
+/// A C value type (a `{ uint8_t bytes[N]; }` struct, or an `int64_t` typedef) and the core type
+/// it stands for.
 pub(crate) trait CId: Copy {
     /// The core value type.
     type Core: Copy;
-    /// Length of the canonical text.
+    /// Length of the fixed-length text (`encode`).
     const TEXT_LEN: usize;
     /// The core value, or an error if the bytes are not a value of the format (UUIDv7 only).
     fn to_core(self) -> Result<Self::Core, Error>;
@@ -27,14 +28,14 @@ pub(crate) trait CId: Copy {
 /// An opaque C generator handle over a core [`Shared`] generator.
 pub(crate) trait CGenerator: Sized {
     /// The format's state machine.
-    type State: MillisState + Default;
+    type State: MillisState;
     /// Wraps a fresh core generator.
     fn wrap(inner: Shared<Self::State>) -> Self;
     /// The core generator.
     fn inner(&self) -> &Shared<Self::State>;
 }
 
-/// Implements [`CId`] for a `{ bytes: [u8; 16] }` struct.
+/// Implements [`CId`] for a `{ bytes: [u8; N] }` struct.
 macro_rules! c_id {
     ($c:ty, $core:ty, $text:expr, $to_core:expr) => {
         impl $crate::formats::CId for $c {
@@ -59,6 +60,29 @@ macro_rules! c_id {
     };
 }
 pub(crate) use c_id;
+
+/// Implements [`CId`] for a `#[repr(transparent)]` wrapper of an `i64` (C sees `int64_t`):
+/// negative values are refused with `SNO_STATUS_VALUE_OVERFLOW`; the fixed-length text is
+/// `$encode`.
+macro_rules! c_i64_id {
+    ($c:ident, $core:ty, $text:expr, $encode:expr) => {
+        impl $crate::formats::CId for $c {
+            type Core = $core;
+            const TEXT_LEN: usize = $text;
+            fn to_core(self) -> Result<$core, sno_core::Error> {
+                <$core>::from_i64(self.0)
+            }
+            fn from_core(id: $core) -> Self {
+                $c(id.to_i64())
+            }
+            fn encode(id: &$core, out: &mut [u8]) {
+                #[allow(clippy::redundant_closure_call, reason = "the macro takes an encoder")]
+                out.copy_from_slice(&($encode)(id));
+            }
+        }
+    };
+}
+pub(crate) use c_i64_id;
 
 /// Implements [`CGenerator`] for a `struct X { inner: Generator }` handle.
 macro_rules! c_generator {
@@ -188,16 +212,32 @@ pub(crate) unsafe fn new_global<T: CId>(out: *mut T, make: fn() -> T::Core) -> s
     })
 }
 
-/// Creates a generator handle on the system clock.
+/// Creates a generator handle with the format's default settings on the system clock.
 ///
 /// # Safety
 /// `out` NULL or writable.
-pub(crate) unsafe fn generator_new<G: CGenerator>(out: *mut *mut G) -> sno_status {
+pub(crate) unsafe fn generator_new<G: CGenerator>(out: *mut *mut G) -> sno_status
+where
+    G::State: Default,
+{
+    // SAFETY: forwarded contract.
+    unsafe { generator_with(out, || Ok(G::State::default())) }
+}
+
+/// Creates a generator handle over the state `make` builds (it may refuse the settings), on
+/// the system clock.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn generator_with<G: CGenerator>(
+    out: *mut *mut G,
+    make: impl FnOnce() -> Result<G::State, Error>,
+) -> sno_status {
     ffi_boundary(|| {
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let g = Box::new(G::wrap(Shared::default()));
+        let g = Box::new(G::wrap(Shared::new(make()?)));
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, Box::into_raw(g)) }
     })
@@ -238,5 +278,32 @@ where
         let id = step(g.inner())?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, T::from_core(id)) }
+    })
+}
+
+/// Writes `read(value)` (a fields struct) to `out`, if `id` is a value of the format.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn read<T: CId, R>(id: T, out: *mut R, read: fn(T::Core) -> R) -> sno_status {
+    ffi_boundary(|| {
+        let value = read(id.to_core()?);
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, value) }
+    })
+}
+
+/// Writes the value `make` builds from fields (it may refuse them) to `out`.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn build<T: CId>(
+    out: *mut T,
+    make: impl FnOnce() -> Result<T::Core, Error>,
+) -> sno_status {
+    ffi_boundary(|| {
+        let value = T::from_core(make()?);
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, value) }
     })
 }

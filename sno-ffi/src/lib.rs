@@ -7,20 +7,26 @@
 
 mod boundary;
 mod formats;
+mod nanoflake;
 mod scru128;
+mod scru160;
 mod types;
 mod ulid;
+mod ulidflake;
 mod uuid7;
 
 use std::ffi::c_char;
 
 use boundary::{ffi_boundary, try_bytes, try_ref, value_boundary, write_out};
+pub use nanoflake::*;
 pub use scru128::*;
+pub use scru160::*;
 use sno_core::{Generator, Id};
 pub use types::{
     sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status,
 };
 pub use ulid::*;
+pub use ulidflake::*;
 pub use uuid7::*;
 
 /// Bytes in the binary form of an ID.
@@ -75,7 +81,8 @@ pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
         15 => "value above the format's maximum\0",
         16 => "not a version 7 UUID with the RFC 9562 variant\0",
         17 => "millisecond time outside the format's 48-bit range\0",
-        18 => "randomness of this millisecond exhausted\0",
+        18 => "this millisecond's randomness, counter or sequence is used up\0",
+        19 => "the clock went back\0",
         255 => "internal panic caught at the C boundary\0",
         _ => "unknown status\0",
     };

@@ -58,7 +58,8 @@ pub enum sno_status {
     /// A required pointer argument was NULL.
     NullArgument = 1,
     /// Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
-    /// UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats).
+    /// UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats; SCRU160
+    /// 32 or 40; Nanoflakes 1 to 13; Ulid-Flake 13).
     InvalidLength = 2,
     /// A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
     InvalidByte = 3,
@@ -84,15 +85,20 @@ pub enum sno_status {
     BufferTooSmall = 13,
     /// An argument is out of its documented range.
     InvalidArgument = 14,
-    /// Text encoding a number above the format's maximum (a ULID starting above '7', a SCRU128
-    /// above "f5lxx1zz5pnorynqglhzmsp33").
+    /// Text encoding a number above the format's maximum (a ULID or Ulid-Flake starting above
+    /// '7', a SCRU128 above "f5lxx1zz5pnorynqglhzmsp33", a Nanoflake above 2^63-1), a negative
+    /// 64-bit ID, or a field or setting above its width.
     ValueOverflow = 15,
     /// A well-formed UUID that is not version 7 with the RFC 9562 variant.
     NotVersion7 = 16,
-    /// A millisecond time outside the format's 48-bit range.
+    /// A millisecond time outside the format's range (48 bits; for Nanoflakes and Ulid-Flake,
+    /// before the epoch or past the timestamp field), or a negative epoch.
     MillisOutOfRange = 17,
-    /// A ULID generator used up one millisecond's randomness (sno_ulid_generator_try_next only).
+    /// A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
+    /// counter, Nanoflakes sequence): try_next only; next waits for the next millisecond.
     RandomnessExhausted = 18,
+    /// A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
+    ClockRollback = 19,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
@@ -115,6 +121,7 @@ impl From<Error> for sno_status {
             Error::NotVersion7 { .. } => sno_status::NotVersion7,
             Error::MillisOutOfRange { .. } => sno_status::MillisOutOfRange,
             Error::RandomnessExhausted { .. } => sno_status::RandomnessExhausted,
+            Error::ClockRollback { .. } => sno_status::ClockRollback,
             // MissingPartition cannot happen with std; ClockRollback is not reachable through
             // the C API (its SCRU128 generators reset, the spec's default); any future variant.
             _ => sno_status::InvalidArgument,

@@ -8,37 +8,10 @@
 static const char CROCKFORD[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz";
 static const char BASE36[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-typedef void (*row_fn)(char **cells);
-
-/* Calls fn for every data row of dir/name (which must have `cells` columns); returns the count. */
-static int each_row(const char *dir, const char *name, int cells, row_fn fn) {
-    FILE *f = open_vector(dir, name);
-    char line[4096];
-    char *c[16];
-    int rows = 0;
-    if (!fgets(line, sizeof line, f)) exit(2); /* header */
-    while (fgets(line, sizeof line, f)) {
-        int n = split_tabs(line, c, 16);
-        CHECK(n == cells, "%s row %d has %d cells", name, rows, n);
-        if (n != cells) continue;
-        rows++;
-        fn(c);
-    }
-    fclose(f);
-    return rows;
-}
-
-static void upper(const char *in, char *out) {
-    size_t i = 0;
-    for (; in[i]; i++) out[i] = (in[i] >= 'a' && in[i] <= 'z') ? (char)(in[i] - 32) : in[i];
-    out[i] = '\0';
-}
-
-static void lower(const char *in, char *out) {
-    size_t i = 0;
-    for (; in[i]; i++) out[i] = (in[i] >= 'A' && in[i] <= 'Z') ? (char)(in[i] + 32) : in[i];
-    out[i] = '\0';
-}
+DECODER(dec_ulid, sno_ulid, sno_ulid_decode)
+DECODER(dec_uuid7, sno_uuid7, sno_uuid7_decode)
+DECODER(dec_uuid7_lenient, sno_uuid7, sno_uuid7_decode_lenient)
+DECODER(dec_scru128, sno_scru128, sno_scru128_decode)
 
 static int is_v7(const unsigned char b[16]) { return b[6] >> 4 == 7 && b[8] >> 6 == 2; }
 
@@ -115,52 +88,6 @@ static void scru128_row(char **c) {
     CHECK(sno_scru128_counter_hi(id) == strtoul(c[3], NULL, 10), "%s: counter_hi", c[6]);
     CHECK(sno_scru128_counter_lo(id) == strtoul(c[4], NULL, 10), "%s: counter_lo", c[6]);
     CHECK(sno_scru128_entropy(id) == strtoul(c[5], NULL, 10), "%s: entropy", c[6]);
-}
-
-/* The decoders behind one signature, writing into a 16-byte buffer pre-filled with 0x5A. */
-typedef sno_status (*decode_fn)(const char *, size_t, unsigned char *, size_t *);
-#define DECODER(name, type, decode)                                                    \
-    static sno_status name(const char *t, size_t n, unsigned char *out, size_t *pos) { \
-        type v;                                                                        \
-        memcpy(v.bytes, out, 16);                                                      \
-        sno_status st = decode(t, n, &v, pos);                                         \
-        memcpy(out, v.bytes, 16);                                                      \
-        return st;                                                                     \
-    }
-DECODER(dec_ulid, sno_ulid, sno_ulid_decode)
-DECODER(dec_uuid7, sno_uuid7, sno_uuid7_decode)
-DECODER(dec_uuid7_lenient, sno_uuid7, sno_uuid7_decode_lenient)
-DECODER(dec_scru128, sno_scru128, sno_scru128_decode)
-
-/* Decodes a JSON input with `dec`; checks that a failure leaves the output untouched and that
- * the reported position names the length or a byte outside `alphabet` (NULL: a byte of the
- * input, for UUIDs, where which bytes are valid depends on the position). */
-static sno_status try_decode(decode_fn dec, const char *json, const char *alphabet, const char *what) {
-    unsigned char input[256], out[16];
-    long len = json_string(json, input, sizeof input);
-    CHECK(len >= 0, "%s: json %s", what, json);
-    memset(out, 0x5A, sizeof out);
-    size_t pos = 999;
-    sno_status st = dec((const char *)input, (size_t)len, out, &pos);
-    if (st == SNO_STATUS_INVALID_LENGTH) CHECK(pos == (size_t)len, "%s: length %zu", what, pos);
-    if (st == SNO_STATUS_INVALID_BYTE) {
-        CHECK(pos < (size_t)len && (!alphabet || input[pos] == 0 || !strchr(alphabet, input[pos])), "%s: position %zu", what, pos);
-    }
-    if (st != SNO_STATUS_OK) {
-        int untouched = 1;
-        for (int i = 0; i < 16; i++) untouched &= out[i] == 0x5A;
-        CHECK(untouched, "%s: output written on failure", what);
-    }
-    return st;
-}
-
-/* The status a rejected row must give: the length first, then overflow cases, else a byte. */
-static sno_status want_reject(const char *json, const char *kase, size_t text_len) {
-    unsigned char input[256];
-    long len = json_string(json, input, sizeof input);
-    if (len != (long)text_len) return SNO_STATUS_INVALID_LENGTH;
-    if (strncmp(kase, "overflow", 8) == 0) return SNO_STATUS_VALUE_OVERFLOW;
-    return SNO_STATUS_INVALID_BYTE;
 }
 
 /* input_json, case, expected, ... (ULID and SCRU128 invalid files) */
