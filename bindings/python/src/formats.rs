@@ -1,6 +1,6 @@
-//! `sno.ULID`, `sno.UUID7`, `sno.SCRU128`: one macro builds each value class, its generator
-//! class and its module functions (the Python modules `sno.ulid`, `sno.uuid7` and `sno.scru128`
-//! re-export them under short names).
+//! `sno.ULID`, `sno.UUID7`, `sno.SCRU128`, `sno.SCRU160`: one macro builds each value class, its
+//! generator class and its module functions (the Python modules `sno.ulid`, `sno.uuid7`,
+//! `sno.scru128` and `sno.scru160` re-export them under short names).
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -9,6 +9,7 @@ use pyo3::types::{IntoPyDict, PyBytes, PyList, PyString, PyTuple, PyType};
 use sno_core::Error;
 use sno_core::monotonic::{MillisState, Shared};
 use sno_core::scru128::Scru128Id;
+use sno_core::scru160::Scru160Id;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
 
@@ -39,19 +40,25 @@ fn uuid_bytes(value: &Bound<'_, PyAny>) -> PyResult<Option<[u8; 16]>> {
 
 /// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
 /// byte offsets).
-fn decode_text<T>(s: &Bound<'_, PyString>, decode: fn(&[u8]) -> Result<T, Error>) -> PyResult<T> {
+pub(crate) fn decode_text<T>(
+    s: &Bound<'_, PyString>,
+    decode: fn(&[u8]) -> Result<T, Error>,
+) -> PyResult<T> {
     with_utf8(s, decode)?.map_err(|e| to_py(s.py(), e))
 }
 
 /// The next value of a shared generator: the attempt with the thread attached, and only if one
-/// millisecond is used up (ULID) the sleeping retry with the thread detached.
-fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
+/// millisecond is used up, or a Nanoflakes clock went back, the waiting retry with the thread
+/// detached.
+pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
 where
     S: MillisState + Send,
     S::Id: Send,
 {
     let id = match g.try_next() {
-        Err(Error::RandomnessExhausted { .. }) => py.detach(|| g.next()),
+        Err(Error::RandomnessExhausted { .. } | Error::ClockRollback { .. }) => {
+            py.detach(|| g.next())
+        }
         other => other,
     };
     id.map_err(|e| to_py(py, e))
@@ -59,14 +66,14 @@ where
 
 /// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` past year 9999 (the limit of
 /// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
-fn iso_ms(ms: u64) -> Option<String> {
+pub(crate) fn iso_ms(ms: u64) -> Option<String> {
     const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
     let mut utc = [0u8; sno_core::time::UTC_LEN];
     (ms <= MAX_MS).then(|| sno_core::time::format_utc(ms as i64 * 1_000_000, &mut utc).to_owned())
 }
 
 /// A `str` of ASCII text written by a core encoder.
-fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> Bound<'py, PyString> {
+pub(crate) fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> Bound<'py, PyString> {
     // The encoders write only ASCII alphabet symbols and hyphens.
     PyString::new(py, std::str::from_utf8(text).unwrap_or_default())
 }
@@ -79,7 +86,7 @@ macro_rules! py_format {
     (
         $class:ident, $name:literal, $core:ty,
         $gen:ident, $gen_name:literal, $state:ty, $global:path,
-        $new:ident, $new_many:ident, $uuid:literal,
+        $new:ident, $new_many:ident, $uuid:literal, bin = $bin:literal,
         repr = $repr:expr,
         { $($extra:tt)* }
     ) => {
@@ -105,7 +112,7 @@ macro_rules! py_format {
                     }
                 }
                 Err(PyTypeError::new_err(format!(
-                    concat!("sno.", $name, "() takes a str, bytes (16){}, not {}"),
+                    concat!("sno.", $name, "() takes a str, bytes (", $bin, "){}, not {}"),
                     if $uuid { " or uuid.UUID" } else { "" },
                     value.get_type().name()?
                 )))
@@ -126,18 +133,19 @@ macro_rules! py_format {
                 decode_text(text, <$core>::decode).map($class)
             }
 
-            /// Takes the 16-byte binary form.
+            #[doc = concat!("Takes the ", $bin, "-byte binary form.")]
             #[staticmethod]
             fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
                 <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
             }
 
-            /// From the 128-bit integer (big-endian bytes).
+            /// From the integer (big-endian bytes); `OverflowError` if negative or too large.
             #[staticmethod]
-            fn from_int(py: Python<'_>, value: u128) -> PyResult<Self> {
-                <$core>::from_slice(&value.to_be_bytes())
+            fn from_int(value: &Bound<'_, pyo3::types::PyInt>) -> PyResult<Self> {
+                let bytes = value.call_method1("to_bytes", ($bin, "big"))?;
+                <$core>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
                     .map($class)
-                    .map_err(|e| to_py(py, e))
+                    .map_err(|e| to_py(value.py(), e))
             }
 
             fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
@@ -158,16 +166,17 @@ macro_rules! py_format {
                 PyBytes::new(py, self.0.as_bytes())
             }
 
-            /// The 16-byte binary form.
+            #[doc = concat!("The ", $bin, "-byte binary form.")]
             #[getter]
             fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
                 PyBytes::new(py, self.0.as_bytes())
             }
 
-            /// The 128-bit integer.
+            /// The integer (the bytes read big-endian).
             #[getter]
-            fn int(&self) -> u128 {
-                u128::from_be_bytes(self.0.to_bytes())
+            fn int<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                py.get_type::<pyo3::types::PyInt>()
+                    .call_method1("from_bytes", (PyBytes::new(py, self.0.as_bytes()), "big"))
             }
 
             /// The timestamp as an aware UTC `datetime` (millisecond precision).
@@ -262,6 +271,7 @@ py_format!(
     ulid_new,
     ulid_new_many,
     true,
+    bin = 16,
     repr = |u: &Ulid| format!("randomness=0x{:020x}", u.randomness()),
     {
         /// The 80 random bits, as an int.
@@ -298,6 +308,7 @@ py_format!(
     uuid7_new,
     uuid7_new_many,
     true,
+    bin = 16,
     repr = |u: &Uuid7| format!("rand_a=0x{:03x}, rand_b=0x{:016x}", u.rand_a(), u.rand_b()),
     {
         /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and
@@ -368,6 +379,7 @@ py_format!(
     scru128_new,
     scru128_new_many,
     false,
+    bin = 16,
     repr = |s: &Scru128Id| format!(
         "counter_hi={}, counter_lo={}, entropy={}",
         s.counter_hi(),
@@ -395,6 +407,51 @@ py_format!(
     }
 );
 
+py_format!(
+    PyScru160,
+    "SCRU160",
+    Scru160Id,
+    PyScru160Generator,
+    "SCRU160Generator",
+    sno_core::scru160::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::scru160::new,
+    scru160_new,
+    scru160_new_many,
+    false,
+    bin = 20,
+    repr = |s: &Scru160Id| format!(
+        "counter={}, random16={}, random80=0x{:020x}",
+        s.counter(),
+        s.random16(),
+        s.random80()
+    ),
+    {
+        /// The 16-bit `counter` field.
+        #[getter]
+        fn counter(&self) -> u16 {
+            self.0.counter()
+        }
+
+        /// The 16-bit `random16` field.
+        #[getter]
+        fn random16(&self) -> u16 {
+            self.0.random16()
+        }
+
+        /// The 80-bit `random80` field.
+        #[getter]
+        fn random80(&self) -> u128 {
+            self.0.random80()
+        }
+
+        /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
+        #[getter]
+        fn hex<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+            ascii_str(py, &self.0.encode_hex_bytes())
+        }
+    }
+);
+
 /// Adds the classes and functions to the native module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyUlid>()?;
@@ -409,5 +466,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(uuid7_new_many, m)?)?;
     m.add_function(wrap_pyfunction!(scru128_new, m)?)?;
     m.add_function(wrap_pyfunction!(scru128_new_many, m)?)?;
+    m.add_class::<PyScru160>()?;
+    m.add_class::<PyScru160Generator>()?;
+    m.add_function(wrap_pyfunction!(scru160_new, m)?)?;
+    m.add_function(wrap_pyfunction!(scru160_new_many, m)?)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The native module `sno._sno`, re-exported by the `sno` package. It calls `sno-core`
 //! directly, never the C ABI.
 
+mod flakes;
 mod formats;
 
 use std::sync::Arc;
@@ -40,7 +41,7 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
         | Error::MillisOutOfRange { .. } => "TimeRangeError",
         Error::RandomnessExhausted { .. } => "RandomnessExhaustedError",
         Error::SequenceExhausted { .. } => "SequenceExhaustedError",
-        Error::ClockRegression { .. } => "ClockRegressionError",
+        Error::ClockRegression { .. } | Error::ClockRollback { .. } => "ClockRegressionError",
         _ => "ConfigError",
     };
     let err = raise(py, class, e.to_string());
@@ -585,6 +586,7 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_many, m)?)?;
     m.add_function(wrap_pyfunction!(decode_many, m)?)?;
     formats::register(m)?;
+    flakes::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;

@@ -1,4 +1,5 @@
-"""libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7 and SCRU128.
+"""libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7, SCRU128,
+SCRU160, Nanoflakes and Ulid-Flake.
 
 >>> import sno
 >>> a, b = sno.new(), sno.new()
@@ -26,8 +27,11 @@ from sno._sno import (
     ENCODED_LEN,
     ID,
     SCRU128,
+    SCRU160,
     ULID,
     UUID7,
+    Nanoflake,
+    UlidFlake,
     __version__,
     decode_many,
     encode_many,
@@ -35,7 +39,7 @@ from sno._sno import (
     new_many,
 )
 from sno._sno import Generator as _NativeGenerator
-from sno import scru128, ulid, uuid7
+from sno import nanoflake, scru128, scru160, ulid, ulidflake, uuid7
 
 __all__ = [
     "BINARY_LEN",
@@ -45,20 +49,26 @@ __all__ = [
     "DecodeError",
     "Generator",
     "ID",
+    "Nanoflake",
     "RandomnessExhaustedError",
     "SCRU128",
+    "SCRU160",
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
     "ULID",
     "UUID7",
+    "UlidFlake",
     "__version__",
     "decode_many",
     "encode_many",
     "new",
+    "nanoflake",
     "new_many",
     "scru128",
+    "scru160",
     "ulid",
+    "ulidflake",
     "uuid7",
 ]
 

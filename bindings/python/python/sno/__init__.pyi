@@ -1,7 +1,14 @@
 from datetime import datetime
 
 from sno._sno import Generator as _NativeGenerator
-from sno import scru128 as scru128, ulid as ulid, uuid7 as uuid7
+from sno import (
+    nanoflake as nanoflake,
+    scru128 as scru128,
+    scru160 as scru160,
+    ulid as ulid,
+    ulidflake as ulidflake,
+    uuid7 as uuid7,
+)
 from sno._errors import (
     ClockRegressionError as ClockRegressionError,
     ConfigError as ConfigError,
@@ -16,7 +23,10 @@ from sno._sno import (
     ENCODED_LEN as ENCODED_LEN,
     ID as ID,
     SCRU128 as SCRU128,
+    SCRU160 as SCRU160,
     ULID as ULID,
+    Nanoflake as Nanoflake,
+    UlidFlake as UlidFlake,
     UUID7 as UUID7,
     __version__ as __version__,
     decode_many as decode_many,
@@ -33,20 +43,26 @@ __all__ = [
     "DecodeError",
     "Generator",
     "ID",
+    "Nanoflake",
     "RandomnessExhaustedError",
     "SCRU128",
+    "SCRU160",
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
     "ULID",
     "UUID7",
+    "UlidFlake",
     "__version__",
     "decode_many",
     "encode_many",
     "new",
+    "nanoflake",
     "new_many",
     "scru128",
+    "scru160",
     "ulid",
+    "ulidflake",
     "uuid7",
 ]
 
