@@ -1,4 +1,5 @@
-"""sno.ULID, sno.UUID7 and sno.SCRU128: every vector row, the generator traces' timestamps,
+"""sno.ULID, sno.UUID7 and sno.SCRU128 (and the fork test of every format with a process-wide
+generator): every vector row, the generator traces' timestamps,
 properties, errors, and concurrency (threads, fork)."""
 
 import copy
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import sno
-from sno import scru128, ulid, uuid7
+from sno import scru128, scru160, ulid, ulidflake, uuid7
 from _vectors import rows
 
 FORMATS = [(sno.ULID, ulid, 26), (sno.UUID7, uuid7, 36), (sno.SCRU128, scru128, 25)]
@@ -274,8 +275,12 @@ def test_threads_share_a_generator(cls, mod, length):
     assert len(set(everything)) == len(everything)
 
 
-@pytest.mark.parametrize("cls,mod,length", FORMATS)
-def test_fork_child_never_repeats_parent_values(cls, mod, length):
+FORK_CASES = [(sno.ULID, ulid, 16), (sno.UUID7, uuid7, 16), (sno.SCRU128, scru128, 16),
+              (sno.SCRU160, scru160, 20), (sno.UlidFlake, ulidflake, 8)]
+
+
+@pytest.mark.parametrize("cls,mod,size", FORK_CASES)
+def test_fork_child_never_repeats_parent_values(cls, mod, size):
     mod.new()  # the process-wide generator exists before the fork
     r, w = os.pipe()
     pid = os.fork()
@@ -291,6 +296,6 @@ def test_fork_child_never_repeats_parent_values(cls, mod, length):
     os.close(r)
     os.waitpid(pid, 0)
     data = b"".join(chunks)
-    theirs = {cls.from_bytes(data[i:i + 16]) for i in range(0, len(data), 16)}
+    theirs = {cls.from_bytes(data[i:i + size]) for i in range(0, len(data), size)}
     assert len(theirs) == 2000
     assert not ours & theirs

@@ -1,9 +1,8 @@
 """sno.SCRU160, sno.Nanoflake and sno.UlidFlake: every vector row, the reference runs, the
-generator rules, properties, errors, concurrency (threads, fork) and the ``sno inspect`` CLI."""
+generator rules, properties, errors, concurrency (threads; fork in test_formats.py) and the ``sno inspect`` CLI."""
 
 import copy
 import json
-import os
 import pickle
 import subprocess
 import sys
@@ -286,28 +285,6 @@ def test_threads_share_a_generator(make):
         assert values == sorted(values)
     everything = [v for values in out for v in values]
     assert len(set(everything)) == len(everything)
-
-
-@pytest.mark.parametrize("mod,size", [(scru160, 20), (ulidflake, 8)])
-def test_fork_child_never_repeats_parent_values(mod, size):
-    mod.new()  # the process-wide generator exists before the fork
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        os.write(w, b"".join(bytes(mod.new()) for _ in range(2000)))
-        os._exit(0)
-    os.close(w)
-    ours = {bytes(mod.new()) for _ in range(2000)}
-    chunks = []
-    while chunk := os.read(r, 65536):
-        chunks.append(chunk)
-    os.close(r)
-    os.waitpid(pid, 0)
-    data = b"".join(chunks)
-    theirs = {data[i:i + size] for i in range(0, len(data), size)}
-    assert len(theirs) == 2000
-    assert not ours & theirs
 
 
 def run_cli(*args):
