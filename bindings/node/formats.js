@@ -1,8 +1,10 @@
 'use strict'
-// ULID, UUIDv7 and SCRU128 for Node.js: one class factory and one namespace factory, used for all
-// three formats. As with `Id`, a value is a JS object holding its canonical text (upper-case ULID,
-// lower-case UUID and SCRU128): in each format text order is byte order, so `compare` and
-// `equals` need no native call; decoding, bytes, fields and generation are native.
+// ULID, UUIDv7, SCRU128, SCRU160, Ulid-Flake and Nanoflakes for Node.js: one class factory and
+// one namespace factory, used for every format. As with `Id`, a value is a JS object holding its
+// canonical text (upper-case ULID, SCRU160 and Ulid-Flake, lower-case UUID, SCRU128 and
+// Nanoflake); decoding, bytes, fields and generation are native. In each fixed-width format text
+// order is byte order, so `compare` and `equals` need no native call; Nanoflakes (unpadded
+// base36) compare by length first, which is numeric order.
 const native = require('./index.js')
 const { TextValue, typeError } = require('./value.js')
 
@@ -34,7 +36,7 @@ function defineClass(kind, name, extend) {
       return new Cls(native.fmtCanonical(kind, text) ?? text, TRUSTED)
     }
 
-    /** Takes the 16-byte binary form (a Buffer or Uint8Array). */
+    /** Takes the binary form (a Buffer or Uint8Array: 16 bytes, SCRU160 20, the 64-bit formats 8). */
     static fromBytes(bytes) {
       return new Cls(native.fmtFromBytes(kind, bytes), TRUSTED)
     }
@@ -50,15 +52,17 @@ function defineClass(kind, name, extend) {
       return this.#fields[i]
     }
 
-    /** The 16 bytes, as a new Buffer. */
+    /** The binary form, as a new Buffer. */
     get bytes() {
       return native.fmtToBytes(kind, this.toString())
     }
 
-    /** The 128-bit value. */
+    /** The value as an unsigned big-endian integer. */
     get bigint() {
       const b = this.bytes
-      return (u64(b, 0) << 64n) | u64(b, 8)
+      let v = 0n
+      for (let i = 0; i < b.length; i += 4) v = (v << 32n) | BigInt(b.readUInt32BE(i))
+      return v
     }
 
     /** Milliseconds since the Unix epoch. */
@@ -143,16 +147,25 @@ const Scru128 = defineClass(2, 'Scru128', (Cls) => {
 })
 
 /** The namespace of one format: its class, `new`, `newString(s)`, `newMany` and `Generator`. */
-function namespace(kind, Cls, classKey, width) {
+function namespace(kind, Cls, classKey, width, settings = () => []) {
   class Generator {
-    #native = new native.FormatGenerator(kind)
+    #native
+
+    /** A generator of your own (settings: see the format's namespace). */
+    constructor(options) {
+      if (options !== undefined && (typeof options !== 'object' || options === null)) {
+        throw typeError(`Generator: options must be an object, got ${options === null ? 'null' : typeof options}`)
+      }
+      this.#native = new native.FormatGenerator(kind, ...settings(options ?? {}))
+    }
 
     /** The next value, greater than every earlier one of this generator. */
     next() {
       return Cls[MAKE](this.#native.nextString())
     }
 
-    /** Like next, but throws where next would wait (ERR_SNO_RANDOMNESS_EXHAUSTED, ULID only). */
+    /** Like next, but throws where next would wait (ERR_SNO_RANDOMNESS_EXHAUSTED, or for
+     * Nanoflakes ERR_SNO_CLOCK_ROLLBACK). */
     tryNext() {
       return Cls[MAKE](this.#native.tryNextString())
     }
@@ -180,8 +193,132 @@ function namespace(kind, Cls, classKey, width) {
   })
 }
 
+const Scru160 = defineClass(3, 'Scru160', (Cls) => {
+  getters(Cls, {
+    /** The 16-bit counter field. */
+    counter() {
+      return this[FIELD](1)
+    },
+    /** The 16-bit random16 field. */
+    random16() {
+      return this[FIELD](2)
+    },
+    /** The 80-bit random80 field. */
+    random80() {
+      const b = this.bytes
+      return (BigInt(b.readUInt16BE(10)) << 64n) | u64(b, 12)
+    },
+    /** The 40 lower-case hex digits (the other text form). */
+    hex() {
+      return this.bytes.toString('hex')
+    },
+  })
+})
+
+/** `fromBigInt` for a 64-bit format: 0 ..= 2^63 - 1, else RangeError / ERR_SNO_VALUE_OVERFLOW. */
+function withBigInt(Cls) {
+  Cls.fromBigInt = function fromBigInt(value) {
+    if (typeof value !== 'bigint') throw typeError(`fromBigInt: value must be a bigint, got ${typeof value}`)
+    const b = Buffer.alloc(8)
+    b.writeBigInt64BE(value)
+    return Cls.fromBytes(b)
+  }
+}
+
+const UlidFlake = defineClass(4, 'UlidFlake', (Cls) => {
+  withBigInt(Cls)
+  getters(Cls, {
+    /** Milliseconds since the epoch (43 bits). */
+    timestampMs() {
+      return this[FIELD](1)
+    },
+    /** The low 20 bits: a stand-alone value's randomness. */
+    randomness() {
+      return this[FIELD](2)
+    },
+    /** Bits 5-19: a scalable value's randomness. */
+    scalableRandomness() {
+      return this[FIELD](3)
+    },
+    /** The low 5 bits: a scalable value's scalability id. */
+    sid() {
+      return this[FIELD](4)
+    },
+  })
+  /** Milliseconds since 1970 for IDs made with another epoch (`unixMs` uses 2024-01-01). */
+  Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
+    return epochMs + this[FIELD](1)
+  }
+})
+
+const Nanoflake = defineClass(5, 'Nanoflake', (Cls) => {
+  withBigInt(Cls)
+  // The value does not carry its epoch: the time is a method taking it.
+  for (const key of ['unixMs', 'timestamp']) Object.defineProperty(Cls.prototype, key, { value: undefined })
+  getters(Cls, {
+    /** Milliseconds since the application's epoch (41 bits). */
+    timestampMs() {
+      return this[FIELD](0)
+    },
+    /** The 10-bit generator id. */
+    generatorId() {
+      return this[FIELD](1)
+    },
+    /** The 12-bit sequence. */
+    sequence() {
+      return this[FIELD](2)
+    },
+    /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
+    referenceTimestampMs() {
+      return this[FIELD](3)
+    },
+    /** The 13-digit zero-padded text, which sorts like the values. */
+    padded() {
+      return this.toString().padStart(13, '0')
+    },
+  })
+  /** Milliseconds since 1970, given the epoch the ID was made with. */
+  Cls.prototype.unixMsAt = function unixMsAt(epochMs) {
+    return epochMs + this[FIELD](0)
+  }
+  /** The time as a Date, given the epoch the ID was made with. */
+  Cls.prototype.dateAt = function dateAt(epochMs) {
+    return new Date(epochMs + this[FIELD](0))
+  }
+  /** Numeric order: unpadded base36 compares by length first. */
+  Cls.prototype.compare = function compare(other) {
+    if (!(other instanceof Cls)) throw typeError('compare: other must be a Nanoflake')
+    const [a, b] = [this.toString(), other.toString()]
+    return a.length !== b.length ? Math.sign(a.length - b.length) : a < b ? -1 : a > b ? 1 : 0
+  }
+})
+
+function settingOf(options, key) {
+  const value = options[key]
+  if (value !== undefined && typeof value !== 'number') {
+    throw typeError(`Generator: ${key} must be a number, got ${typeof value}`)
+  }
+  return value
+}
+
 const ulid = namespace(0, Ulid, 'Ulid', 26)
 const uuid7 = namespace(1, Uuid7, 'Uuid7', 36)
 const scru128 = namespace(2, Scru128, 'Scru128', 25)
+const scru160 = namespace(3, Scru160, 'Scru160', 32)
+// Ulid-Flake: { epochMs = 2024-01-01, sid (0..31; omitted: stand-alone), entropySize = 1 }.
+const ulidflake = namespace(4, UlidFlake, 'UlidFlake', 13, (o) => [
+  settingOf(o, 'epochMs'),
+  settingOf(o, 'sid') ?? -1,
+  settingOf(o, 'entropySize'),
+])
+// Nanoflakes have no process-wide generator: each needs { epochMs, generatorId } of your own.
+const { new: _n, newString: _s, newStrings: _ss, newMany: _m, ...nanoflakeNs } = namespace(
+  5,
+  Nanoflake,
+  'Nanoflake',
+  0,
+  (o) => [settingOf(o, 'epochMs'), settingOf(o, 'generatorId'), undefined],
+)
+const nanoflake = Object.freeze(nanoflakeNs)
 
-module.exports = { Ulid, Uuid7, Scru128, ulid, uuid7, scru128 }
+module.exports = { Ulid, Uuid7, Scru128, Scru160, UlidFlake, Nanoflake, ulid, uuid7, scru128, scru160, ulidflake, nanoflake }

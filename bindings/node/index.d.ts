@@ -10,11 +10,16 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A thread-safe monotonic generator of one format (the `Generator` of `ulid`, `uuid7` and
- * `scru128` in `formats.js`).
+ * A thread-safe monotonic generator of one format (the `Generator` of each namespace in
+ * `formats.js`).
  */
 export declare class FormatGenerator {
-  constructor(kind: number)
+  /**
+   * A generator of format `kind`. Settings (checked by `formats.js` for type): `epochMs`
+   * (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake `sid`,
+   * -1 for stand-alone) and `entropySize` (Ulid-Flake).
+   */
+  constructor(kind: number, epochMs?: number | undefined | null, id?: number | undefined | null, entropySize?: number | undefined | null)
   /**
    * The next value's text; a ULID millisecond's randomness used up makes it sleep into the
    * next millisecond.
@@ -79,7 +84,7 @@ export declare function fmtCanonical(kind: number, text: string, lenient?: boole
 /** The numeric fields of a canonical text: `[unixMs, ...]` (see `formats.js`). */
 export declare function fmtFields(kind: number, text: string): Array<number>
 
-/** The canonical text of 16 raw bytes (`fromBytes`). */
+/** The canonical text of the raw bytes (`fromBytes`). */
 export declare function fmtFromBytes(kind: number, bytes: Uint8Array): string
 
 /** A new value's text from the process-wide generator. */
@@ -88,7 +93,7 @@ export declare function fmtNewString(kind: number): string
 /** `n` new values' texts from the process-wide generator, laid end to end in one string. */
 export declare function fmtNewText(kind: number, n: number): string
 
-/** The 16 bytes of a canonical text. */
+/** The bytes of a canonical text. */
 export declare function fmtToBytes(kind: number, text: string): Buffer
 
 /** Options of `new Generator(options?)`. */

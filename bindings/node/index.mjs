@@ -16,8 +16,14 @@ export const {
   Ulid,
   Uuid7,
   Scru128,
+  Scru160,
+  UlidFlake,
+  Nanoflake,
   ulid,
   uuid7,
   scru128,
+  scru160,
+  ulidflake,
+  nanoflake,
 } = sno
 export default sno

@@ -72,15 +72,15 @@ export declare function encodeMany(ids: readonly Id[]): string[]
  */
 export declare function decodeMany(texts: readonly string[]): Id[]
 
-/** What ULID, UUIDv7 and SCRU128 values share. Values hold their canonical text. */
+/** What ULID, UUIDv7, SCRU128 and SCRU160 values share. Values hold their canonical text. */
 declare abstract class Value128 {
   /** The canonical text (upper-case ULID, lower-case UUID and SCRU128). */
   toString(): string
   /** JSON form: the text. */
   toJSON(): string
-  /** The 16 bytes, as a new Buffer. */
+  /** The binary form (16 bytes; SCRU160 20), as a new Buffer. */
   get bytes(): Buffer
-  /** The 128-bit value. */
+  /** The value as an unsigned integer. */
   get bigint(): bigint
   /** Milliseconds since the Unix epoch (48 bits). */
   get unixMs(): number
@@ -143,19 +143,103 @@ export declare class Scru128 extends Value128 {
   equals(other: Scru128): boolean
 }
 
+/** A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit ms, 16-bit counter, 16-bit
+ * random16, 80-bit random80; 32 base32hex characters (or 40 hex digits). */
+export declare class Scru160 extends Value128 {
+  /** Strictly decodes 32 base32hex characters or 40 hex digits, either case; throws ERR_SNO_*. */
+  static parse(text: string): Scru160
+  /** Takes the 20-byte binary form. */
+  static fromBytes(bytes: Uint8Array): Scru160
+  /** Validates like `Scru160.parse`. */
+  constructor(text: string)
+  get counter(): number
+  get random16(): number
+  get random80(): bigint
+  /** The 40 lower-case hex digits. */
+  get hex(): string
+  compare(other: Scru160): -1 | 0 | 1
+  equals(other: Scru160): boolean
+}
+
+/** What the 64-bit formats share: a non-negative int64, 8 bytes big-endian. */
+declare abstract class Value64 {
+  /** The canonical text. */
+  toString(): string
+  /** JSON form: the text. */
+  toJSON(): string
+  /** The 8 bytes (big-endian), as a new Buffer. */
+  get bytes(): Buffer
+  /** The integer. */
+  get bigint(): bigint
+}
+
+/** A Ulid-Flake: 43-bit ms since an epoch (2024-01-01 by default), then 20 random bits, or 15
+ * random bits and a 5-bit sid; 13 Crockford base32 characters. */
+export declare class UlidFlake extends Value64 {
+  /** Strictly decodes 13 Crockford base32 characters, either case, first at most '7'. */
+  static parse(text: string): UlidFlake
+  /** Takes the 8-byte big-endian binary form. */
+  static fromBytes(bytes: Uint8Array): UlidFlake
+  /** From the integer (0 ..= 2^63 - 1). */
+  static fromBigInt(value: bigint): UlidFlake
+  /** Validates like `UlidFlake.parse`. */
+  constructor(text: string)
+  /** Milliseconds since 1970, with the default epoch. */
+  get unixMs(): number
+  /** The time with the default epoch, as a Date. */
+  get timestamp(): Date
+  /** Milliseconds since the epoch. */
+  get timestampMs(): number
+  get randomness(): number
+  get scalableRandomness(): number
+  get sid(): number
+  /** Milliseconds since 1970 for IDs made with another epoch. */
+  unixMsWithEpoch(epochMs: number): number
+  compare(other: UlidFlake): -1 | 0 | 1
+  equals(other: UlidFlake): boolean
+}
+
+/** A Nanoflake: 41-bit ms since your epoch, 10-bit generator id, 12-bit sequence; base36 text
+ * without padding. The value does not carry its epoch. */
+export declare class Nanoflake extends Value64 {
+  /** Strictly decodes 1 to 13 base36 digits, either case, at most 2^63 - 1. */
+  static parse(text: string): Nanoflake
+  /** Takes the 8-byte big-endian binary form. */
+  static fromBytes(bytes: Uint8Array): Nanoflake
+  /** From the integer (0 ..= 2^63 - 1). */
+  static fromBigInt(value: bigint): Nanoflake
+  /** Validates like `Nanoflake.parse`. */
+  constructor(text: string)
+  /** Milliseconds since the application's epoch. */
+  get timestampMs(): number
+  get generatorId(): number
+  get sequence(): number
+  /** The timestamp as the Java/Kotlin/TypeScript references read it (`value >> 24`). */
+  get referenceTimestampMs(): number
+  /** The 13-digit zero-padded text, which sorts like the values. */
+  get padded(): string
+  /** Milliseconds since 1970, given the epoch. */
+  unixMsAt(epochMs: number): number
+  /** The time as a Date, given the epoch. */
+  dateAt(epochMs: number): Date
+  compare(other: Nanoflake): -1 | 0 | 1
+  equals(other: Nanoflake): boolean
+}
+
 /** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
 export interface FormatGenerator<T> {
   /** The next value, greater than every earlier one of this generator. */
   next(): T
-  /** Like `next`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED where `next` would wait (ULID). */
+  /** Like `next`, but throws where `next` would wait: ERR_SNO_RANDOMNESS_EXHAUSTED, or for
+   * Nanoflakes ERR_SNO_CLOCK_ROLLBACK. */
   tryNext(): T
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
   nextAt(unixMs: number): T
 }
 
 /** The functions of one format, drawing from its process-wide generator. */
-export interface FormatNamespace<T> {
-  Generator: new () => FormatGenerator<T>
+export interface FormatNamespace<T, Options = never> {
+  Generator: new (options?: Options) => FormatGenerator<T>
   /** A new value. */
   new: () => T
   /** A new value's text. */
@@ -169,6 +253,31 @@ export interface FormatNamespace<T> {
 export declare const ulid: FormatNamespace<Ulid> & { Ulid: typeof Ulid }
 export declare const uuid7: FormatNamespace<Uuid7> & { Uuid7: typeof Uuid7 }
 export declare const scru128: FormatNamespace<Scru128> & { Scru128: typeof Scru128 }
+export declare const scru160: FormatNamespace<Scru160> & { Scru160: typeof Scru160 }
+
+/** Settings of a Ulid-Flake generator. */
+export interface UlidFlakeOptions {
+  /** The epoch in Unix ms (default 2024-01-01). */
+  epochMs?: number
+  /** The scalable version's id, 0 ..= 31 (omitted: stand-alone). */
+  sid?: number
+  /** Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2). */
+  entropySize?: number
+}
+export declare const ulidflake: FormatNamespace<UlidFlake, UlidFlakeOptions> & { UlidFlake: typeof UlidFlake }
+
+/** Settings of a Nanoflakes generator (both required). */
+export interface NanoflakeOptions {
+  /** The application's epoch in Unix ms. */
+  epochMs: number
+  /** 0 ..= 1023, distinct per generator. */
+  generatorId: number
+}
+/** Nanoflakes have no process-wide generator: make one with your epoch and generator id. */
+export declare const nanoflake: {
+  Nanoflake: typeof Nanoflake
+  Generator: new (options: NanoflakeOptions) => FormatGenerator<Nanoflake>
+}
 
 declare const sno: {
   Id: typeof Id
@@ -182,8 +291,14 @@ declare const sno: {
   Ulid: typeof Ulid
   Uuid7: typeof Uuid7
   Scru128: typeof Scru128
+  Scru160: typeof Scru160
+  UlidFlake: typeof UlidFlake
+  Nanoflake: typeof Nanoflake
   ulid: typeof ulid
   uuid7: typeof uuid7
   scru128: typeof scru128
+  scru160: typeof scru160
+  ulidflake: typeof ulidflake
+  nanoflake: typeof nanoflake
 }
 export default sno

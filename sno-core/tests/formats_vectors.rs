@@ -8,7 +8,9 @@ use common::{Script, hex, json_str, rows, to_hex};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
 use sno_core::scru128::{self, Scru128Id};
+use sno_core::scru160;
 use sno_core::ulid::{self, Ulid};
+use sno_core::ulidflake;
 use sno_core::uuid7::{self, Uuid7};
 
 type Row = std::collections::HashMap<String, String>;
@@ -412,18 +414,30 @@ fn scru128_reserved_and_threads() {
 
 /// After a real `fork()`, a generator shared by parent and child (the child's copy, same clock
 /// reading) starts over with freshly seeded randomness instead of continuing the parent's
-/// sequence, so the two never produce the same ULID, UUIDv7 or SCRU128 ID.
+/// sequence, so the two never produce the same ULID, UUIDv7, SCRU128 or SCRU160 ID, nor the same
+/// run of Ulid-Flakes.
 #[test]
 fn fork_child_does_not_continue_the_parents_sequences() {
+    const LEN: usize = 68 + 8 * 8;
     let clock = || 1_700_000_000_000i64;
     let u = ulid::Generator::with_state_and_clock(ulid::Monotonic::default(), clock);
     let v = uuid7::Generator::with_state_and_clock(uuid7::Monotonic::default(), clock);
     let s = scru128::Generator::with_state_and_clock(scru128::Monotonic::default(), clock);
-    let next = || -> [u8; 48] {
-        let mut out = [0u8; 48];
+    let t = scru160::Generator::with_state_and_clock(scru160::Monotonic::default(), clock);
+    // Ulid-Flake on a clock a millisecond further at each read (after its 2024 epoch): eight
+    // fresh 20-bit draws tell a replayed stream apart.
+    let tick = std::sync::atomic::AtomicI64::new(1_750_000_000_000);
+    let ticking = move || tick.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let f = ulidflake::Generator::with_state_and_clock(ulidflake::Monotonic::default(), ticking);
+    let next = || -> [u8; LEN] {
+        let mut out = [0u8; LEN];
         out[..16].copy_from_slice(&u.try_next().unwrap().to_bytes());
         out[16..32].copy_from_slice(&v.try_next().unwrap().to_bytes());
-        out[32..].copy_from_slice(&s.try_next().unwrap().to_bytes());
+        out[32..48].copy_from_slice(&s.try_next().unwrap().to_bytes());
+        out[48..68].copy_from_slice(&t.try_next().unwrap().to_bytes());
+        for k in 0..8 {
+            out[68 + 8 * k..76 + 8 * k].copy_from_slice(&f.try_next().unwrap().to_bytes());
+        }
         out
     };
     next();
@@ -436,27 +450,25 @@ fn fork_child_does_not_continue_the_parents_sequences() {
     assert!(pid >= 0);
     if pid == 0 {
         let ids = next();
-        // SAFETY: writing 48 initialised bytes, then ending the child without atexit handlers.
+        // SAFETY: writing LEN initialised bytes, then ending the child without atexit handlers.
         unsafe {
             libc::write(fds[1], ids.as_ptr().cast(), ids.len());
             libc::_exit(0);
         }
     }
     let ours = next();
-    let mut theirs = [0u8; 48];
-    // SAFETY: closing our write end, reading at most 48 bytes into `theirs`, reaping the child.
+    let mut theirs = [0u8; LEN];
+    // SAFETY: closing our write end, reading at most LEN bytes into `theirs`, reaping the child.
     let n = unsafe {
         libc::close(fds[1]);
         let n = libc::read(fds[0], theirs.as_mut_ptr().cast(), theirs.len());
         libc::waitpid(pid, &mut 0, 0);
         n
     };
-    assert_eq!(n, 48);
-    for (k, name) in ["ULID", "UUIDv7", "SCRU128"].iter().enumerate() {
-        assert_ne!(
-            ours[16 * k..16 * k + 16],
-            theirs[16 * k..16 * k + 16],
-            "{name}"
-        );
+    assert_eq!(n, LEN as isize);
+    let parts = [("ULID", 0..16), ("UUIDv7", 16..32), ("SCRU128", 32..48)];
+    let more = [("SCRU160", 48..68), ("Ulid-Flake", 68..LEN)];
+    for (name, range) in parts.into_iter().chain(more) {
+        assert_ne!(ours[range.clone()], theirs[range], "{name}");
     }
 }

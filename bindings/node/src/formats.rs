@@ -1,15 +1,19 @@
-//! The native half of ULID, UUIDv7 and SCRU128: one set of functions taking a format `kind`
-//! (0 ULID, 1 UUIDv7, 2 SCRU128; `formats.js` holds the table), written once over a small trait
-//! and dispatched per call, and one generator class over the three core generators.
+//! The native half of the other formats: one set of functions taking a format `kind` (0 ULID,
+//! 1 UUIDv7, 2 SCRU128, 3 SCRU160, 4 Ulid-Flake, 5 Nanoflake; `formats.js` holds the table),
+//! written once over a small trait and dispatched per call, and one generator class over the
+//! core generators.
 
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::Error as SnoError;
 use sno_core::monotonic::Shared;
+use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::scru128::{self, Scru128Id};
+use sno_core::scru160::{self, Scru160Id};
 use sno_core::ulid::{self, Ulid};
+use sno_core::ulidflake::{self, UlidFlake};
 use sno_core::uuid7::{self, Uuid7};
 
 use crate::{arg_error, bytes_arg, int_arg, js_error, napi_error, with_text};
@@ -29,20 +33,22 @@ trait Format: Copy + Sized {
     fn decode_lenient(text: &[u8]) -> CoreResult<Self> {
         Self::decode(text)
     }
-    /// The 16 bytes.
-    fn bytes(&self) -> [u8; 16];
+    /// The binary form.
+    fn bytes(&self) -> &[u8];
     /// Writes the canonical text into `buf`, returning its length.
     fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize;
-    /// The numeric fields: `[unixMs, ...]` (the format's fields that fit a double).
+    /// The numeric fields: `[unixMs, ...]` (the format's fields that fit a double; for
+    /// Nanoflakes, whose epoch the value does not carry, `[timestamp, ...]`).
     fn fields(&self) -> Vec<f64>;
-    /// The next value of the process-wide generator.
-    fn global() -> Self;
+    /// The next value of the process-wide generator (none for Nanoflakes, whose generators
+    /// need an id and an epoch).
+    fn global() -> Option<Self>;
 }
 
 macro_rules! format_common {
     ($len:expr) => {
-        fn bytes(&self) -> [u8; 16] {
-            self.to_bytes()
+        fn bytes(&self) -> &[u8] {
+            self.as_bytes()
         }
         fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize {
             buf[..$len].copy_from_slice(&self.encode_bytes());
@@ -59,8 +65,8 @@ impl Format for Ulid {
     fn fields(&self) -> Vec<f64> {
         vec![self.timestamp_ms() as f64]
     }
-    fn global() -> Self {
-        ulid::new()
+    fn global() -> Option<Self> {
+        Some(ulid::new())
     }
 }
 
@@ -75,8 +81,8 @@ impl Format for Uuid7 {
     fn fields(&self) -> Vec<f64> {
         vec![self.timestamp_ms() as f64, f64::from(self.rand_a())]
     }
-    fn global() -> Self {
-        uuid7::new()
+    fn global() -> Option<Self> {
+        Some(uuid7::new())
     }
 }
 
@@ -93,8 +99,70 @@ impl Format for Scru128Id {
             f64::from(self.entropy()),
         ]
     }
-    fn global() -> Self {
-        scru128::new()
+    fn global() -> Option<Self> {
+        Some(scru128::new())
+    }
+}
+
+impl Format for Scru160Id {
+    fn decode(text: &[u8]) -> CoreResult<Self> {
+        Scru160Id::decode(text)
+    }
+    format_common!(scru160::ENCODED_LEN);
+    fn fields(&self) -> Vec<f64> {
+        vec![
+            self.timestamp_ms() as f64,
+            f64::from(self.counter()),
+            f64::from(self.random16()),
+        ]
+    }
+    fn global() -> Option<Self> {
+        Some(scru160::new())
+    }
+}
+
+impl Format for UlidFlake {
+    fn decode(text: &[u8]) -> CoreResult<Self> {
+        UlidFlake::decode(text)
+    }
+    format_common!(ulidflake::ENCODED_LEN);
+    fn fields(&self) -> Vec<f64> {
+        vec![
+            self.unix_millis() as f64,
+            self.timestamp() as f64,
+            f64::from(self.randomness()),
+            f64::from(self.scalable_randomness()),
+            f64::from(self.sid()),
+        ]
+    }
+    fn global() -> Option<Self> {
+        Some(ulidflake::new())
+    }
+}
+
+impl Format for Nanoflake {
+    fn decode(text: &[u8]) -> CoreResult<Self> {
+        Nanoflake::decode(text)
+    }
+    fn bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+    fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize {
+        let mut digits = [0u8; nanoflake::MAX_ENCODED_LEN];
+        let text = self.encode(&mut digits).as_bytes();
+        buf[..text.len()].copy_from_slice(text);
+        text.len()
+    }
+    fn fields(&self) -> Vec<f64> {
+        vec![
+            self.timestamp() as f64,
+            f64::from(self.generator_id()),
+            f64::from(self.sequence()),
+            self.reference_timestamp() as f64,
+        ]
+    }
+    fn global() -> Option<Self> {
+        None
     }
 }
 
@@ -112,6 +180,18 @@ macro_rules! dispatch {
             }
             2 => {
                 type $T = Scru128Id;
+                $body
+            }
+            3 => {
+                type $T = Scru160Id;
+                $body
+            }
+            4 => {
+                type $T = UlidFlake;
+                $body
+            }
+            5 => {
+                type $T = Nanoflake;
                 $body
             }
             other => Err(arg_error(format!("unknown format kind {other}"))),
@@ -155,7 +235,7 @@ pub fn fmt_canonical<'e>(
     with_text(env, &text, "parse(text): text", canonical)?.unwrap_or(Ok(None))
 }
 
-/// The canonical text of 16 raw bytes (`fromBytes`).
+/// The canonical text of the raw bytes (`fromBytes`).
 #[napi(
     ts_args_type = "kind: number, bytes: Uint8Array",
     ts_return_type = "string",
@@ -175,7 +255,7 @@ pub fn fmt_from_bytes<'e>(
     })
 }
 
-/// The 16 bytes of a canonical text.
+/// The bytes of a canonical text.
 #[napi(catch_unwind)]
 pub fn fmt_to_bytes(kind: u32, text: String) -> Result<Buffer, String> {
     dispatch!(kind, T => {
@@ -190,10 +270,15 @@ pub fn fmt_fields(kind: u32, text: String) -> Result<Vec<f64>, String> {
     dispatch!(kind, T => Ok(T::decode(text.as_bytes()).map_err(js_error)?.fields()))
 }
 
+/// The next value of the process-wide generator of `T`.
+fn global<T: Format>() -> Result<T, String> {
+    T::global().ok_or_else(|| arg_error("this format has no process-wide generator".into()))
+}
+
 /// A new value's text from the process-wide generator.
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn fmt_new_string(env: &Env, kind: u32) -> Result<JsString<'_>, String> {
-    dispatch!(kind, T => js_text(env, &T::global()))
+    dispatch!(kind, T => js_text(env, &global::<T>()?))
 }
 
 /// `n` new values' texts from the process-wide generator, laid end to end in one string.
@@ -208,7 +293,7 @@ pub fn fmt_new_text(env: &Env, kind: u32, n: f64) -> Result<JsString<'_>, String
         let mut buf = [0u8; MAX_TEXT];
         let mut text = Vec::new();
         for _ in 0..n {
-            let len = T::global().text(&mut buf);
+            let len = global::<T>()?.text(&mut buf);
             text.extend_from_slice(&buf[..len]);
         }
         env.create_string_latin1(&text).map_err(napi_error)
@@ -219,10 +304,13 @@ enum AnyGenerator {
     Ulid(Shared<ulid::Monotonic<ThreadRng>>),
     Uuid7(Shared<uuid7::Monotonic<ThreadRng>>),
     Scru128(Shared<scru128::Monotonic<ThreadRng>>),
+    Scru160(Shared<scru160::Monotonic<ThreadRng>>),
+    UlidFlake(Shared<ulidflake::Monotonic<ThreadRng>>),
+    Nanoflake(Shared<nanoflake::Monotonic>),
 }
 
-/// A thread-safe monotonic generator of one format (the `Generator` of `ulid`, `uuid7` and
-/// `scru128` in `formats.js`).
+/// A thread-safe monotonic generator of one format (the `Generator` of each namespace in
+/// `formats.js`).
 #[napi]
 pub struct FormatGenerator(AnyGenerator);
 
@@ -253,18 +341,55 @@ impl FormatGenerator {
             AnyGenerator::Ulid(g) => step(env, g, call),
             AnyGenerator::Uuid7(g) => step(env, g, call),
             AnyGenerator::Scru128(g) => step(env, g, call),
+            AnyGenerator::Scru160(g) => step(env, g, call),
+            AnyGenerator::UlidFlake(g) => step(env, g, call),
+            AnyGenerator::Nanoflake(g) => step(env, g, call),
         }
     }
 }
 
 #[napi]
 impl FormatGenerator {
+    /// A generator of format `kind`. Settings (checked by `formats.js` for type): `epochMs`
+    /// (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake `sid`,
+    /// -1 for stand-alone) and `entropySize` (Ulid-Flake).
     #[napi(constructor, catch_unwind)]
-    pub fn new(kind: u32) -> Result<Self, String> {
+    pub fn new(
+        kind: u32,
+        epoch_ms: Option<f64>,
+        id: Option<f64>,
+        entropy_size: Option<f64>,
+    ) -> Result<Self, String> {
+        let epoch = |default| -> Result<i64, String> {
+            epoch_ms.map_or(Ok(default), |e| int_arg("epochMs", e, 0, i64::MAX))
+        };
+        let settings = |e: SnoError| arg_error(format!("invalid generator settings: {e}"));
         Ok(FormatGenerator(match kind {
             0 => AnyGenerator::Ulid(Shared::default()),
             1 => AnyGenerator::Uuid7(Shared::default()),
             2 => AnyGenerator::Scru128(Shared::default()),
+            3 => AnyGenerator::Scru160(Shared::default()),
+            4 => {
+                let sid = match id.map(|s| int_arg("sid", s, -1, 31)).transpose()? {
+                    None | Some(-1) => None,
+                    Some(sid) => Some(sid as u8),
+                };
+                let config = ulidflake::Config {
+                    epoch_ms: epoch(ulidflake::DEFAULT_EPOCH_MS)?,
+                    sid,
+                    entropy_size: int_arg("entropySize", entropy_size.unwrap_or(1.0), 1, 3)? as u8,
+                };
+                let state =
+                    ulidflake::Monotonic::with_config(ThreadRng, config).map_err(settings)?;
+                AnyGenerator::UlidFlake(Shared::new(state))
+            }
+            5 => {
+                let generator_id = int_arg("generatorId", id.unwrap_or(f64::NAN), 0, 1023)?;
+                let epoch_ms = int_arg("epochMs", epoch_ms.unwrap_or(f64::NAN), 0, i64::MAX)?;
+                let state =
+                    nanoflake::Monotonic::new(epoch_ms, generator_id as u16).map_err(settings)?;
+                AnyGenerator::Nanoflake(Shared::new(state))
+            }
             other => return Err(arg_error(format!("unknown format kind {other}"))),
         }))
     }
