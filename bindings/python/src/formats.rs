@@ -67,9 +67,11 @@ where
 /// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` past year 9999 (the limit of
 /// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
 pub(crate) fn iso_ms(ms: u64) -> Option<String> {
-    const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
     let mut utc = [0u8; sno_core::time::UTC_LEN];
-    (ms <= MAX_MS).then(|| sno_core::time::format_utc(ms as i64 * 1_000_000, &mut utc).to_owned())
+    let ms = i64::try_from(ms)
+        .ok()
+        .filter(|&ms| ms <= sno_core::time::MAX_UTC_MILLIS)?;
+    Some(sno_core::time::format_utc_millis(ms, &mut utc).to_owned())
 }
 
 /// A `str` of ASCII text written by a core encoder.

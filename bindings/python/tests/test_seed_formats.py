@@ -324,3 +324,10 @@ def test_module_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_repr_times_up_to_year_9999():
+    u = sno.ULID.from_int((253402300799999 << 80) | 5)
+    assert "time='9999-12-31T23:59:59.999Z'" in repr(u)
+    assert "unix_ms=253402300800000" in repr(sno.ULID.from_int(253402300800000 << 80))
+    assert "time='2500-01-01T00:00:00.000Z'" in repr(sno.SCRU160.from_int(16725225600000 << 112))
