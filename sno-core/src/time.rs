@@ -62,20 +62,30 @@ pub const UTC_LEN: usize = 24;
 /// assert_eq!(sno_core::time::format_utc(1_936_047_814_976_000_000, &mut buf), "2031-05-08T23:03:34.976Z");
 /// ```
 pub fn format_utc(unix_nanos: i64, buf: &mut [u8; UTC_LEN]) -> &str {
-    format_utc_millis(unix_nanos.div_euclid(1_000_000), buf)
+    write_utc(unix_nanos.div_euclid(1_000_000), buf)
 }
 
 /// The last millisecond ISO 8601's four-digit year can write: 9999-12-31T23:59:59.999Z.
 pub const MAX_UTC_MILLIS: i64 = 253_402_300_799_999;
 
-/// [`format_utc`] for Unix milliseconds (years 1970..=9999, up to [`MAX_UTC_MILLIS`]), the unit
-/// of the millisecond formats, whose timestamps reach past the `i64` nanosecond range (2262).
+/// [`format_utc`] for Unix milliseconds, the unit of the millisecond formats, whose timestamps
+/// reach past the `i64` nanosecond range (2262): `None` outside `0 ..= MAX_UTC_MILLIS` (years
+/// 1970..=9999, what ISO 8601's four-digit year can write).
 ///
 /// ```
 /// let mut buf = [0u8; sno_core::time::UTC_LEN];
-/// assert_eq!(sno_core::time::format_utc_millis(253_402_300_799_999, &mut buf), "9999-12-31T23:59:59.999Z");
+/// assert_eq!(sno_core::time::format_utc_millis(253_402_300_799_999, &mut buf), Some("9999-12-31T23:59:59.999Z"));
+/// assert_eq!(sno_core::time::format_utc_millis(253_402_300_800_000, &mut buf), None);
 /// ```
-pub fn format_utc_millis(millis: i64, buf: &mut [u8; UTC_LEN]) -> &str {
+pub fn format_utc_millis(millis: i64, buf: &mut [u8; UTC_LEN]) -> Option<&str> {
+    (0..=MAX_UTC_MILLIS)
+        .contains(&millis)
+        .then(|| write_utc(millis, buf))
+}
+
+/// Writes Unix milliseconds as ISO 8601 UTC (no range check: the callers give years
+/// 1970..=9999).
+fn write_utc(millis: i64, buf: &mut [u8; UTC_LEN]) -> &str {
     let secs = millis.div_euclid(1000);
     let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
     let sod = secs.rem_euclid(86_400);

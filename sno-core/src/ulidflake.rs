@@ -62,24 +62,19 @@ pub struct UlidFlake([u8; BINARY_LEN]);
 i64_id!(UlidFlake);
 
 impl UlidFlake {
-    const fn check_timestamp(timestamp: u64) -> Result<u64, Error> {
+    /// A stand-alone value from its timestamp (ms since the epoch) and 20-bit randomness.
+    pub const fn from_parts(timestamp: u64, randomness: u32) -> Result<UlidFlake, Error> {
         if timestamp > MAX_TIMESTAMP {
             return Err(Error::MillisOutOfRange {
                 unix_millis: DEFAULT_EPOCH_MS.saturating_add(timestamp as i64),
             });
         }
-        Ok(timestamp << 20)
-    }
-    /// A stand-alone value from its timestamp (ms since the epoch) and 20-bit randomness.
-    pub const fn from_parts(timestamp: u64, randomness: u32) -> Result<UlidFlake, Error> {
-        let ts = match UlidFlake::check_timestamp(timestamp) {
-            Ok(ts) => ts,
-            Err(e) => return Err(e),
-        };
         if randomness > MAX_RANDOMNESS {
             return Err(Error::ValueOverflow);
         }
-        Ok(UlidFlake((ts | randomness as u64).to_be_bytes()))
+        Ok(UlidFlake(
+            ((timestamp << 20) | randomness as u64).to_be_bytes(),
+        ))
     }
     /// A scalable value from its timestamp, 15-bit randomness and 5-bit `sid`.
     pub const fn from_scalable_parts(

@@ -105,15 +105,29 @@ pub(crate) use c_generator;
 /// # Safety
 /// `id` NULL or valid; `out` NULL or valid for `T::TEXT_LEN` writes.
 pub(crate) unsafe fn encode<T: CId>(id: *const T, out: *mut c_char) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { encode_with(id, out, T::TEXT_LEN, T::encode) }
+}
+
+/// Writes another fixed-length text of `*id` (`len` bytes, no NUL, by `write`) to `out`.
+///
+/// # Safety
+/// `id` NULL or valid; `out` NULL or valid for `len` writes.
+pub(crate) unsafe fn encode_with<T: CId>(
+    id: *const T,
+    out: *mut c_char,
+    len: usize,
+    write: fn(&T::Core, &mut [u8]),
+) -> sno_status {
     ffi_boundary(|| {
         // SAFETY: NULL or valid per the contract.
         let id = unsafe { try_ref(id) }?.to_core()?;
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        // SAFETY: non-NULL and valid for TEXT_LEN writes per the contract.
-        let out = unsafe { std::slice::from_raw_parts_mut(out.cast::<u8>(), T::TEXT_LEN) };
-        T::encode(&id, out);
+        // SAFETY: non-NULL and valid for `len` writes per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out.cast::<u8>(), len) };
+        write(&id, out);
         Ok(())
     })
 }

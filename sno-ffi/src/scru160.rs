@@ -6,7 +6,6 @@ use std::ffi::c_char;
 
 use sno_core::scru160::{self, Scru160Id};
 
-use crate::boundary::{ffi_boundary, try_ref};
 use crate::formats::{self, c_generator, c_id};
 use crate::types::sno_status;
 
@@ -85,17 +84,12 @@ pub unsafe extern "C" fn sno_scru160_encode_hex(
     id: *const sno_scru160,
     out: *mut c_char,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or valid per the contract.
-        let id = Scru160Id::from_bytes(unsafe { try_ref(id) }?.bytes);
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        // SAFETY: non-NULL and valid for 40 writes per the contract.
-        let out = unsafe { std::slice::from_raw_parts_mut(out.cast::<u8>(), SNO_SCRU160_HEX_LEN) };
-        out.copy_from_slice(&id.encode_hex_bytes());
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        formats::encode_with(id, out, SNO_SCRU160_HEX_LEN, |id, out| {
+            out.copy_from_slice(&id.encode_hex_bytes())
+        })
+    }
 }
 
 /// Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either

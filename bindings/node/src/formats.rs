@@ -360,9 +360,6 @@ impl FormatGenerator {
         id: Option<f64>,
         entropy_size: Option<f64>,
     ) -> Result<Self, String> {
-        let epoch = |default| -> Result<i64, String> {
-            epoch_ms.map_or(Ok(default), |e| int_arg("epochMs", e, 0, i64::MAX))
-        };
         let settings = |e: SnoError| arg_error(format!("invalid generator settings: {e}"));
         Ok(FormatGenerator(match kind {
             0 => AnyGenerator::Ulid(Shared::default()),
@@ -375,7 +372,10 @@ impl FormatGenerator {
                     Some(sid) => Some(sid as u8),
                 };
                 let config = ulidflake::Config {
-                    epoch_ms: epoch(ulidflake::DEFAULT_EPOCH_MS)?,
+                    epoch_ms: match epoch_ms {
+                        None => ulidflake::DEFAULT_EPOCH_MS,
+                        Some(e) => int_arg("epochMs", e, 0, i64::MAX)?,
+                    },
                     sid,
                     entropy_size: int_arg("entropySize", entropy_size.unwrap_or(1.0), 1, 3)? as u8,
                 };

@@ -11,7 +11,7 @@ use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
-use crate::formats::{ascii_str, decode_text, iso_ms, next};
+use crate::formats::{ascii_str, decode_text, iso_ms, new_list, next};
 use crate::{datetime_from_ms, pickle_reduce, raise, to_py};
 
 // The signatures spell the default epoch as a literal, so that Python shows its value.
@@ -353,12 +353,8 @@ fn ulidflake_new_many<'py>(
     n: usize,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let ids = (0..n).map(|_| ulidflake::new());
-    if as_str {
-        PyList::new(py, ids.map(|id| ascii_str(py, &id.encode_bytes())))
-    } else {
-        PyList::new(py, ids.map(PyUlidFlake))
-    }
+    let text = |id: UlidFlake| ascii_str(py, &id.encode_bytes());
+    new_list(py, n, as_str, ulidflake::new, text, PyUlidFlake)
 }
 
 /// Adds the classes and functions to the native module.

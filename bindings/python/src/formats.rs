@@ -68,10 +68,24 @@ where
 /// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
 pub(crate) fn iso_ms(ms: u64) -> Option<String> {
     let mut utc = [0u8; sno_core::time::UTC_LEN];
-    let ms = i64::try_from(ms)
-        .ok()
-        .filter(|&ms| ms <= sno_core::time::MAX_UTC_MILLIS)?;
-    Some(sno_core::time::format_utc_millis(ms, &mut utc).to_owned())
+    sno_core::time::format_utc_millis(i64::try_from(ms).ok()?, &mut utc).map(str::to_owned)
+}
+
+/// `n` values of `make`, as a list of objects (`wrap`) or, with `as_str`, of their text.
+pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
+    py: Python<'py>,
+    n: usize,
+    as_str: bool,
+    make: impl Fn() -> T,
+    text: impl Fn(T) -> Bound<'py, PyString>,
+    wrap: impl Fn(T) -> W,
+) -> PyResult<Bound<'py, PyList>> {
+    let ids = (0..n).map(|_| make());
+    if as_str {
+        PyList::new(py, ids.map(text))
+    } else {
+        PyList::new(py, ids.map(wrap))
+    }
 }
 
 /// A `str` of ASCII text written by a core encoder.
@@ -252,12 +266,7 @@ macro_rules! py_format {
         #[pyfunction]
         #[pyo3(signature = (n, *, as_str = false))]
         fn $new_many<'py>(py: Python<'py>, n: usize, as_str: bool) -> PyResult<Bound<'py, PyList>> {
-            let ids = (0..n).map(|_| $global());
-            if as_str {
-                PyList::new(py, ids.map(|id| ascii_str(py, &id.encode_bytes())))
-            } else {
-                PyList::new(py, ids.map($class))
-            }
+            new_list(py, n, as_str, $global, |id| ascii_str(py, &id.encode_bytes()), $class)
         }
     };
 }

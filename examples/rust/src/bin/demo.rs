@@ -20,11 +20,10 @@ use sno_core::{Error, Generator, Id};
 /// ISO 8601 UTC of Unix milliseconds, or a note past year 9999.
 fn iso(ms: i64) -> String {
     let mut utc = [0u8; sno_core::time::UTC_LEN];
-    if (0..=sno_core::time::MAX_UTC_MILLIS).contains(&ms) {
-        sno_core::time::format_utc_millis(ms, &mut utc).to_owned()
-    } else {
-        format!("unix_ms {ms} (outside years 1970..=9999)")
-    }
+    sno_core::time::format_utc_millis(ms, &mut utc).map_or_else(
+        || format!("unix_ms {ms} (outside years 1970..=9999)"),
+        str::to_owned,
+    )
 }
 
 fn hex(bytes: &[u8]) -> String {
