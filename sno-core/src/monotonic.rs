@@ -85,7 +85,7 @@ mod shared {
             loop {
                 match self.try_next() {
                     Err(Error::RandomnessExhausted { .. }) => {
-                        std::thread::sleep(Duration::from_micros(200));
+                        std::thread::sleep(until_next_millisecond());
                     }
                     Err(Error::ClockRollback {
                         last_unix_millis,
@@ -102,6 +102,16 @@ mod shared {
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
             self.lock().1.next_at(unix_millis)
         }
+    }
+
+    /// How long until the system clock's next millisecond starts (plus a few µs, so the wake-up
+    /// lands inside it): the shortest sleep after which a used-up millisecond is over. With an
+    /// injected clock this is just a short pause before the clock is read again.
+    fn until_next_millisecond() -> core::time::Duration {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        core::time::Duration::from_micros(u64::from(1_000 - now.subsec_micros() % 1_000) + 5)
     }
 
     /// The next ID of a process-wide generator, created on first use.

@@ -2,14 +2,16 @@
 
     python bindings/python/bench/bench.py            # peers that are installed are measured
     pip install uuid-utils python-ulid scru128       # to include them
+    pip install ulid-flake==0.1.3 scru160==0.2.3    # (scru160 0.2.3 is yanked, but installs)
 
 Prints ns/op (best of several timeit repeats): first sno against the standard library and
-uuid_utils (ratio to sno.new()), then each 128-bit format against its peer (peer / libsno: above 1
-means libsno is faster).
+uuid_utils (ratio to sno.new()), then each other format against its peer (peer / libsno: above 1
+means libsno is faster). Nanoflakes have no Python package to compare with.
 """
 
 import importlib
 import sys
+import time
 import timeit
 import uuid
 
@@ -57,6 +59,31 @@ def main():
     formats()
 
 
+class Produced:
+    """ns per ID *produced* by `make`, for generators that may raise OverflowError when the
+    random bits of one millisecond are used up: a failed call costs its time and yields nothing."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def ns(self, number):
+        made, start = 0, time.perf_counter()
+        for _ in range(number):
+            try:
+                self.make()
+                made += 1
+            except OverflowError:
+                pass
+        return (time.perf_counter() - start) / max(made, 1) * 1e9
+
+
+def timed(case, number):
+    """ns/op of a callable, or ns per produced ID of a `Produced` (best of five runs)."""
+    if isinstance(case, Produced):
+        return min(case.ns(number // 4) for _ in range(5))
+    return measure(case, number=number)
+
+
 def peer(module):
     """The peer module, or None (with a note) when it is not installed."""
     try:
@@ -94,10 +121,42 @@ def formats():
             ("SCRU128 as text", lambda: str(scru128.new()), "scru128.new_string()", py_scru128.new_string),
             ("SCRU128 parse", lambda: scru128_parse(s), "Scru128Id.from_str", lambda: peer_scru128_parse(s)),
         ]
+    cases += seed_formats()
     print("\n| operation | libsno ns/op | peer | peer ns/op | libsno speed-up |\n|---|---|---|---|---|")
     for name, ours, peer_name, theirs in cases:
-        a, b = measure(ours, number=100_000), measure(theirs, number=20_000)
+        a, b = timed(ours, 100_000), timed(theirs, 20_000)
         print(f"| {name} | {a:.0f} | {peer_name} | {b:.0f} | {b / a:.2f}x |")
+
+
+def seed_formats():
+    """SCRU160 against the `scru160` package (text only: it has no value type) and Ulid-Flake
+    against `ulid-flake` (class-level generators, like our process-wide ones)."""
+    from sno import scru160, ulidflake
+
+    cases = []
+    py_scru160, py_flake, py_scalable = peer("scru160"), peer("ulid_flake.api"), peer("ulid_flake.scalable")
+    if py_scru160:
+        cases += [
+            ("SCRU160 as text", lambda: str(scru160.new()), "scru160.scru160()", py_scru160.scru160),
+            ("SCRU160 as hex", lambda: scru160.new().hex, "scru160.scru160f()", py_scru160.scru160f),
+        ]
+    if py_flake and py_scalable:
+        flake, scalable = py_flake.UlidFlake, py_scalable.UlidFlakeScalable
+        text = str(ulidflake.new())
+        ours_scalable = ulidflake.Generator(sid=7)
+        scalable.set_config(sid=7)  # its new(sid) ignores the argument and uses the class's
+        flake_parse = sno.UlidFlake
+
+        # ulid-flake raises OverflowError when its increments use up the random bits of one
+        # millisecond; ours sleeps until the next one. The 20 (stand-alone) or 15 (scalable)
+        # random bits cap either side at about 8 000 / 130 IDs per ms on average.
+        cases += [
+            ("Ulid-Flake new", Produced(ulidflake.new), "UlidFlake.new()", Produced(flake.new)),
+            ("Ulid-Flake as text", Produced(lambda: str(ulidflake.new())), "str(UlidFlake.new())", Produced(lambda: str(flake.new()))),
+            ("Ulid-Flake scalable new", Produced(ours_scalable.new), "UlidFlakeScalable.new()", Produced(scalable.new)),
+            ("Ulid-Flake parse", lambda: flake_parse(text), "UlidFlake.parse", lambda: flake.parse(text)),
+        ]
+    return cases
 
 
 if __name__ == "__main__":
