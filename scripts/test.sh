@@ -21,6 +21,12 @@ cargo test --all-features
 step "Rust: sno-core without default features (no_std core)"
 cargo test -p sno-core --no-default-features
 
+step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
+
+step "Rust: stress, short (2 M IDs per thread count, 4-sequence pool, jumping clock, no duplicate)"
+cargo run -q --release -p sno-examples --bin stress -- --ids 2e6 --threads 1,2,4 --mem 64
+
 step "C: header compiles warning-free as C99 and C++11"
 cc -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only include/sno.h
 c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only include/sno.h

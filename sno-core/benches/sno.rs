@@ -14,6 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+mod support;
+
 use criterion::{Criterion, criterion_group};
 use sno_core::{Clock, Generator, SystemClock};
 
@@ -129,4 +131,37 @@ fn main() {
     saturate(2, secs);
     benches();
     Criterion::default().configure_from_args().final_summary();
+    summary();
+}
+
+/// This run's medians as a table, each peer's ratio to libsno's global `new`.
+fn summary() {
+    let rows = [
+        ("sno: global new", "sno_global new"),
+        ("sno: Generator::try_next", "sno_try_next (unsaturated)"),
+        (
+            "floor: coarse clock + fetch_add",
+            "floor_ clock + fetch_add",
+        ),
+        (
+            "floor: precise clock + fetch_add",
+            "floor_ precise clock + fetch_add",
+        ),
+        (
+            "ulid: Generator::generate (monotonic)",
+            "peer_ ulid Generator__generate (monotonic)",
+        ),
+        ("ulid: Ulid::new", "peer_ ulid Ulid__new"),
+        ("uuid: now_v7", "peer_ uuid now_v7"),
+        ("xid: new", "peer_ xid new"),
+    ];
+    let Some(base) = support::median_ns("new", rows[0].1, "") else {
+        return;
+    };
+    println!("\n| generate | ns | ÷ sno global new |\n|---|---|---|");
+    for (label, dir) in rows {
+        if let Some(ns) = support::median_ns("new", dir, "") {
+            println!("| {label} | {ns:.1} | {:.2} |", ns / base);
+        }
+    }
 }

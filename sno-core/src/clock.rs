@@ -105,6 +105,90 @@ mod manual {
     }
 }
 
+#[cfg(target_has_atomic = "64")]
+pub use leased::LeasedClock;
+
+#[cfg(target_has_atomic = "64")]
+mod leased {
+    use super::Clock;
+    use crate::sync::{AtomicU64, Ordering};
+
+    /// A clock that never reads past a *lease*: the highest unit the application has persisted
+    /// as reserved. It makes snapshots crash-safe: persist a lease, then [`extend`] the clock
+    /// to it; every ID is then at or below a unit that is on disk, so after a crash (no final
+    /// snapshot) a generator restored with [`Snapshot::resume_after`] from the last persisted
+    /// lease cannot repeat one, even when the clock is set back.
+    ///
+    /// When the lease runs out, the reading stays at the lease: the generator uses up that
+    /// unit's pool and [`Generator::next`] waits (in 1 ms sleeps) until the lease is extended.
+    /// Persist often enough (a lease a few periods ahead of the clock) that it never runs out.
+    /// Readings below the lease pass through, backwards steps included.
+    ///
+    /// ```
+    /// use sno_core::{Clock, LeasedClock, ManualClock};
+    /// let clock = LeasedClock::new(ManualClock::new(1_000), 1_010);
+    /// assert_eq!(clock.now_units(), 1_000);
+    /// clock.inner().set(1_020);
+    /// assert_eq!(clock.now_units(), 1_010); // the lease
+    /// clock.extend(1_100); // after persisting 1 100
+    /// assert_eq!(clock.now_units(), 1_020);
+    /// ```
+    ///
+    /// [`extend`]: LeasedClock::extend
+    /// [`Snapshot::resume_after`]: crate::Snapshot::resume_after
+    /// [`Generator::next`]: crate::Generator::next
+    #[derive(Debug)]
+    pub struct LeasedClock<C> {
+        inner: C,
+        lease: AtomicU64,
+    }
+
+    impl<C: Clock> LeasedClock<C> {
+        /// `inner`, capped at `lease` (a unit already persisted).
+        pub fn new(inner: C, lease: u64) -> Self {
+            LeasedClock {
+                inner,
+                lease: AtomicU64::new(lease),
+            }
+        }
+
+        /// Raises the lease to `units` (never lowers it). Call it only after `units` is
+        /// durably persisted.
+        pub fn extend(&self, units: u64) {
+            self.lease.fetch_max(units, Ordering::AcqRel);
+        }
+
+        /// The current lease.
+        pub fn lease(&self) -> u64 {
+            self.lease.load(Ordering::Acquire)
+        }
+
+        /// The wrapped clock.
+        pub fn inner(&self) -> &C {
+            &self.inner
+        }
+    }
+
+    impl<C: Clock> Clock for LeasedClock<C> {
+        #[inline]
+        fn now_units(&self) -> i64 {
+            let lease = self.lease.load(Ordering::Acquire);
+            // Leases are sno units (≤ 2^39), so the conversion is exact.
+            self.inner.now_units().min(lease as i64)
+        }
+
+        #[cfg(feature = "std")]
+        fn wait_until(&self, units: u64) {
+            if units > self.lease() {
+                // Only a new lease helps: poll for it at the default pace.
+                std::thread::sleep(core::time::Duration::from_millis(1));
+            } else {
+                self.inner.wait_until(units);
+            }
+        }
+    }
+}
+
 #[cfg(feature = "std")]
 pub use system::SystemClock;
 

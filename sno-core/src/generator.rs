@@ -44,9 +44,20 @@
 //! * **State ahead of the clock**: re-read the clock once (another thread may simply have read
 //!   it a moment later). If it is still behind, the clock regressed:
 //!   - if the clock is past `wall_safe`, switch timelines: raise `wall_safe` to the state's unit
-//!     (`fetch_max`: only ever conservative), then CAS the state to `(now, !tick, 1)`;
+//!     (`fetch_max`: only ever conservative), then CAS the state to `(now, !tick, 1)`. While
+//!     the CAS fails only because other calls incremented the counter, it is retried: having
+//!     raised `wall_safe`, the switch must happen, or every caller would refuse the regressed
+//!     clock until it passed the old unit (found by the loom model). Each retry is one
+//!     increment of another call, and such a call then completes without touching the word
+//!     again, so this path is lock-free (some call always completes) rather than wait-free:
+//!     it can be starved only by other threads completing calls without end within the
+//!     nanoseconds between two of its attempts;
 //!   - otherwise both timelines may hold IDs at this time: [`Error::ClockRegression`] at once,
-//!     saying from which unit a retry succeeds.
+//!     saying from which unit a retry succeeds. Before failing, the state is read once more:
+//!     if another thread's switch or progression moved it meanwhile (possibly to our unit), the
+//!     loop goes on from there. A call that lands between another thread's `fetch_max` and its
+//!     CAS still fails, although that switch is about to serve its unit: a refusal, never a
+//!     duplicate (the loom model `tests/loom.rs` checks both).
 //!
 //! No path takes a lock, sleeps or spins. The blocking [`Generator::next`] (with `std`) sleeps
 //! through [`Clock::wait_until`] between attempts.
@@ -118,6 +129,38 @@ pub struct Snapshot {
     pub wall_safe: i64,
     /// Applied clock regressions; its lowest bit is the tick-tock bit.
     pub drifts: u32,
+}
+
+impl Snapshot {
+    /// This snapshot, made safe to restore after an unclean stop of a generator whose clock
+    /// was a [`LeasedClock`](crate::LeasedClock) with `lease` persisted: both timelines are
+    /// marked used up to `lease` (or the snapshot's own marks, if higher), including that
+    /// unit's whole pool. The restored generator then issues IDs only in later units: on a
+    /// clock set back it returns [`Error::ClockRegression`] (and [`Generator::next`] waits)
+    /// until the clock passes the lease, so nothing the stopped process issued, up to its
+    /// lease on either timeline, can repeat.
+    ///
+    /// ```
+    /// use sno_core::{Error, Generator, ManualClock, Snapshot};
+    /// let saved = Snapshot { wall_hi: 1_000, sequence_min: 0, sequence_max: 15, ..Default::default() };
+    /// let clock = ManualClock::new(900); // set back after the restart
+    /// let g = Generator::builder().clock(&clock).snapshot(saved.resume_after(1_050)).build()?;
+    /// assert_eq!(g.try_next(0), Err(Error::ClockRegression { retry_at: 1_051 }));
+    /// clock.set(1_051);
+    /// assert_eq!(g.try_next(0)?.timestamp(), 1_051);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn resume_after(self, lease: u64) -> Snapshot {
+        let mark = (self.wall_hi.max(self.wall_safe)).max(lease.min(MAX_TIMESTAMP) as i64);
+        let last = sanitize_bounds(self.sequence_min, self.sequence_max)
+            .map_or(self.sequence, |(_, max)| u32::from(max));
+        Snapshot {
+            wall_hi: mark,
+            wall_safe: mark,
+            sequence: last,
+            ..self
+        }
+    }
 }
 
 /// Counters of the rare events, read with [`Generator::stats`].
@@ -522,6 +565,15 @@ impl<C: Clock> Generator<C> {
                 }
                 let safe = self.wall_safe.load(Ordering::Acquire);
                 if now <= safe {
+                    // A switch by another thread raises wall_safe first and then installs its
+                    // state, possibly at our unit: if the state has moved to another unit or
+                    // timeline since we observed it, look again (each such move is a successful
+                    // CAS by another thread, so the bound above still holds).
+                    let latest = state.load(Ordering::Acquire);
+                    if units_of(latest) != units || tick_of(latest) != tick_of(cur) {
+                        cur = latest;
+                        continue;
+                    }
                     self.counters.0.regressions.fetch_add(1, Ordering::Relaxed);
                     return Err(Error::ClockRegression { retry_at: safe + 1 });
                 }
@@ -529,17 +581,28 @@ impl<C: Clock> Generator<C> {
                 // higher wall_safe only makes later regressions more cautious.
                 self.wall_safe.fetch_max(units, Ordering::AcqRel);
                 let tick = !tick_of(cur);
-                match state.compare_exchange(
-                    cur,
-                    pack(now, tick, 1),
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                ) {
-                    Ok(_) => {
-                        self.drifts.fetch_add(1, Ordering::Relaxed);
-                        return Ok(self.mint(now, tick, 0, meta));
+                loop {
+                    match state.compare_exchange(
+                        cur,
+                        pack(now, tick, 1),
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    ) {
+                        Ok(_) => {
+                            self.drifts.fetch_add(1, Ordering::Relaxed);
+                            return Ok(self.mint(now, tick, 0, meta));
+                        }
+                        // Only the counter moved (other calls' increments): the decision to
+                        // switch stands, and having raised wall_safe we must see it through,
+                        // or every caller would refuse until the clock passes `units`.
+                        Err(actual) if units_of(actual) == units && tick_of(actual) != tick => {
+                            cur = actual;
+                        }
+                        Err(actual) => {
+                            cur = actual;
+                            break;
+                        }
                     }
-                    Err(actual) => cur = actual,
                 }
             }
         }

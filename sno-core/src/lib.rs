@@ -65,11 +65,11 @@ pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
 
-#[cfg(target_has_atomic = "64")]
-pub use clock::ManualClock;
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
 pub use clock::{Clock, MillisClock};
+#[cfg(target_has_atomic = "64")]
+pub use clock::{LeasedClock, ManualClock};
 pub use error::Error;
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 pub use generator::OverflowObserver;

@@ -1,0 +1,62 @@
+//! `testdata/bad_input.tsv`, shared by the Rust (sno-core) and C ABI (sno-ffi) tests.
+
+use std::path::PathBuf;
+
+/// One row for one layer: the case name, its expansion into inputs, and the expected answer.
+pub struct Case {
+    pub name: String,
+    pub input: String,
+    pub expand: String,
+    pub expected: String,
+}
+
+/// The rows that exist in `layer` (the column name: `rust` or `c`).
+pub fn cases(layer: &str) -> Vec<Case> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/bad_input.tsv");
+    let text = std::fs::read_to_string(&path).expect("testdata/bad_input.tsv");
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    let header = lines.next().expect("header");
+    assert_eq!(header, "case\tinput\texpand\trust\tc\tpython\tnode");
+    let column = header
+        .split('\t')
+        .position(|h| h == layer)
+        .expect("a layer");
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 7, "{line}");
+            Case {
+                name: f[0].into(),
+                input: serde_json::from_str(f[1]).expect("a JSON string"),
+                expand: f[2].into(),
+                expected: f[column].into(),
+            }
+        })
+        .filter(|c| c.expected != "-")
+        .collect()
+}
+
+/// The byte inputs of a case whose expansion works on bytes (`-`, `repeat:N`, `ascii@P`,
+/// `high@P`); `None` for the layer-specific ones (`c:*`, `type:*`).
+pub fn byte_inputs(case: &Case) -> Option<Vec<Vec<u8>>> {
+    let base = case.input.as_bytes().to_vec();
+    let at = |range: std::ops::Range<u16>, p: &str| {
+        let p: usize = p.parse().expect("a position");
+        range
+            .map(|b| b as u8)
+            .filter(|&b| sno_core::alphabet::SNO.value(b).is_none())
+            .map(|b| {
+                let mut v = base.clone();
+                v[p] = b;
+                v
+            })
+            .collect()
+    };
+    Some(match case.expand.split_once([':', '@']) {
+        None if case.expand == "-" => vec![base],
+        Some(("repeat", n)) => vec![base.repeat(n.parse().expect("a count"))],
+        Some(("ascii", p)) => at(0..0x80, p),
+        Some(("high", p)) => at(0x80..0x100, p),
+        _ => return None,
+    })
+}
