@@ -141,10 +141,10 @@ impl Snapshot {
     /// lease on either timeline, can repeat.
     ///
     /// ```
-    /// use sno_core::{Error, Generator, ManualClock, Snapshot};
+    /// use sno_core::{Error, GeneratorBuilder, ManualClock, Snapshot};
     /// let saved = Snapshot { wall_hi: 1_000, sequence_min: 0, sequence_max: 15, ..Default::default() };
     /// let clock = ManualClock::new(900); // set back after the restart
-    /// let g = Generator::builder().clock(&clock).snapshot(saved.resume_after(1_050)).build()?;
+    /// let g = GeneratorBuilder::new(&clock).snapshot(saved.resume_after(1_050)).build()?;
     /// assert_eq!(g.try_next(0), Err(Error::ClockRegression { retry_at: 1_051 }));
     /// clock.set(1_051);
     /// assert_eq!(g.try_next(0)?.timestamp(), 1_051);
