@@ -6,9 +6,9 @@
 use std::ffi::c_char;
 
 use libfuzzer_sys::fuzz_target;
+use sno::*;
 use sno_core::{Error, Id, nanoflake::Nanoflake, scru128::Scru128Id, scru160::Scru160Id};
 use sno_core::{ulid::Ulid, ulidflake::UlidFlake, uuid7::Uuid7};
-use sno::*;
 
 /// What `error_position` should hold for a Rust error (SIZE_MAX: untouched).
 fn position(e: &Error, len: usize) -> usize {
@@ -45,10 +45,20 @@ macro_rules! check {
         }
         // SAFETY: a NULL error position is allowed; a NULL `out` is refused.
         let quiet = unsafe { $c_fn($text, $len, out.as_mut_ptr(), std::ptr::null_mut()) };
-        assert_eq!(quiet, status, "{} without error_position", stringify!($c_fn));
+        assert_eq!(
+            quiet,
+            status,
+            "{} without error_position",
+            stringify!($c_fn)
+        );
         // SAFETY: as above.
         let no_out = unsafe { $c_fn($text, $len, std::ptr::null_mut(), std::ptr::null_mut()) };
-        assert_eq!(no_out, sno_status::NullArgument, "{} with out NULL", stringify!($c_fn));
+        assert_eq!(
+            no_out,
+            sno_status::NullArgument,
+            "{} with out NULL",
+            stringify!($c_fn)
+        );
     }};
 }
 
@@ -64,14 +74,70 @@ fuzz_target!(|data: &[u8]| {
     let len = rest.len().saturating_sub(usize::from(cut) % 4);
     let (text, bytes) = (rest.as_ptr().cast::<c_char>(), &rest[..len]);
     let le = |x: &[u8], y: &[u8]| x == y;
-    check!(text, len, sno_id_decode_at, sno_id, Id::decode(bytes), |a: &sno_id, b: &Id| le(&a.bytes, b.as_bytes()));
-    check!(text, len, sno_ulid_decode, sno_ulid, Ulid::decode(bytes), |a: &sno_ulid, b: &Ulid| le(&a.bytes, b.as_ref()));
-    check!(text, len, sno_uuid7_decode, sno_uuid7, Uuid7::decode(bytes), |a: &sno_uuid7, b: &Uuid7| le(&a.bytes, b.as_ref()));
-    check!(text, len, sno_uuid7_decode_lenient, sno_uuid7, Uuid7::decode_lenient(bytes), |a: &sno_uuid7, b: &Uuid7| le(&a.bytes, b.as_ref()));
-    check!(text, len, sno_scru128_decode, sno_scru128, Scru128Id::decode(bytes), |a: &sno_scru128, b: &Scru128Id| le(&a.bytes, b.as_ref()));
-    check!(text, len, sno_scru160_decode, sno_scru160, Scru160Id::decode(bytes), |a: &sno_scru160, b: &Scru160Id| le(&a.bytes, b.as_ref()));
-    check!(text, len, sno_nanoflake_decode, sno_nanoflake, Nanoflake::decode(bytes), |a: &sno_nanoflake, b: &Nanoflake| a.0 == b.to_i64());
-    check!(text, len, sno_ulidflake_decode, sno_ulidflake, UlidFlake::decode(bytes), |a: &sno_ulidflake, b: &UlidFlake| a.0 == b.to_i64());
+    check!(
+        text,
+        len,
+        sno_id_decode_at,
+        sno_id,
+        Id::decode(bytes),
+        |a: &sno_id, b: &Id| le(&a.bytes, b.as_bytes())
+    );
+    check!(
+        text,
+        len,
+        sno_ulid_decode,
+        sno_ulid,
+        Ulid::decode(bytes),
+        |a: &sno_ulid, b: &Ulid| le(&a.bytes, b.as_ref())
+    );
+    check!(
+        text,
+        len,
+        sno_uuid7_decode,
+        sno_uuid7,
+        Uuid7::decode(bytes),
+        |a: &sno_uuid7, b: &Uuid7| le(&a.bytes, b.as_ref())
+    );
+    check!(
+        text,
+        len,
+        sno_uuid7_decode_lenient,
+        sno_uuid7,
+        Uuid7::decode_lenient(bytes),
+        |a: &sno_uuid7, b: &Uuid7| le(&a.bytes, b.as_ref())
+    );
+    check!(
+        text,
+        len,
+        sno_scru128_decode,
+        sno_scru128,
+        Scru128Id::decode(bytes),
+        |a: &sno_scru128, b: &Scru128Id| le(&a.bytes, b.as_ref())
+    );
+    check!(
+        text,
+        len,
+        sno_scru160_decode,
+        sno_scru160,
+        Scru160Id::decode(bytes),
+        |a: &sno_scru160, b: &Scru160Id| le(&a.bytes, b.as_ref())
+    );
+    check!(
+        text,
+        len,
+        sno_nanoflake_decode,
+        sno_nanoflake,
+        Nanoflake::decode(bytes),
+        |a: &sno_nanoflake, b: &Nanoflake| a.0 == b.to_i64()
+    );
+    check!(
+        text,
+        len,
+        sno_ulidflake_decode,
+        sno_ulidflake,
+        UlidFlake::decode(bytes),
+        |a: &sno_ulidflake, b: &UlidFlake| a.0 == b.to_i64()
+    );
 
     // Batches: `count` whole IDs of text.
     let count = len / 16;

@@ -29,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
         }
         if expected_result.is_ok() {
             let mut text = vec![0u8; whole];
-            backends::try_encode_many(b, &expected, &mut text).expect("supported").expect("lengths");
+            backends::try_encode_many(b, &expected, &mut text)
+                .expect("supported")
+                .expect("lengths");
             assert_eq!(text, &data[..whole], "{b:?} batch re-encode");
         }
     }

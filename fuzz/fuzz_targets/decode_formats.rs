@@ -21,12 +21,20 @@ macro_rules! check {
 }
 
 fuzz_target!(|data: &[u8]| {
-    check!(data, Id, Ulid, Uuid7, Scru128Id, Scru160Id, Nanoflake, UlidFlake);
+    check!(
+        data, Id, Ulid, Uuid7, Scru128Id, Scru160Id, Nanoflake, UlidFlake
+    );
     if let Ok(v) = Uuid7::decode_lenient(data) {
         assert_eq!(Uuid7::decode(v.to_string().as_bytes()), Ok(v));
     }
-    for (hex, b32) in [(Scru160Id::decode_hex(data), Scru160Id::decode_base32hex(data))] {
-        assert!(hex.is_err() || b32.is_err(), "one text cannot be both forms");
+    for (hex, b32) in [(
+        Scru160Id::decode_hex(data),
+        Scru160Id::decode_base32hex(data),
+    )] {
+        assert!(
+            hex.is_err() || b32.is_err(),
+            "one text cannot be both forms"
+        );
         if let Ok(v) = hex.or(b32) {
             assert_eq!(Scru160Id::decode(data), Ok(v));
         }

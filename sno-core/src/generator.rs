@@ -96,6 +96,11 @@ const fn tick_of(state: u64) -> bool {
 const fn counter_of(state: u64) -> u64 {
     state & COUNTER_MASK
 }
+/// Unit and tick together: two states differ in it unless only the counter moved between them.
+#[inline(always)]
+const fn slot_of(state: u64) -> u64 {
+    state >> COUNTER_BITS
+}
 
 /// The clock a generator uses when none is named: the system clock with `std`, else a manual one.
 #[cfg(feature = "std")]
@@ -570,7 +575,7 @@ impl<C: Clock> Generator<C> {
                     // timeline since we observed it, look again (each such move is a successful
                     // CAS by another thread, so the bound above still holds).
                     let latest = state.load(Ordering::Acquire);
-                    if units_of(latest) != units || tick_of(latest) != tick_of(cur) {
+                    if slot_of(latest) != slot_of(cur) {
                         cur = latest;
                         continue;
                     }
@@ -595,7 +600,7 @@ impl<C: Clock> Generator<C> {
                         // Only the counter moved (other calls' increments): the decision to
                         // switch stands, and having raised wall_safe we must see it through,
                         // or every caller would refuse until the clock passes `units`.
-                        Err(actual) if units_of(actual) == units && tick_of(actual) != tick => {
+                        Err(actual) if slot_of(actual) == slot_of(cur) => {
                             cur = actual;
                         }
                         Err(actual) => {
