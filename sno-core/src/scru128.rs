@@ -97,9 +97,10 @@ impl Scru128Id {
     pub const fn entropy(&self) -> u32 {
         self.to_u128() as u32
     }
-    /// The canonical (lower-case) text.
-    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
-        radix::encode_base36(self.to_u128(), &BASE36)
+    /// Writes the canonical (lower-case) text.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        radix::encode_base36(self.to_u128(), buf);
     }
     /// Strictly decodes the text form (either case).
     pub fn decode(input: &[u8]) -> Result<Scru128Id, Error> {

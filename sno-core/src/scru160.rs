@@ -113,11 +113,10 @@ impl Scru160Id {
         }
         v
     }
-    /// The canonical text: 32 upper-case base32hex characters.
-    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
-        let mut out = [0u8; ENCODED_LEN];
-        radix::encode_base32_groups(&self.0, &mut out, &BASE32HEX);
-        out
+    /// Writes the canonical text: 32 upper-case base32hex characters.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        radix::encode_base32_groups(&self.0, buf, &BASE32HEX);
     }
     /// The 40 lower-case hex digits.
     pub fn encode_hex_bytes(&self) -> [u8; HEX_LEN] {

@@ -19,7 +19,6 @@
 
 use rand_core::RngCore;
 
-use crate::alphabet::CROCKFORD;
 use crate::error::Error;
 use crate::monotonic::{MillisState, array_from_slice, id_traits, millis48, std_generator};
 use crate::radix;
@@ -80,13 +79,15 @@ impl Ulid {
     pub const fn randomness(&self) -> u128 {
         self.to_u128() & MAX_RANDOMNESS
     }
-    /// The canonical (upper-case) text.
-    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
-        radix::encode_base32(self.to_u128(), &CROCKFORD)
+    /// Writes the canonical (upper-case) text.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        radix::encode_ulid(&self.0, buf);
     }
     /// Strictly decodes the text form (either case).
+    #[inline]
     pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
-        radix::decode_base32::<ENCODED_LEN, 128>(input, &CROCKFORD).map(Ulid::from_u128)
+        radix::decode_ulid(input).map(Ulid::from_u128)
     }
     /// The 16-byte binary form.
     pub fn from_slice(bytes: &[u8]) -> Result<Ulid, Error> {

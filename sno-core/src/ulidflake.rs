@@ -111,9 +111,10 @@ impl UlidFlake {
     pub const fn unix_millis_with_epoch(&self, epoch_ms: i64) -> i64 {
         epoch_ms.saturating_add(self.timestamp() as i64)
     }
-    /// The canonical text: 13 upper-case Crockford base32 characters.
-    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
-        radix::encode_base32(u128::from(self.bits()), &CROCKFORD)
+    /// Writes the canonical text: 13 upper-case Crockford base32 characters.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        *buf = radix::encode_base32(u128::from(self.bits()), &CROCKFORD);
     }
     /// Strictly decodes the text (either case; first character at most `7`).
     pub fn decode(input: &[u8]) -> Result<UlidFlake, Error> {

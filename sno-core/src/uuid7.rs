@@ -30,7 +30,7 @@ use crate::radix;
 /// Length of the hyphenated text form.
 pub const ENCODED_LEN: usize = 36;
 /// Positions of the hyphens in the hyphenated form.
-const HYPHENS: [usize; 4] = [8, 13, 18, 23];
+const HYPHENS: [usize; 4] = radix::UUID_HYPHENS;
 /// The URN prefix (matched case-insensitively).
 const URN: &[u8; 9] = b"urn:uuid:";
 
@@ -99,20 +99,13 @@ impl Uuid7 {
     pub const fn variant(&self) -> u8 {
         self.0[8] >> 6
     }
-    /// The hyphenated lower-case text.
-    pub fn encode_bytes(&self) -> [u8; ENCODED_LEN] {
-        let mut out = [b'-'; ENCODED_LEN];
-        let mut from = 0;
-        for (group, bytes) in [0..8, 9..13, 14..18, 19..23, 24..36]
-            .into_iter()
-            .zip([4, 2, 2, 2, 6])
-        {
-            radix::encode_hex(&self.0[from..from + bytes], &mut out[group], &HEX);
-            from += bytes;
-        }
-        out
+    /// Writes the hyphenated lower-case text.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        radix::encode_uuid(&self.0, buf);
     }
     /// Strictly decodes an RFC string form: hyphenated, or `urn:uuid:` + hyphenated.
+    #[inline]
     pub fn decode(input: &[u8]) -> Result<Uuid7, Error> {
         match input.len() {
             45 if input[..9].eq_ignore_ascii_case(URN) => hyphenated(&input[9..], 9),
@@ -138,6 +131,7 @@ impl Uuid7 {
 }
 
 /// The hyphenated form; error positions are shifted by `offset` (the prefix before it).
+#[inline]
 fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
     let Ok(input) = <&[u8; ENCODED_LEN]>::try_from(input) else {
         return Err(Error::InvalidLength {
@@ -145,16 +139,7 @@ fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
             actual: input.len() + offset,
         });
     };
-    let mut digits = [0u8; 32];
-    digits[..8].copy_from_slice(&input[..8]);
-    digits[8..12].copy_from_slice(&input[9..13]);
-    digits[12..16].copy_from_slice(&input[14..18]);
-    digits[16..20].copy_from_slice(&input[19..23]);
-    digits[20..].copy_from_slice(&input[24..]);
-    let mut bytes = [0u8; 16];
-    if radix::decode_hex(&digits, &mut bytes, 0, &HEX).is_err()
-        || HYPHENS.iter().any(|&h| input[h] != b'-')
-    {
+    let Some(bytes) = radix::decode_uuid(input) else {
         // Slow path, errors only: the first offending byte in text order.
         let (position, byte) = input
             .iter()
@@ -172,7 +157,7 @@ fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
             position: offset + position,
             byte,
         });
-    }
+    };
     Uuid7::from_bytes(bytes)
 }
 

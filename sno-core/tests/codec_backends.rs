@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{expected_text_error, hex, rows};
+use common::{each, expected_text_error, hex, rows, scaled};
 use proptest::prelude::*;
 use sno_core::__backends::{self as backends, Backend};
 use sno_core::{Error, Id};
@@ -47,7 +47,7 @@ fn codec_rows_every_backend() {
         .collect();
     let text: Vec<u8> = rows.iter().flat_map(|r| r["encoded"].bytes()).collect();
     for b in supported() {
-        for (r, id) in rows.iter().zip(&ids) {
+        for (r, id) in each(&rows).zip(each(&ids)) {
             let label = &r["label"];
             let encoded = backends::encode(b, id).unwrap();
             assert_eq!(&encoded[..], r["encoded"].as_bytes(), "{b:?} {label}");
@@ -58,7 +58,7 @@ fn codec_rows_every_backend() {
             );
         }
         // The whole file as one batch, and every prefix length up to 9 (the kernels' tails).
-        for n in (0..=9).chain([rows.len()]) {
+        for n in (0..=9).chain([scaled(rows.len(), 64)]) {
             let mut out = vec![0u8; 16 * n];
             backends::try_encode_many(b, &ids[..n], &mut out)
                 .unwrap()
@@ -77,7 +77,7 @@ fn codec_rows_every_backend() {
 fn invalid_rows_every_backend() {
     let rows = rows("sno_decode_invalid.tsv");
     for b in supported() {
-        for r in &rows {
+        for r in each(&rows) {
             let input = hex(&r["input_hex"]);
             let expected = match expected_text_error(&input) {
                 Some(err) => Err(err),
@@ -159,7 +159,7 @@ fn text_byte() -> impl Strategy<Value = u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(scaled(2000, 4) as u32))]
 
     #[test]
     fn backends_agree_on_ids(bytes in prop::collection::vec(any::<[u8; 10]>(), 0..40)) {

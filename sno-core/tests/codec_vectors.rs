@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{expected_text_error, go_unquote, hex, rows, to_hex};
+use common::{each, expected_text_error, go_unquote, hex, rows, to_hex};
 use sno_core::{Error, Id};
 
 #[test]
@@ -11,7 +11,7 @@ fn codec_rows_match_the_reference() {
     assert_eq!(rows.len(), 5974);
     let mut buf = [0u8; 16];
     let mut utc = [0u8; sno_core::time::UTC_LEN];
-    for r in &rows {
+    for r in each(&rows) {
         let label = &r["label"];
         let bytes: [u8; 10] = hex(&r["hex"]).try_into().unwrap();
         let id = Id::from_bytes(bytes);
@@ -56,7 +56,7 @@ fn invalid_decode_rows_are_rejected_with_position() {
     let rows = rows("sno_decode_invalid.tsv");
     assert_eq!(rows.len(), 625);
     let (mut agreed, mut diverged) = (0, 0);
-    for r in &rows {
+    for r in each(&rows) {
         let label = &r["label"];
         let input = hex(&r["input_hex"]);
         assert_eq!(
@@ -103,7 +103,7 @@ fn invalid_decode_rows_are_rejected_with_position() {
 fn decode_api_rows() {
     let rows = rows("sno_decode_api.tsv");
     assert_eq!(rows.len(), 69);
-    for r in &rows {
+    for r in each(&rows) {
         let (api, kind) = (r["api"].as_str(), r["input_kind"].as_str());
         let label = format!("{api}({kind}) {}", r["input_go_quoted"]);
         let input = hex(r["input_hex"].trim_start_matches('-'));

@@ -1,6 +1,8 @@
 //! Property tests for ULID, UUIDv7, SCRU128, SCRU160, Nanoflakes and Ulid-Flake: round trips through text and bytes, order
 //! preserved by the text form, case-insensitive input, serde, and strictness.
 
+mod common;
+
 use proptest::prelude::*;
 use sno_core::nanoflake::Nanoflake;
 use sno_core::scru128::Scru128Id;
@@ -15,7 +17,7 @@ fn uuid7() -> impl Strategy<Value = Uuid7> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(common::scaled(2000, 4) as u32))]
 
     #[test]
     fn ulid_round_trip_and_order(a in any::<u128>(), b in any::<u128>()) {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Script, hex, json_str, rows, to_hex};
+use common::{Script, each, hex, json_str, rows, scaled, to_hex};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
 use sno_core::scru128::{self, Scru128Id};
@@ -23,7 +23,7 @@ fn u128_of(hex_str: &str) -> u128 {
 fn ulid_rows() {
     let table = rows("ulid_vectors.tsv");
     assert_eq!(table.len(), 283);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let u = Ulid::from_u128(u128_of(&r["hex"]));
         assert_eq!(u.to_string(), r["ulid"], "{note}");
@@ -58,7 +58,7 @@ fn ulid_rows() {
 fn ulid_invalid_rows() {
     let table = rows("ulid_invalid.tsv");
     assert_eq!(table.len(), 39);
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let got = Ulid::decode(input.as_bytes());
         match r["expected"].as_str() {
@@ -147,7 +147,11 @@ fn ulid_generator_threads_never_repeat() {
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let g = g.clone();
-            std::thread::spawn(move || (0..50_000).map(|_| g.next().unwrap()).collect::<Vec<_>>())
+            std::thread::spawn(move || {
+                (0..scaled(50_000, 100))
+                    .map(|_| g.next().unwrap())
+                    .collect::<Vec<_>>()
+            })
         })
         .collect();
     let mut all: Vec<Ulid> = vec![];
@@ -167,7 +171,7 @@ fn ulid_generator_threads_never_repeat() {
 fn uuid7_rows() {
     let table = rows("uuidv7_vectors.tsv");
     assert_eq!(table.len(), 258);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let bytes: [u8; 16] = hex(&r["hex"]).try_into().unwrap();
         let u = Uuid7::from_bytes(bytes).expect(note);
@@ -205,7 +209,7 @@ fn uuid7_rows() {
 fn uuid7_invalid_rows() {
     let table = rows("uuidv7_invalid.tsv");
     assert_eq!(table.len(), 26);
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let (strict, lenient) = (
             Uuid7::decode(input.as_bytes()),
@@ -265,7 +269,7 @@ fn uuid7_monotonic_rows() {
 fn scru128_rows() {
     let table = rows("scru128_vectors.tsv");
     assert_eq!(table.len(), 312);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let id = Scru128Id::from_u128(u128_of(&r["hex"]));
         assert_eq!(id.to_string(), r["scru128"], "{note}");
@@ -300,7 +304,7 @@ fn scru128_rows() {
 fn scru128_invalid_rows() {
     let table = rows("scru128_invalid.tsv");
     assert_eq!(table.len(), 32);
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let got = Scru128Id::decode(input.as_bytes());
         let case = &r["case"];
@@ -397,7 +401,11 @@ fn scru128_reserved_and_threads() {
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let g = shared.clone();
-            std::thread::spawn(move || (0..50_000).map(|_| g.next().unwrap()).collect::<Vec<_>>())
+            std::thread::spawn(move || {
+                (0..scaled(50_000, 100))
+                    .map(|_| g.next().unwrap())
+                    .collect::<Vec<_>>()
+            })
         })
         .collect();
     let mut all = vec![];
@@ -417,6 +425,7 @@ fn scru128_reserved_and_threads() {
 /// sequence, so the two never produce the same ULID, UUIDv7, SCRU128 or SCRU160 ID, nor the same
 /// run of Ulid-Flakes.
 #[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
 fn fork_child_does_not_continue_the_parents_sequences() {
     const LEN: usize = 68 + 8 * 8;
     let clock = || 1_700_000_000_000i64;

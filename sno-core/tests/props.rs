@@ -2,12 +2,12 @@
 
 mod common;
 
-use common::{ALPHABET, expected_text_error};
+use common::{ALPHABET, expected_text_error, scaled};
 use proptest::prelude::*;
 use sno_core::Id;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4096))]
+    #![proptest_config(ProptestConfig::with_cases(scaled(4096, 4) as u32))]
 
     #[test]
     fn text_and_binary_round_trip(bytes in any::<[u8; 10]>()) {

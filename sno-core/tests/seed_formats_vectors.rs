@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use common::{Script, hex, json_str, rows};
+use common::{Script, each, hex, json_str, rows, scaled};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
 use sno_core::nanoflake::{self, Nanoflake};
@@ -48,7 +48,7 @@ fn same_error(got: Error, want: Error) -> bool {
 fn scru160_rows() {
     let table = rows("scru160_vectors.tsv");
     assert_eq!(table.len(), 297);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let id = Scru160Id::from_slice(&hex(&r["hex"])).unwrap();
         assert_eq!(id.to_string(), r["base32hex"], "{note}");
@@ -96,7 +96,7 @@ fn scru160_invalid_rows() {
     let table = rows("scru160_invalid.tsv");
     assert_eq!(table.len(), 24);
     let is_b32hex = |b: u8| b.is_ascii_digit() || (b'A'..=b'V').contains(&b.to_ascii_uppercase());
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let (case, reference) = (&r["case"], &r["scru160_inspect_cli"]);
         let got = Scru160Id::decode(input.as_bytes());
@@ -189,7 +189,7 @@ fn scru160_counter_exhaustion_leaves_the_state() {
 fn nanoflakes_rows() {
     let table = rows("nanoflakes_vectors.tsv");
     assert_eq!(table.len(), 245);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let id = Nanoflake::from_i64(r["value"].parse().unwrap()).unwrap();
         assert_eq!(id.to_bytes().to_vec(), hex(&r["hex"]), "{note}");
@@ -231,7 +231,7 @@ fn nanoflakes_rows() {
 fn nanoflakes_invalid_rows() {
     let table = rows("nanoflakes_invalid.tsv");
     assert_eq!(table.len(), 20);
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let (case, java) = (&r["case"], &r["java_new_Nanoflake_radix36"]);
         let got = Nanoflake::decode(input.as_bytes()).map(Nanoflake::to_i64);
@@ -370,7 +370,7 @@ fn nanoflakes_generator_refuses_rollback_and_bad_settings() {
 fn ulidflake_rows() {
     let table = rows("ulidflake_vectors.tsv");
     assert_eq!(table.len(), 223);
-    for r in &table {
+    for r in each(&table) {
         let note = &r["note"];
         let id = UlidFlake::from_i64(r["value"].parse().unwrap()).unwrap();
         assert_eq!(id.to_bytes().to_vec(), hex(&r["hex"]), "{note}");
@@ -409,7 +409,7 @@ fn ulidflake_invalid_rows() {
     let table = rows("ulidflake_invalid.tsv");
     assert_eq!(table.len(), 27);
     let crockford = |b: u8| b"0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains(&b.to_ascii_uppercase());
-    for r in &table {
+    for r in each(&table) {
         let input = json_str(&r["input_json"]);
         let case = &r["case"];
         let got = UlidFlake::decode(input.as_bytes());
@@ -598,7 +598,9 @@ fn threads_never_repeat_and_each_thread_increases() {
         let handles: Vec<_> = (0..4)
             .map(|_| {
                 let make = make.clone();
-                std::thread::spawn(move || (0..20_000).map(|_| make()).collect::<Vec<_>>())
+                std::thread::spawn(move || {
+                    (0..scaled(20_000, 100)).map(|_| make()).collect::<Vec<_>>()
+                })
             })
             .collect();
         let mut all = vec![];

@@ -14,7 +14,7 @@
 pub mod backends;
 mod scalar;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-mod x86;
+pub(crate) mod x86;
 
 use crate::error::Error;
 use crate::id::{BINARY_LEN, ENCODED_LEN, Id};

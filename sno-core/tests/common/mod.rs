@@ -29,6 +29,27 @@ pub fn rows(file: &str) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
+/// The rows a test of independent cases checks: every one natively; under Miri (about 10^4
+/// times slower) an evenly spaced sample of about 40, first and last included, so the UB check
+/// covers every code path in minutes. Never used for traces, whose rows depend on each other.
+pub fn each<T>(rows: &[T]) -> impl Iterator<Item = &T> {
+    let step = if cfg!(miri) {
+        rows.len().div_ceil(40).max(1)
+    } else {
+        1
+    };
+    let last = rows.len().checked_sub(1);
+    rows.iter()
+        .enumerate()
+        .filter(move |&(i, _)| i % step == 0 || Some(i) == last)
+        .map(|(_, r)| r)
+}
+
+/// A repetition count: `native` normally, `miri` under Miri (thread loops, property cases).
+pub const fn scaled(native: usize, miri: usize) -> usize {
+    if cfg!(miri) { miri } else { native }
+}
+
 pub fn hex(s: &str) -> Vec<u8> {
     assert!(s.len().is_multiple_of(2), "odd hex {s}");
     (0..s.len())

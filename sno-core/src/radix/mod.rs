@@ -3,9 +3,100 @@
 //! of a 64-bit one without padding (Nanoflakes), and hexadecimal (UUID, SCRU160). Every decoder is
 //! strict: exact length, every byte in the alphabet (reported by position), no value above the
 //! format's maximum.
+//!
+//! The fixed layouts that dominate real traffic, the hyphenated UUID and the 26-digit ULID, have
+//! SSE2 fast paths on x86_64 (`sse2.rs`, part of the baseline, so no detection); every other
+//! target, Miri included, and every error report take the scalar code below.
 
-use crate::alphabet::Alphabet;
+#[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+mod sse2;
+
+use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
 use crate::error::Error;
+
+/// Positions of the hyphens in the hyphenated UUID form (`8-4-4-4-12`).
+pub(crate) const UUID_HYPHENS: [usize; 4] = [8, 13, 18, 23];
+
+/// Writes 16 bytes as the hyphenated lower-case UUID text.
+#[inline]
+pub(crate) fn encode_uuid(bytes: &[u8; 16], out: &mut [u8; 36]) {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    unsafe {
+        sse2::encode_uuid(bytes, out)
+    };
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    {
+        *out = [b'-'; 36];
+        let mut from = 0;
+        for (group, len) in [0..8, 9..13, 14..18, 19..23, 24..36]
+            .into_iter()
+            .zip([4, 2, 2, 2, 6])
+        {
+            encode_hex(
+                &bytes[from..from + len],
+                &mut out[group],
+                &crate::alphabet::HEX,
+            );
+            from += len;
+        }
+    }
+}
+
+/// The 16 bytes of a hyphenated UUID text (either case), or `None` if a hyphen is missing or a
+/// digit is not hex (the caller finds which, for its error).
+#[inline]
+pub(crate) fn decode_uuid(text: &[u8; 36]) -> Option<[u8; 16]> {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    return unsafe { sse2::decode_uuid(text) };
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    {
+        let mut digits = [0u8; 32];
+        let mut at = 0;
+        for group in [0..8, 9..13, 14..18, 19..23, 24..36] {
+            digits[at..at + group.len()].copy_from_slice(&text[group.clone()]);
+            at += group.len();
+        }
+        let mut bytes = [0u8; 16];
+        let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
+        (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok())
+            .then_some(bytes)
+    }
+}
+
+/// Writes a 128-bit number (16 big-endian bytes) as 26 Crockford base32 digits (ULID).
+#[inline]
+pub(crate) fn encode_ulid(bytes: &[u8; 16], out: &mut [u8; 26]) {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    unsafe {
+        sse2::encode_ulid(bytes, out)
+    };
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    {
+        *out = encode_base32(u128::from_be_bytes(*bytes), &CROCKFORD);
+    }
+}
+
+/// Strictly reads 26 Crockford base32 digits (either case) of a 128-bit number (ULID).
+#[inline]
+pub(crate) fn decode_ulid(input: &[u8]) -> Result<u128, Error> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    if let Ok(text) = <&[u8; 26]>::try_from(input) {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        if let Some(value) = unsafe { sse2::decode_ulid(text) } {
+            return Ok(value);
+        }
+    }
+    decode_ulid_scalar(input)
+}
+
+/// The scalar ULID decoder: the reference, and the error report behind the fast path.
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64", not(miri)), cold)]
+fn decode_ulid_scalar(input: &[u8]) -> Result<u128, Error> {
+    decode_base32::<26, 128>(input, &CROCKFORD)
+}
 
 /// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top
 /// `5 · LEN − 128` bits are zero). Works on 60-bit pieces so every shift is a 64-bit one.
@@ -48,33 +139,45 @@ pub(crate) fn decode_base32<const LEN: usize, const BITS: u32>(
 /// 36^6, the largest power of 36 below 2^32: the limb of the base36 conversions.
 const B36_6: u64 = 36u64.pow(6);
 
-/// `value` as 25 base-36 digits, most significant first: long division of four 32-bit limbs by
-/// 36^6, so every division is a 64-bit one by a constant (no 128-bit division).
-pub(crate) fn encode_base36(value: u128, alphabet: &Alphabet<36>) -> [u8; 25] {
-    let mut limbs = [
-        (value >> 96) as u32,
-        (value >> 64) as u32,
-        (value >> 32) as u32,
-        value as u32,
-    ];
-    let mut out = [alphabet.symbols[0]; 25];
-    // Four passes give the last 24 digits, six at a time; the quotient left is the first.
-    for pass in 0..4 {
-        let mut rem = 0u64;
-        for limb in &mut limbs {
-            let cur = (rem << 32) | u64::from(*limb);
-            *limb = (cur / B36_6) as u32;
-            rem = cur % B36_6;
-        }
-        let end = 25 - 6 * pass;
-        for o in out[end - 6..end].iter_mut().rev() {
-            *o = alphabet.symbols[(rem % 36) as usize];
-            rem /= 36;
+/// Writes `value` as 25 base-36 digits (SCRU128), most significant first: one 128-bit division by
+/// 36^12 (a constant), a 64-bit one for the top digit (36^12 = 2^24 · 3^24), then two 12-digit
+/// halves written two digits at a time from a 1 296-entry table; the four 6-digit pieces are
+/// independent, so the CPU works on them in parallel.
+/// Lower case ([`BASE36`]), as SCRU128 writes it.
+#[inline]
+pub(crate) fn encode_base36(value: u128, out: &mut [u8; 25]) {
+    const D: u128 = B36_12 as u128;
+    let high = value / D;
+    let low = (value - high * D) as u64;
+    // high < 2^128 / 36^12 < 2^67: its quotient by 36^12 is the first digit (< 16).
+    let first = ((high >> 24) as u64) / 3u64.pow(24);
+    let middle = (high - u128::from(first) * D) as u64;
+    out[0] = BASE36.symbols[first as usize];
+    for (piece, at) in [
+        (middle / B36_6, 1),
+        (middle % B36_6, 7),
+        (low / B36_6, 13),
+        (low % B36_6, 19),
+    ] {
+        // piece < 36^6 = 1296^3: three digit pairs.
+        let piece = piece as u32;
+        let (a, rest) = (piece / (1296 * 1296), piece % (1296 * 1296));
+        for (k, pair) in [a, rest / 1296, rest % 1296].into_iter().enumerate() {
+            out[at + 2 * k..at + 2 * k + 2].copy_from_slice(&BASE36_PAIRS[pair as usize]);
         }
     }
-    out[0] = alphabet.symbols[limbs[3] as usize % 36];
-    out
 }
+
+/// Every two-digit lower-case base-36 string, by value (0 ..= 1295).
+static BASE36_PAIRS: [[u8; 2]; 1296] = {
+    let mut t = [[0u8; 2]; 1296];
+    let mut i = 0;
+    while i < 1296 {
+        t[i] = [BASE36.symbols[i / 36], BASE36.symbols[i % 36]];
+        i += 1;
+    }
+    t
+};
 
 /// Reads 25 base-36 digits; values above 2^128 − 1 are [`Error::ValueOverflow`].
 pub(crate) fn decode_base36(input: &[u8], alphabet: &Alphabet<36>) -> Result<u128, Error> {
@@ -245,11 +348,8 @@ mod tests {
 
     #[test]
     fn base36_edges() {
-        assert_eq!(&encode_base36(0, &BASE36), b"0000000000000000000000000");
-        assert_eq!(
-            &encode_base36(u128::MAX, &BASE36),
-            b"f5lxx1zz5pnorynqglhzmsp33"
-        );
+        assert_eq!(&base36(0), b"0000000000000000000000000");
+        assert_eq!(&base36(u128::MAX), b"f5lxx1zz5pnorynqglhzmsp33");
         assert_eq!(
             decode_base36(b"f5lxx1zz5pnorynqglhzmsp33", &BASE36),
             Ok(u128::MAX)
@@ -259,7 +359,33 @@ mod tests {
             Err(Error::ValueOverflow)
         );
         for v in [1u128, 35, 36, 36u128.pow(24), u128::MAX / 3] {
-            assert_eq!(decode_base36(&encode_base36(v, &BASE36), &BASE36), Ok(v));
+            assert_eq!(decode_base36(&base36(v), &BASE36), Ok(v));
+        }
+    }
+
+    fn base36(v: u128) -> [u8; 25] {
+        let mut out = [0u8; 25];
+        encode_base36(v, &mut out);
+        out
+    }
+
+    /// The table-driven encoder against the textbook one (repeated division by 36).
+    #[test]
+    fn base36_matches_repeated_division() {
+        let mut x = 0x0123_4567_89AB_CDEF_u128;
+        for i in 0..20_000u128 {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_9E37_79B9_7F4A_7C15)
+                .wrapping_add(i);
+            for v in [x, x >> (i % 128), 36u128.pow((i % 25) as u32) - 1] {
+                let mut want = [0u8; 25];
+                let mut rest = v;
+                for o in want.iter_mut().rev() {
+                    *o = BASE36.symbols[(rest % 36) as usize];
+                    rest /= 36;
+                }
+                assert_eq!(base36(v), want, "{v}");
+            }
         }
     }
 
