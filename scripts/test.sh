@@ -21,6 +21,9 @@ cargo test --all-features
 step "Rust: sno-core without default features (no_std core)"
 cargo test -p sno-core --no-default-features
 
+step "Rust: sno-core with std, without simd (the scalar codecs of non-x86 targets, every suite)"
+cargo test -p sno-core --no-default-features --features std,serde
+
 step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
 

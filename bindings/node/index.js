@@ -846,6 +846,7 @@ module.exports.fmtNewString = nativeBinding.fmtNewString
 module.exports.fmtNewText = nativeBinding.fmtNewText
 module.exports.fmtToBytes = nativeBinding.fmtToBytes
 module.exports.newString = nativeBinding.newString
+module.exports.newStringPlain = nativeBinding.newStringPlain
 module.exports.newText = nativeBinding.newText
 module.exports.textFields = nativeBinding.textFields
 module.exports.textFromBytes = nativeBinding.textFromBytes

@@ -405,7 +405,12 @@ fn regressions_under_contention_never_duplicate() {
             let steps = [1i64, 1, -3, 2, 1, 1, -2, 4, -6, 3, 3, 1];
             for i in 0..scaled(20_000, 400) {
                 clock.advance(steps[i % steps.len()]);
-                std::thread::yield_now();
+                // A few µs for the workers on the other cores. Not yield_now: with more
+                // spinning workers than cores, each yield can cost the mover a whole time slice
+                // (measured: 1 s or 30 s for the same run on 2 cores).
+                for _ in 0..scaled(2_000, 20) {
+                    std::hint::spin_loop();
+                }
             }
             stop.store(true, Ordering::Relaxed);
         })

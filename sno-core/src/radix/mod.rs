@@ -5,10 +5,10 @@
 //! format's maximum.
 //!
 //! The fixed layouts that dominate real traffic, the hyphenated UUID and the 26-digit ULID, have
-//! SSE2 fast paths on x86_64 (`sse2.rs`, part of the baseline, so no detection); every other
-//! target, Miri included, and every error report take the scalar code below.
+//! SSE2 fast paths on x86_64 (`sse2.rs`, part of the baseline, so no detection); other targets,
+//! builds without the `simd` feature, and every error report take the scalar code below.
 
-#[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod sse2;
 
 use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
@@ -21,11 +21,11 @@ pub(crate) const UUID_HYPHENS: [usize; 4] = [8, 13, 18, 23];
 #[inline]
 pub(crate) fn encode_uuid(bytes: &[u8; 16], out: &mut [u8; 36]) {
     // SAFETY: SSE2 is part of the x86_64 baseline.
-    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     unsafe {
         sse2::encode_uuid(bytes, out)
     };
-    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
     {
         *out = [b'-'; 36];
         let mut from = 0;
@@ -48,9 +48,9 @@ pub(crate) fn encode_uuid(bytes: &[u8; 16], out: &mut [u8; 36]) {
 #[inline]
 pub(crate) fn decode_uuid(text: &[u8; 36]) -> Option<[u8; 16]> {
     // SAFETY: SSE2 is part of the x86_64 baseline.
-    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     return unsafe { sse2::decode_uuid(text) };
-    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
     {
         let mut digits = [0u8; 32];
         let mut at = 0;
@@ -69,11 +69,11 @@ pub(crate) fn decode_uuid(text: &[u8; 36]) -> Option<[u8; 16]> {
 #[inline]
 pub(crate) fn encode_ulid(bytes: &[u8; 16], out: &mut [u8; 26]) {
     // SAFETY: SSE2 is part of the x86_64 baseline.
-    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     unsafe {
         sse2::encode_ulid(bytes, out)
     };
-    #[cfg(not(all(feature = "simd", target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
     {
         *out = encode_base32(u128::from_be_bytes(*bytes), &CROCKFORD);
     }
@@ -82,7 +82,7 @@ pub(crate) fn encode_ulid(bytes: &[u8; 16], out: &mut [u8; 26]) {
 /// Strictly reads 26 Crockford base32 digits (either case) of a 128-bit number (ULID).
 #[inline]
 pub(crate) fn decode_ulid(input: &[u8]) -> Result<u128, Error> {
-    #[cfg(all(feature = "simd", target_arch = "x86_64", not(miri)))]
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     if let Ok(text) = <&[u8; 26]>::try_from(input) {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         if let Some(value) = unsafe { sse2::decode_ulid(text) } {
@@ -93,7 +93,7 @@ pub(crate) fn decode_ulid(input: &[u8]) -> Result<u128, Error> {
 }
 
 /// The scalar ULID decoder: the reference, and the error report behind the fast path.
-#[cfg_attr(all(feature = "simd", target_arch = "x86_64", not(miri)), cold)]
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), cold)]
 fn decode_ulid_scalar(input: &[u8]) -> Result<u128, Error> {
     decode_base32::<26, 128>(input, &CROCKFORD)
 }

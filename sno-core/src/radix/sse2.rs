@@ -270,7 +270,8 @@ fn or4(a: __m128i, b: __m128i, c: __m128i, d: __m128i) -> __m128i {
 #[cfg(test)]
 mod tests {
     //! Each fast path against the scalar codecs it replaces: random values, and every byte value
-    //! at every position of a valid text (the accept/reject decision and the value).
+    //! at every position of a valid text (the accept/reject decision and the value). Under Miri
+    //! (which checks the unsafe loads and stores) fewer values, and the edge values only.
     use super::*;
     use crate::alphabet::HEX;
     use crate::radix::{UUID_HYPHENS, decode_base32, decode_hex, encode_base32, encode_hex};
@@ -319,7 +320,7 @@ mod tests {
 
     #[test]
     fn uuid_matches_scalar() {
-        for bytes in values(2000) {
+        for bytes in values(if cfg!(miri) { 20 } else { 2000 }) {
             let mut text = [0u8; 36];
             // SAFETY: SSE2 is part of the x86_64 baseline.
             unsafe { encode_uuid(&bytes, &mut text) };
@@ -335,7 +336,7 @@ mod tests {
 
     #[test]
     fn uuid_decode_accepts_what_scalar_accepts() {
-        for bytes in values(3) {
+        for bytes in values(if cfg!(miri) { 0 } else { 3 }) {
             let text = uuid_scalar(&bytes);
             for at in 0..36 {
                 for c in 0..=255u8 {
@@ -351,7 +352,7 @@ mod tests {
 
     #[test]
     fn ulid_matches_scalar() {
-        for bytes in values(2000) {
+        for bytes in values(if cfg!(miri) { 20 } else { 2000 }) {
             let value = u128::from_be_bytes(bytes);
             let mut text = [0u8; 26];
             // SAFETY: SSE2 is part of the x86_64 baseline.
@@ -368,7 +369,7 @@ mod tests {
 
     #[test]
     fn ulid_decode_accepts_what_scalar_accepts() {
-        for bytes in values(3) {
+        for bytes in values(if cfg!(miri) { 0 } else { 3 }) {
             let text = encode_base32::<26>(u128::from_be_bytes(bytes), &CROCKFORD);
             for at in 0..26 {
                 for c in 0..=255u8 {
