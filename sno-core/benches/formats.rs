@@ -4,7 +4,8 @@
 )]
 //! `cargo bench -p sno-core --bench formats`: ULID, UUIDv7 and SCRU128 against the crates
 //! users would otherwise pick (`ulid`, `uuid`, `scru128`), in one run: generation from the
-//! process-wide generator, encode, and strict decode. A table at the end prints each of our
+//! process-wide generator (and, for ULID, from a `&mut` state on the system clock, the shape
+//! of the `ulid` crate's `Generator`), encode, and strict decode. A table at the end prints each of our
 //! figures and its speed-up over the peer measured in the same run. Encode writes into a caller
 //! buffer on both sides where the peer has that API, and `black_box` takes the text by
 //! reference: copying a fresh text out by value measures the CPU's store forwarding instead.
@@ -15,6 +16,8 @@ use std::time::Duration;
 mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group};
+use sno_core::MillisClock;
+use sno_core::monotonic::MillisState;
 use sno_core::scru128::Scru128Id;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
@@ -37,6 +40,12 @@ fn benches_for(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::new("new", "peer"), |b| {
         b.iter(|| peer_gen.generate().expect("not exhausted"))
+    });
+    // The peer's shape: a `&mut` state and the system clock, no lock (not thread-safe).
+    let mut state = sno_core::ulid::Monotonic::new(sno_core::rng::ThreadRng);
+    let clock = sno_core::SystemClock::default();
+    g.bench_function(BenchmarkId::new("new-unshared", "libsno"), |b| {
+        b.iter(|| state.next_at(clock.now_unix_millis()).expect("in range"))
     });
     let ours = sno_core::ulid::new();
     let theirs = ulid::Ulid::new();
@@ -133,10 +142,16 @@ fn main() {
         "\n| format | operation | libsno ns | peer | peer ns | speed-up |\n|---|---|---|---|---|---|"
     );
     for (group, peer) in FORMATS {
-        for op in ["new", "encode", "decode"] {
-            if let (Some(ours), Some(theirs)) =
-                (median_ns(group, op, "libsno"), median_ns(group, op, "peer"))
-            {
+        for (op, peer_op) in [
+            ("new", "new"),
+            ("new-unshared", "new"),
+            ("encode", "encode"),
+            ("decode", "decode"),
+        ] {
+            if let (Some(ours), Some(theirs)) = (
+                median_ns(group, op, "libsno"),
+                median_ns(group, peer_op, "peer"),
+            ) {
                 println!(
                     "| {group} | {op} | {ours:.1} | {peer} | {theirs:.1} | {:.2}× |",
                     theirs / ours
