@@ -90,9 +90,9 @@ fn invalid_decode_rows_are_rejected_with_position() {
             }
         }
     }
-    assert_eq!(agreed + diverged, 625);
+    assert_eq!(agreed + diverged, rows.len());
     assert!(
-        diverged > 500,
+        diverged > common::scaled(500, 0),
         "the reference accepts most of these rows; we reject them"
     );
 }

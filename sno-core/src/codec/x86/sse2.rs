@@ -133,12 +133,15 @@ pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error
     scalar::decode_each(src, dst, 0, |text| unsafe { decode(text) })
 }
 
-/// The two 40-bit big-endian halves of an ID.
+/// The two 40-bit big-endian halves of an ID, from an 8-byte and a 2-byte load. Those match how
+/// a 10-byte value is copied (callers often hold a fresh copy on the stack: the C ABI does), so
+/// the loads are served from the store buffer; an 8-byte load at offset 2 would span both
+/// stores and stall (measured through the C ABI: 11 ns instead of 3).
 #[inline(always)]
 fn halves(id: &[u8; 10]) -> (u64, u64) {
-    let hi = u64::from_be_bytes(take8(id, 0)) >> 24;
-    let lo = u64::from_be_bytes(take8(id, 2)) & 0xFF_FFFF_FFFF;
-    (hi, lo)
+    let first = u64::from_be_bytes(take8(id, 0));
+    let last = u64::from(u16::from_be_bytes([id[8], id[9]]));
+    (first >> 24, ((first & 0xFF_FFFF) << 16) | last)
 }
 
 /// Eight bytes from `at`.
