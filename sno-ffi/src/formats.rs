@@ -54,7 +54,14 @@ macro_rules! c_id {
                 }
             }
             fn encode(id: &$core, out: &mut [u8]) {
-                out.copy_from_slice(&id.encode_bytes());
+                // Straight into the caller's buffer (`encode_with` passes exactly TEXT_LEN bytes):
+                // no temporary to copy, whose reload would stall on the kernels' stores.
+                match <&mut [u8; $text]>::try_from(out) {
+                    Ok(out) => {
+                        id.encode(out);
+                    }
+                    Err(_) => unreachable!("encode_with passes TEXT_LEN bytes"),
+                }
             }
         }
     };
