@@ -376,7 +376,7 @@ mod system {
         pub(super) fn best_clock() -> libc::clockid_t {
             // The coarse clock lags by its resolution plus the tick's own delay: keep half a
             // unit for the latter.
-            if coarse_resolution() * 2 <= crate::time::UNIT_NANOS {
+            if coarse_resolution().saturating_mul(2) <= crate::time::UNIT_NANOS {
                 libc::CLOCK_REALTIME_COARSE
             } else {
                 libc::CLOCK_REALTIME
