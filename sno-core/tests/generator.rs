@@ -382,8 +382,11 @@ fn saturation_spreads_over_units() {
     assert!(per_unit.len() >= 10);
     let stats = g.stats();
     assert_eq!(stats.overflow_episodes, episodes.load(Ordering::Relaxed));
-    assert!(stats.overflow_episodes >= 9, "{stats:?}");
-    assert!(stats.waits >= 9 && stats.overflows >= 9, "{stats:?}");
+    // Natively 6 IDs take far less than a 4 ms unit, so (nearly) every unit fills up; under
+    // Miri, generating them can take longer than the unit, and fewer units overflow.
+    let full = common::scaled(9, 1) as u64;
+    assert!(stats.overflow_episodes >= full, "{stats:?}");
+    assert!(stats.waits >= full && stats.overflows >= full, "{stats:?}");
 }
 
 /// Threads hammer one generator with a tiny pool while another thread drags a manual clock
