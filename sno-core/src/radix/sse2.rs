@@ -93,10 +93,13 @@ pub(crate) fn decode_uuid(text: &[u8; 36]) -> Option<[u8; 16]> {
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn encode_ulid(bytes: &[u8; 16], out: &mut [u8; 26]) {
-    // The 40-bit big-endian groups: bytes 1..6, 6..11 and 11..16.
+    // The 40-bit big-endian groups: bytes 1..6, 6..11 and 11..16, from two 8-byte loads at 0
+    // and 8, the way a 128-bit value is stored (a load at offset 3 would span both stores of a
+    // freshly generated ULID and stall store forwarding).
     let be = |at: usize| u64::from_be_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let (a, b) = (be(0), be(8));
     let mask = (1u64 << 40) - 1;
-    let (g1, g2, g3) = ((be(0) >> 16) & mask, be(3) & mask, be(8) & mask);
+    let (g1, g2, g3) = ((a >> 16) & mask, ((a & 0xFFFF) << 24) | (b >> 40), b & mask);
     let (g1, g2, g3) = (g1 as i64, g2 as i64, g3 as i64);
     let front = crockford_symbols(spread40(_mm_set_epi64x(g2, g1)));
     let back = crockford_symbols(spread40(_mm_set_epi64x(0, g3)));
