@@ -274,7 +274,7 @@ fn or4(a: __m128i, b: __m128i, c: __m128i, d: __m128i) -> __m128i {
 mod tests {
     //! Each fast path against the scalar codecs it replaces: random values, and every byte value
     //! at every position of a valid text (the accept/reject decision and the value). Under Miri
-    //! (which checks the unsafe loads and stores) fewer values, and the edge values only.
+    //! (which checks the unsafe loads and stores) fewer values, and one text for the byte sweep.
     use super::*;
     use crate::alphabet::HEX;
     use crate::radix::{UUID_HYPHENS, decode_base32, decode_hex, encode_base32, encode_hex};
@@ -339,7 +339,7 @@ mod tests {
 
     #[test]
     fn uuid_decode_accepts_what_scalar_accepts() {
-        for bytes in values(if cfg!(miri) { 0 } else { 3 }) {
+        for bytes in values(3).take(if cfg!(miri) { 1 } else { 7 }) {
             let text = uuid_scalar(&bytes);
             for at in 0..36 {
                 for c in 0..=255u8 {
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn ulid_decode_accepts_what_scalar_accepts() {
-        for bytes in values(if cfg!(miri) { 0 } else { 3 }) {
+        for bytes in values(3).take(if cfg!(miri) { 1 } else { 7 }) {
             let text = encode_base32::<26>(u128::from_be_bytes(bytes), &CROCKFORD);
             for at in 0..26 {
                 for c in 0..=255u8 {
