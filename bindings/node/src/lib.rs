@@ -247,9 +247,7 @@ pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, St
 /// `napi_get_cb_info` and `napi_typeof`: about 20 ns of the 80 a `newString()` took.
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
-    let id = sno_core::global_generator().next(0).map_err(js_error)?;
-    env.create_string_latin1(id.encode_bytes())
-        .map_err(napi_error)
+    new_string(env, None)
 }
 
 /// A saved generator state; pass it back as `snapshot` to continue without duplicates.

@@ -26,21 +26,7 @@ pub(crate) fn encode_uuid(bytes: &[u8; 16], out: &mut [u8; 36]) {
         sse2::encode_uuid(bytes, out)
     };
     #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
-    {
-        *out = [b'-'; 36];
-        let mut from = 0;
-        for (group, len) in [0..8, 9..13, 14..18, 19..23, 24..36]
-            .into_iter()
-            .zip([4, 2, 2, 2, 6])
-        {
-            encode_hex(
-                &bytes[from..from + len],
-                &mut out[group],
-                &crate::alphabet::HEX,
-            );
-            from += len;
-        }
-    }
+    encode_uuid_scalar(bytes, out);
 }
 
 /// The 16 bytes of a hyphenated UUID text (either case), or `None` if a hyphen is missing or a
@@ -51,18 +37,41 @@ pub(crate) fn decode_uuid(text: &[u8; 36]) -> Option<[u8; 16]> {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     return unsafe { sse2::decode_uuid(text) };
     #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
-    {
-        let mut digits = [0u8; 32];
-        let mut at = 0;
-        for group in [0..8, 9..13, 14..18, 19..23, 24..36] {
-            digits[at..at + group.len()].copy_from_slice(&text[group.clone()]);
-            at += group.len();
-        }
-        let mut bytes = [0u8; 16];
-        let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
-        (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok())
-            .then_some(bytes)
+    decode_uuid_scalar(text)
+}
+
+/// The digit groups of the hyphenated UUID text (`8-4-4-4-12`).
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+const UUID_GROUPS: [core::ops::Range<usize>; 5] = [0..8, 9..13, 14..18, 19..23, 24..36];
+
+/// [`encode_uuid`] without SIMD: the other targets' path, and the reference in tests.
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+fn encode_uuid_scalar(bytes: &[u8; 16], out: &mut [u8; 36]) {
+    *out = [b'-'; 36];
+    let mut from = 0;
+    for group in UUID_GROUPS {
+        let len = group.len() / 2;
+        encode_hex(
+            &bytes[from..from + len],
+            &mut out[group],
+            &crate::alphabet::HEX,
+        );
+        from += len;
     }
+}
+
+/// [`decode_uuid`] without SIMD: the other targets' path, and the reference in tests.
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+fn decode_uuid_scalar(text: &[u8; 36]) -> Option<[u8; 16]> {
+    let mut digits = [0u8; 32];
+    let mut at = 0;
+    for group in UUID_GROUPS {
+        digits[at..at + group.len()].copy_from_slice(&text[group.clone()]);
+        at += group.len();
+    }
+    let mut bytes = [0u8; 16];
+    let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
+    (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok()).then_some(bytes)
 }
 
 /// Writes a 128-bit number (16 big-endian bytes) as 26 Crockford base32 digits (ULID).
