@@ -79,41 +79,41 @@ fn single(c: &mut Criterion) {
     };
     // The harness alone: fetch the input, hand back as many bytes as the operation does.
     g.bench_function(BenchmarkId::new("encode", "floor"), |b| {
-        b.iter(|| black_box(*black_box(&ids[next()]).as_bytes()))
+        b.iter(|| *black_box(&ids[next()]).as_bytes())
     });
     g.bench_function(BenchmarkId::new("decode", "floor"), |b| {
-        b.iter(|| black_box(<[u8; 10]>::try_from(&black_box(texts[next()])[..10])))
+        b.iter(|| <[u8; 10]>::try_from(&black_box(texts[next()])[..10]))
     });
     g.bench_function(BenchmarkId::new("encode", "public"), |b| {
-        b.iter(|| black_box(black_box(&ids[next()]).encode_bytes()))
+        b.iter(|| black_box(&ids[next()]).encode_bytes())
     });
     g.bench_function(BenchmarkId::new("decode", "public"), |b| {
-        b.iter(|| black_box(Id::decode(black_box(texts[next()]))))
+        b.iter(|| Id::decode(black_box(texts[next()])))
     });
     for backend in supported() {
         g.bench_function(BenchmarkId::new("encode", backend.name()), |b| {
-            b.iter(|| black_box(backends::encode(backend, black_box(&ids[next()]))))
+            b.iter(|| backends::encode(backend, black_box(&ids[next()])))
         });
         g.bench_function(BenchmarkId::new("decode", backend.name()), |b| {
-            b.iter(|| black_box(backends::decode(backend, black_box(texts[next()]))))
+            b.iter(|| backends::decode(backend, black_box(texts[next()])))
         });
     }
     g.bench_function(BenchmarkId::new("encode", PEER), |b| {
         let mut out = [0u8; ENCODED_LEN];
         b.iter(|| {
             peer.encode_mut(black_box(ids[next()].as_bytes()), &mut out);
-            black_box(out)
+            out
         })
     });
     g.bench_function(BenchmarkId::new("decode", PEER), |b| {
         let mut out = [0u8; 10];
-        b.iter(|| black_box(peer.decode_mut(black_box(texts[next()]), &mut out).is_ok()))
+        b.iter(|| peer.decode_mut(black_box(texts[next()]), &mut out).is_ok())
     });
     g.bench_function(BenchmarkId::new("encode", "base32"), |b| {
-        b.iter(|| black_box(base32::encode(b32, black_box(ids[next()].as_bytes()))))
+        b.iter(|| base32::encode(b32, black_box(ids[next()].as_bytes())))
     });
     g.bench_function(BenchmarkId::new("decode", "base32"), |b| {
-        b.iter(|| black_box(base32::decode(b32, black_box(&b32_texts[next()]))))
+        b.iter(|| base32::decode(b32, black_box(&b32_texts[next()])))
     });
     g.finish();
 }

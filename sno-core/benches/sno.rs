@@ -91,27 +91,27 @@ fn generators(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(3));
     let g = Generator::new().unwrap();
     group.bench_function("sno/try_next (unsaturated)", |b| unsaturated(b, &g));
-    group.bench_function("sno/global new", |b| b.iter(|| black_box(sno_core::new(0))));
+    group.bench_function("sno/global new", |b| b.iter(|| sno_core::new(0)));
     let clock = SystemClock::new();
     let counter = AtomicU64::new(0);
     group.bench_function("floor: clock + fetch_add", |b| {
-        b.iter(|| black_box(clock.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel)))
+        b.iter(|| clock.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel))
     });
     let precise = SystemClock::precise();
     group.bench_function("floor: precise clock + fetch_add", |b| {
-        b.iter(|| black_box(precise.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel)))
+        b.iter(|| precise.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel))
     });
     let mut ulid_gen = ulid::Generator::new();
     group.bench_function("peer: ulid Generator::generate (monotonic)", |b| {
-        b.iter(|| black_box(ulid_gen.generate().unwrap()))
+        b.iter(|| ulid_gen.generate().unwrap())
     });
     group.bench_function("peer: ulid Ulid::new", |b| {
-        b.iter(|| black_box(ulid::Ulid::new()))
+        b.iter(|| ulid::Ulid::new())
     });
     group.bench_function("peer: uuid now_v7", |b| {
-        b.iter(|| black_box(uuid::Uuid::now_v7()))
+        b.iter(|| uuid::Uuid::now_v7())
     });
-    group.bench_function("peer: xid new", |b| b.iter(|| black_box(xid::new())));
+    group.bench_function("peer: xid new", |b| b.iter(|| xid::new()));
     group.finish();
 }
 
