@@ -105,13 +105,9 @@ fn generators(c: &mut Criterion) {
     group.bench_function("peer: ulid Generator::generate (monotonic)", |b| {
         b.iter(|| ulid_gen.generate().unwrap())
     });
-    group.bench_function("peer: ulid Ulid::new", |b| {
-        b.iter(|| ulid::Ulid::new())
-    });
-    group.bench_function("peer: uuid now_v7", |b| {
-        b.iter(|| uuid::Uuid::now_v7())
-    });
-    group.bench_function("peer: xid new", |b| b.iter(|| xid::new()));
+    group.bench_function("peer: ulid Ulid::new", |b| b.iter(ulid::Ulid::new));
+    group.bench_function("peer: uuid now_v7", |b| b.iter(uuid::Uuid::now_v7));
+    group.bench_function("peer: xid new", |b| b.iter(xid::new));
     group.finish();
 }
 

@@ -87,7 +87,7 @@ impl Ulid {
     /// Strictly decodes the text form (either case).
     #[inline]
     pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
-        radix::decode_ulid(input).map(Ulid::from_u128)
+        radix::decode_ulid(input).map(Ulid)
     }
     /// The 16-byte binary form.
     pub fn from_slice(bytes: &[u8]) -> Result<Ulid, Error> {

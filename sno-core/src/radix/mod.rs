@@ -5,11 +5,15 @@
 //! format's maximum.
 //!
 //! The fixed layouts that dominate real traffic, the hyphenated UUID and the 26-digit ULID, have
-//! SSE2 fast paths on x86_64 (`sse2.rs`, part of the baseline, so no detection); other targets,
-//! builds without the `simd` feature, and every error report take the scalar code below.
+//! SSE2 fast paths on x86_64 (`sse2.rs`, part of the baseline, so no detection); the ULID also
+//! has an SSSE3 one (`ssse3.rs`, PSHUFB lookups), chosen by the cached detection of the sno
+//! codec. Other targets, builds without the `simd` feature, and every error report take the
+//! scalar code below.
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod sse2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod ssse3;
 
 use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
 use crate::error::Error;
@@ -77,34 +81,44 @@ fn decode_uuid_scalar(text: &[u8; 36]) -> Option<[u8; 16]> {
 /// Writes a 128-bit number (16 big-endian bytes) as 26 Crockford base32 digits (ULID).
 #[inline]
 pub(crate) fn encode_ulid(bytes: &[u8; 16], out: &mut [u8; 26]) {
-    // SAFETY: SSE2 is part of the x86_64 baseline.
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    unsafe {
-        sse2::encode_ulid(bytes, out)
-    };
+    if crate::codec::x86::has_ssse3() {
+        // SAFETY: SSSE3 is present (checked, or enabled at compile time).
+        unsafe { ssse3::encode_ulid(bytes, out) }
+    } else {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { sse2::encode_ulid(bytes, out) }
+    }
     #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
     {
         *out = encode_base32(u128::from_be_bytes(*bytes), &CROCKFORD);
     }
 }
 
-/// Strictly reads 26 Crockford base32 digits (either case) of a 128-bit number (ULID).
+/// Strictly reads 26 Crockford base32 digits (either case) of a 128-bit number (ULID), as 16
+/// big-endian bytes.
 #[inline]
-pub(crate) fn decode_ulid(input: &[u8]) -> Result<u128, Error> {
+pub(crate) fn decode_ulid(input: &[u8]) -> Result<[u8; 16], Error> {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     if let Ok(text) = <&[u8; 26]>::try_from(input) {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        if let Some(value) = unsafe { sse2::decode_ulid(text) } {
-            return Ok(value);
+        let fast = if crate::codec::x86::has_ssse3() {
+            // SAFETY: SSSE3 is present (checked, or enabled at compile time).
+            unsafe { ssse3::decode_ulid(text) }
+        } else {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe { sse2::decode_ulid(text) }
+        };
+        if let Some(bytes) = fast {
+            return Ok(bytes);
         }
     }
     decode_ulid_scalar(input)
 }
 
-/// The scalar ULID decoder: the reference, and the error report behind the fast path.
+/// The scalar ULID decoder: the reference, and the error report behind the fast paths.
 #[cfg_attr(all(feature = "simd", target_arch = "x86_64"), cold)]
-fn decode_ulid_scalar(input: &[u8]) -> Result<u128, Error> {
-    decode_base32::<26, 128>(input, &CROCKFORD)
+fn decode_ulid_scalar(input: &[u8]) -> Result<[u8; 16], Error> {
+    decode_base32::<26, 128>(input, &CROCKFORD).map(u128::to_be_bytes)
 }
 
 /// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top

@@ -23,7 +23,7 @@ cpufeatures::new!(avx512vbmi_token, "avx512f", "avx512bw", "avx512vbmi");
 
 /// SSSE3 is available (PSHUFB, PMADDUBSW).
 #[inline(always)]
-pub(super) fn has_ssse3() -> bool {
+pub(crate) fn has_ssse3() -> bool {
     ssse3_token::get()
 }
 
@@ -46,9 +46,9 @@ pub(super) const ENC_HALVES: [u8; 16] = [
 ];
 
 /// PMADDUBSW weights joining two 5-bit values into 10 bits: `a · 32 + b`.
-pub(super) const DEC_JOIN5: [u8; 16] = repeat([32, 1]);
+pub(crate) const DEC_JOIN5: [u8; 16] = repeat([32, 1]);
 /// PMADDWD weights joining two 10-bit values into 20 bits: `a · 1024 + b` (little-endian i16s).
-pub(super) const DEC_JOIN10: [u8; 16] = repeat([0, 4, 1, 0]);
+pub(crate) const DEC_JOIN10: [u8; 16] = repeat([0, 4, 1, 0]);
 
 /// PSHUFB pattern writing the two 40-bit halves (low 5 bytes of each 64-bit lane, little-endian)
 /// as 10 big-endian bytes; the last 6 bytes are zeroed.
@@ -122,7 +122,7 @@ pub(super) const fn repeat<const P: usize, const N: usize>(pattern: [u8; P]) -> 
 
 /// Loads a 16-byte table.
 #[inline(always)]
-pub(super) fn v128(t: &[u8; 16]) -> __m128i {
+pub(crate) fn v128(t: &[u8; 16]) -> __m128i {
     // SAFETY: `t` is 16 readable bytes and the load is unaligned; SSE2 is baseline on x86_64.
     unsafe { core::arch::x86_64::_mm_loadu_si128(t.as_ptr().cast()) }
 }
