@@ -262,6 +262,7 @@ mod system {
         }
 
         /// Current Unix time in nanoseconds from the precise clock.
+        #[inline]
         pub fn precise_unix_nanos() -> i64 {
             #[cfg(any(target_os = "linux", target_os = "android"))]
             {
@@ -283,7 +284,17 @@ mod system {
         /// format's time resolution.
         #[inline]
         fn now_unix_millis(&self) -> i64 {
-            SystemClock::precise_unix_nanos().div_euclid(1_000_000)
+            // Seconds and the millisecond within: a 32-bit division instead of the 64-bit
+            // one of the nanosecond total (the floor either way, as the nanoseconds are ≥ 0).
+            #[cfg(any(target_os = "linux", target_os = "android"))]
+            {
+                let (s, n) = linux::read(libc::CLOCK_REALTIME);
+                s * 1_000 + i64::from(n / 1_000_000)
+            }
+            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            {
+                SystemClock::precise_unix_nanos().div_euclid(1_000_000)
+            }
         }
     }
 

@@ -20,7 +20,9 @@
 use rand_core::RngCore;
 
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, id_traits, millis48, std_generator};
+use crate::monotonic::{
+    MillisState, array_from_slice, be_bytes, id_traits, millis48, std_generator,
+};
 use crate::radix;
 
 /// Length of the text form.
@@ -153,7 +155,8 @@ impl<R: RngCore> MillisState for Monotonic<R> {
             }
         };
         self.last = Some((ms, randomness));
-        Ulid::from_parts(ms, randomness)
+        // `ms` < 2^48 (checked above) and `randomness` ≤ MAX_RANDOMNESS.
+        Ok(Ulid(be_bytes((u128::from(ms) << 80) | randomness)))
     }
 
     fn reset(&mut self) {
