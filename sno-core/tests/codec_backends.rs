@@ -22,12 +22,19 @@ fn report_backends() {
     // Not an assertion on the machine: a record in the test log of what was exercised.
     let names: Vec<_> = supported().iter().map(|b| b.name()).collect();
     println!(
-        "supported: {names:?}; single: {}; batch: {}",
-        Backend::single().name(),
+        "supported: {names:?}; single encode: {}; single decode: {}; batch: {}",
+        Backend::single_encode().name(),
+        Backend::single_decode().name(),
         Backend::batch().name()
     );
     assert!(names.contains(&"scalar"));
-    assert!(Backend::single().is_supported() && Backend::batch().is_supported());
+    for chosen in [
+        Backend::single_encode(),
+        Backend::single_decode(),
+        Backend::batch(),
+    ] {
+        assert!(chosen.is_supported(), "{chosen:?}");
+    }
 }
 
 #[test]

@@ -13,9 +13,10 @@ use crate::id::{ENCODED_LEN, Id};
 pub enum Backend {
     /// Portable Rust, one 5-bit group at a time; the reference.
     Scalar,
-    /// SSE2 (every x86_64 CPU): one ID per step, inlined without detection; the single-ID path.
+    /// SSE2 (every x86_64 CPU): one ID per step, inlined without detection; single-ID encode.
     Sse2,
-    /// SSSE3: one ID per step (PSHUFB); batches on CPUs without AVX2.
+    /// SSSE3: one ID per step (PSHUFB); single-ID decode, the last IDs of an AVX2 batch, and
+    /// batches on CPUs without AVX2.
     Ssse3,
     /// AVX2: two IDs per step (batches).
     Avx2,
@@ -62,12 +63,23 @@ impl Backend {
         }
     }
 
-    /// The backend single-ID encode and decode use here.
-    pub fn single() -> Backend {
+    /// The backend single-ID encode uses here: SSE2 inlines into the caller, which beats
+    /// calling a detected kernel for this little work.
+    pub fn single_encode() -> Backend {
         if Backend::Sse2.is_supported() {
             Backend::Sse2
         } else {
             Backend::Scalar
+        }
+    }
+
+    /// The backend single-ID decode uses here: SSSE3 where present (its join saves more than
+    /// the call costs), else as [`Backend::single_encode`].
+    pub fn single_decode() -> Backend {
+        if Backend::Ssse3.is_supported() {
+            Backend::Ssse3
+        } else {
+            Backend::single_encode()
         }
     }
 

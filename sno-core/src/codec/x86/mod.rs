@@ -15,7 +15,7 @@ use core::arch::x86_64::{__m128i, __m256i, __m512i};
 pub(super) mod avx2;
 pub(super) mod avx512vbmi;
 pub(crate) mod sse2;
-pub(super) mod ssse3;
+pub(crate) mod ssse3;
 
 cpufeatures::new!(ssse3_token, "ssse3");
 cpufeatures::new!(avx2_token, "avx2");

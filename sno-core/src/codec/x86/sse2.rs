@@ -1,6 +1,7 @@
 //! SSE2 kernels for one ID. SSE2 is part of x86_64 itself, so these need no detection and are
-//! inlined into the caller: for a single 10-byte ID the call into a `#[target_feature]` kernel
-//! (SSSE3) costs more than the work (measured: see the README), so this is the single-ID path.
+//! inlined into the caller: for encoding one 10-byte ID the call into a `#[target_feature]`
+//! kernel (SSSE3) costs more than the work, so this is the single-ID encoder. Decode takes the
+//! SSSE3 kernel where present (see `codec::decode`); this one serves CPUs without SSSE3.
 //!
 //! Encode: the two 40-bit halves (two big-endian scalar loads) go to the two 64-bit lanes, then
 //! [`encode_halves`], which the SSSE3 kernel shares.
