@@ -159,12 +159,7 @@ fn hex_symbols(v: __m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "sse2")]
 fn hex_values(c: __m128i) -> (__m128i, __m128i) {
-    let digit = _mm_sub_epi8(c, _mm_set1_epi8(b'0' as i8));
-    let is_digit = at_most(digit, 9);
-    let letter = _mm_sub_epi8(
-        _mm_or_si128(c, _mm_set1_epi8(0x20)),
-        _mm_set1_epi8(b'a' as i8),
-    );
+    let (digit, is_digit, letter) = digits_and_letters(c);
     let is_letter = at_most(letter, 5);
     let values = _mm_or_si128(
         _mm_and_si128(is_digit, digit),
@@ -203,13 +198,7 @@ fn crockford_symbols(v: __m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "sse2")]
 fn crockford_values(c: __m128i) -> (__m128i, __m128i) {
-    let digit = _mm_sub_epi8(c, _mm_set1_epi8(b'0' as i8));
-    let is_digit = at_most(digit, 9);
-    // Setting bit 5 lower-cases exactly the letters: k = 0 ..= 25 for a-z in either case.
-    let k = _mm_sub_epi8(
-        _mm_or_si128(c, _mm_set1_epi8(0x20)),
-        _mm_set1_epi8(b'a' as i8),
-    );
+    let (digit, is_digit, k) = digits_and_letters(c);
     let eq = |s: u8| _mm_cmpeq_epi8(k, _mm_set1_epi8((s - b'a') as i8));
     let excluded = _mm_or_si128(
         _mm_or_si128(eq(b'i'), eq(b'l')),
@@ -228,6 +217,21 @@ fn crockford_values(c: __m128i) -> (__m128i, __m128i) {
         _mm_and_si128(is_letter, letter_value),
     );
     (values, _mm_or_si128(is_digit, is_letter))
+}
+
+/// What both text alphabets (hex, Crockford) start from: each byte's value as a decimal digit
+/// (`c − '0'`), the mask of the bytes that are digits, and its letter index `k` with the case
+/// folded (setting bit 5 lower-cases exactly the letters: k = 0 ..= 25 for a–z in either case;
+/// other bytes give other values, which the callers' range checks reject).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn digits_and_letters(c: __m128i) -> (__m128i, __m128i, __m128i) {
+    let digit = _mm_sub_epi8(c, _mm_set1_epi8(b'0' as i8));
+    let letter = _mm_sub_epi8(
+        _mm_or_si128(c, _mm_set1_epi8(0x20)),
+        _mm_set1_epi8(b'a' as i8),
+    );
+    (digit, at_most(digit, 9), letter)
 }
 
 /// All-ones in the bytes whose unsigned value is at most `max`.
