@@ -11,7 +11,9 @@
 //!   alphabet (a validating decoder, like ours), and the `base32` crate (base32hex; its API
 //!   allocates a `String` / `Vec` per call).
 //! * `batch-{encode,decode}/<backend>/<n>`: `Id::encode_many` / `Id::decode_many` at 1, 16,
-//!   1 024 and 1 048 576 IDs, with `data-encoding` in a loop as the peer.
+//!   1 024 and 1 048 576 IDs, with `data-encoding` in a loop as the peer, and `copy`: the same
+//!   bytes moved without coding (four IDs per step: 40 bytes ⇄ 64), the memory floor that the
+//!   large batches meet.
 //!
 //! At the end a table prints ns per ID (criterion's median) and each figure's speed-up over
 //! `data-encoding` measured in the same run.
@@ -29,6 +31,7 @@ use support::median_ns;
 
 const SIZES: [usize; 4] = [1, 16, 1024, 1 << 20];
 const PEER: &str = "data-encoding";
+const COPY: &str = "copy";
 
 fn sno_encoding() -> Encoding {
     let mut spec = Specification::new();
@@ -144,6 +147,18 @@ fn batch(c: &mut Criterion) {
                 }
             })
         });
+        let raw: Vec<u8> = ids.iter().flat_map(|id| *id.as_bytes()).collect();
+        if n >= 4 {
+            g.bench_with_input(BenchmarkId::new(COPY, n), &raw, |b, raw| {
+                b.iter(|| {
+                    let steps = black_box(raw).as_chunks::<40>().0;
+                    for (s, t) in steps.iter().zip(out_text.as_chunks_mut::<64>().0) {
+                        t[..40].copy_from_slice(s);
+                        t[40..].copy_from_slice(&s[..24]);
+                    }
+                })
+            });
+        }
         g.finish();
 
         let mut g = c.benchmark_group("batch-decode");
@@ -171,6 +186,17 @@ fn batch(c: &mut Criterion) {
                 true
             })
         });
+        if n >= 4 {
+            g.bench_with_input(BenchmarkId::new(COPY, n), &text, |b, text| {
+                let mut raw = vec![0u8; n * 10];
+                b.iter(|| {
+                    let steps = black_box(text).as_chunks::<64>().0;
+                    for (t, id) in steps.iter().zip(raw.as_chunks_mut::<40>().0) {
+                        id.copy_from_slice(&t[..40]);
+                    }
+                })
+            });
+        }
         g.finish();
     }
 }
@@ -215,7 +241,7 @@ fn summary() {
     }
     for op in ["batch-encode", "batch-decode"] {
         print!("{op:<20}");
-        for n in names.iter().chain(&[PEER]) {
+        for n in names.iter().chain(&[PEER, COPY]) {
             print!("{n:>16}");
         }
         println!();
@@ -223,7 +249,7 @@ fn summary() {
             let param = size.to_string();
             let peer = median_ns(op, PEER, &param);
             print!("{:<20}", format!("  n = {size}"));
-            for n in names.iter().chain(&[PEER]) {
+            for n in names.iter().chain(&[PEER, COPY]) {
                 print!(" {}", cell(median_ns(op, n, &param), size, peer));
             }
             println!();
