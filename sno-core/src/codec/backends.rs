@@ -102,6 +102,7 @@ impl Backend {
 
 /// Encodes one ID with `backend` (the batch-only kernels run a batch of one); `None` if
 /// unsupported.
+#[inline(always)]
 pub fn encode(backend: Backend, id: &Id) -> Option<[u8; ENCODED_LEN]> {
     match backend {
         Backend::Scalar => Some(scalar::encode(id.as_bytes())),
@@ -121,30 +122,38 @@ pub fn encode(backend: Backend, id: &Id) -> Option<[u8; ENCODED_LEN]> {
 
 /// Strictly decodes one ID with `backend` (the batch-only kernels run a batch of one); `None`
 /// if unsupported.
+#[inline(always)]
 pub fn decode(backend: Backend, text: &[u8]) -> Option<Result<Id, Error>> {
-    let single = match <&[u8; ENCODED_LEN]>::try_from(text) {
-        Ok(text) => text,
-        Err(_) if backend.is_supported() => return Some(super::decode(text).map(Id::from_bytes)),
-        Err(_) => return None,
+    backend
+        .is_supported()
+        .then(|| decode_supported(backend, text))
+}
+
+/// [`decode`] for a backend this CPU supports, returning what [`crate::Id::decode`] returns:
+/// the benchmarks time the kernels through this, as unwrapping the `Option` first added a copy
+/// of the result to every call.
+///
+/// # Panics
+/// If this CPU does not support `backend`.
+#[inline(always)]
+pub fn decode_supported(backend: Backend, text: &[u8]) -> Result<Id, Error> {
+    assert!(backend.is_supported(), "{backend:?} is not supported here");
+    let Ok(single) = <&[u8; ENCODED_LEN]>::try_from(text) else {
+        return super::decode(text).map(Id::from_bytes);
     };
     match backend {
-        Backend::Scalar => Some(scalar::decode(single).map(Id::from_bytes)),
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        Backend::Sse2 => {
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            let id = unsafe { x86::sse2::decode(single) };
-            Some(id.map(Id::from_bytes))
-        }
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        Backend::Sse2 => unsafe { x86::sse2::decode(single) }.map(Id::from_bytes),
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        Backend::Ssse3 if x86::has_ssse3() => {
-            // SAFETY: SSSE3 was just checked.
-            let id = unsafe { x86::ssse3::decode(single) };
-            Some(id.map(Id::from_bytes))
-        }
-        _ => {
+        // SAFETY: the caller checked that the backend is supported.
+        Backend::Ssse3 => unsafe { x86::ssse3::decode(single) }.map(Id::from_bytes),
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Backend::Avx2 | Backend::Avx512Vbmi => {
             let mut id = [Id::ZERO];
-            Some(try_decode_many(backend, text, &mut id)?.map(|()| id[0]))
+            decode_many(backend, text, &mut id).map(|()| id[0])
         }
+        _ => scalar::decode(single).map(Id::from_bytes),
     }
 }
 
