@@ -27,6 +27,9 @@ cargo test -p sno-core --no-default-features --features std,serde
 step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
 
+step "Rust: loom model of the lock-free ULID generator behind ulid::new()"
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
+
 step "Rust: stress, short (2 M IDs per thread count, 4-sequence pool, jumping clock, no duplicate)"
 cargo run -q --release -p sno-examples --bin stress -- --ids 2e6 --threads 1,2,4 --mem 64
 

@@ -4,9 +4,9 @@
 )]
 //! `cargo bench -p sno-core --bench formats`: ULID, UUIDv7 and SCRU128 against the crates
 //! users would otherwise pick (`ulid`, `uuid`, `scru128`), in one run: generation from the
-//! process-wide generator (for ULID against the `ulid` crate's `Generator` behind a mutex, and
-//! also `&mut` state against bare `Generator`: thread-safe against thread-safe, single-threaded
-//! against single-threaded), encode, and strict decode. A table at the end prints each of our
+//! process-wide generator (for ULID against the `ulid` crate's `Generator` behind a mutex, also
+//! with two threads calling at once, and `&mut` state against bare `Generator`: thread-safe
+//! against thread-safe, single-threaded against single-threaded), encode, and strict decode. A table at the end prints each of our
 //! figures and its speed-up over the peer measured in the same run. Encode writes into a caller
 //! buffer on both sides where the peer has that API, and `black_box` takes the text by
 //! reference: copying a fresh text out by value measures the CPU's store forwarding instead.
@@ -45,6 +45,24 @@ fn benches_for(c: &mut Criterion) {
         b.iter(|| {
             let mut peer = shared_peer.lock().expect("not poisoned");
             peer.generate().expect("not exhausted")
+        })
+    });
+    // Two threads calling at once (wall time per ULID, both threads together): the lock-free
+    // process-wide generator, our `Generator` (a `Monotonic` behind a mutex), the peer's behind
+    // one.
+    let ours_locked = sno_core::ulid::Generator::default();
+    g.bench_function(BenchmarkId::new("new-2-threads", "libsno"), |b| {
+        b.iter_custom(|iters| two_threads(iters, sno_core::ulid::new))
+    });
+    g.bench_function(BenchmarkId::new("new-2-threads", "libsno-mutex"), |b| {
+        b.iter_custom(|iters| two_threads(iters, || ours_locked.next().expect("in range")))
+    });
+    g.bench_function(BenchmarkId::new("new-2-threads", "peer"), |b| {
+        b.iter_custom(|iters| {
+            two_threads(iters, || {
+                let mut peer = shared_peer.lock().expect("not poisoned");
+                peer.generate().expect("not exhausted")
+            })
         })
     });
     // Single-threaded on both sides: a `&mut` state on the system clock, no lock.
@@ -139,6 +157,26 @@ fn benches_for(c: &mut Criterion) {
     g.finish();
 }
 
+/// Wall time for `iters` calls of `make`, half on each of two threads started together.
+fn two_threads<T>(iters: u64, make: impl Fn() -> T + Sync) -> Duration {
+    let start = std::sync::Barrier::new(3);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                start.wait();
+                for _ in 0..iters.div_ceil(2) {
+                    black_box(make());
+                }
+            });
+        }
+        start.wait();
+        let t0 = std::time::Instant::now();
+        // The scope joins both threads before returning.
+        t0
+    })
+    .elapsed()
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_millis(500));
@@ -155,6 +193,7 @@ fn main() {
         for (op, peer_op) in [
             ("new", "new"),
             ("new-unshared", "new-unshared"),
+            ("new-2-threads", "new-2-threads"),
             ("encode", "encode"),
             ("decode", "decode"),
         ] {

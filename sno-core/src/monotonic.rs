@@ -19,6 +19,8 @@ pub trait MillisState {
 #[cfg(feature = "std")]
 pub(crate) use shared::global_next;
 #[cfg(feature = "std")]
+pub(crate) use shared::until_next_millisecond;
+#[cfg(feature = "std")]
 pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared};
 
 #[cfg(feature = "std")]
@@ -107,7 +109,7 @@ mod shared {
     /// How long until the system clock's next millisecond starts (plus a few µs, so the wake-up
     /// lands inside it): the shortest sleep after which a used-up millisecond is over. With an
     /// injected clock this is just a short pause before the clock is read again.
-    fn until_next_millisecond() -> core::time::Duration {
+    pub(crate) fn until_next_millisecond() -> core::time::Duration {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -281,13 +283,11 @@ macro_rules! default_from_rng {
 pub(crate) use default_from_rng;
 
 /// A format module's std items: `Generator` (its `Monotonic` state behind [`Shared`], on the
-/// system clock and the per-thread CSPRNG) and `new()` (a process-wide one).
+/// system clock and the per-thread CSPRNG) and `new()` (a process-wide one, unless the module
+/// brings its own: `std_generator!(Id, "what", own_new)`).
 macro_rules! std_generator {
     ($id:ty, $what:literal) => {
-        #[doc = concat!("A thread-safe ", $what, " generator on the system clock and a per-thread CSPRNG.")]
-        #[cfg(feature = "std")]
-        pub type Generator<C = $crate::SystemClock> =
-            $crate::monotonic::Shared<Monotonic<$crate::rng::ThreadRng>, C>;
+        $crate::monotonic::std_generator!($id, $what, own_new);
 
         #[doc = concat!("A new ", $what, " from the process-wide generator (created on first use, \
             reset in a `fork()` child).\n\n# Panics\nIf the system clock reads before 1970 or after \
@@ -297,6 +297,12 @@ macro_rules! std_generator {
             static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
             $crate::monotonic::global_next(&GLOBAL)
         }
+    };
+    ($id:ty, $what:literal, own_new) => {
+        #[doc = concat!("A thread-safe ", $what, " generator on the system clock and a per-thread CSPRNG.")]
+        #[cfg(feature = "std")]
+        pub type Generator<C = $crate::SystemClock> =
+            $crate::monotonic::Shared<Monotonic<$crate::rng::ThreadRng>, C>;
     };
 }
 pub(crate) use std_generator;

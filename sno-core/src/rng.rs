@@ -10,6 +10,8 @@ pub use rand_core::RngCore;
 
 #[cfg(feature = "std")]
 pub use thread::ThreadRng;
+#[cfg(all(test, feature = "std", not(loom)))]
+pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
 pub(crate) use thread::{after_fork, fork_generation};
 
@@ -106,11 +108,16 @@ mod thread {
     }
 
     #[cfg(test)]
-    mod tests {
+    pub(crate) mod tests {
         use super::*;
+
+        /// Held by the tests that bump the fork generation, and by those whose checks a bump
+        /// would upset (a generator with a fixed RNG reopens with the same randomness).
+        pub(crate) static GENERATION_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
         #[test]
         fn threads_and_generations_differ() {
+            let _serial = GENERATION_LOCK.lock();
             let a = ThreadRng.next_u64();
             let b = std::thread::spawn(|| ThreadRng.next_u64()).join().unwrap();
             assert_ne!(a, b);

@@ -7,6 +7,9 @@
 //!   new millisecond draws fresh randomness; an overflow of the 80 bits within one millisecond is
 //!   [`Error::RandomnessExhausted`] (never a silent wrap). When the clock goes back, the last
 //!   timestamp is kept and incremented (as ulid/javascript does), so the order never breaks.
+//! * [`new()`] (process-wide) runs on an [`AtomicGenerator`]: the same rules with one atomic
+//!   `fetch_add` per ULID instead of a lock, except that concurrent calls crossing into a new
+//!   millisecond can make the randomness skip values (it never repeats or goes back).
 //!
 //! ```
 //! use sno_core::ulid::Ulid;
@@ -164,4 +167,25 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     }
 }
 
-std_generator!(Ulid, "ULID");
+std_generator!(Ulid, "ULID", own_new);
+
+#[cfg(feature = "std")]
+mod atomic;
+#[cfg(feature = "std")]
+pub use atomic::AtomicGenerator;
+
+/// A new ULID from the process-wide [`AtomicGenerator`] (created on first use; a `fork()` child
+/// starts with fresh randomness): strictly increasing across all threads of the process, one
+/// atomic `fetch_add` per ULID. If a millisecond's 80 random bits were ever used up, sleeps until
+/// the next millisecond.
+///
+/// # Panics
+/// If the system clock reads before 1970 or after year 10889.
+#[cfg(feature = "std")]
+pub fn new() -> Ulid {
+    static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
+    match GLOBAL.get_or_init(AtomicGenerator::default).next() {
+        Ok(id) => id,
+        Err(e) => panic!("{e}"),
+    }
+}

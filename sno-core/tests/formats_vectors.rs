@@ -427,9 +427,11 @@ fn scru128_reserved_and_threads() {
 #[test]
 #[cfg_attr(miri, ignore = "Miri cannot fork")]
 fn fork_child_does_not_continue_the_parents_sequences() {
-    const LEN: usize = 68 + 8 * 8;
+    const LEN: usize = 68 + 8 * 8 + 16;
     let clock = || 1_700_000_000_000i64;
     let u = ulid::Generator::with_state_and_clock(ulid::Monotonic::default(), clock);
+    // The lock-free design behind `ulid::new()`.
+    let w = ulid::AtomicGenerator::with_clock_and_rng(clock, sno_core::rng::ThreadRng);
     let v = uuid7::Generator::with_state_and_clock(uuid7::Monotonic::default(), clock);
     let s = scru128::Generator::with_state_and_clock(scru128::Monotonic::default(), clock);
     let t = scru160::Generator::with_state_and_clock(scru160::Monotonic::default(), clock);
@@ -447,6 +449,7 @@ fn fork_child_does_not_continue_the_parents_sequences() {
         for k in 0..8 {
             out[68 + 8 * k..76 + 8 * k].copy_from_slice(&f.try_next().unwrap().to_bytes());
         }
+        out[LEN - 16..].copy_from_slice(&w.try_next().unwrap().to_bytes());
         out
     };
     next();
@@ -476,7 +479,11 @@ fn fork_child_does_not_continue_the_parents_sequences() {
     };
     assert_eq!(n, LEN as isize);
     let parts = [("ULID", 0..16), ("UUIDv7", 16..32), ("SCRU128", 32..48)];
-    let more = [("SCRU160", 48..68), ("Ulid-Flake", 68..LEN)];
+    let more = [
+        ("SCRU160", 48..68),
+        ("Ulid-Flake", 68..LEN - 16),
+        ("ULID, lock-free", LEN - 16..LEN),
+    ];
     for (name, range) in parts.into_iter().chain(more) {
         assert_ne!(ours[range.clone()], theirs[range], "{name}");
     }

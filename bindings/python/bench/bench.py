@@ -53,11 +53,25 @@ def main():
         rows.append(("ulid.ULID() (python-ulid)", measure(ulid.ULID, number=50_000)))
     except ImportError:
         print("python-ulid not installed: skipped", file=sys.stderr)
+    # What any sno.new() must at least cost here: a C call, the same clock read, one new object.
+    floor = [
+        ("sys.getrecursionlimit() (a bare C call)", measure(sys.getrecursionlimit)),
+        ("object() (a call that allocates)", measure(object)),
+        ("time.time_ns() (a call, CLOCK_REALTIME, a new int)", measure(time.time_ns)),
+    ]
+    rows += floor
     base = rows[0][1]
     print(f"Python {sys.version.split()[0]}, sno {sno.__version__}")
     print("| operation | ns/op | vs sno.new() |\n|---|---|---|")
     for name, ns in rows:
         print(f"| {name} | {ns:.0f} | {ns / base:.2f}x |")
+    peers = dict(rows)
+    if "uuid_utils.uuid7()" in peers:
+        print(
+            f"\n2x uuid_utils.uuid7() needs sno.new() <= {peers['uuid_utils.uuid7()'] / 2:.0f} ns;"
+            f" time.time_ns() alone takes {floor[2][1]:.0f} ns (sno.new() is {base:.0f} ns:"
+            f" {peers['uuid_utils.uuid7()'] / base:.2f}x)"
+        )
     formats()
 
 
