@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Script, each, hex, json_str, rows, scaled, to_hex};
+use common::{Script, each, hex, json_str, rows, scaled, threads_never_repeat, to_hex};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
 use sno_core::scru128::{self, Scru128Id};
@@ -143,27 +143,11 @@ fn ulid_monotonic_rows() {
 
 #[test]
 fn ulid_generator_threads_never_repeat() {
-    let g = std::sync::Arc::new(ulid::Generator::default());
-    let handles: Vec<_> = (0..4)
-        .map(|_| {
-            let g = g.clone();
-            std::thread::spawn(move || {
-                (0..scaled(50_000, 100))
-                    .map(|_| g.next().unwrap())
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
-    let mut all: Vec<Ulid> = vec![];
-    for h in handles {
-        let ids = h.join().unwrap();
-        assert!(ids.windows(2).all(|w| w[0] < w[1]), "per-thread order");
-        all.extend(ids);
-    }
-    let n = all.len();
-    all.sort_unstable();
-    all.dedup();
-    assert_eq!(all.len(), n);
+    let g = ulid::Generator::default();
+    threads_never_repeat(scaled(50_000, 100), move || g.next().unwrap());
+    // The lock-free generator behind `ulid::new()`.
+    let g = ulid::AtomicGenerator::default();
+    threads_never_repeat(scaled(50_000, 100), move || g.next().unwrap());
     assert!(ulid::new() < ulid::new());
 }
 

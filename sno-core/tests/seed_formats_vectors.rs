@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use common::{Script, each, hex, json_str, rows, scaled};
+use common::{Script, each, hex, json_str, rows, scaled, threads_never_repeat};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
 use sno_core::nanoflake::{self, Nanoflake};
@@ -593,31 +593,11 @@ fn ulidflake_generator_settings_and_rollback() {
 
 #[test]
 fn threads_never_repeat_and_each_thread_increases() {
-    fn run<T: Ord + Copy + Send + 'static>(make: impl Fn() -> T + Send + Sync + 'static) {
-        let make = std::sync::Arc::new(make);
-        let handles: Vec<_> = (0..4)
-            .map(|_| {
-                let make = make.clone();
-                std::thread::spawn(move || {
-                    (0..scaled(20_000, 100)).map(|_| make()).collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut all = vec![];
-        for h in handles {
-            let ids = h.join().unwrap();
-            assert!(ids.windows(2).all(|w| w[0] < w[1]));
-            all.extend(ids);
-        }
-        let n = all.len();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), n);
-    }
-    run(scru160::new);
-    run(ulidflake::new);
+    let per_thread = scaled(20_000, 100);
+    threads_never_repeat(per_thread, scru160::new);
+    threads_never_repeat(per_thread, ulidflake::new);
     let g = nanoflake::Generator::new(nanoflake::Monotonic::new(1_700_000_000_000, 7).unwrap());
-    run(move || g.next().unwrap());
+    threads_never_repeat(per_thread, move || g.next().unwrap());
     let g = ulidflake::Generator::new(
         ulidflake::Monotonic::with_config(
             sno_core::rng::ThreadRng,
@@ -628,5 +608,5 @@ fn threads_never_repeat_and_each_thread_increases() {
         )
         .unwrap(),
     );
-    run(move || g.next().unwrap());
+    threads_never_repeat(per_thread, move || g.next().unwrap());
 }

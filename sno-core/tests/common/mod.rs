@@ -70,6 +70,31 @@ pub const fn scaled(native: usize, miri: usize) -> usize {
     if cfg!(miri) { miri } else { native }
 }
 
+/// Four threads make `per_thread` IDs each with `make`: no ID twice, and each thread's IDs
+/// strictly increase.
+pub fn threads_never_repeat<T: Ord + Copy + Send + 'static>(
+    per_thread: usize,
+    make: impl Fn() -> T + Send + Sync + 'static,
+) {
+    let make = std::sync::Arc::new(make);
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let make = make.clone();
+            std::thread::spawn(move || (0..per_thread).map(|_| make()).collect::<Vec<_>>())
+        })
+        .collect();
+    let mut all = vec![];
+    for h in handles {
+        let ids = h.join().unwrap();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "per-thread order");
+        all.extend(ids);
+    }
+    let n = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), n);
+}
+
 pub fn hex(s: &str) -> Vec<u8> {
     assert!(s.len().is_multiple_of(2), "odd hex {s}");
     (0..s.len())
