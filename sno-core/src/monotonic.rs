@@ -116,14 +116,16 @@ mod shared {
         core::time::Duration::from_micros(u64::from(1_000 - now.subsec_micros() % 1_000) + 5)
     }
 
-    /// The next ID of a process-wide generator, created on first use.
+    /// The next ID (by `next`, which waits out a used-up millisecond) of a process-wide
+    /// generator, created on first use.
     ///
     /// # Panics
     /// If the system clock is outside the format's range.
-    pub(crate) fn global_next<S: MillisState + Default>(
-        cell: &std::sync::OnceLock<Shared<S>>,
-    ) -> S::Id {
-        match cell.get_or_init(Shared::default).next() {
+    pub(crate) fn global_next<G: Default, Id>(
+        cell: &std::sync::OnceLock<G>,
+        next: impl FnOnce(&G) -> Result<Id, Error>,
+    ) -> Id {
+        match next(cell.get_or_init(G::default)) {
             Ok(id) => id,
             Err(e) => panic!("{e}"),
         }
@@ -295,7 +297,7 @@ macro_rules! std_generator {
         #[cfg(feature = "std")]
         pub fn new() -> $id {
             static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
-            $crate::monotonic::global_next(&GLOBAL)
+            $crate::monotonic::global_next(&GLOBAL, Generator::next)
         }
     };
     ($id:ty, $what:literal, own_new) => {

@@ -184,8 +184,5 @@ pub use atomic::AtomicGenerator;
 #[cfg(feature = "std")]
 pub fn new() -> Ulid {
     static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
-    match GLOBAL.get_or_init(AtomicGenerator::default).next() {
-        Ok(id) => id,
-        Err(e) => panic!("{e}"),
-    }
+    crate::monotonic::global_next(&GLOBAL, AtomicGenerator::next)
 }
