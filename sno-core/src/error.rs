@@ -2,7 +2,20 @@
 
 use core::fmt;
 
-use crate::time::units_to_unix_nanos;
+use crate::time::{MAX_TIMESTAMP, units_to_unix_nanos};
+
+/// How a `retry_at` unit reads in a message: its Unix nanoseconds, or "never" past the range.
+struct RetryAt(u64);
+
+impl fmt::Display for RetryAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 > MAX_TIMESTAMP {
+            f.write_str("never: the sno time range ends 2079-09-07T15:47:35.552Z")
+        } else {
+            write!(f, "retry at unit {} ({} ns since 1970)", self.0, units_to_unix_nanos(self.0))
+        }
+    }
+}
 
 /// Everything that can go wrong in sno-core. Each variant carries what a caller needs to act on
 /// it, and [`Error::code`] gives a stable machine-readable name used by the bindings.
@@ -115,6 +128,33 @@ pub enum Error {
         /// The timestamp given.
         unix_millis: u64,
     },
+    /// A batch asked for more IDs than [`MAX_BATCH`](crate::MAX_BATCH), or for a negative
+    /// count: checked before anything is allocated or generated.
+    BatchTooLarge {
+        /// The count asked for (saturated to the `i128` range).
+        requested: i128,
+        /// The largest count one call accepts.
+        max: u64,
+    },
+    /// A restored snapshot's marks lie further ahead of the clock than the generator's maximum
+    /// wait ([`GeneratorBuilder::max_wait`](crate::GeneratorBuilder::max_wait)): restoring it
+    /// could only make every call fail or sleep until the clock got there.
+    SnapshotAhead {
+        /// The snapshot's highest mark (`wall_hi` or `wall_safe`), in 4 ms units since 2010.
+        units: u64,
+        /// The clock reading at restore, in 4 ms units since 2010.
+        clock_units: i64,
+    },
+    /// A generator with an explicit partition was copied into a `fork()` child, where it would
+    /// repeat the IDs its parent makes: it refuses to mint until it is given a partition of its
+    /// own ([`Generator::repartition`](crate::Generator::repartition)).
+    Forked {
+        /// The partition (or Nanoflakes generator id) inherited from the parent.
+        partition: u16,
+    },
+    /// The operating system's randomness source could not be read (no `getrandom`, no
+    /// `/dev/urandom`): a random-based generator has no safe seed.
+    RandomnessUnavailable,
 }
 
 impl Error {
@@ -139,16 +179,32 @@ impl Error {
             Error::MillisOutOfRange { .. } => "millis_out_of_range",
             Error::RandomnessExhausted { .. } => "randomness_exhausted",
             Error::ClockRollback { .. } => "clock_rollback",
+            Error::BatchTooLarge { .. } => "batch_too_large",
+            Error::SnapshotAhead { .. } => "snapshot_ahead",
+            Error::Forked { .. } => "forked",
+            Error::RandomnessUnavailable => "randomness_unavailable",
         }
     }
 
     /// For [`SequenceExhausted`](Error::SequenceExhausted) and
     /// [`ClockRegression`](Error::ClockRegression): the Unix time in nanoseconds from which a
-    /// retry can succeed.
+    /// retry can succeed. `None` for every other error, and when no retry can ever succeed
+    /// (`retry_at` past [`MAX_TIMESTAMP`](crate::time::MAX_TIMESTAMP): the sno time range ends
+    /// 2079-09-07T15:47:35.552Z).
+    ///
+    /// ```
+    /// use sno_core::Error;
+    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 }.retry_at_unix_nanos(), Some(1_262_304_000_004_000_000));
+    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 << 39 }.retry_at_unix_nanos(), None);
+    /// ```
     pub const fn retry_at_unix_nanos(&self) -> Option<i64> {
         match self {
             Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
-                Some(units_to_unix_nanos(*retry_at))
+                if *retry_at > MAX_TIMESTAMP {
+                    None
+                } else {
+                    Some(units_to_unix_nanos(*retry_at))
+                }
             }
             _ => None,
         }
@@ -197,8 +253,8 @@ impl fmt::Display for Error {
             Error::MissingPartition => f.write_str("sno: no partition given, and no_std builds have no default"),
             Error::SequenceExhausted { retry_at } => write!(
                 f,
-                "sno: sequence pool exhausted in this 4 ms unit; retry at unit {retry_at} ({} ns since 1970)",
-                units_to_unix_nanos(retry_at)
+                "sno: sequence pool exhausted in this 4 ms unit; {}",
+                RetryAt(retry_at)
             ),
             Error::ValueOverflow => {
                 f.write_str("sno: the value is above the format's maximum (or a field above its width)")
@@ -224,9 +280,28 @@ impl fmt::Display for Error {
             ),
             Error::ClockRegression { retry_at } => write!(
                 f,
-                "sno: the clock moved back into a period already used by both timelines; retry at unit {retry_at} ({} ns since 1970)",
-                units_to_unix_nanos(retry_at)
+                "sno: the clock moved back into a period already used by both timelines; {}",
+                RetryAt(retry_at)
             ),
+            Error::BatchTooLarge { requested, max } => {
+                if requested < 0 {
+                    write!(f, "sno: a batch count cannot be negative ({requested}); 0 ..= {max} IDs per call")
+                } else {
+                    write!(f, "sno: a batch of {requested} IDs is above the maximum of {max} per call")
+                }
+            }
+            Error::SnapshotAhead { units, clock_units } => write!(
+                f,
+                "sno: the snapshot reaches unit {units}, {} ms ahead of the clock (unit {clock_units}), beyond the generator's maximum wait",
+                (units as i64).saturating_sub(clock_units).saturating_mul(4)
+            ),
+            Error::Forked { partition } => write!(
+                f,
+                "sno: this generator (partition {partition}) was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own"
+            ),
+            Error::RandomnessUnavailable => {
+                f.write_str("sno: the operating system's randomness source cannot be read")
+            }
         }
     }
 }

@@ -40,6 +40,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod alphabet;
+mod batch;
 pub mod clock;
 mod codec;
 #[doc(hidden)]
@@ -67,6 +68,7 @@ pub mod uuid7;
 
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
+pub use batch::{MAX_BATCH, batch_len};
 pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};

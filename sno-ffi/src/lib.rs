@@ -83,6 +83,10 @@ pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
         17 => "millisecond time outside the format's 48-bit range\0",
         18 => "this millisecond's randomness, counter or sequence is used up\0",
         19 => "the clock went back\0",
+        20 => "batch count above SNO_MAX_BATCH (16777216) per call\0",
+        21 => "snapshot further ahead of the clock than the generator's maximum wait\0",
+        22 => "generator inherited across fork(): give it a partition of its own\0",
+        23 => "the operating system's randomness source cannot be read\0",
         255 => "internal panic caught at the C boundary\0",
         _ => "unknown status\0",
     };

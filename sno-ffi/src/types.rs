@@ -99,6 +99,15 @@ pub enum sno_status {
     RandomnessExhausted = 18,
     /// A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
     ClockRollback = 19,
+    /// A batch count above SNO_MAX_BATCH (16 777 216) IDs per call.
+    BatchTooLarge = 20,
+    /// A restored snapshot lies further ahead of the clock than the generator's maximum wait.
+    SnapshotAhead = 21,
+    /// A generator with an explicit partition was inherited across fork(): give it a partition
+    /// of its own (sno_generator_repartition) before minting in the child.
+    Forked = 22,
+    /// The operating system's randomness source cannot be read.
+    RandomnessUnavailable = 23,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
@@ -122,6 +131,10 @@ impl From<Error> for sno_status {
             Error::MillisOutOfRange { .. } => sno_status::MillisOutOfRange,
             Error::RandomnessExhausted { .. } => sno_status::RandomnessExhausted,
             Error::ClockRollback { .. } => sno_status::ClockRollback,
+            Error::BatchTooLarge { .. } => sno_status::BatchTooLarge,
+            Error::SnapshotAhead { .. } => sno_status::SnapshotAhead,
+            Error::Forked { .. } => sno_status::Forked,
+            Error::RandomnessUnavailable => sno_status::RandomnessUnavailable,
             // MissingPartition cannot happen with std; ClockRollback is not reachable through
             // the C API (its SCRU128 generators reset, the spec's default); any future variant.
             _ => sno_status::InvalidArgument,

@@ -33,14 +33,19 @@ fn every_row() {
     let mut checked = 0;
     let mut id = sno_id { bytes: [0; 10] };
     for case in bad_input::cases("c").iter() {
+        if case.expand.starts_with("call:") {
+            continue; // tests/c/test_bad_calls.c
+        }
         let inputs = match bad_input::byte_inputs(case) {
             Some(inputs) => inputs,
             None => {
-                let text = case.input.as_ptr().cast::<c_char>();
+                let text = bad_input::text(case);
+                let len = text.len();
+                let text = text.as_ptr().cast::<c_char>();
                 let got = match case.expand.as_str() {
                     "c:null-text" => answer(std::ptr::null(), 16, &mut id),
                     "c:null-text-empty" => answer(std::ptr::null(), 0, &mut id),
-                    "c:null-out" => answer(text, case.input.len(), std::ptr::null_mut()),
+                    "c:null-out" => answer(text, len, std::ptr::null_mut()),
                     // Refused before the bytes are touched, so the 1-byte buffer is never read.
                     "c:len-max" => answer(text, usize::MAX, &mut id),
                     other => panic!("unknown expansion {other}"),

@@ -5,12 +5,13 @@ use std::path::PathBuf;
 /// One row for one layer: the case name, its expansion into inputs, and the expected answer.
 pub struct Case {
     pub name: String,
-    pub input: String,
+    /// A JSON string for text cases; the JSON argument of the operation for `call:*` rows.
+    pub input: serde_json::Value,
     pub expand: String,
     pub expected: String,
 }
 
-/// The rows that exist in `layer` (the column name: `rust` or `c`).
+/// The rows that exist in `layer` (the column name: `rust` or `c`), text and call rows alike.
 pub fn cases(layer: &str) -> Vec<Case> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/bad_input.tsv");
     let text = std::fs::read_to_string(&path).expect("testdata/bad_input.tsv");
@@ -27,7 +28,7 @@ pub fn cases(layer: &str) -> Vec<Case> {
             assert_eq!(f.len(), 7, "{line}");
             Case {
                 name: f[0].into(),
-                input: serde_json::from_str(f[1]).expect("a JSON string"),
+                input: serde_json::from_str(f[1]).expect("a JSON value"),
                 expand: f[2].into(),
                 expected: f[column].into(),
             }
@@ -36,10 +37,18 @@ pub fn cases(layer: &str) -> Vec<Case> {
         .collect()
 }
 
+/// The text of a text case (its JSON string input).
+pub fn text(case: &Case) -> &str {
+    case.input.as_str().expect("a text case's input is a JSON string")
+}
+
 /// The byte inputs of a case whose expansion works on bytes (`-`, `repeat:N`, `ascii@P`,
-/// `high@P`); `None` for the layer-specific ones (`c:*`, `type:*`).
+/// `high@P`); `None` for the layer-specific ones (`c:*`, `type:*`) and the `call:*` rows.
 pub fn byte_inputs(case: &Case) -> Option<Vec<Vec<u8>>> {
-    let base = case.input.as_bytes().to_vec();
+    if case.expand.starts_with("call:") {
+        return None;
+    }
+    let base = text(case).as_bytes().to_vec();
     let at = |range: std::ops::Range<u16>, p: &str| {
         let p: usize = p.parse().expect("a position");
         range
