@@ -25,6 +25,14 @@
 // `sno_generator_options.partition` value asking for a per-process default partition.
 #define SNO_PARTITION_DEFAULT -1
 
+// The most IDs one batch call (sno_generator_next_many) makes: 16 777 216 (2^24); more is
+// SNO_STATUS_BATCH_TOO_LARGE, answered before anything is generated.
+#define SNO_MAX_BATCH 16777216
+
+// Written to `retry_at_unix_ns` when no retry can ever succeed (the sno time range ends
+// 2079-09-07T15:47:35.552Z): INT64_MAX.
+#define SNO_RETRY_NEVER INT64_MAX
+
 // Major version of the library.
 #define SNO_VERSION_MAJOR 0
 
@@ -109,6 +117,15 @@ typedef enum sno_status {
   SNO_STATUS_RANDOMNESS_EXHAUSTED = 18,
   // A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
   SNO_STATUS_CLOCK_ROLLBACK = 19,
+  // A batch count above SNO_MAX_BATCH (16 777 216) IDs per call.
+  SNO_STATUS_BATCH_TOO_LARGE = 20,
+  // A restored snapshot lies further ahead of the clock than the generator's maximum wait.
+  SNO_STATUS_SNAPSHOT_AHEAD = 21,
+  // A generator with an explicit partition was inherited across fork(): give it a partition
+  // of its own (sno_generator_repartition) before minting in the child.
+  SNO_STATUS_FORKED = 22,
+  // The operating system's randomness source cannot be read.
+  SNO_STATUS_RANDOMNESS_UNAVAILABLE = 23,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
@@ -293,13 +310,25 @@ enum sno_status sno_generator_new(const struct sno_generator_options *opts,
                                   struct sno_generator **out);
 
 // Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
-// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). Thread-safe.
+// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). A snapshot
+// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
+// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
+// Thread-safe.
 //
 // # Safety
 // `snapshot` must be NULL or valid; `out` must be NULL or writable.
 enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
                                       int32_t partition,
                                       struct sno_generator **out);
+
+// Gives a generator a partition of its own, typically in a fork() child, where a generator
+// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
+// caller must make sure no other live generator mints with `partition`. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live.
+enum sno_status sno_generator_repartition(const struct sno_generator *generator,
+                                          uint16_t partition);
 
 // Releases a generator; NULL is accepted and ignored. Not thread-safe with respect to other
 // calls on the same generator: call it once, after every user is done.
@@ -309,8 +338,12 @@ enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
 void sno_generator_free(struct sno_generator *generator);
 
 // The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
-// regression. Fails only with SNO_STATUS_CLOCK_OUT_OF_RANGE. Thread-safe: share one generator
-// between threads freely.
+// regression, 5 s at most in all: a retry time further away (or never: the end of the sno
+// range) gives SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION at once. Also fails
+// with SNO_STATUS_CLOCK_OUT_OF_RANGE, and SNO_STATUS_FORKED in a fork() child for a generator
+// with an explicit partition (see sno_generator_repartition; a default-partitioned generator
+// takes a fresh partition in the child by itself). Thread-safe: share one generator between
+// threads freely.
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or writable.
@@ -319,8 +352,9 @@ enum sno_status sno_generator_next(const struct sno_generator *generator,
                                    struct sno_id *out);
 
 // The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
-// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL).
-// Never blocks. Thread-safe.
+// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL),
+// or SNO_RETRY_NEVER when no retry can succeed (the end of the sno range). Never blocks.
+// Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
@@ -339,8 +373,10 @@ enum sno_status sno_generator_next_with_time(const struct sno_generator *generat
                                              int64_t unix_ns,
                                              struct sno_id *out);
 
-// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next). On error
-// nothing is written. Thread-safe.
+// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
+// straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
+// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error, the slots before
+// the failing one hold valid, unique IDs and the rest are untouched. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.

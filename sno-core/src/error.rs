@@ -12,7 +12,12 @@ impl fmt::Display for RetryAt {
         if self.0 > MAX_TIMESTAMP {
             f.write_str("never: the sno time range ends 2079-09-07T15:47:35.552Z")
         } else {
-            write!(f, "retry at unit {} ({} ns since 1970)", self.0, units_to_unix_nanos(self.0))
+            write!(
+                f,
+                "retry at unit {} ({} ns since 1970)",
+                self.0,
+                units_to_unix_nanos(self.0)
+            )
         }
     }
 }

@@ -217,11 +217,18 @@ struct Counters {
     waits: AtomicU64,
 }
 
-/// The hot cache line: the state word and the partition (rewritten only after `fork`).
+/// The hot cache line: the state word, the partition (rewritten only after `fork`) and the
+/// `fork()` generation the partition belongs to.
 struct Hot {
     state: AtomicU64,
     partition: AtomicU32,
+    #[cfg(feature = "std")]
+    generation: AtomicU64,
 }
+
+/// The longest a blocking call waits, and how far ahead of the clock a restored snapshot may
+/// reach, unless [`GeneratorBuilder::max_wait`] says otherwise: 5 s (1 250 units).
+pub const DEFAULT_MAX_WAIT: core::time::Duration = core::time::Duration::from_secs(5);
 
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
 ///
@@ -239,12 +246,20 @@ struct Hot {
 ///
 /// # After `fork()`
 ///
-/// A child process inherits a copy of every generator, and would repeat the IDs its parent
-/// makes in the same 4 ms unit. The global generator ([`crate::new`]) takes a fresh partition in
-/// the child automatically. For an explicit generator, build a new one in the child with a
-/// partition of its own (for example `GeneratorBuilder::snapshot(parent_snapshot).partition(p)`).
+/// A child process inherits a copy of every generator, which would repeat the IDs its parent
+/// makes in the same 4 ms unit. So in the child (with `std`, on Unix):
+/// * a generator with a **default** partition (no [`GeneratorBuilder::partition`], no snapshot)
+///   takes a fresh default partition on its first call, as the global generator ([`crate::new`])
+///   does;
+/// * a generator with an **explicit** partition (given, or restored from a snapshot) refuses to
+///   mint, with [`Error::Forked`], until [`Generator::repartition`] gives it a partition of its
+///   own: only the caller knows which partition the child may use.
 pub struct Generator<C: Clock = DefaultClock> {
     hot: CachePadded<Hot>,
+    /// Whether the partition was chosen by the caller (a fork child must then be repartitioned).
+    #[cfg(feature = "std")]
+    explicit_partition: bool,
+    max_wait_units: u64,
     wall_safe: AtomicU64,
     drifts: AtomicU32,
     static_seq: AtomicU64,
@@ -272,6 +287,7 @@ impl<C: Clock> fmt::Debug for Generator<C> {
 #[must_use]
 pub struct GeneratorBuilder<C: Clock = DefaultClock> {
     partition: Option<u16>,
+    max_wait_units: u64,
     sequence_min: u16,
     sequence_max: u16,
     snapshot: Option<Snapshot>,
@@ -301,6 +317,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     pub fn new(clock: C) -> Self {
         GeneratorBuilder {
             partition: None,
+            max_wait_units: duration_units(DEFAULT_MAX_WAIT),
             sequence_min: 0,
             sequence_max: u16::MAX,
             snapshot: None,
@@ -314,6 +331,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     pub fn clock<C2: Clock>(self, clock: C2) -> GeneratorBuilder<C2> {
         GeneratorBuilder {
             partition: self.partition,
+            max_wait_units: self.max_wait_units,
             sequence_min: self.sequence_min,
             sequence_max: self.sequence_max,
             snapshot: self.snapshot,
@@ -345,6 +363,28 @@ impl<C: Clock> GeneratorBuilder<C> {
         self
     }
 
+    /// The longest [`Generator::next`] sleeps before it returns the error instead (default
+    /// [`DEFAULT_MAX_WAIT`], 5 s; rounded up to whole 4 ms units), and how far ahead of the
+    /// clock a restored [`snapshot`](Self::snapshot) may reach: one further ahead is refused
+    /// with [`Error::SnapshotAhead`] by [`build`](Self::build), since every call would fail or
+    /// sleep until the clock got there (a corrupted snapshot could otherwise stall the process
+    /// until 2079).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use sno_core::{Error, GeneratorBuilder, ManualClock, Snapshot};
+    /// let ahead = Snapshot { wall_hi: 1_000 + 250, wall_safe: 1_000 + 250, ..Default::default() };
+    /// let refused = GeneratorBuilder::new(ManualClock::new(1_000)).partition(1).snapshot(ahead).build();
+    /// assert_eq!(refused.err(), None); // one second ahead: within the default 5 s
+    /// let strict = GeneratorBuilder::new(ManualClock::new(1_000)).partition(1).snapshot(ahead)
+    ///     .max_wait(Duration::from_millis(100)).build();
+    /// assert_eq!(strict.err(), Some(Error::SnapshotAhead { units: 1_250, clock_units: 1_000 }));
+    /// ```
+    pub fn max_wait(mut self, max_wait: core::time::Duration) -> Self {
+        self.max_wait_units = duration_units(max_wait);
+        self
+    }
+
     /// Registers an observer told of each overflow episode.
     #[cfg(feature = "alloc")]
     pub fn observer(mut self, observer: Arc<dyn OverflowObserver>) -> Self {
@@ -370,6 +410,14 @@ impl<C: Clock> GeneratorBuilder<C> {
                 }
                 let wall_hi = check_units("wallHi", s.wall_hi)?;
                 let wall_safe = check_units("wallSafe", s.wall_safe)?;
+                let mark = wall_hi.max(wall_safe);
+                let clock_units = self.clock.now_units();
+                if mark as i64 > clock_units.saturating_add(self.max_wait_units as i64) {
+                    return Err(Error::SnapshotAhead {
+                        units: mark,
+                        clock_units,
+                    });
+                }
                 let counter = u64::from(sequence - u32::from(min)) + 1;
                 let tick = s.drifts & 1 == 1;
                 (
@@ -385,7 +433,12 @@ impl<C: Clock> GeneratorBuilder<C> {
             hot: CachePadded(Hot {
                 state: AtomicU64::new(state),
                 partition: AtomicU32::new(u32::from(partition)),
+                #[cfg(feature = "std")]
+                generation: AtomicU64::new(crate::rng::fork_generation()),
             }),
+            #[cfg(feature = "std")]
+            explicit_partition: self.partition.is_some() || self.snapshot.is_some(),
+            max_wait_units: self.max_wait_units,
             wall_safe: AtomicU64::new(wall_safe),
             drifts: AtomicU32::new(drifts),
             static_seq: AtomicU64::new(0),
@@ -424,6 +477,14 @@ fn sanitize_bounds(min: u16, max: u16) -> Result<(u16, u16), Error> {
     Ok((min, max))
 }
 
+/// A duration in whole 4 ms units, rounded up (saturating).
+fn duration_units(d: core::time::Duration) -> u64 {
+    let nanos = d.as_nanos().div_ceil(crate::time::UNIT_NANOS as u128);
+    u64::try_from(nanos)
+        .unwrap_or(u64::MAX)
+        .min(i64::MAX as u64)
+}
+
 fn check_units(field: &'static str, value: i64) -> Result<u64, Error> {
     if value < 0 || value as u64 > MAX_TIMESTAMP {
         return Err(Error::InvalidSnapshot { field, value });
@@ -436,8 +497,14 @@ impl<C: Clock> Generator<C> {
     /// is used up, [`Error::ClockRegression`] when the clock went back into a period used by
     /// both timelines (both say from when a retry succeeds), [`Error::ClockOutOfRange`] for a
     /// clock outside 2010..2079. Never blocks.
+    ///
+    /// With `std`, in a `fork()` child: see [After `fork()`](Generator#after-fork).
     #[inline]
     pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        #[cfg(feature = "std")]
+        if self.hot.0.generation.load(Ordering::Acquire) != crate::rng::fork_generation() {
+            self.after_fork()?;
+        }
         let now = self.clock.now_units();
         if now as u64 > MAX_TIMESTAMP {
             return Err(Error::ClockOutOfRange { units: now });
@@ -455,7 +522,11 @@ impl<C: Clock> Generator<C> {
     }
 
     /// The next ID; when the pool is exhausted or the clock regressed, sleeps (never spins)
-    /// until the moment a retry can succeed. Fails only with [`Error::ClockOutOfRange`].
+    /// until the moment a retry can succeed, for at most the generator's
+    /// [maximum wait](GeneratorBuilder::max_wait) in all (5 s by default). Returns the
+    /// [`try_next`](Self::try_next) error instead of sleeping when the retry time lies further
+    /// away than that, or never comes (`retry_at` past the end of the sno range), and
+    /// [`Error::ClockOutOfRange`] / [`Error::Forked`] at once.
     #[cfg(feature = "std")]
     #[inline]
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
@@ -468,9 +539,21 @@ impl<C: Clock> Generator<C> {
     #[cfg(feature = "std")]
     #[cold]
     fn wait_and_retry(&self, mut err: Error, meta: u8) -> Result<Id, Error> {
+        // Bounded twice: by the clock (no sleep towards a retry time past the maximum wait) and
+        // by the monotonic clock (an injected clock that never reaches the retry time).
+        let max_wait = self.max_wait();
+        let started = std::time::Instant::now();
+        let deadline = self
+            .clock
+            .now_units()
+            .saturating_add(self.max_wait_units as i64);
         loop {
             let retry_at = match err {
-                Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+                Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at }
+                    if retry_at <= MAX_TIMESTAMP
+                        && retry_at as i64 <= deadline
+                        && started.elapsed() < max_wait =>
+                {
                     retry_at
                 }
                 other => return Err(other),
@@ -686,13 +769,50 @@ impl<C: Clock> Generator<C> {
         self.hot.0.partition.load(Ordering::Relaxed) as u16
     }
 
-    /// Gives the generator a new partition (the global generator's fork handler).
-    #[cfg(feature = "std")]
-    pub(crate) fn set_partition(&self, partition: u16) {
+    /// Gives the generator a partition of its own in a `fork()` child (or anywhere else), which
+    /// ends the [`Error::Forked`] refusal. The caller must make sure no other live generator
+    /// mints with `partition`.
+    ///
+    /// ```
+    /// use sno_core::{GeneratorBuilder, ManualClock};
+    /// let g = GeneratorBuilder::new(ManualClock::new(10)).partition(1).build()?;
+    /// g.repartition(2);
+    /// assert_eq!(g.try_next(0)?.partition(), 2);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn repartition(&self, partition: u16) {
         self.hot
             .0
             .partition
             .store(u32::from(partition), Ordering::Relaxed);
+        #[cfg(feature = "std")]
+        self.hot
+            .0
+            .generation
+            .store(crate::rng::fork_generation(), Ordering::Release);
+    }
+
+    /// The first call in a `fork()` child: a default-partitioned generator takes a fresh default
+    /// partition (the partition is stored before the generation is published, so a call that
+    /// sees the new generation mints with a fresh partition); an explicit one refuses.
+    #[cfg(feature = "std")]
+    #[cold]
+    fn after_fork(&self) -> Result<(), Error> {
+        if self.explicit_partition {
+            return Err(Error::Forked {
+                partition: self.partition(),
+            });
+        }
+        self.repartition(crate::global::default_partition()?);
+        Ok(())
+    }
+
+    /// The longest [`next`](Self::next) sleeps in all (see [`GeneratorBuilder::max_wait`]).
+    pub fn max_wait(&self) -> core::time::Duration {
+        core::time::Duration::from_nanos(
+            self.max_wait_units
+                .saturating_mul(crate::time::UNIT_NANOS as u64),
+        )
     }
 
     /// The lower sequence bound.

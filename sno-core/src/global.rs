@@ -55,11 +55,15 @@ pub(crate) fn default_partition() -> Result<u16, Error> {
 /// partition, the full sequence range.
 pub fn global_generator() -> &'static Generator<SystemClock> {
     GLOBAL.get_or_init(|| {
-        let partition = default_partition().unwrap_or_else(|_| seed());
-        match Generator::builder().partition(partition).build() {
+        // A default partition; past 65 536 of them, the seed itself (the fork handler below
+        // repartitions the global generator either way).
+        match Generator::builder().build() {
             Ok(g) => g,
-            // Full default bounds with an explicit partition cannot fail to validate.
-            Err(e) => unreachable!("global generator: {e}"),
+            Err(_) => match Generator::builder().partition(seed()).build() {
+                Ok(g) => g,
+                // Full default bounds with an explicit partition cannot fail to validate.
+                Err(e) => unreachable!("global generator: {e}"),
+            },
         }
     })
 }
@@ -69,8 +73,9 @@ pub fn global_generator() -> &'static Generator<SystemClock> {
 ///
 /// # Panics
 ///
-/// If the system clock reads a time before 2010 or after 2079-09-07 (use [`try_new`] to get
-/// that as an error).
+/// If the system clock reads a time before 2010 or after 2079-09-07, or went back more than
+/// [`DEFAULT_MAX_WAIT`](crate::generator::DEFAULT_MAX_WAIT) into a period used by both
+/// timelines (use [`try_new`] to get these as errors).
 ///
 /// ```
 /// let a = sno_core::new(0);
@@ -84,9 +89,16 @@ pub fn new(meta: u8) -> Id {
     }
 }
 
-/// A new ID from the global generator, or an error at once (see [`Generator::try_next`]).
+/// A new ID from the global generator, like [`new`] (sleeping, within the maximum wait, when
+/// this 4 ms unit is used up), but with every error returned instead of a panic.
+///
+/// ```
+/// let id = sno_core::try_new(3)?;
+/// assert_eq!(id.meta(), 3);
+/// # Ok::<(), sno_core::Error>(())
+/// ```
 pub fn try_new(meta: u8) -> Result<Id, Error> {
-    global_generator().try_next(meta)
+    global_generator().next(meta)
 }
 
 pub(crate) fn register_fork_handler() {
@@ -123,7 +135,7 @@ extern "C" fn after_fork_in_child() {
     SEED.store(SEEDED | u32::from(fresh), Ordering::Relaxed);
     HANDED_OUT.store(1, Ordering::Relaxed);
     if let Some(g) = GLOBAL.get() {
-        g.set_partition(fresh);
+        g.repartition(fresh);
     }
 }
 

@@ -66,9 +66,9 @@ pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
 
+pub use batch::{MAX_BATCH, batch_len};
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
-pub use batch::{MAX_BATCH, batch_len};
 pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};

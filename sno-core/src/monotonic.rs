@@ -17,11 +17,11 @@ pub trait MillisState {
 }
 
 #[cfg(feature = "std")]
-pub(crate) use shared::global_next;
-#[cfg(feature = "std")]
 pub(crate) use shared::until_next_millisecond;
 #[cfg(feature = "std")]
 pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared};
+#[cfg(feature = "std")]
+pub(crate) use shared::{global_next, or_panic};
 
 #[cfg(feature = "std")]
 mod shared {
@@ -74,9 +74,17 @@ mod shared {
 
         /// The next ID, or an error at once (e.g. [`Error::RandomnessExhausted`] for a ULID,
         /// [`Error::MillisOutOfRange`] for a clock outside the format's range).
+        ///
+        /// The per-thread CSPRNG ([`ThreadRng`](crate::rng::ThreadRng)) failing to seed from
+        /// the operating system is [`Error::RandomnessUnavailable`]: no ID is made from a
+        /// missing seed, and the state forgets the call.
         pub fn try_next(&self) -> Result<S::Id, Error> {
             let now = self.clock.now_unix_millis();
-            self.lock().1.next_at(now)
+            let mut guard = self.lock();
+            crate::rng::seed_failure_as_error(|| guard.1.next_at(now)).unwrap_or_else(|e| {
+                guard.1.reset();
+                Err(e)
+            })
         }
 
         /// The next ID; when the current millisecond is used up, sleeps until the next one, and
@@ -102,7 +110,11 @@ mod shared {
 
         /// The next ID for an explicit time (the clock is not read).
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
-            self.lock().1.next_at(unix_millis)
+            let mut guard = self.lock();
+            crate::rng::seed_failure_as_error(|| guard.1.next_at(unix_millis)).unwrap_or_else(|e| {
+                guard.1.reset();
+                Err(e)
+            })
         }
     }
 
@@ -118,14 +130,17 @@ mod shared {
 
     /// The next ID (by `next`, which waits out a used-up millisecond) of a process-wide
     /// generator, created on first use.
-    ///
-    /// # Panics
-    /// If the system clock is outside the format's range.
     pub(crate) fn global_next<G: Default, Id>(
         cell: &std::sync::OnceLock<G>,
         next: impl FnOnce(&G) -> Result<Id, Error>,
-    ) -> Id {
-        match next(cell.get_or_init(G::default)) {
+    ) -> Result<Id, Error> {
+        next(cell.get_or_init(G::default))
+    }
+
+    /// `result`'s ID; the panic of a process-wide `new()` (documented under `# Panics`).
+    #[track_caller]
+    pub(crate) fn or_panic<Id>(result: Result<Id, Error>) -> Id {
+        match result {
             Ok(id) => id,
             Err(e) => panic!("{e}"),
         }
@@ -292,10 +307,21 @@ macro_rules! std_generator {
         $crate::monotonic::std_generator!($id, $what, own_new);
 
         #[doc = concat!("A new ", $what, " from the process-wide generator (created on first use, \
-            reset in a `fork()` child).\n\n# Panics\nIf the system clock reads before 1970 or after \
-            year 10889.")]
+            reset in a `fork()` child).\n\n# Panics\nIf the system clock reads outside the \
+            format's range (see [`try_new`]), or the operating system's randomness source \
+            cannot be read.")]
         #[cfg(feature = "std")]
         pub fn new() -> $id {
+            $crate::monotonic::or_panic(try_new())
+        }
+
+        #[doc = concat!("A new ", $what, " from the process-wide generator, or the error that \
+            [`new`] panics with: [`Error::MillisOutOfRange`](crate::Error::MillisOutOfRange) \
+            for a system clock outside the format's range, \
+            [`Error::RandomnessUnavailable`](crate::Error::RandomnessUnavailable) when the \
+            operating system's randomness source cannot be read.")]
+        #[cfg(feature = "std")]
+        pub fn try_new() -> Result<$id, $crate::Error> {
             static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
             $crate::monotonic::global_next(&GLOBAL, Generator::next)
         }

@@ -13,11 +13,11 @@ pub use thread::ThreadRng;
 #[cfg(all(test, feature = "std", not(loom)))]
 pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
-pub(crate) use thread::{after_fork, fork_generation};
+pub(crate) use thread::{after_fork, fork_generation, seed_failure_as_error};
 
 #[cfg(feature = "std")]
 mod thread {
-    use core::cell::RefCell;
+    use core::cell::{Cell, RefCell};
     use core::sync::atomic::{AtomicU64, Ordering};
 
     use rand_chacha::ChaCha12Rng;
@@ -28,6 +28,26 @@ mod thread {
 
     std::thread_local! {
         static STATE: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
+        /// Inside [`seed_failure_as_error`]: `Some(failed)`, where a seed failure is recorded
+        /// instead of panicking.
+        static GUARD: Cell<Option<bool>> = const { Cell::new(None) };
+    }
+
+    /// Runs `f`, in which a [`ThreadRng`] that cannot be seeded from the operating system does
+    /// not panic: its draws then come from a throw-away all-zero seed, and this returns
+    /// [`Error::RandomnessUnavailable`] instead of `f`'s result, which the caller must discard
+    /// (with any state built from those draws). The generators' wrappers run their draws in it.
+    pub(crate) fn seed_failure_as_error<T>(f: impl FnOnce() -> T) -> Result<T, crate::Error> {
+        let outer = GUARD.replace(Some(false));
+        let result = f();
+        let failed = GUARD.replace(outer) == Some(true);
+        if failed {
+            if outer.is_some() {
+                GUARD.set(Some(true));
+            }
+            return Err(crate::Error::RandomnessUnavailable);
+        }
+        Ok(result)
     }
 
     /// How many times this process is a `fork()` child of its ancestors (as far as the handler
@@ -43,6 +63,14 @@ mod thread {
 
     /// The calling thread's CSPRNG (ChaCha12, seeded from the OS, reseeded after `fork()`).
     /// A zero-sized handle: copy it freely; every call uses the current thread's state.
+    ///
+    /// # Panics
+    ///
+    /// A draw panics when the thread's generator must be seeded and the operating system's
+    /// randomness source cannot be read (there is no safe fallback for a cryptographic seed).
+    /// The crate's own generators ([`Shared`](crate::monotonic::Shared), `new()`/`try_new()`,
+    /// [`AtomicGenerator`](crate::ulid::AtomicGenerator)) return
+    /// [`Error::RandomnessUnavailable`](crate::Error::RandomnessUnavailable) instead.
     #[derive(Debug, Clone, Copy, Default)]
     pub struct ThreadRng;
 
@@ -55,8 +83,20 @@ mod thread {
                     Some((g, rng)) if *g == generation => f(rng),
                     _ => {
                         crate::global::register_fork_handler();
-                        let rng = state.insert((generation, ChaCha12Rng::from_seed(os_seed())));
-                        f(&mut rng.1)
+                        match os_seed() {
+                            Ok(seed) => {
+                                let rng = state.insert((generation, ChaCha12Rng::from_seed(seed)));
+                                f(&mut rng.1)
+                            }
+                            Err(e) if GUARD.get().is_some() => {
+                                // Recorded; the caller discards what these draws make, and the
+                                // next draw tries the operating system again.
+                                let _ = e;
+                                GUARD.set(Some(true));
+                                f(&mut ChaCha12Rng::from_seed([0; 32]))
+                            }
+                            Err(e) => panic!("sno: cannot read the OS random source: {e}"),
+                        }
                     }
                 }
             })
@@ -78,9 +118,8 @@ mod thread {
         }
     }
 
-    /// 32 bytes from the operating system's CSPRNG; panics if it cannot be read (there is no
-    /// safe fallback for a cryptographic seed).
-    fn os_seed() -> [u8; 32] {
+    /// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`).
+    fn os_seed() -> std::io::Result<[u8; 32]> {
         let mut seed = [0u8; 32];
         #[cfg(any(target_os = "linux", target_os = "android"))]
         {
@@ -97,14 +136,12 @@ mod thread {
                 }
             }
             if filled == seed.len() {
-                return seed;
+                return Ok(seed);
             }
         }
         use std::io::Read;
-        std::fs::File::open("/dev/urandom")
-            .and_then(|mut f| f.read_exact(&mut seed))
-            .unwrap_or_else(|e| panic!("sno: cannot read the OS random source: {e}"));
-        seed
+        std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
+        Ok(seed)
     }
 
     #[cfg(test)]

@@ -180,9 +180,25 @@ pub use atomic::AtomicGenerator;
 /// the next millisecond.
 ///
 /// # Panics
-/// If the system clock reads before 1970 or after year 10889.
+/// If the system clock reads before 1970 or after year 10889, or the operating system's
+/// randomness source cannot be read (see [`try_new`]).
 #[cfg(feature = "std")]
 pub fn new() -> Ulid {
+    crate::monotonic::or_panic(try_new())
+}
+
+/// A new ULID from the process-wide [`AtomicGenerator`], or the error that [`new`] panics with:
+/// [`Error::MillisOutOfRange`] for a system clock outside 1970 … 10889,
+/// [`Error::RandomnessUnavailable`] when the operating system's randomness source cannot be
+/// read.
+///
+/// ```
+/// let a = sno_core::ulid::try_new()?;
+/// assert!(sno_core::ulid::try_new()? > a);
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+#[cfg(feature = "std")]
+pub fn try_new() -> Result<Ulid, Error> {
     static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
     crate::monotonic::global_next(&GLOBAL, AtomicGenerator::next)
 }

@@ -15,33 +15,19 @@ fn answer(r: Result<Id, Error>) -> String {
     }
 }
 
-/// The current system time in 4 ms units since 2010.
-fn now_units() -> i64 {
-    let since_unix = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap();
-    (since_unix.as_millis() as i64 - sno_core::time::EPOCH_UNIX_SECS * 1000) / 4
-}
-
-/// A snapshot field of a `call:restore_snapshot` row: a number, or "now+N" units.
-fn snapshot_field(snapshot: &Value, key: &str, now: i64) -> i64 {
-    match &snapshot[key] {
-        Value::String(s) => now + s.strip_prefix("now+").unwrap().parse::<i64>().unwrap(),
-        v => v.as_i64().unwrap_or_else(|| panic!("{key}: {v}")),
-    }
-}
-
 /// The Rust answer to a `call:*` row.
 fn call(op: &str, input: &Value) -> String {
     let result = match op {
         "new_many:sno" | "new_many:ulid" | "new_many:uuid7" | "new_many:scru128"
         | "new_many:scru160" | "new_many:nanoflake" | "new_many:ulidflake" => {
-            let n = input.as_i64().map_or(i128::from(input.as_u64().unwrap()), i128::from);
+            let n = input
+                .as_i64()
+                .map_or_else(|| i128::from(input.as_u64().unwrap()), i128::from);
             sno_core::batch_len(n).map(drop)
         }
         "restore_snapshot" => {
-            let now = now_units();
-            let field = |k| snapshot_field(input, k, now);
+            let now = bad_input::now_units();
+            let field = |k| bad_input::snapshot_field(input, k, now);
             let snapshot = Snapshot {
                 partition: field("partition") as u16,
                 sequence_min: field("sequenceMin") as u16,

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{rows, scaled, to_hex};
+use sno_core::time::MAX_TIMESTAMP;
 use sno_core::{Error, Generator, GeneratorBuilder, Id, ManualClock, Snapshot};
 
 const T: i64 = 1_000_000;
@@ -445,26 +446,19 @@ fn regressions_under_contention_never_duplicate() {
     assert!(stats.drifts > 0 && stats.regressions > 0, "{stats:?}");
 }
 
-/// After a real fork, the child's global generator has a new partition and never repeats the
-/// parent's IDs.
+/// Runs `child` in a real `fork()` child and returns the bytes it produced (sent back through a
+/// pipe).
 #[cfg(unix)]
-#[test]
-#[cfg_attr(miri, ignore = "Miri cannot fork")]
-fn fork_child_never_repeats_parent_ids() {
-    let parent_first = sno_core::new(0);
+fn in_fork_child(child: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
     let mut fds = [0i32; 2];
     // SAFETY: fds is two writable ints.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    const N: usize = 2000;
     // SAFETY: the child only generates IDs (atomics, clock reads) and writes to a pipe, then
     // leaves with _exit, so no state of the parent's other threads is touched.
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0);
     if pid == 0 {
-        let mut buf = Vec::with_capacity(N * 10);
-        for _ in 0..N {
-            buf.extend_from_slice(sno_core::new(0).as_bytes());
-        }
+        let buf = child();
         let mut off = 0;
         while off < buf.len() {
             // SAFETY: writing initialised bytes from buf.
@@ -479,7 +473,6 @@ fn fork_child_never_repeats_parent_ids() {
     }
     // SAFETY: closing our copy of the write end.
     unsafe { libc::close(fds[1]) };
-    let ours: HashSet<Id> = (0..N).map(|_| sno_core::new(0)).collect();
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
@@ -491,8 +484,24 @@ fn fork_child_never_repeats_parent_ids() {
         bytes.extend_from_slice(&chunk[..n as usize]);
     }
     let mut status = 0;
-    // SAFETY: waiting for our own child.
-    unsafe { libc::waitpid(pid, &mut status, 0) };
+    // SAFETY: waiting for our own child, closing our read end.
+    unsafe {
+        libc::waitpid(pid, &mut status, 0);
+        libc::close(fds[0]);
+    }
+    bytes
+}
+
+/// After a real fork, the child's global generator has a new partition and never repeats the
+/// parent's IDs.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
+fn fork_child_never_repeats_parent_ids() {
+    let parent_first = sno_core::new(0);
+    const N: usize = 2000;
+    let bytes = in_fork_child(|| (0..N).flat_map(|_| sno_core::new(0).to_bytes()).collect());
+    let ours: HashSet<Id> = (0..N).map(|_| sno_core::new(0)).collect();
     assert_eq!(bytes.len(), N * 10);
     let theirs: Vec<Id> = bytes.chunks(10).map(|c| Id::try_from(c).unwrap()).collect();
     assert!(
@@ -505,6 +514,151 @@ fn fork_child_never_repeats_parent_ids() {
         sno_core::global_generator().partition(),
         parent_first.partition()
     );
+}
+
+/// A default-partitioned generator made before `fork()` takes a fresh partition in the child:
+/// parent and child, minting at the same time, never share an ID.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
+fn fork_child_repartitions_a_default_generator() {
+    let g = Generator::new().unwrap();
+    let parent = g.next(0).unwrap().partition();
+    const N: usize = 2000;
+    let bytes = in_fork_child(|| (0..N).flat_map(|_| g.next(0).unwrap().to_bytes()).collect());
+    let ours: HashSet<Id> = (0..N).map(|_| g.next(0).unwrap()).collect();
+    assert_eq!(bytes.len(), N * 10);
+    for id in bytes.chunks(10).map(|c| Id::try_from(c).unwrap()) {
+        assert_ne!(id.partition(), parent);
+        assert!(!ours.contains(&id));
+    }
+    assert_eq!(g.partition(), parent);
+}
+
+/// A generator with an explicit partition refuses to mint in a `fork()` child until it is
+/// repartitioned; the parent goes on as before.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
+fn fork_child_refuses_an_explicit_partition_until_repartitioned() {
+    let g = Generator::builder().partition(0x0102).build().unwrap();
+    g.next(0).unwrap();
+    let answer = in_fork_child(|| {
+        let mut out = Vec::new();
+        for result in [g.try_next(0), g.next(0)] {
+            out.extend_from_slice(format!("{result:?}\n").as_bytes());
+        }
+        g.repartition(0x0304);
+        out.extend_from_slice(&g.next(0).unwrap().to_bytes());
+        out
+    });
+    let (text, id) = answer.split_at(answer.len() - 10);
+    assert_eq!(
+        std::str::from_utf8(text).unwrap(),
+        "Err(Forked { partition: 258 })\nErr(Forked { partition: 258 })\n"
+    );
+    assert_eq!(Id::try_from(id).unwrap().partition(), 0x0304);
+    assert_eq!(g.next(0).unwrap().partition(), 0x0102);
+}
+
+/// A snapshot restored after the process forked counts as explicit too.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
+fn fork_child_refuses_a_restored_generator() {
+    let g = Generator::builder().partition(9).build().unwrap();
+    g.next(0).unwrap();
+    let restored = Generator::builder().snapshot(g.snapshot()).build().unwrap();
+    let answer = in_fork_child(|| format!("{:?}", restored.try_next(0)).into_bytes());
+    assert_eq!(answer, b"Err(Forked { partition: 9 })");
+}
+
+/// A snapshot further ahead of the clock than the maximum wait is refused at restore; the
+/// blocking call never sleeps past the maximum wait, and returns at once when the retry time
+/// lies beyond it or never comes.
+#[test]
+fn waits_are_bounded() {
+    let clock = Arc::new(ManualClock::new(T));
+    let ahead = |units: i64| Snapshot {
+        partition: 1,
+        wall_hi: units,
+        wall_safe: units,
+        ..Default::default()
+    };
+    let build = |s, wait: Duration| {
+        GeneratorBuilder::new(clock.clone())
+            .snapshot(s)
+            .max_wait(wait)
+            .build()
+    };
+    assert_eq!(
+        build(ahead(T + 1_251), Duration::from_secs(5)).err(),
+        Some(Error::SnapshotAhead {
+            units: T as u64 + 1_251,
+            clock_units: T
+        })
+    );
+    assert_eq!(
+        build(ahead(MAX_TIMESTAMP as i64), Duration::from_secs(5)).err(),
+        Some(Error::SnapshotAhead {
+            units: MAX_TIMESTAMP,
+            clock_units: T
+        })
+    );
+    // Within the bound: the clock is behind both timelines, so calls are refused until T + 26.
+    let g = build(ahead(T + 25), Duration::from_millis(200)).unwrap();
+    assert_eq!(
+        g.try_next(0),
+        Err(Error::ClockRegression {
+            retry_at: T as u64 + 26
+        })
+    );
+    // The frozen injected clock never gets there: `next` gives up after the maximum wait.
+    let started = std::time::Instant::now();
+    assert_eq!(
+        g.next(0),
+        Err(Error::ClockRegression {
+            retry_at: T as u64 + 26
+        })
+    );
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(200), "{waited:?}");
+    // A retry time further away than the maximum wait (the clock set back 0.4 s more):
+    // refused without sleeping.
+    clock.set(T - 100);
+    let waits = g.stats().waits;
+    assert_eq!(
+        g.next(0),
+        Err(Error::ClockRegression {
+            retry_at: T as u64 + 26
+        })
+    );
+    assert_eq!(g.stats().waits, waits);
+}
+
+/// At the last unit of the sno range, an exhausted pool can never be retried: `retry_at` is
+/// past the range, reported as "never", and `next` returns at once.
+#[test]
+fn retry_at_past_the_range_is_never() {
+    let clock = ManualClock::new(MAX_TIMESTAMP as i64);
+    let g = GeneratorBuilder::new(&clock)
+        .partition(1)
+        .sequence_bounds(0, 3)
+        .build()
+        .unwrap();
+    for _ in 0..4 {
+        g.try_next(0).unwrap();
+    }
+    let err = g.next(0).unwrap_err();
+    assert_eq!(
+        err,
+        Error::SequenceExhausted {
+            retry_at: MAX_TIMESTAMP + 1
+        }
+    );
+    assert_eq!(err.retry_at_unix_nanos(), None);
+    assert!(err.to_string().contains("never"), "{err}");
+    assert_eq!(g.stats().waits, 0);
 }
 
 #[test]

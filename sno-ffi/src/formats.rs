@@ -219,17 +219,21 @@ pub(crate) unsafe fn convert<A: CId, B: CId>(
     })
 }
 
-/// Writes the result of `make` (a value from a process-wide generator) to `out`.
+/// Writes the result of `make` (a format's `try_new`, from its process-wide generator) to `out`.
 ///
 /// # Safety
 /// `out` NULL or writable.
-pub(crate) unsafe fn new_global<T: CId>(out: *mut T, make: fn() -> T::Core) -> sno_status {
+pub(crate) unsafe fn new_global<T: CId>(
+    out: *mut T,
+    make: fn() -> Result<T::Core, sno_core::Error>,
+) -> sno_status {
     ffi_boundary(|| {
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
+        let id = make()?;
         // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, T::from_core(make())) }
+        unsafe { write_out(out, T::from_core(id)) }
     })
 }
 

@@ -35,6 +35,13 @@ pub const SNO_BINARY_LEN: usize = 10;
 pub const SNO_ENCODED_LEN: usize = 16;
 /// `sno_generator_options.partition` value asking for a per-process default partition.
 pub const SNO_PARTITION_DEFAULT: i32 = -1;
+/// The most IDs one batch call (sno_generator_next_many) makes: 16 777 216 (2^24); more is
+/// SNO_STATUS_BATCH_TOO_LARGE, answered before anything is generated.
+pub const SNO_MAX_BATCH: usize = 16_777_216;
+const _: () = assert!(SNO_MAX_BATCH == sno_core::MAX_BATCH);
+/// Written to `retry_at_unix_ns` when no retry can ever succeed (the sno time range ends
+/// 2079-09-07T15:47:35.552Z): INT64_MAX.
+pub const SNO_RETRY_NEVER: i64 = i64::MAX;
 /// Major version of the library.
 pub const SNO_VERSION_MAJOR: u32 = 0;
 /// Minor version of the library.
@@ -150,7 +157,10 @@ pub unsafe extern "C" fn sno_generator_new(
 }
 
 /// Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
-/// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). Thread-safe.
+/// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). A snapshot
+/// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
+/// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
+/// Thread-safe.
 ///
 /// # Safety
 /// `snapshot` must be NULL or valid; `out` must be NULL or writable.
@@ -179,6 +189,25 @@ pub unsafe extern "C" fn sno_generator_restore(
     })
 }
 
+/// Gives a generator a partition of its own, typically in a fork() child, where a generator
+/// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
+/// caller must make sure no other live generator mints with `partition`. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_repartition(
+    generator: *const sno_generator,
+    partition: u16,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        g.inner.repartition(partition);
+        Ok(())
+    })
+}
+
 /// Releases a generator; NULL is accepted and ignored. Not thread-safe with respect to other
 /// calls on the same generator: call it once, after every user is done.
 ///
@@ -196,8 +225,12 @@ pub unsafe extern "C" fn sno_generator_free(generator: *mut sno_generator) {
 }
 
 /// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
-/// regression. Fails only with SNO_STATUS_CLOCK_OUT_OF_RANGE. Thread-safe: share one generator
-/// between threads freely.
+/// regression, 5 s at most in all: a retry time further away (or never: the end of the sno
+/// range) gives SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION at once. Also fails
+/// with SNO_STATUS_CLOCK_OUT_OF_RANGE, and SNO_STATUS_FORKED in a fork() child for a generator
+/// with an explicit partition (see sno_generator_repartition; a default-partitioned generator
+/// takes a fresh partition in the child by itself). Thread-safe: share one generator between
+/// threads freely.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
@@ -220,8 +253,9 @@ pub unsafe extern "C" fn sno_generator_next(
 }
 
 /// The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
-/// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL).
-/// Never blocks. Thread-safe.
+/// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL),
+/// or SNO_RETRY_NEVER when no retry can succeed (the end of the sno range). Never blocks.
+/// Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
@@ -242,7 +276,13 @@ pub unsafe extern "C" fn sno_generator_try_next(
             // SAFETY: checked non-NULL; writable per the contract.
             Ok(id) => unsafe { write_out(out, id.into()) },
             Err(e) => {
-                if let (Some(at), false) = (e.retry_at_unix_nanos(), retry_at_unix_ns.is_null()) {
+                let retry = matches!(
+                    e,
+                    sno_core::Error::SequenceExhausted { .. }
+                        | sno_core::Error::ClockRegression { .. }
+                );
+                if retry && !retry_at_unix_ns.is_null() {
+                    let at = e.retry_at_unix_nanos().unwrap_or(SNO_RETRY_NEVER);
                     // SAFETY: checked non-NULL; writable per the contract.
                     unsafe { write_out(retry_at_unix_ns, at) }?;
                 }
@@ -276,8 +316,10 @@ pub unsafe extern "C" fn sno_generator_next_with_time(
     })
 }
 
-/// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next). On error
-/// nothing is written. Thread-safe.
+/// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
+/// straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
+/// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error, the slots before
+/// the failing one hold valid, unique IDs and the rest are untouched. Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
@@ -294,13 +336,13 @@ pub unsafe extern "C" fn sno_generator_next_many(
         if count == 0 {
             return Ok(());
         }
+        sno_core::batch_len(count as i128)?;
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let ids: Vec<Id> = (0..count)
-            .map(|_| g.inner.next(meta))
-            .collect::<Result<_, _>>()?;
-        for (i, id) in ids.into_iter().enumerate() {
+        // Straight into the caller's buffer: no copy, no allocation.
+        for i in 0..count {
+            let id = g.inner.next(meta)?;
             // SAFETY: i < count and the caller guarantees count writable slots.
             unsafe { out.add(i).write(id.into()) };
         }

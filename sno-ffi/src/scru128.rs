@@ -40,7 +40,7 @@ c_generator!(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_scru128_new(out: *mut sno_scru128) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, scru128::new) }
+    unsafe { formats::new_global(out, scru128::try_new) }
 }
 
 /// Writes the 25-character lower-case text (no NUL). Thread-safe.

@@ -44,7 +44,7 @@ c_generator!(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_scru160_new(out: *mut sno_scru160) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, scru160::new) }
+    unsafe { formats::new_global(out, scru160::try_new) }
 }
 
 /// Writes the 32-character upper-case base32hex text (no NUL). Thread-safe.

@@ -42,7 +42,7 @@ c_generator!(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ulid_new(out: *mut sno_ulid) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, ulid::new) }
+    unsafe { formats::new_global(out, ulid::try_new) }
 }
 
 /// Writes the 26-character upper-case text (no NUL). Thread-safe.

@@ -72,7 +72,7 @@ c_generator!(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ulidflake_new(out: *mut sno_ulidflake) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, ulidflake::new) }
+    unsafe { formats::new_global(out, ulidflake::try_new) }
 }
 
 /// Writes the 13-character upper-case text (no NUL). Thread-safe.

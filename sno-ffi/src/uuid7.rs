@@ -44,7 +44,7 @@ c_generator!(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_uuid7_new(out: *mut sno_uuid7) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, uuid7::new) }
+    unsafe { formats::new_global(out, uuid7::try_new) }
 }
 
 /// Writes the 36-character hyphenated lower-case text (no NUL); SNO_STATUS_NOT_VERSION7 if

@@ -213,7 +213,16 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
             // A new millisecond, the first call, or a fork child: fresh randomness.
             _ => {
                 let mut fresh = [0u8; 16];
-                rng.fill_bytes(&mut fresh[6..]);
+                if let Err(e) =
+                    crate::rng::seed_failure_as_error(|| rng.fill_bytes(&mut fresh[6..]))
+                {
+                    // No epoch opens; as for exhaustion, keep the failed calls' `fetch_add`s
+                    // from carrying into the epoch bits.
+                    self.state
+                        .0
+                        .swap((epoch << TICKET_BITS) | TICKETS, Ordering::AcqRel);
+                    return Some(Err(e));
+                }
                 Epoch {
                     generation,
                     ms: now,

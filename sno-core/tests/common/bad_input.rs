@@ -39,7 +39,9 @@ pub fn cases(layer: &str) -> Vec<Case> {
 
 /// The text of a text case (its JSON string input).
 pub fn text(case: &Case) -> &str {
-    case.input.as_str().expect("a text case's input is a JSON string")
+    case.input
+        .as_str()
+        .expect("a text case's input is a JSON string")
 }
 
 /// The byte inputs of a case whose expansion works on bytes (`-`, `repeat:N`, `ascii@P`,
@@ -68,4 +70,22 @@ pub fn byte_inputs(case: &Case) -> Option<Vec<Vec<u8>>> {
         Some(("high", p)) => at(0x80..0x100, p),
         _ => return None,
     })
+}
+
+/// The current system time in 4 ms units since 2010 (what `now+N` in a snapshot row adds to).
+pub fn now_units() -> i64 {
+    let since_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    (since_unix.as_millis() as i64 - sno_core::time::EPOCH_UNIX_SECS * 1000) / 4
+}
+
+/// A snapshot field of a `call:restore_snapshot` row: a number, or `"now+N"` units.
+pub fn snapshot_field(snapshot: &serde_json::Value, key: &str, now: i64) -> i64 {
+    match &snapshot[key] {
+        serde_json::Value::String(s) => {
+            now + s.strip_prefix("now+").unwrap().parse::<i64>().unwrap()
+        }
+        v => v.as_i64().unwrap_or_else(|| panic!("{key}: {v}")),
+    }
 }

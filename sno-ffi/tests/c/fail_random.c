@@ -1,0 +1,50 @@
+/* A preloaded library for the tests: the operating system's randomness source fails, as on a
+ * system without getrandom(2) and without /dev/urandom (a chroot, an early-boot initramfs). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+ssize_t getrandom(void *buf, size_t len, unsigned int flags) {
+    (void)buf; (void)len; (void)flags;
+    errno = ENOSYS;
+    return -1;
+}
+
+static int is_random_device(const char *path) {
+    return strcmp(path, "/dev/urandom") == 0 || strcmp(path, "/dev/random") == 0;
+}
+
+/* Every open of a random device fails; any other path is opened by the system call itself. */
+#define OPEN_AT(name)                                                          \
+    int name(int dirfd, const char *path, int flags, ...) {                   \
+        mode_t mode = 0;                                                       \
+        if (flags & (O_CREAT | O_TMPFILE)) {                                  \
+            va_list ap;                                                        \
+            va_start(ap, flags);                                               \
+            mode = va_arg(ap, mode_t);                                         \
+            va_end(ap);                                                        \
+        }                                                                      \
+        if (is_random_device(path)) { errno = ENOENT; return -1; }             \
+        return (int)syscall(SYS_openat, dirfd, path, flags, mode);             \
+    }
+#define OPEN(name)                                                             \
+    int name(const char *path, int flags, ...) {                              \
+        mode_t mode = 0;                                                       \
+        if (flags & (O_CREAT | O_TMPFILE)) {                                  \
+            va_list ap;                                                        \
+            va_start(ap, flags);                                               \
+            mode = va_arg(ap, mode_t);                                         \
+            va_end(ap);                                                        \
+        }                                                                      \
+        if (is_random_device(path)) { errno = ENOENT; return -1; }             \
+        return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);         \
+    }
+OPEN(open)
+OPEN(open64)
+OPEN_AT(openat)
+OPEN_AT(openat64)

@@ -1,0 +1,196 @@
+/* Hardening of the C API (issue #21): the process-wide generators under a faked system clock
+ * (testdata/clock_out_of_range.tsv, run through Debian's faketime), generators inherited across
+ * fork(), and a batch at SNO_MAX_BATCH under an address-space limit. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+/* The code every layer reports for a status (Rust Error::code()). */
+static const char *code_of(sno_status s) {
+    switch (s) {
+    case SNO_STATUS_OK: return "ok";
+    case SNO_STATUS_CLOCK_OUT_OF_RANGE: return "clock_out_of_range";
+    case SNO_STATUS_MILLIS_OUT_OF_RANGE: return "millis_out_of_range";
+    case SNO_STATUS_RANDOMNESS_UNAVAILABLE: return "randomness_unavailable";
+    default: return sno_status_str((int)s);
+    }
+}
+
+/* --no-randomness (run with libfail_random.so preloaded): the random-based formats report the
+ * missing randomness source; sno, whose default partition mixes in the pid and the time when
+ * the source fails, still works. */
+static int no_randomness(void) {
+    sno_id id;
+    sno_ulid ulid;
+    sno_uuid7 uuid;
+    sno_scru128 s128;
+    sno_scru160 s160;
+    sno_ulidflake flake;
+    int bad = 0;
+    bad |= sno_new(0, &id) != SNO_STATUS_OK;
+    bad |= (sno_ulid_new(&ulid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 1;
+    bad |= (sno_uuid7_new(&uuid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 2;
+    bad |= (sno_scru128_new(&s128) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 3;
+    bad |= (sno_scru160_new(&s160) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 4;
+    bad |= (sno_ulidflake_new(&flake) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 5;
+    /* Asked again: still an error, never an ID from a missing seed. */
+    bad |= (sno_ulid_new(&ulid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 6;
+    return bad;
+}
+
+/* --probe: one TSV line, the answer of each format's process-wide generator. */
+static int probe(void) {
+    sno_id id;
+    sno_ulid ulid;
+    sno_uuid7 uuid;
+    sno_scru128 s128;
+    sno_scru160 s160;
+    sno_ulidflake flake;
+    printf("%s\t%s\t%s\t%s\t%s\t%s\n", code_of(sno_new(0, &id)), code_of(sno_ulid_new(&ulid)),
+           code_of(sno_uuid7_new(&uuid)), code_of(sno_scru128_new(&s128)),
+           code_of(sno_scru160_new(&s160)), code_of(sno_ulidflake_new(&flake)));
+    return 0;
+}
+
+static void clock_rows(const char *self, const char *vectors) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../clock_out_of_range.tsv", vectors);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f) return;
+    char line[512];
+    int rows = 0;
+    int header = 1;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        if (header) { header = 0; continue; }
+        char *cells[8];
+        int n = split_tabs(line, cells, 8);
+        CHECK(n == 7, "row with %d cells", n);
+        if (n != 7) continue;
+        char cmd[8192];
+        /* ASan's runtime must otherwise come first in the library list; faketime preloads its
+         * own library before it. */
+        snprintf(cmd, sizeof cmd,
+                 "ASAN_OPTIONS=verify_asan_link_order=0 faketime '%s' '%s' --probe", cells[0], self);
+        FILE *p = popen(cmd, "r");
+        CHECK(p != NULL, "popen %s", cmd);
+        if (!p) continue;
+        char got[512] = "";
+        if (!fgets(got, sizeof got, p)) got[0] = '\0';
+        int status = pclose(p);
+        CHECK(status == 0, "%s exited with %d (is Debian's faketime installed?)", cmd, status);
+        char want[512];
+        snprintf(want, sizeof want, "%s\t%s\t%s\t%s\t%s\t%s\n", cells[1], cells[2], cells[3],
+                 cells[4], cells[5], cells[6]);
+        CHECK(strcmp(got, want) == 0, "at %s: got %s want %s", cells[0], got, want);
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows >= 8, "%d clock rows", rows);
+}
+
+/* Runs `child` in a fork() child; returns its exit status as waitpid reports it. */
+static int in_child(int (*child)(void)) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) _exit(child());
+    int status = -1;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+static sno_generator *explicit_gen, *default_gen;
+static sno_id parent_id;
+
+/* In the child: the explicit generator refuses until repartitioned; the default one moves to a
+ * fresh partition by itself. */
+static int forked_generators(void) {
+    sno_id id;
+    int64_t retry = 0;
+    if (sno_generator_next(explicit_gen, 0, &id) != SNO_STATUS_FORKED) return 10;
+    if (sno_generator_try_next(explicit_gen, 0, &id, &retry) != SNO_STATUS_FORKED) return 11;
+    if (sno_generator_next_many(explicit_gen, 0, &id, 1) != SNO_STATUS_FORKED) return 12;
+    if (sno_generator_repartition(explicit_gen, 0x0304) != SNO_STATUS_OK) return 13;
+    if (sno_generator_next(explicit_gen, 0, &id) != SNO_STATUS_OK) return 14;
+    if (sno_id_partition(id) != 0x0304) return 15;
+    if (sno_generator_next(default_gen, 0, &id) != SNO_STATUS_OK) return 16;
+    if (sno_id_partition(id) == sno_id_partition(parent_id)) return 17;
+    return 0;
+}
+
+static void fork_rules(void) {
+    sno_generator_options explicit_opts = {0};
+    explicit_opts.partition = 0x0102;
+    CHECK_STATUS(sno_generator_new(&explicit_opts, &explicit_gen), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_new(NULL, &default_gen), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(default_gen, 0, &parent_id), SNO_STATUS_OK);
+    int status = in_child(forked_generators);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "fork child status %d", status);
+    sno_id id;
+    CHECK_STATUS(sno_generator_next(explicit_gen, 0, &id), SNO_STATUS_OK);
+    CHECK(sno_id_partition(id) == 0x0102, "parent partition %u", sno_id_partition(id));
+    sno_generator_free(explicit_gen);
+    sno_generator_free(default_gen);
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+/* SNO_MAX_BATCH IDs written straight into the caller's buffer: with the address space limited
+ * to the buffer plus 64 MiB, an internal copy of the output (1.6x the buffer) cannot fit. */
+static int max_batch_under_rlimit(void) {
+    size_t bytes = SNO_MAX_BATCH * sizeof(sno_id);
+    sno_id *out = malloc(bytes);
+    if (!out) return 20;
+    memset(out, 0, bytes);
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (!f || fscanf(f, "%lu", &pages) != 1) return 21;
+    fclose(f);
+    struct rlimit lim;
+    lim.rlim_cur = lim.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) + (64ul << 20);
+    if (setrlimit(RLIMIT_AS, &lim) != 0) return 22;
+    sno_generator *g;
+    if (sno_generator_new(NULL, &g) != SNO_STATUS_OK) return 23;
+    if (sno_generator_next_many(g, 0, out, SNO_MAX_BATCH) != SNO_STATUS_OK) return 24;
+    for (size_t i = 1; i < SNO_MAX_BATCH; i++)
+        if (sno_id_compare(out[i - 1], out[i]) >= 0) return 25;
+    if (sno_generator_next_many(g, 0, out, SNO_MAX_BATCH + 1) != SNO_STATUS_BATCH_TOO_LARGE) return 26;
+    sno_generator_free(g);
+    free(out);
+    return 0;
+}
+#endif
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--probe") == 0) return probe();
+    if (argc > 1 && strcmp(argv[1], "--no-randomness") == 0) return no_randomness();
+    const char *vectors = argc > 1 ? argv[1] : "testdata/vectors";
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    CHECK(len > 0, "readlink /proc/self/exe");
+    self[len > 0 ? len : 0] = '\0';
+    clock_rows(self, vectors);
+    char cmd[8192];
+    char *slash = strrchr(self, '/');
+    snprintf(cmd, sizeof cmd,
+             "ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD='%.*s/libfail_random.so' '%s' "
+             "--no-randomness",
+             (int)(slash ? slash - self : 1), slash ? self : ".", self);
+    int rc = system(cmd);
+    CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "%s: status %d (bits of the failed checks)", cmd,
+          WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+    fork_rules();
+#if defined(__SANITIZE_ADDRESS__)
+    printf("test_hardening: the RLIMIT_AS batch check runs in the plain build (ASan reserves terabytes)\n");
+#else
+    int status = in_child(max_batch_under_rlimit);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "max batch child status %d (signal %d)",
+          status, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+#endif
+    return finish("test_hardening");
+}
