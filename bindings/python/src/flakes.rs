@@ -12,18 +12,20 @@ use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
 use crate::formats::{ascii_str, decode_text, iso_ms, new_list, next};
-use crate::{datetime_from_ms, pickle_reduce, raise, to_py};
+use crate::{args, datetime_from_ms, pickle_reduce, raise_code, to_py};
 
 // The signatures spell the default epoch as a literal, so that Python shows its value.
 const _: () = assert!(ulidflake::DEFAULT_EPOCH_MS == 1_704_067_200_000);
 
-/// Settings a generator refuses are `ConfigError`s (not the decode errors the same core error
-/// means for values).
+/// Settings a generator refuses are `ConfigError`s with the core's code (not the decode or time
+/// errors the same core error means for values). The binding checks each argument's range
+/// first, so these are what only the core knows.
 fn config_error(py: Python<'_>, e: Error) -> PyErr {
     match e {
-        Error::ValueOverflow | Error::MillisOutOfRange { .. } => raise(
+        Error::ValueOverflow | Error::MillisOutOfRange { .. } => raise_code(
             py,
             "ConfigError",
+            e.code(),
             format!("invalid generator settings: {e}"),
         ),
         other => to_py(py, other),
@@ -46,7 +48,7 @@ macro_rules! py_int64 {
                     return decode_text(s, <$core>::decode);
                 }
                 if let Ok(i) = value.cast::<PyInt>() {
-                    return <$core>::from_i64(i.extract()?).map_err(|e| to_py(py, e));
+                    return <$core>::from_i64(args::id_int64(i)?).map_err(|e| to_py(py, e));
                 }
                 if let Ok(b) = value.cast::<PyBytes>() {
                     return <$core>::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
@@ -81,10 +83,13 @@ macro_rules! py_int64 {
                 <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
             }
 
-            /// From the integer (0 ..= 2**63 - 1; negative is a `DecodeError`, above
-            /// `OverflowError`).
+            /// From the integer (0 ..= 2**63 - 1; outside a `DecodeError`, code
+            /// `"value_overflow"`).
             #[staticmethod]
-            fn from_int(py: Python<'_>, value: i64) -> PyResult<Self> {
+            fn from_int(
+                py: Python<'_>,
+                #[pyo3(from_py_with = args::id_int64)] value: i64,
+            ) -> PyResult<Self> {
                 <$core>::from_i64(value).map($class).map_err(|e| to_py(py, e))
             }
 
@@ -179,12 +184,16 @@ py_int64!(
         }
 
         /// Milliseconds since 1970, given the epoch the ID was made with.
-        fn unix_ms(&self, epoch_ms: i64) -> i64 {
+        fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
             self.0.unix_millis(epoch_ms)
         }
 
         /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
-        fn datetime<'py>(&self, py: Python<'py>, epoch_ms: i64) -> PyResult<Bound<'py, PyAny>> {
+        fn datetime<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
+        ) -> PyResult<Bound<'py, PyAny>> {
             datetime_from_ms(py, self.0.unix_millis(epoch_ms))
         }
     }
@@ -221,7 +230,7 @@ py_int64!(
 
         /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted).
         #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
-        fn unix_ms(&self, epoch_ms: i64) -> i64 {
+        fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
             self.0.unix_millis_with_epoch(epoch_ms)
         }
 
@@ -255,7 +264,11 @@ impl PyNanoflakeGenerator {
     /// `epoch_ms`: Unix milliseconds (not negative), shared by every generator of the
     /// application; `generator_id`: 0 ..= 1023. Otherwise `ConfigError`.
     #[new]
-    fn py_new(py: Python<'_>, epoch_ms: i64, generator_id: u16) -> PyResult<Self> {
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
+        #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
+    ) -> PyResult<Self> {
         nanoflake::Monotonic::new(epoch_ms, generator_id)
             .map(|m| PyNanoflakeGenerator(Shared::new(m)))
             .map_err(|e| config_error(py, e))
@@ -277,7 +290,11 @@ impl PyNanoflakeGenerator {
 
     /// The next value for an explicit time in Unix milliseconds (the clock is not read), with
     /// the rules of `try_new`.
-    fn new_at(&self, py: Python<'_>, unix_ms: i64) -> PyResult<PyNanoflake> {
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyNanoflake> {
         self.0
             .next_at(unix_ms)
             .map(PyNanoflake)
@@ -300,7 +317,20 @@ impl PyUlidFlakeGenerator {
     /// Otherwise `ConfigError`.
     #[new]
     #[pyo3(signature = (*, epoch_ms = 1_704_067_200_000, sid = None, entropy_size = 1))]
-    fn py_new(py: Python<'_>, epoch_ms: i64, sid: Option<u8>, entropy_size: u8) -> PyResult<Self> {
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
+        #[pyo3(from_py_with = args::opt_sid)] sid: Option<u8>,
+        #[pyo3(from_py_with = args::entropy_size)] entropy_size: u8,
+    ) -> PyResult<Self> {
+        if sid.is_some() && entropy_size > 2 {
+            return Err(args::invalid_argument(
+                py,
+                format!(
+                    "entropy_size must be in 1..=2 for scalable values (a sid is given), got {entropy_size}"
+                ),
+            ));
+        }
         let config = Config {
             epoch_ms,
             sid,
@@ -326,7 +356,11 @@ impl PyUlidFlakeGenerator {
     }
 
     /// The next value for an explicit time in Unix milliseconds (the clock is not read).
-    fn new_at(&self, py: Python<'_>, unix_ms: i64) -> PyResult<PyUlidFlake> {
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyUlidFlake> {
         self.0
             .next_at(unix_ms)
             .map(PyUlidFlake)
@@ -350,7 +384,7 @@ fn ulidflake_new() -> PyUlidFlake {
 #[pyo3(signature = (n, *, as_str = false))]
 fn ulidflake_new_many<'py>(
     py: Python<'py>,
-    n: usize,
+    #[pyo3(from_py_with = args::count)] n: usize,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let text = |id: UlidFlake| ascii_str(py, &id.encode_bytes());

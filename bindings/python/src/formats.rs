@@ -2,18 +2,22 @@
 //! generator class and its module functions (the Python modules `sno.ulid`, `sno.uuid7`,
 //! `sno.scru128` and `sno.scru160` re-export them under short names).
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyBytes, PyList, PyString, PyTuple, PyType};
 use sno_core::Error;
-use sno_core::monotonic::{MillisState, Shared};
+use sno_core::monotonic::Shared;
 use sno_core::scru128::Scru128Id;
 use sno_core::scru160::Scru160Id;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
 
-use crate::{datetime_from_ms, pickle_reduce, to_py, with_utf8};
+use crate::batch::list_of;
+pub(crate) use crate::batch::next;
+pub(crate) use crate::decode_text;
+use crate::{args, datetime_from_ms, pickle_reduce, to_py};
 
 static UUID_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -38,32 +42,6 @@ fn uuid_bytes(value: &Bound<'_, PyAny>) -> PyResult<Option<[u8; 16]>> {
     Ok(<[u8; 16]>::try_from(bytes).ok())
 }
 
-/// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
-/// byte offsets).
-pub(crate) fn decode_text<T>(
-    s: &Bound<'_, PyString>,
-    decode: fn(&[u8]) -> Result<T, Error>,
-) -> PyResult<T> {
-    with_utf8(s, decode)?.map_err(|e| to_py(s.py(), e))
-}
-
-/// The next value of a shared generator: the attempt with the thread attached, and only if one
-/// millisecond is used up, or a Nanoflakes clock went back, the waiting retry with the thread
-/// detached.
-pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
-where
-    S: MillisState + Send,
-    S::Id: Send,
-{
-    let id = match g.try_next() {
-        Err(Error::RandomnessExhausted { .. } | Error::ClockRollback { .. }) => {
-            py.detach(|| g.next())
-        }
-        other => other,
-    };
-    id.map_err(|e| to_py(py, e))
-}
-
 /// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` past year 9999 (the limit of
 /// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
 pub(crate) fn iso_ms(ms: u64) -> Option<String> {
@@ -71,7 +49,8 @@ pub(crate) fn iso_ms(ms: u64) -> Option<String> {
     sno_core::time::format_utc_millis(i64::try_from(ms).ok()?, &mut utc).map(str::to_owned)
 }
 
-/// `n` values of `make`, as a list of objects (`wrap`) or, with `as_str`, of their text.
+/// `n` values of `make`, as a list of objects (`wrap`) or, with `as_str`, of their text; signals
+/// are checked between chunks.
 pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
     py: Python<'py>,
     n: usize,
@@ -80,11 +59,10 @@ pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
     text: impl Fn(T) -> Bound<'py, PyString>,
     wrap: impl Fn(T) -> W,
 ) -> PyResult<Bound<'py, PyList>> {
-    let ids = (0..n).map(|_| make());
     if as_str {
-        PyList::new(py, ids.map(text))
+        list_of(py, n, |_| Ok(text(make()).into_any()))
     } else {
-        PyList::new(py, ids.map(wrap))
+        list_of(py, n, |_| wrap(make()).into_bound_py_any(py))
     }
 }
 
@@ -155,10 +133,21 @@ macro_rules! py_format {
                 <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
             }
 
-            /// From the integer (big-endian bytes); `OverflowError` if negative or too large.
+            /// From the integer (big-endian bytes); negative or too large is a `DecodeError`
+            /// (code `"value_overflow"`).
             #[staticmethod]
             fn from_int(value: &Bound<'_, pyo3::types::PyInt>) -> PyResult<Self> {
-                let bytes = value.call_method1("to_bytes", ($bin, "big"))?;
+                let py = value.py();
+                if value.lt(0i32)? {
+                    return Err(to_py(py, Error::ValueOverflow));
+                }
+                let bytes = match value.call_method1("to_bytes", ($bin, "big")) {
+                    Ok(bytes) => bytes,
+                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => {
+                        return Err(to_py(py, Error::ValueOverflow));
+                    }
+                    Err(e) => return Err(e),
+                };
                 <$core>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
                     .map($class)
                     .map_err(|e| to_py(value.py(), e))
@@ -245,8 +234,13 @@ macro_rules! py_format {
                 self.0.try_next().map($class).map_err(|e| to_py(py, e))
             }
 
-            /// The next value for an explicit time in Unix milliseconds (the clock is not read).
-            fn new_at(&self, py: Python<'_>, unix_ms: i64) -> PyResult<$class> {
+            /// The next value for an explicit time in Unix milliseconds (the clock is not read);
+            /// outside the format's range a `TimeRangeError`.
+            fn new_at(
+                &self,
+                py: Python<'_>,
+                #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+            ) -> PyResult<$class> {
                 self.0.next_at(unix_ms).map($class).map_err(|e| to_py(py, e))
             }
 
@@ -265,7 +259,11 @@ macro_rules! py_format {
             (`as_str=True`) their text.")]
         #[pyfunction]
         #[pyo3(signature = (n, *, as_str = false))]
-        fn $new_many<'py>(py: Python<'py>, n: usize, as_str: bool) -> PyResult<Bound<'py, PyList>> {
+        fn $new_many<'py>(
+            py: Python<'py>,
+            #[pyo3(from_py_with = args::count)] n: usize,
+            as_str: bool,
+        ) -> PyResult<Bound<'py, PyList>> {
             new_list(py, n, as_str, $global, |id| ascii_str(py, &id.encode_bytes()), $class)
         }
     };

@@ -1,16 +1,21 @@
 //! The native module `sno._sno`, re-exported by the `sno` package. It calls `sno-core`
 //! directly, never the C ABI.
 
+mod args;
+mod batch;
 mod flakes;
 mod formats;
 
 use std::sync::Arc;
 
+use pyo3::exceptions::PyMemoryError;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
+
+use crate::batch::{list_of, next_id, try_push, try_vec};
 
 /// The exception classes of `sno._errors` (a Python module, so that each can be both a
 /// `SnoError` and a `ValueError`/`RuntimeError`), looked up once.
@@ -21,11 +26,14 @@ fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>>
     Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
 }
 
-pub(crate) fn raise(py: Python<'_>, class: &str, msg: String) -> PyErr {
-    match error_class(py, class) {
+/// An exception of class `class` (of `sno._errors`) with `code` and message `msg`.
+pub(crate) fn raise_code(py: Python<'_>, class: &str, code: &str, msg: String) -> PyErr {
+    let err = match error_class(py, class) {
         Ok(cls) => PyErr::from_type(cls, msg),
-        Err(lookup) => lookup,
-    }
+        Err(lookup) => return lookup,
+    };
+    let _ = err.value(py).setattr("code", code);
+    err
 }
 
 /// Maps a core error to its Python exception, with `code` and the fields as attributes.
@@ -42,11 +50,13 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::RandomnessExhausted { .. } => "RandomnessExhaustedError",
         Error::SequenceExhausted { .. } => "SequenceExhaustedError",
         Error::ClockRegression { .. } | Error::ClockRollback { .. } => "ClockRegressionError",
+        Error::Forked { .. } => "ForkedGeneratorError",
+        Error::RandomnessUnavailable => "RandomnessUnavailableError",
+        // BatchTooLarge, SnapshotAhead, InvalidSnapshot, InvalidSequenceBounds, … (settings).
         _ => "ConfigError",
     };
-    let err = raise(py, class, e.to_string());
+    let err = raise_code(py, class, e.code(), e.to_string());
     let value = err.value(py);
-    let _ = value.setattr("code", e.code());
     match e {
         Error::InvalidByte { position, byte } => {
             let _ = value.setattr("position", position);
@@ -61,12 +71,71 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
             let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }
+        // Always set for the waiting errors: None when no retry can ever succeed (past 2079).
+        Error::SequenceExhausted { .. } | Error::ClockRegression { .. } => {
+            let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_nanos());
+        }
+        Error::Forked { partition } => {
+            let _ = value.setattr("partition", partition);
+        }
         _ => {}
     }
-    if let Some(at) = e.retry_at_unix_nanos() {
-        let _ = value.setattr("retry_at_unix_ns", at);
-    }
     err
+}
+
+/// The error of strictly decoding the UTF-8 bytes `text` of a `str`. `.position` is a byte
+/// offset into them (the rule of every layer); text that is not all ASCII (no valid ID is)
+/// gets a message that says so and names the character at fault and its index.
+pub(crate) fn text_error(py: Python<'_>, text: &[u8], e: Error) -> PyErr {
+    let err = to_py(py, e);
+    if text.is_ascii() {
+        return err;
+    }
+    let msg = match e {
+        Error::InvalidLength { expected, actual } => format!(
+            "sno: invalid length {actual} bytes (the UTF-8 form of {} characters, not all \
+             ASCII), expected {expected}",
+            char_count(text)
+        ),
+        Error::InvalidByte { position, byte } => format!(
+            "sno: invalid byte 0x{byte:02x} at byte position {position} of the UTF-8 text \
+             ({} at character index {}): not in the alphabet",
+            describe_char(text.get(position..).unwrap_or_default()),
+            char_count(text.get(..position).unwrap_or_default())
+        ),
+        _ => return err,
+    };
+    let _ = err.value(py).setattr("args", (msg,));
+    err
+}
+
+/// Characters in UTF-8 bytes (lone surrogates, encoded with `surrogatepass`, count as one).
+fn char_count(utf8: &[u8]) -> usize {
+    utf8.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+}
+
+/// The character starting `utf8`, for a message: `'é' (U+00E9)`, or `a lone surrogate U+D800`.
+fn describe_char(utf8: &[u8]) -> String {
+    let Some(&first) = utf8.first() else {
+        return "the end".into();
+    };
+    if first < 0x80 {
+        return format!("{:?}", first as char);
+    }
+    let (len, bits) = match first {
+        0xc0..=0xdf => (2, first & 0x1f),
+        0xe0..=0xef => (3, first & 0x0f),
+        0xf0..=0xf7 => (4, first & 0x07),
+        _ => return format!("byte 0x{first:02x}"),
+    };
+    let mut cp = u32::from(bits);
+    for &b in utf8.iter().skip(1).take(len - 1) {
+        cp = (cp << 6) | u32::from(b & 0x3f);
+    }
+    match char::from_u32(cp) {
+        Some(c) => format!("{c:?} (U+{cp:04X})"),
+        None => format!("a lone surrogate U+{cp:04X}"),
+    }
 }
 
 /// A sno ID: immutable, hashable, ordered by time; `str()` is the 16-character form.
@@ -77,7 +146,29 @@ struct PyId(Id);
 static FROMTIMESTAMP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
+/// Unix milliseconds of `datetime(1, 1, 1)` and of the last millisecond of `datetime(9999, 12, 31)`.
+const DATETIME_MIN_MS: i64 = -62_135_596_800_000;
+const DATETIME_MAX_MS: i64 = 253_402_300_799_999;
+
+/// An aware UTC `datetime`, or `TimeRangeError` (code `"datetime_out_of_range"`) for a time
+/// outside the years 1 ..= 9999 that `datetime` can hold.
 pub(crate) fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>> {
+    if !(DATETIME_MIN_MS..=DATETIME_MAX_MS).contains(&ms) {
+        let side = if ms < 0 {
+            "before year 1"
+        } else {
+            "after year 9999"
+        };
+        return Err(raise_code(
+            py,
+            "TimeRangeError",
+            "datetime_out_of_range",
+            format!(
+                "sno: the time {ms} ms since 1970 is {side}, outside the range of datetime; \
+                 read .unix_ms instead"
+            ),
+        ));
+    }
     let utc = UTC.get_or_try_init(py, || -> PyResult<_> {
         Ok(py
             .import("datetime")?
@@ -110,7 +201,8 @@ unsafe extern "C" {
 
 /// Calls `f` with the UTF-8 bytes of `s`: borrowed from the string object without copying
 /// (CPython keeps a `str`'s UTF-8 form; an ASCII `str` is its own), else through a copy. A `str`
-/// with lone surrogates gets them encoded as UTF-8 bytes, which every decoder rejects.
+/// with lone surrogates gets them encoded as 3 bytes each (`surrogatepass`), which every decoder
+/// rejects (a `DecodeError`, never a `UnicodeEncodeError`).
 pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
     #[cfg(not(windows))]
     {
@@ -126,17 +218,29 @@ pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) 
         // Lone surrogates: no UTF-8 form. Drop the UnicodeEncodeError, take the slow path.
         drop(PyErr::take(s.py()));
     }
-    Ok(f(s.to_cow()?.as_bytes()))
+    let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+    Ok(f(bytes.cast::<PyBytes>()?.as_bytes()))
 }
 
-/// Strictly decodes a `str`; errors report UTF-8 byte positions, as the core does.
-fn decode_str(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<Id> {
-    with_utf8(s, Id::decode)?.map_err(|e| to_py(py, e))
+/// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
+/// byte offsets; see [`text_error`]).
+pub(crate) fn decode_text<T>(
+    s: &Bound<'_, PyString>,
+    decode: fn(&[u8]) -> Result<T, Error>,
+) -> PyResult<T> {
+    with_utf8(s, |text| {
+        decode(text).map_err(|e| text_error(s.py(), text, e))
+    })?
+}
+
+/// Strictly decodes a `str` as a sno ID.
+fn decode_str(s: &Bound<'_, PyString>) -> PyResult<Id> {
+    decode_text(s, Id::decode)
 }
 
 fn decode_any(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Id> {
     if let Ok(s) = value.cast::<PyString>() {
-        return decode_str(py, s);
+        return decode_str(s);
     }
     if let Ok(b) = value.cast::<PyBytes>() {
         return Id::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
@@ -160,8 +264,8 @@ impl PyId {
 
     /// Strictly decodes the 16-character text form.
     #[staticmethod]
-    fn from_str(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Self> {
-        decode_str(py, text).map(PyId)
+    fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
+        decode_str(text).map(PyId)
     }
 
     /// Takes the 10-byte binary form.
@@ -275,90 +379,107 @@ pub(crate) fn pickle_reduce<'py>(
     PyTuple::new(py, [ctor, args.into_any()])
 }
 
-/// Generates on `g`: the lock-free attempt with the GIL held, and only when the 4 ms pool is
-/// used up (or the clock regressed) the blocking wait, with the thread detached.
-fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id> {
-    match g.try_next(meta) {
-        Ok(id) => Ok(id),
-        Err(Error::SequenceExhausted { .. } | Error::ClockRegression { .. }) => {
-            py.detach(|| g.next(meta)).map_err(|e| to_py(py, e))
-        }
-        Err(e) => Err(to_py(py, e)),
-    }
-}
-
 /// A new ID from the process-wide generator (random partition, renewed after `os.fork()`).
 #[pyfunction]
 #[pyo3(name = "new", signature = (meta = 0))]
-fn new_id(py: Python<'_>, meta: u8) -> PyResult<PyId> {
+fn new_id(py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
     next_id(py, sno_core::global_generator(), meta).map(PyId)
 }
 
-/// `n` new IDs from the process-wide generator, as a list of `ID`s, or of their text with
-/// `as_str=True` (encoded in one SIMD batch).
+/// `n` (at most `MAX_BATCH`) new IDs from the process-wide generator, as a list of `ID`s, or of
+/// their text with `as_str=True` (encoded in one SIMD batch).
 #[pyfunction]
 #[pyo3(signature = (n, meta = 0, *, as_str = false))]
 fn new_many<'py>(
     py: Python<'py>,
-    n: usize,
-    meta: u8,
+    #[pyo3(from_py_with = args::count)] n: usize,
+    #[pyo3(from_py_with = args::meta)] meta: u8,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let g = sno_core::global_generator();
-    let ids = (0..n)
-        .map(|_| next_id(py, g, meta))
-        .collect::<PyResult<Vec<_>>>()?;
-    if as_str {
-        strings(py, &ids)
-    } else {
-        PyList::new(py, ids.into_iter().map(PyId))
+    if !as_str {
+        return list_of(py, n, |_| {
+            Ok(Bound::new(py, PyId(next_id(py, g, meta)?))?.into_any())
+        });
     }
+    let mut ids = try_vec(n)?;
+    for i in 0..n {
+        batch::chunk_check(py, i)?;
+        ids.push(next_id(py, g, meta)?);
+    }
+    strings(py, &ids)
 }
 
 /// The text of `ids` as a list of `str`, encoded in one batch.
 fn strings<'py>(py: Python<'py>, ids: &[Id]) -> PyResult<Bound<'py, PyList>> {
-    let mut text = vec![0u8; ids.len() * sno_core::ENCODED_LEN];
+    let len = ids.len() * sno_core::ENCODED_LEN;
+    let mut text = try_vec(len)?;
+    text.resize(len, 0u8);
     Id::encode_many(ids, &mut text).map_err(|e| to_py(py, e))?;
-    let chunks = text.chunks_exact(sno_core::ENCODED_LEN).map(|chunk| {
+    let mut chunks = text.chunks_exact(sno_core::ENCODED_LEN);
+    list_of(py, ids.len(), |_| {
         // The codec writes only alphabet bytes (ASCII).
-        PyString::new(py, std::str::from_utf8(chunk).unwrap_or_default())
-    });
-    PyList::new(py, chunks)
+        let chunk = chunks.next().unwrap_or_default();
+        Ok(PyString::new(py, std::str::from_utf8(chunk).unwrap_or_default()).into_any())
+    })
 }
 
 /// Encodes many IDs at once (SIMD): a list of their 16-character strings.
 #[pyfunction]
 fn encode_many<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let ids = ids
-        .try_iter()?
-        .map(|item| {
-            let item = item?;
-            match item.cast::<PyId>() {
-                Ok(id) => Ok(id.get().0),
-                Err(_) => Err(PyTypeError::new_err(format!(
+    let mut out = Vec::new();
+    for item in ids.try_iter()? {
+        let item = item?;
+        match item.cast::<PyId>() {
+            Ok(id) => try_push(&mut out, id.get().0)?,
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
                     "sno.encode_many() takes sno.ID items, not {}",
                     item.get_type().name()?
-                ))),
+                )));
             }
-        })
-        .collect::<PyResult<Vec<Id>>>()?;
-    strings(py, &ids)
+        }
+    }
+    strings(py, &out)
 }
 
-/// A decode error for item `index` of a batch: the item's own error, with `.index` set.
-fn item_error(py: Python<'_>, index: usize, e: Error) -> PyErr {
-    let err = to_py(py, e);
+/// A decode error for item `index` of a batch: the item's own error, with `.index` set and the
+/// message prefixed with the item.
+fn item_error(py: Python<'_>, index: usize, err: PyErr) -> PyErr {
     let value = err.value(py);
     let _ = value.setattr("index", index);
-    let _ = value.setattr("args", (format!("item {index}: {e}"),));
+    if let Ok(msg) = value.str() {
+        let _ = value.setattr("args", (format!("item {index}: {msg}"),));
+    }
     err
 }
 
+/// The IDs of the strings collected in `buf` (16 bytes each, one SIMD pass), or the error of
+/// the first bad one (with `.index`).
+fn decode_buf(py: Python<'_>, buf: &[u8]) -> PyResult<Result<Vec<Id>, PyErr>> {
+    let n = buf.len() / sno_core::ENCODED_LEN;
+    let mut ids = try_vec(n)?;
+    ids.resize(n, Id::ZERO);
+    Ok(Id::decode_many(buf, &mut ids)
+        .map(|()| ids)
+        .map_err(|e| match e {
+            Error::InvalidByte { position, byte } => {
+                let index = position / sno_core::ENCODED_LEN;
+                let e = Error::InvalidByte {
+                    position: position % sno_core::ENCODED_LEN,
+                    byte,
+                };
+                item_error(py, index, to_py(py, e))
+            }
+            other => item_error(py, 0, to_py(py, other)),
+        }))
+}
+
 /// Strictly decodes many strings at once (SIMD): a list of `ID`s. A bad item raises
-/// `DecodeError` with `.index` (the item) and `.position` (within it).
+/// `DecodeError` with `.index` (the first bad item) and `.position` (within it).
 #[pyfunction]
 fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let mut buf = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
     for (index, item) in texts.try_iter()?.enumerate() {
         let item = item?;
         let Ok(s) = item.cast::<PyString>() else {
@@ -367,34 +488,30 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
                 item.get_type().name()?
             )));
         };
-        let bad = with_utf8(s, |text| match text.len() {
-            // Checked in the batch below.
-            sno_core::ENCODED_LEN => {
+        let bad = with_utf8(s, |text| -> PyResult<Option<PyErr>> {
+            if text.len() == sno_core::ENCODED_LEN && text.is_ascii() {
+                // Checked in the batch below.
+                if buf.len() == buf.capacity() {
+                    buf.try_reserve(buf.capacity().max(1024))
+                        .map_err(|_| PyMemoryError::new_err("cannot allocate the text buffer"))?;
+                }
                 buf.extend_from_slice(text);
-                None
+                return Ok(None);
             }
-            // Not 16 bytes: its own decode names the problem.
-            _ => Id::decode(text).err(),
-        })?;
-        if let Some(e) = bad {
-            return Err(item_error(py, index, e));
+            // Not 16 ASCII bytes: its own decode names the problem.
+            Ok(Id::decode(text).err().map(|e| text_error(py, text, e)))
+        })??;
+        if let Some(err) = bad {
+            // An earlier item may be bad too: the first one is reported.
+            return Err(decode_buf(py, &buf)?
+                .err()
+                .unwrap_or_else(|| item_error(py, index, err)));
         }
     }
-    let mut ids = vec![Id::ZERO; buf.len() / sno_core::ENCODED_LEN];
-    if let Err(e) = Id::decode_many(&buf, &mut ids) {
-        let (index, e) = match e {
-            Error::InvalidByte { position, byte } => (
-                position / sno_core::ENCODED_LEN,
-                Error::InvalidByte {
-                    position: position % sno_core::ENCODED_LEN,
-                    byte,
-                },
-            ),
-            other => (0, other),
-        };
-        return Err(item_error(py, index, e));
-    }
-    PyList::new(py, ids.into_iter().map(PyId))
+    let ids = decode_buf(py, &buf)??;
+    list_of(py, ids.len(), |i| {
+        Ok(Bound::new(py, PyId(ids[i]))?.into_any())
+    })
 }
 
 /// A thread-safe generator with its own partition and sequence bounds.
@@ -416,54 +533,65 @@ const SNAPSHOT_KEYS: [&str; 8] = [
 
 fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapshot> {
     for key in d.keys() {
-        let key: String = key.extract()?;
-        if !SNAPSHOT_KEYS.contains(&key.as_str()) {
-            return Err(raise(
+        let known = key
+            .extract::<&str>()
+            .is_ok_and(|k| SNAPSHOT_KEYS.contains(&k));
+        if !known {
+            return Err(raise_code(
                 py,
                 "ConfigError",
-                format!("unknown snapshot key {key:?}"),
+                "unknown_snapshot_key",
+                format!(
+                    "unknown snapshot key {}; the keys are {}",
+                    key.repr()?,
+                    SNAPSHOT_KEYS.join(", ")
+                ),
             ));
         }
     }
     let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
-        d.get_item(k)?
-            .ok_or_else(|| raise(py, "ConfigError", format!("snapshot lacks {k:?}")))
-    };
-    let field = |k: &str| -> PyResult<i128> {
-        get(k)?
-            .extract::<i128>()
-            .map_err(|_| PyTypeError::new_err(format!("snapshot {k:?} must be an int")))
-    };
-    let ranged = |k: &str, max: i128| -> PyResult<i128> {
-        let v = field(k)?;
-        if !(0..=max).contains(&v) {
-            return Err(raise(
+        d.get_item(k)?.ok_or_else(|| {
+            raise_code(
                 py,
                 "ConfigError",
-                format!("snapshot {k:?} = {v} is outside 0..={max}"),
-            ));
-        }
-        Ok(v)
-    };
-    let time = |k: &str| -> PyResult<i64> {
-        let v = field(k)?;
-        i64::try_from(v).map_err(|_| {
-            raise(
-                py,
-                "ConfigError",
-                format!("snapshot {k:?} = {v} does not fit in 64 bits"),
+                "missing_snapshot_key",
+                format!("snapshot lacks {k:?}"),
             )
         })
     };
+    let outside = |k: &str, v: &str, range: &str| {
+        raise_code(
+            py,
+            "ConfigError",
+            "invalid_snapshot",
+            format!("snapshot {k:?} = {v} is outside {range}"),
+        )
+    };
+    let field = |k: &str, lo: i128, hi: i128| -> PyResult<i128> {
+        let v = get(k)?;
+        if !v.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "snapshot {k:?} must be an int, not {}",
+                v.get_type().name()?
+            )));
+        }
+        let range = format!("{lo}..={hi}");
+        match v.extract::<i128>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            Ok(n) => Err(outside(k, &n.to_string(), &range)),
+            Err(_) => Err(outside(k, "an int beyond 128 bits", &range)),
+        }
+    };
+    let units = |k: &str| field(k, 0, sno_core::time::MAX_TIMESTAMP.into()).map(|v| v as i64);
     Ok(Snapshot {
-        partition: ranged("partition", 65535)? as u16,
-        sequence_min: ranged("sequence_min", 65535)? as u16,
-        sequence_max: ranged("sequence_max", 65535)? as u16,
-        sequence: ranged("sequence", u32::MAX as i128)? as u32,
-        now: time("now")?,
-        wall_hi: time("wall_hi")?,
-        wall_safe: time("wall_safe")?,
-        drifts: ranged("drifts", u32::MAX as i128)? as u32,
+        partition: field("partition", 0, 65535)? as u16,
+        sequence_min: field("sequence_min", 0, 65535)? as u16,
+        sequence_max: field("sequence_max", 0, 65535)? as u16,
+        sequence: field("sequence", 0, u32::MAX.into())? as u32,
+        now: field("now", i64::MIN.into(), i64::MAX.into())? as i64,
+        wall_hi: units("wall_hi")?,
+        wall_safe: units("wall_safe")?,
+        drifts: field("drifts", 0, u32::MAX.into())? as u32,
     })
 }
 
@@ -476,9 +604,9 @@ impl PyGenerator {
     #[pyo3(signature = (partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None))]
     fn py_new(
         py: Python<'_>,
-        partition: Option<u16>,
-        sequence_min: u16,
-        sequence_max: u16,
+        #[pyo3(from_py_with = args::opt_partition)] partition: Option<u16>,
+        #[pyo3(from_py_with = args::sequence_min)] sequence_min: u16,
+        #[pyo3(from_py_with = args::sequence_max)] sequence_max: u16,
         snapshot: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut b = Generator::builder().sequence_bounds(sequence_min, sequence_max);
@@ -492,23 +620,34 @@ impl PyGenerator {
         Ok(PyGenerator { inner: Arc::new(g) })
     }
 
-    /// The next ID; waits (sleeping, with the GIL released) if this 4 ms unit's pool is used up.
+    /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
+    /// pool is used up or the clock went back, for at most 5 s (then the error `try_new` gives).
     #[pyo3(name = "new", signature = (meta = 0))]
-    fn next(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
+    fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
         next_id(py, &self.inner, meta).map(PyId)
     }
 
     /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError`.
     #[pyo3(signature = (meta = 0))]
-    fn try_new(&self, py: Python<'_>, meta: u8) -> PyResult<PyId> {
+    fn try_new(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+    ) -> PyResult<PyId> {
         self.inner
             .try_next(meta)
             .map(PyId)
             .map_err(|e| to_py(py, e))
     }
 
-    /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence.
-    fn new_with_unix_ns(&self, py: Python<'_>, meta: u8, unix_ns: i64) -> PyResult<PyId> {
+    /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence; a time outside
+    /// 2010 .. 2079-09-07 is a `TimeRangeError`.
+    fn new_with_unix_ns(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+        #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
+    ) -> PyResult<PyId> {
         self.inner
             .new_with_unix_nanos(meta, unix_ns)
             .map(PyId)
@@ -590,5 +729,6 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;
+    m.add("MAX_BATCH", sno_core::MAX_BATCH)?;
     Ok(())
 }

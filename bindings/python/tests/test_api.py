@@ -37,7 +37,7 @@ def test_wrong_types_raise_type_error():
         sno.ID.from_bytes("brpk4q72xwf2m63l")
     with pytest.raises(TypeError):
         sno.new("0")
-    with pytest.raises(OverflowError):
+    with pytest.raises(sno.ConfigError):  # an int, out of range: not an OverflowError (#21)
         sno.new(256)
     with pytest.raises(TypeError):
         sno.Generator(snapshot=[1, 2])
@@ -57,7 +57,7 @@ def test_error_details():
     with pytest.raises(sno.ConfigError) as e:
         sno.Generator(sequence_min=5, sequence_max=7)
     assert e.value.code == "invalid_sequence_bounds"
-    with pytest.raises(OverflowError):
+    with pytest.raises(sno.ConfigError):
         sno.Generator(partition=70000)
 
 

@@ -18,6 +18,28 @@ def _byte(text):
     return value
 
 
+def _epoch(text):
+    """A Unix-millisecond epoch: any 64-bit value (a one-line error beyond, not a traceback)."""
+    value = int(text)
+    if not -(2**63) <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text} is outside the 64-bit range of Unix milliseconds")
+    return value
+
+
+def _count(text):
+    value = int(text)
+    if not 0 <= value <= sno.MAX_BATCH:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0..{sno.MAX_BATCH} (run sno new again for more)")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr and exit status 2 (argparse prints the usage too)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _u16(text):
     value = int(text, 0)
     if not 0 <= value <= 65535:
@@ -127,7 +149,7 @@ def _inspect(text, args):
     """Every reading of ``text``, or raises the error of the first format of its length."""
     readings, errors = [], []
     for name, lengths, parse, fields in _FORMATS:
-        if len(text.encode()) not in lengths:
+        if len(text.encode("utf-8", "surrogatepass")) not in lengths:
             continue
         try:
             value = parse(text)
@@ -143,22 +165,31 @@ def _inspect(text, args):
         return "\n".join(readings)
     if errors:
         raise errors[0]
-    raise sno.DecodeError(f"{text!r}: no format has {len(text.encode())}-byte text")
+    raise sno.DecodeError(f"{text!r}: no format has {len(text.encode('utf-8', 'surrogatepass'))}-byte text")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="sno", description="Generate sno IDs; inspect IDs of every format.")
+    if argv is None:
+        argv = sys.argv[1:]
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            # Bytes that are not UTF-8 reach Python as lone surrogates (surrogateescape).
+            sys.stderr.write(f"sno: error: argument {ascii(arg)} is not valid UTF-8\n")
+            return 2
+    parser = _Parser(prog="sno", description="Generate sno IDs; inspect IDs of every format.")
     sub = parser.add_subparsers(dest="command", required=True)
     new = sub.add_parser("new", help="generate IDs")
-    new.add_argument("-n", type=int, default=1, help="how many (default 1)")
+    new.add_argument("-n", type=_count, default=1, help=f"how many (default 1, at most {sno.MAX_BATCH})")
     new.add_argument("--meta", type=_byte, default=0, help="meta byte 0..255")
     new.add_argument("--partition", type=_u16, help="partition 0..65535 (default: the process's)")
     inspect = sub.add_parser("inspect", help="print every field of IDs, in every format they read as")
     inspect.add_argument("ids", nargs="+", metavar="ID")
-    inspect.add_argument("--nanoflake-epoch", type=int, metavar="MS", help="the Nanoflakes epoch (Unix ms)")
+    inspect.add_argument("--nanoflake-epoch", type=_epoch, metavar="MS", help="the Nanoflakes epoch (Unix ms)")
     inspect.add_argument(
         "--ulidflake-epoch",
-        type=int,
+        type=_epoch,
         metavar="MS",
         default=sno.ulidflake.DEFAULT_EPOCH_MS,
         help="the Ulid-Flake epoch (Unix ms; default 2024-01-01)",
@@ -166,20 +197,22 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.command == "new":
-        if args.n < 0:
-            parser.error("-n must not be negative")
-        if args.partition is None:
-            ids = sno.new_many(args.n, args.meta)
-        else:
-            gen = sno.Generator(partition=args.partition)
-            ids = [gen.new(args.meta) for _ in range(args.n)]
+        try:
+            if args.partition is None:
+                ids = sno.new_many(args.n, args.meta)
+            else:
+                gen = sno.Generator(partition=args.partition)
+                ids = [gen.new(args.meta) for _ in range(args.n)]
+        except sno.SnoError as e:
+            sys.stderr.write(f"sno: error: {e}\n")
+            return 2
         sys.stdout.write("".join(f"{i}\n" for i in ids))
         return 0
     status = 0
     for text in args.ids:
         try:
             print(_inspect(text, args))
-        except sno.DecodeError as e:
+        except sno.SnoError as e:
             print(f"{text}: {e}", file=sys.stderr)
             status = 1
     return status

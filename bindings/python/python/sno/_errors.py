@@ -21,25 +21,48 @@ class DecodeError(SnoError, ValueError):
 
 
 class ConfigError(SnoError, ValueError):
-    """Invalid generator settings or snapshot."""
+    """Invalid generator settings, snapshot or argument. ``.code`` says which:
+    ``"invalid_argument"`` (an int argument outside its range; the message names it),
+    ``"batch_too_large"`` (a count outside ``0 ..= MAX_BATCH``), ``"invalid_sequence_bounds"``,
+    ``"sequence_out_of_range"``, ``"invalid_snapshot"`` (a snapshot field outside its range),
+    ``"missing_snapshot_key"``, ``"unknown_snapshot_key"``, ``"snapshot_ahead"`` (a snapshot
+    further ahead of the clock than a generator waits), ``"value_overflow"`` /
+    ``"millis_out_of_range"`` (settings only the core checks), ``"partition_pool_exhausted"``."""
 
 
 class TimeRangeError(SnoError, ValueError):
     """A time outside the format's range (sno: 2010-01-01 .. 2079-09-07T15:47:35.551999Z; the
-    128-bit formats: 48-bit milliseconds since 1970)."""
+    128-bit formats: 48-bit milliseconds since 1970), or (code ``"datetime_out_of_range"``) an
+    ID's time that ``datetime`` cannot hold (after year 9999): read ``.unix_ms`` instead."""
 
 
 class SequenceExhaustedError(SnoError, RuntimeError):
-    """This 4 ms unit's sequence pool is used up; retry at ``.retry_at_unix_ns``."""
+    """This 4 ms unit's sequence pool is used up; retry at ``.retry_at_unix_ns`` (``None``: never,
+    the last unit of the sno range is used up)."""
 
-    retry_at_unix_ns: int
+    retry_at_unix_ns: "int | None" = None
 
 
 class ClockRegressionError(SnoError, RuntimeError):
-    """The clock went back into a period used by both timelines; retry at ``.retry_at_unix_ns``."""
+    """The clock went back into a period used by both timelines; retry at ``.retry_at_unix_ns``
+    (``None``: never, past the end of the sno range). Also a Nanoflakes clock that went back
+    (``"clock_rollback"``)."""
 
-    retry_at_unix_ns: int
+    retry_at_unix_ns: "int | None" = None
 
 
 class RandomnessExhaustedError(SnoError, RuntimeError):
     """A ULID generator used up one millisecond's 80 random bits (``try_new`` only)."""
+
+
+class ForkedGeneratorError(SnoError, RuntimeError):
+    """A generator with an explicit partition was copied into a ``fork()`` child, where it would
+    repeat its parent's IDs (code ``"forked"``; ``.partition`` is the inherited one): create a
+    generator with a partition of its own in the child."""
+
+    partition: "int | None" = None
+
+
+class RandomnessUnavailableError(SnoError, OSError):
+    """The operating system's randomness source cannot be read (code
+    ``"randomness_unavailable"``)."""

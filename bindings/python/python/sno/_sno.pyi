@@ -10,6 +10,7 @@ __all__ = [
     "BINARY_LEN",
     "ENCODED_LEN",
     "Generator",
+    "MAX_BATCH",
     "ID",
     "SCRU128",
     "SCRU128Generator",
@@ -44,6 +45,7 @@ __all__ = [
 __version__: Final[str]
 ENCODED_LEN: Final[int]
 BINARY_LEN: Final[int]
+MAX_BATCH: Final[int]
 
 @final
 class ID:

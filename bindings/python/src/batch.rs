@@ -1,0 +1,180 @@
+//! What never crashes and never hangs: fallible allocation (`MemoryError`, not an abort), lists
+//! built without panicking, and waits in short steps with the thread detached, checking for
+//! signals (Ctrl-C) between steps and between chunks of a batch.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use pyo3::exceptions::PyMemoryError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use sno_core::monotonic::{MillisState, Shared};
+use sno_core::{Clock, Error, Generator, Id, SystemClock};
+
+use crate::to_py;
+
+/// The longest sleep between two checks for signals: Ctrl-C interrupts a wait within this.
+pub(crate) const WAIT_STEP: Duration = Duration::from_millis(20);
+
+/// The longest a blocking call waits (a sno generator's pool or regression, a Nanoflakes clock
+/// that went back): further, it raises the error `try_new` would.
+pub(crate) const MAX_WAIT: Duration = Duration::from_secs(5);
+
+/// Items of a batch made between two checks for signals.
+const CHUNK: usize = 1 << 14;
+
+fn no_memory(what: &str, n: usize) -> PyErr {
+    PyMemoryError::new_err(format!("cannot allocate {what} for {n} items"))
+}
+
+/// An empty `Vec` with room for exactly `n` items, or `MemoryError`.
+pub(crate) fn try_vec<T>(n: usize) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| no_memory("a buffer", n))?;
+    Ok(v)
+}
+
+/// Pushes with amortised growth, or `MemoryError`.
+pub(crate) fn try_push<T>(v: &mut Vec<T>, item: T) -> PyResult<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve(v.capacity().max(64))
+            .map_err(|_| no_memory("a buffer", v.len()))?;
+    }
+    v.push(item);
+    Ok(())
+}
+
+/// Between two chunks of a batch: runs pending signal handlers (`KeyboardInterrupt`).
+#[inline]
+pub(crate) fn chunk_check(py: Python<'_>, i: usize) -> PyResult<()> {
+    if i % CHUNK == CHUNK - 1 {
+        py.check_signals()?;
+    }
+    Ok(())
+}
+
+/// A list of `n` items made by `item(i)`, built without panicking: `MemoryError` when the list
+/// cannot be allocated, and any error of `item` (or a signal, checked every chunk) propagated.
+/// The list is filled with `None` first, so no code ever sees an empty (NULL) slot.
+pub(crate) fn list_of<'py>(
+    py: Python<'py>,
+    n: usize,
+    mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let len = ffi::Py_ssize_t::try_from(n).map_err(|_| no_memory("a list", n))?;
+    // SAFETY: PyList_New returns a new reference, or NULL with an exception set.
+    let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))? };
+    let none = py.None();
+    for i in 0..len {
+        // SAFETY: `list` is a fresh list of length `len` that no other code has seen; `i` is in
+        // range; PyList_SetItem steals the new reference to None.
+        unsafe { ffi::PyList_SetItem(list.as_ptr(), i, none.clone_ref(py).into_ptr()) };
+    }
+    for i in 0..n {
+        chunk_check(py, i)?;
+        let obj = item(i)?;
+        // SAFETY: as above; the reference to `obj` is stolen, the None it replaces released.
+        if unsafe { ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, obj.into_ptr()) } != 0
+        {
+            return Err(PyErr::fetch(py));
+        }
+    }
+    // SAFETY: PyList_New made a list.
+    Ok(unsafe { list.cast_into_unchecked::<PyList>() })
+}
+
+fn now_unix_nanos() -> i128 {
+    match SystemTime::now().duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_nanos() as i128,
+        Err(e) => -(e.duration().as_nanos() as i128),
+    }
+}
+
+/// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
+/// 4 ms pool is used up or the clock regressed, a wait in steps of at most [`WAIT_STEP`] with
+/// the thread detached, checking for signals after each, for at most [`MAX_WAIT`] (then the
+/// error). A `retry_at` past the end of the sno range is raised at once.
+#[inline]
+pub(crate) fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id> {
+    match g.try_next(meta) {
+        Ok(id) => Ok(id),
+        Err(e) => wait_next_id(py, g, meta, e),
+    }
+}
+
+#[cold]
+fn wait_next_id(
+    py: Python<'_>,
+    g: &Generator<SystemClock>,
+    meta: u8,
+    mut err: Error,
+) -> PyResult<Id> {
+    let deadline = Instant::now() + MAX_WAIT;
+    loop {
+        let retry_at = match err {
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => retry_at,
+            other => return Err(to_py(py, other)),
+        };
+        let Some(target) = err.retry_at_unix_nanos() else {
+            return Err(to_py(py, err));
+        };
+        let left = i128::from(target) - now_unix_nanos();
+        let now = Instant::now();
+        if left > 0 && now + Duration::from_nanos(left as u64) > deadline {
+            return Err(to_py(py, err));
+        }
+        if left > WAIT_STEP.as_nanos() as i128 {
+            py.detach(|| std::thread::sleep(WAIT_STEP));
+        } else {
+            // The last step: the clock's own wait, which also covers a coarse clock's lag.
+            py.detach(|| g.clock().wait_until(retry_at));
+        }
+        py.check_signals()?;
+        match g.try_next(meta) {
+            Ok(id) => return Ok(id),
+            Err(e) => err = e,
+        }
+        if Instant::now() > deadline {
+            return Err(to_py(py, err));
+        }
+    }
+}
+
+/// How long until the system clock's next millisecond (plus a few µs).
+fn until_next_millisecond() -> Duration {
+    let micros = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_micros())
+        .unwrap_or(0);
+    Duration::from_micros(u64::from(1_000 - micros % 1_000) + 5)
+}
+
+/// The next value of a millisecond-format generator: the attempt with the thread attached; when
+/// one millisecond is used up, a sleep to the next one; when a Nanoflakes clock went back by at
+/// most `MAX_ROLLBACK_WAIT_MS`, sleeps of at most [`WAIT_STEP`] until it caught up. The thread
+/// is detached while sleeping, and signals are checked after each sleep.
+pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
+where
+    S: MillisState + Send,
+    S::Id: Send,
+{
+    loop {
+        match g.try_next() {
+            Err(Error::RandomnessExhausted { .. }) => {
+                py.detach(|| std::thread::sleep(until_next_millisecond()));
+            }
+            Err(Error::ClockRollback {
+                last_unix_millis,
+                unix_millis,
+            }) if last_unix_millis.saturating_sub(unix_millis)
+                <= sno_core::monotonic::MAX_ROLLBACK_WAIT_MS =>
+            {
+                let behind = Duration::from_millis(last_unix_millis.saturating_sub(unix_millis));
+                py.detach(|| std::thread::sleep(behind.min(WAIT_STEP)));
+            }
+            other => return other.map_err(|e| to_py(py, e)),
+        }
+        py.check_signals()?;
+    }
+}
