@@ -546,6 +546,16 @@ enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
                                             uint16_t generator_id,
                                             struct sno_nanoflake_generator **out);
 
+// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own and a fresh sequence,
+// typically in a fork() child, where a generator inherited from the parent refuses to mint
+// (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live.
+enum sno_status sno_nanoflake_generator_repartition(const struct sno_nanoflake_generator *generator,
+                                                    uint16_t generator_id);
+
 // Releases a Nanoflakes generator; NULL is ignored. Call once, after every user is done.
 //
 // # Safety

@@ -11,9 +11,17 @@ pub trait MillisState {
     type Id;
     /// The next ID with the clock reading `unix_millis`.
     fn next_at(&mut self, unix_millis: i64) -> Result<Self::Id, Error>;
-    /// Forgets the history (used in a child process after `fork()`, whose copy of the state
-    /// would otherwise continue the parent's sequence).
+    /// Forgets the history (after a failed draw, and in a `fork()` child, whose copy of the
+    /// state would otherwise continue the parent's sequence).
     fn reset(&mut self);
+    /// Makes the state safe to use in a `fork()` child: by default [`reset`](Self::reset) (the
+    /// random-based formats then draw fresh randomness). A format whose uniqueness rests on an
+    /// explicit id alone (Nanoflakes' generator id) returns [`Error::Forked`] instead: the
+    /// child must be given a state of its own ([`Shared::replace_state`]).
+    fn after_fork(&mut self) -> Result<(), Error> {
+        self.reset();
+        Ok(())
+    }
 }
 
 #[cfg(feature = "std")]
@@ -60,16 +68,34 @@ mod shared {
             }
         }
 
-        fn lock(&self) -> MutexGuard<'_, (u64, S)> {
-            // A panic while holding the lock cannot leave the state half-updated in a way that
-            // repeats IDs (every transition is a few assignments), so poisoning is ignored.
-            let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        fn lock(&self) -> Result<MutexGuard<'_, (u64, S)>, Error> {
+            let mut guard = self.lock_any();
             let generation = crate::rng::fork_generation();
             if guard.0 != generation {
+                guard.1.after_fork()?;
                 guard.0 = generation;
-                guard.1.reset();
             }
-            guard
+            Ok(guard)
+        }
+
+        fn lock_any(&self) -> MutexGuard<'_, (u64, S)> {
+            // A panic while holding the lock cannot leave the state half-updated in a way that
+            // repeats IDs (every transition is a few assignments), so poisoning is ignored.
+            self.state.lock().unwrap_or_else(|p| p.into_inner())
+        }
+
+        /// A copy of the current state (its settings: a Nanoflakes epoch and generator id, …).
+        pub fn state(&self) -> S
+        where
+            S: Clone,
+        {
+            self.lock_any().1.clone()
+        }
+
+        /// Replaces the state, e.g. in a `fork()` child with a generator id of the child's own
+        /// (after [`Error::Forked`]); the new state counts as this process's.
+        pub fn replace_state(&self, state: S) {
+            *self.lock_any() = (crate::rng::fork_generation(), state);
         }
 
         /// The next ID, or an error at once (e.g. [`Error::RandomnessExhausted`] for a ULID,
@@ -80,7 +106,7 @@ mod shared {
         /// missing seed, and the state forgets the call.
         pub fn try_next(&self) -> Result<S::Id, Error> {
             let now = self.clock.now_unix_millis();
-            let mut guard = self.lock();
+            let mut guard = self.lock()?;
             crate::rng::seed_failure_as_error(|| guard.1.next_at(now)).unwrap_or_else(|e| {
                 guard.1.reset();
                 Err(e)
@@ -110,7 +136,7 @@ mod shared {
 
         /// The next ID for an explicit time (the clock is not read).
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
-            let mut guard = self.lock();
+            let mut guard = self.lock()?;
             crate::rng::seed_failure_as_error(|| guard.1.next_at(unix_millis)).unwrap_or_else(|e| {
                 guard.1.reset();
                 Err(e)

@@ -191,10 +191,18 @@ impl MillisState for Monotonic {
         Nanoflake::from_fields(now, self.generator_id, sequence)
     }
 
-    /// Forgets the last timestamp. In a `fork()` child this cannot by itself keep IDs apart
-    /// from the parent's: give every process its own generator id.
+    /// Forgets the last timestamp.
     fn reset(&mut self) {
         self.last = None;
+    }
+
+    /// In a `fork()` child the generator id is the parent's, so nothing keeps the child's IDs
+    /// apart from the parent's: [`Error::Forked`] until the generator gets a state with an id
+    /// of the child's own ([`Shared::replace_state`](crate::monotonic::Shared::replace_state)).
+    fn after_fork(&mut self) -> Result<(), Error> {
+        Err(Error::Forked {
+            partition: self.generator_id,
+        })
     }
 }
 

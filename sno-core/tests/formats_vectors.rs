@@ -7,6 +7,7 @@ mod common;
 use common::{Script, each, hex, json_str, rows, scaled, threads_never_repeat, to_hex};
 use sno_core::Error;
 use sno_core::monotonic::MillisState;
+use sno_core::nanoflake;
 use sno_core::scru128::{self, Scru128Id};
 use sno_core::scru160;
 use sno_core::ulid::{self, Ulid};
@@ -471,4 +472,49 @@ fn fork_child_does_not_continue_the_parents_sequences() {
     for (name, range) in parts.into_iter().chain(more) {
         assert_ne!(ours[range.clone()], theirs[range], "{name}");
     }
+}
+
+/// A Nanoflakes generator's uniqueness rests on its generator id alone, so in a `fork()` child
+/// it refuses with `Forked` (where resetting would repeat the parent's IDs) until it gets a
+/// state with an id of the child's own; the parent goes on.
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork")]
+fn fork_child_refuses_a_nanoflake_generator_until_replaced() {
+    let epoch = 1_700_000_000_000;
+    let g = nanoflake::Generator::with_state_and_clock(
+        nanoflake::Monotonic::new(epoch, 7).unwrap(),
+        move || epoch + 5,
+    );
+    g.try_next().unwrap();
+    let mut fds = [0i32; 2];
+    // SAFETY: fds is two writable ints.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: the child only locks its own copy of the generator, writes to a pipe and leaves
+    // with _exit.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0);
+    if pid == 0 {
+        let refused = format!("{:?} {:?}", g.try_next(), g.next());
+        g.replace_state(nanoflake::Monotonic::new(epoch, 8).unwrap());
+        let after = g.try_next().map(|id| id.generator_id());
+        let out = format!("{refused} {after:?}");
+        // SAFETY: writing initialised bytes, then ending the child without atexit handlers.
+        unsafe {
+            libc::write(fds[1], out.as_ptr().cast(), out.len());
+            libc::_exit(0);
+        }
+    }
+    let mut buf = [0u8; 256];
+    // SAFETY: closing our write end, reading into `buf`, reaping the child.
+    let n = unsafe {
+        libc::close(fds[1]);
+        let n = libc::read(fds[0], buf.as_mut_ptr().cast(), buf.len());
+        libc::waitpid(pid, &mut 0, 0);
+        n
+    };
+    assert_eq!(
+        std::str::from_utf8(&buf[..n as usize]).unwrap(),
+        "Err(Forked { partition: 7 }) Err(Forked { partition: 7 }) Ok(8)"
+    );
+    assert_eq!(g.try_next().unwrap().generator_id(), 7);
 }

@@ -6,7 +6,7 @@ use std::ffi::c_char;
 
 use sno_core::nanoflake::{self, Nanoflake};
 
-use crate::boundary::{ffi_boundary, write_optional};
+use crate::boundary::{ffi_boundary, try_ref, write_optional};
 use crate::formats::{self, CId, c_generator, c_i64_id};
 use crate::types::sno_status;
 
@@ -170,6 +170,28 @@ pub unsafe extern "C" fn sno_nanoflake_generator_new(
 ) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { formats::generator_with(out, || nanoflake::Monotonic::new(epoch_ms, generator_id)) }
+}
+
+/// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own and a fresh sequence,
+/// typically in a fork() child, where a generator inherited from the parent refuses to mint
+/// (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
+/// Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_nanoflake_generator_repartition(
+    generator: *const sno_nanoflake_generator,
+    generator_id: u16,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        let epoch_ms = g.inner.state().epoch_ms();
+        g.inner
+            .replace_state(nanoflake::Monotonic::new(epoch_ms, generator_id)?);
+        Ok(())
+    })
 }
 
 /// Releases a Nanoflakes generator; NULL is ignored. Call once, after every user is done.

@@ -106,6 +106,7 @@ static int in_child(int (*child)(void)) {
 }
 
 static sno_generator *explicit_gen, *default_gen;
+static sno_nanoflake_generator *nano_gen;
 static sno_id parent_id;
 
 /* In the child: the explicit generator refuses until repartitioned; the default one moves to a
@@ -121,6 +122,11 @@ static int forked_generators(void) {
     if (sno_id_partition(id) != 0x0304) return 15;
     if (sno_generator_next(default_gen, 0, &id) != SNO_STATUS_OK) return 16;
     if (sno_id_partition(id) == sno_id_partition(parent_id)) return 17;
+    sno_nanoflake flake;
+    if (sno_nanoflake_generator_next(nano_gen, &flake) != SNO_STATUS_FORKED) return 18;
+    if (sno_nanoflake_generator_repartition(nano_gen, 1024) != SNO_STATUS_VALUE_OVERFLOW) return 19;
+    if (sno_nanoflake_generator_repartition(nano_gen, 8) != SNO_STATUS_OK) return 20;
+    if (sno_nanoflake_generator_next(nano_gen, &flake) != SNO_STATUS_OK) return 21;
     return 0;
 }
 
@@ -130,6 +136,9 @@ static void fork_rules(void) {
     CHECK_STATUS(sno_generator_new(&explicit_opts, &explicit_gen), SNO_STATUS_OK);
     CHECK_STATUS(sno_generator_new(NULL, &default_gen), SNO_STATUS_OK);
     CHECK_STATUS(sno_generator_next(default_gen, 0, &parent_id), SNO_STATUS_OK);
+    CHECK_STATUS(sno_nanoflake_generator_new(1700000000000LL, 7, &nano_gen), SNO_STATUS_OK);
+    sno_nanoflake flake;
+    CHECK_STATUS(sno_nanoflake_generator_next(nano_gen, &flake), SNO_STATUS_OK);
     int status = in_child(forked_generators);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "fork child status %d", status);
     sno_id id;
@@ -137,6 +146,8 @@ static void fork_rules(void) {
     CHECK(sno_id_partition(id) == 0x0102, "parent partition %u", sno_id_partition(id));
     sno_generator_free(explicit_gen);
     sno_generator_free(default_gen);
+    CHECK_STATUS(sno_nanoflake_generator_next(nano_gen, &flake), SNO_STATUS_OK);
+    sno_nanoflake_generator_free(nano_gen);
 }
 
 #if !defined(__SANITIZE_ADDRESS__)
