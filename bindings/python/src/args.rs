@@ -93,6 +93,8 @@ int_args! {
     generator_id: u16 = "generator_id" in 0, sno_core::nanoflake::MAX_GENERATOR_ID;
     /// A Ulid-Flake generator's random bytes per increment (1..=2 with a sid, checked apart).
     entropy_size: u8 = "entropy_size" in 1, 3;
+    /// A sno generator's maximum wait, in milliseconds.
+    max_wait_ms: u32 = "max_wait_ms" in 0, u32::MAX;
     /// A generator's epoch: Unix milliseconds, not negative.
     epoch_ms: i64 = "epoch_ms" in 0, i64::MAX;
     /// The epoch an existing value is read with: any 64-bit Unix milliseconds.

@@ -16,10 +16,6 @@ use crate::to_py;
 /// The longest sleep between two checks for signals: Ctrl-C interrupts a wait within this.
 pub(crate) const WAIT_STEP: Duration = Duration::from_millis(20);
 
-/// The longest a blocking call waits (a sno generator's pool or regression, a Nanoflakes clock
-/// that went back): further, it raises the error `try_new` would.
-pub(crate) const MAX_WAIT: Duration = Duration::from_secs(5);
-
 /// Items of a batch made between two checks for signals.
 const CHUNK: usize = 1 << 14;
 
@@ -93,8 +89,9 @@ fn now_unix_nanos() -> i128 {
 
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
 /// 4 ms pool is used up or the clock regressed, a wait in steps of at most [`WAIT_STEP`] with
-/// the thread detached, checking for signals after each, for at most [`MAX_WAIT`] (then the
-/// error). A `retry_at` past the end of the sno range is raised at once.
+/// the thread detached, checking for signals after each, for at most the generator's maximum
+/// wait (5 s by default; then the error). A retry time further away than that, or past the end
+/// of the sno range, is raised at once, as the core's `next` does.
 #[inline]
 pub(crate) fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id> {
     match g.try_next(meta) {
@@ -110,7 +107,8 @@ fn wait_next_id(
     meta: u8,
     mut err: Error,
 ) -> PyResult<Id> {
-    let deadline = Instant::now() + MAX_WAIT;
+    let max_wait = g.max_wait();
+    let deadline = Instant::now() + max_wait;
     loop {
         let retry_at = match err {
             Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => retry_at,
@@ -120,8 +118,7 @@ fn wait_next_id(
             return Err(to_py(py, err));
         };
         let left = i128::from(target) - now_unix_nanos();
-        let now = Instant::now();
-        if left > 0 && now + Duration::from_nanos(left as u64) > deadline {
+        if left > max_wait.as_nanos() as i128 || Instant::now() > deadline {
             return Err(to_py(py, err));
         }
         if left > WAIT_STEP.as_nanos() as i128 {
@@ -134,9 +131,6 @@ fn wait_next_id(
         match g.try_next(meta) {
             Ok(id) => return Ok(id),
             Err(e) => err = e,
-        }
-        if Instant::now() > deadline {
-            return Err(to_py(py, err));
         }
     }
 }

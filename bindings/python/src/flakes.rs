@@ -301,6 +301,21 @@ impl PyNanoflakeGenerator {
             .map_err(|e| to_py(py, e))
     }
 
+    /// Gives the generator another generator id (0 ..= 1023), keeping its epoch: in a `fork()`
+    /// child an inherited generator raises `ForkedGeneratorError` until it has one of its own.
+    /// The new id must not be one any other generator of the application uses.
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
+    ) -> PyResult<()> {
+        let epoch_ms = self.0.state().epoch_ms();
+        let state =
+            nanoflake::Monotonic::new(epoch_ms, generator_id).map_err(|e| config_error(py, e))?;
+        self.0.replace_state(state);
+        Ok(())
+    }
+
     fn __repr__(&self) -> &'static str {
         "sno.NanoflakeGenerator()"
     }
@@ -375,8 +390,10 @@ impl PyUlidFlakeGenerator {
 /// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (reset after
 /// `os.fork()`).
 #[pyfunction]
-fn ulidflake_new() -> PyUlidFlake {
-    PyUlidFlake(ulidflake::new())
+fn ulidflake_new(py: Python<'_>) -> PyResult<PyUlidFlake> {
+    ulidflake::try_new()
+        .map(PyUlidFlake)
+        .map_err(|e| to_py(py, e))
 }
 
 /// `n` new Ulid-Flakes from the process-wide generator, as objects or (`as_str=True`) text.
@@ -388,7 +405,7 @@ fn ulidflake_new_many<'py>(
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let text = |id: UlidFlake| ascii_str(py, &id.encode_bytes());
-    new_list(py, n, as_str, ulidflake::new, text, PyUlidFlake)
+    new_list(py, n, as_str, ulidflake::try_new, text, PyUlidFlake)
 }
 
 /// Adds the classes and functions to the native module.

@@ -55,14 +55,15 @@ pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
     py: Python<'py>,
     n: usize,
     as_str: bool,
-    make: impl Fn() -> T,
+    make: impl Fn() -> Result<T, Error>,
     text: impl Fn(T) -> Bound<'py, PyString>,
     wrap: impl Fn(T) -> W,
 ) -> PyResult<Bound<'py, PyList>> {
+    let make = || make().map_err(|e| to_py(py, e));
     if as_str {
-        list_of(py, n, |_| Ok(text(make()).into_any()))
+        list_of(py, n, |_| Ok(text(make()?).into_any()))
     } else {
-        list_of(py, n, |_| wrap(make()).into_bound_py_any(py))
+        list_of(py, n, |_| wrap(make()?).into_bound_py_any(py))
     }
 }
 
@@ -249,10 +250,11 @@ macro_rules! py_format {
             }
         }
 
-        #[doc = concat!("A new ", $name, " from the process-wide generator (reset after `os.fork()`).")]
+        #[doc = concat!("A new ", $name, " from the process-wide generator (reset after `os.fork()`); \
+            a system clock outside the format's range is a `TimeRangeError`.")]
         #[pyfunction]
-        fn $new() -> $class {
-            $class($global())
+        fn $new(py: Python<'_>) -> PyResult<$class> {
+            $global().map($class).map_err(|e| to_py(py, e))
         }
 
         #[doc = concat!("`n` new ", $name, "s from the process-wide generator, as objects or \
@@ -276,7 +278,7 @@ py_format!(
     PyUlidGenerator,
     "ULIDGenerator",
     sno_core::ulid::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::ulid::new,
+    sno_core::ulid::try_new,
     ulid_new,
     ulid_new_many,
     true,
@@ -313,7 +315,7 @@ py_format!(
     PyUuid7Generator,
     "UUID7Generator",
     sno_core::uuid7::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::uuid7::new,
+    sno_core::uuid7::try_new,
     uuid7_new,
     uuid7_new_many,
     true,
@@ -384,7 +386,7 @@ py_format!(
     PyScru128Generator,
     "SCRU128Generator",
     sno_core::scru128::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::scru128::new,
+    sno_core::scru128::try_new,
     scru128_new,
     scru128_new_many,
     false,
@@ -423,7 +425,7 @@ py_format!(
     PyScru160Generator,
     "SCRU160Generator",
     sno_core::scru160::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::scru160::new,
+    sno_core::scru160::try_new,
     scru160_new,
     scru160_new_many,
     false,

@@ -396,7 +396,18 @@ fn new_many<'py>(
     #[pyo3(from_py_with = args::meta)] meta: u8,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let g = sno_core::global_generator();
+    many(py, sno_core::global_generator(), n, meta, as_str)
+}
+
+/// `n` new IDs of `g` (a count already checked), as `ID`s or their text; signals are checked
+/// between chunks.
+fn many<'py>(
+    py: Python<'py>,
+    g: &Generator<SystemClock>,
+    n: usize,
+    meta: u8,
+    as_str: bool,
+) -> PyResult<Bound<'py, PyList>> {
     if !as_str {
         return list_of(py, n, |_| {
             Ok(Bound::new(py, PyId(next_id(py, g, meta)?))?.into_any())
@@ -601,15 +612,20 @@ impl PyGenerator {
     /// partition, a per-process default is used; `snapshot` (a dict from `.snapshot()`) restores
     /// a saved state (its partition is kept unless `partition` is given).
     #[new]
-    #[pyo3(signature = (partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None))]
+    #[pyo3(signature = (
+        partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *, max_wait_ms = 5000
+    ))]
     fn py_new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::opt_partition)] partition: Option<u16>,
         #[pyo3(from_py_with = args::sequence_min)] sequence_min: u16,
         #[pyo3(from_py_with = args::sequence_max)] sequence_max: u16,
         snapshot: Option<&Bound<'_, PyDict>>,
+        #[pyo3(from_py_with = args::max_wait_ms)] max_wait_ms: u32,
     ) -> PyResult<Self> {
-        let mut b = Generator::builder().sequence_bounds(sequence_min, sequence_max);
+        let mut b = Generator::builder()
+            .sequence_bounds(sequence_min, sequence_max)
+            .max_wait(std::time::Duration::from_millis(max_wait_ms.into()));
         if let Some(s) = snapshot {
             b = b.snapshot(snapshot_from_dict(py, s)?);
         }
@@ -625,6 +641,19 @@ impl PyGenerator {
     #[pyo3(name = "new", signature = (meta = 0))]
     fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
         next_id(py, &self.inner, meta).map(PyId)
+    }
+
+    /// `n` (at most `MAX_BATCH`) new IDs, as a list of `ID`s or (`as_str=True`) their text;
+    /// waits as `new` does.
+    #[pyo3(signature = (n, meta = 0, *, as_str = false))]
+    fn new_many<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::count)] n: usize,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+        as_str: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        many(py, &self.inner, n, meta, as_str)
     }
 
     /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError`.
@@ -685,6 +714,19 @@ impl PyGenerator {
     #[getter]
     fn partition(&self) -> u16 {
         self.inner.partition()
+    }
+
+    /// Gives the generator a new partition: in a `fork()` child, a generator with an explicit
+    /// partition raises `ForkedGeneratorError` until it has one of its own.
+    fn repartition(&self, #[pyo3(from_py_with = args::partition)] partition: u16) {
+        self.inner.repartition(partition);
+    }
+
+    /// The longest `new()` waits (ms) before raising the error `try_new` gives; also how far
+    /// ahead of the clock a restored snapshot may reach.
+    #[getter]
+    fn max_wait_ms(&self) -> u128 {
+        self.inner.max_wait().as_millis()
     }
 
     /// Lower sequence bound.

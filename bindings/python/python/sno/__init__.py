@@ -84,16 +84,20 @@ _EPOCH = _datetime(1970, 1, 1, tzinfo=_timezone.utc)
 class Generator(_NativeGenerator):
     """A thread-safe sno generator with its own partition and sequence bounds.
 
-    ``Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None)``: without a
-    partition a per-process default is used; ``snapshot`` (a dict from :meth:`snapshot`) restores
-    a saved state. ``new`` and ``try_new`` are the native methods. After ``os.fork()`` build a new
-    generator in the child with its own partition.
+    ``Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None, *,
+    max_wait_ms=5000)``: without a partition a per-process default is used (renewed in a
+    ``fork()`` child); ``snapshot`` (a dict from :meth:`snapshot`) restores a saved state, and is
+    refused (``ConfigError``, code ``"snapshot_ahead"``) when it reaches more than ``max_wait_ms``
+    ahead of the clock. ``new`` waits at most ``max_wait_ms`` (interruptibly, GIL released), then
+    raises what ``try_new`` would. A generator with an explicit partition raises
+    ``ForkedGeneratorError`` in a ``fork()`` child until :meth:`repartition` gives it its own.
     """
 
     __slots__ = ()
 
     def new_with_time(self, meta, time):
-        """An ID for ``time`` (an aware ``datetime``), with its own wrapping sequence."""
+        """An ID for ``time`` (an aware ``datetime``), with its own wrapping sequence; a time
+        outside 2010 .. 2079-09-07 raises ``TimeRangeError``."""
         if not isinstance(time, _datetime):
             raise TypeError(f"time must be a datetime, not {type(time).__name__}")
         if time.tzinfo is None or time.utcoffset() is None:
