@@ -4,7 +4,7 @@
 mod bad_input;
 
 use serde_json::Value;
-use sno_core::{Error, GeneratorBuilder, Id, ManualClock, Snapshot};
+use sno_core::{Error, GeneratorBuilder, Id, ManualClock};
 
 fn answer(r: Result<Id, Error>) -> String {
     match r {
@@ -27,19 +27,8 @@ fn call(op: &str, input: &Value) -> String {
         }
         "restore_snapshot" => {
             let now = bad_input::now_units();
-            let field = |k| bad_input::snapshot_field(input, k, now);
-            let snapshot = Snapshot {
-                partition: field("partition") as u16,
-                sequence_min: field("sequenceMin") as u16,
-                sequence_max: field("sequenceMax") as u16,
-                sequence: field("sequence") as u32,
-                now: field("now"),
-                wall_hi: field("wallHi"),
-                wall_safe: field("wallSafe"),
-                drifts: field("drifts") as u32,
-            };
             GeneratorBuilder::new(ManualClock::new(now))
-                .snapshot(snapshot)
+                .snapshot(bad_input::snapshot(input, now))
                 .build()
                 .map(drop)
         }

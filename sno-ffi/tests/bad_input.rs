@@ -99,18 +99,7 @@ fn call(op: &str, input: &serde_json::Value) -> String {
             unsafe { sno_generator_next_many(generator, 0, out.as_mut_ptr(), count) }
         }
         "restore_snapshot" => {
-            let now = bad_input::now_units();
-            let field = |k| bad_input::snapshot_field(input, k, now);
-            let snapshot = sno_snapshot {
-                partition: field("partition") as u16,
-                sequence_min: field("sequenceMin") as u16,
-                sequence_max: field("sequenceMax") as u16,
-                sequence: field("sequence") as u32,
-                now: field("now"),
-                wall_hi: field("wallHi"),
-                wall_safe: field("wallSafe"),
-                drifts: field("drifts") as u32,
-            };
+            let snapshot = sno_snapshot::from(bad_input::snapshot(input, bad_input::now_units()));
             // SAFETY: valid snapshot, writable `generator`.
             unsafe { sno_generator_restore(&snapshot, SNO_PARTITION_DEFAULT, &mut generator) }
         }

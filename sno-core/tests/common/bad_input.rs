@@ -81,11 +81,27 @@ pub fn now_units() -> i64 {
 }
 
 /// A snapshot field of a `call:restore_snapshot` row: a number, or `"now+N"` units.
-pub fn snapshot_field(snapshot: &serde_json::Value, key: &str, now: i64) -> i64 {
+fn snapshot_field(snapshot: &serde_json::Value, key: &str, now: i64) -> i64 {
     match &snapshot[key] {
         serde_json::Value::String(s) => {
             now + s.strip_prefix("now+").unwrap().parse::<i64>().unwrap()
         }
         v => v.as_i64().unwrap_or_else(|| panic!("{key}: {v}")),
+    }
+}
+
+/// The snapshot of a `call:restore_snapshot` row (Go/serde field names), `now` being the clock's
+/// current unit.
+pub fn snapshot(input: &serde_json::Value, now: i64) -> sno_core::Snapshot {
+    let field = |k| snapshot_field(input, k, now);
+    sno_core::Snapshot {
+        partition: field("partition") as u16,
+        sequence_min: field("sequenceMin") as u16,
+        sequence_max: field("sequenceMax") as u16,
+        sequence: field("sequence") as u32,
+        now: field("now"),
+        wall_hi: field("wallHi"),
+        wall_safe: field("wallSafe"),
+        drifts: field("drifts") as u32,
     }
 }

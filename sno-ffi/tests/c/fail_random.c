@@ -20,29 +20,30 @@ static int is_random_device(const char *path) {
 }
 
 /* Every open of a random device fails; any other path is opened by the system call itself. */
-#define OPEN_AT(name)                                                          \
-    int name(int dirfd, const char *path, int flags, ...) {                   \
-        mode_t mode = 0;                                                       \
-        if (flags & (O_CREAT | O_TMPFILE)) {                                  \
-            va_list ap;                                                        \
-            va_start(ap, flags);                                               \
-            mode = va_arg(ap, mode_t);                                         \
-            va_end(ap);                                                        \
-        }                                                                      \
-        if (is_random_device(path)) { errno = ENOENT; return -1; }             \
-        return (int)syscall(SYS_openat, dirfd, path, flags, mode);             \
+static int open_at(int dirfd, const char *path, int flags, va_list ap) {
+    mode_t mode = (flags & (O_CREAT | O_TMPFILE)) ? va_arg(ap, mode_t) : 0;
+    if (is_random_device(path)) {
+        errno = ENOENT;
+        return -1;
     }
-#define OPEN(name)                                                             \
-    int name(const char *path, int flags, ...) {                              \
-        mode_t mode = 0;                                                       \
-        if (flags & (O_CREAT | O_TMPFILE)) {                                  \
-            va_list ap;                                                        \
-            va_start(ap, flags);                                               \
-            mode = va_arg(ap, mode_t);                                         \
-            va_end(ap);                                                        \
-        }                                                                      \
-        if (is_random_device(path)) { errno = ENOENT; return -1; }             \
-        return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);         \
+    return (int)syscall(SYS_openat, dirfd, path, flags, mode);
+}
+
+#define OPEN(name)                                                                        \
+    int name(const char *path, int flags, ...) {                                         \
+        va_list ap;                                                                       \
+        va_start(ap, flags);                                                              \
+        int fd = open_at(AT_FDCWD, path, flags, ap);                                      \
+        va_end(ap);                                                                       \
+        return fd;                                                                        \
+    }
+#define OPEN_AT(name)                                                                     \
+    int name(int dirfd, const char *path, int flags, ...) {                              \
+        va_list ap;                                                                       \
+        va_start(ap, flags);                                                              \
+        int fd = open_at(dirfd, path, flags, ap);                                         \
+        va_end(ap);                                                                       \
+        return fd;                                                                        \
     }
 OPEN(open)
 OPEN(open64)

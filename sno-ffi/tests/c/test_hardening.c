@@ -21,28 +21,6 @@ static const char *code_of(sno_status s) {
     }
 }
 
-/* --no-randomness (run with libfail_random.so preloaded): the random-based formats report the
- * missing randomness source; sno, whose default partition mixes in the pid and the time when
- * the source fails, still works. */
-static int no_randomness(void) {
-    sno_id id;
-    sno_ulid ulid;
-    sno_uuid7 uuid;
-    sno_scru128 s128;
-    sno_scru160 s160;
-    sno_ulidflake flake;
-    int bad = 0;
-    bad |= sno_new(0, &id) != SNO_STATUS_OK;
-    bad |= (sno_ulid_new(&ulid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 1;
-    bad |= (sno_uuid7_new(&uuid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 2;
-    bad |= (sno_scru128_new(&s128) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 3;
-    bad |= (sno_scru160_new(&s160) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 4;
-    bad |= (sno_ulidflake_new(&flake) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 5;
-    /* Asked again: still an error, never an ID from a missing seed. */
-    bad |= (sno_ulid_new(&ulid) != SNO_STATUS_RANDOMNESS_UNAVAILABLE) << 6;
-    return bad;
-}
-
 /* --probe: one TSV line, the answer of each format's process-wide generator. */
 static int probe(void) {
     sno_id id;
@@ -55,6 +33,21 @@ static int probe(void) {
            code_of(sno_uuid7_new(&uuid)), code_of(sno_scru128_new(&s128)),
            code_of(sno_scru160_new(&s160)), code_of(sno_ulidflake_new(&flake)));
     return 0;
+}
+
+/* Runs `self --probe` behind `wrapper` (an environment assignment or a command such as
+ * faketime); writes its line to `got` and returns pclose's status. */
+static int probe_under(const char *wrapper, const char *self, char *got, size_t cap) {
+    char cmd[8192];
+    /* ASan's runtime must otherwise come first in the library list; faketime and LD_PRELOAD put
+     * their library before it. */
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=verify_asan_link_order=0 %s '%s' --probe", wrapper, self);
+    got[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL, "popen %s", cmd);
+    if (!p) return -1;
+    if (!fgets(got, (int)cap, p)) got[0] = '\0';
+    return pclose(p);
 }
 
 static void clock_rows(const char *self, const char *vectors) {
@@ -73,18 +66,11 @@ static void clock_rows(const char *self, const char *vectors) {
         int n = split_tabs(line, cells, 8);
         CHECK(n == 7, "row with %d cells", n);
         if (n != 7) continue;
-        char cmd[8192];
-        /* ASan's runtime must otherwise come first in the library list; faketime preloads its
-         * own library before it. */
-        snprintf(cmd, sizeof cmd,
-                 "ASAN_OPTIONS=verify_asan_link_order=0 faketime '%s' '%s' --probe", cells[0], self);
-        FILE *p = popen(cmd, "r");
-        CHECK(p != NULL, "popen %s", cmd);
-        if (!p) continue;
-        char got[512] = "";
-        if (!fgets(got, sizeof got, p)) got[0] = '\0';
-        int status = pclose(p);
-        CHECK(status == 0, "%s exited with %d (is Debian's faketime installed?)", cmd, status);
+        char wrapper[512], got[512];
+        snprintf(wrapper, sizeof wrapper, "faketime '%s'", cells[0]);
+        int status = probe_under(wrapper, self, got, sizeof got);
+        CHECK(status == 0, "%s --probe exited with %d (is Debian's faketime installed?)", wrapper,
+              status);
         char want[512];
         snprintf(want, sizeof want, "%s\t%s\t%s\t%s\t%s\t%s\n", cells[1], cells[2], cells[3],
                  cells[4], cells[5], cells[6]);
@@ -93,6 +79,20 @@ static void clock_rows(const char *self, const char *vectors) {
     }
     fclose(f);
     CHECK(rows >= 8, "%d clock rows", rows);
+}
+
+/* With libfail_random.so preloaded, the operating system's randomness source fails: the
+ * random-based formats report it; sno, whose default partition then mixes in the pid and the
+ * time, still works. */
+static void no_randomness(const char *self) {
+    char wrapper[4200], got[512];
+    const char *slash = strrchr(self, '/');
+    snprintf(wrapper, sizeof wrapper, "LD_PRELOAD='%.*s/libfail_random.so'", (int)(slash - self),
+             self);
+    CHECK(probe_under(wrapper, self, got, sizeof got) == 0, "%s --probe failed", wrapper);
+    const char *want = "ok\trandomness_unavailable\trandomness_unavailable\trandomness_unavailable\t"
+                       "randomness_unavailable\trandomness_unavailable\n";
+    CHECK(strcmp(got, want) == 0, "without OS randomness: got %s", got);
 }
 
 /* Runs `child` in a fork() child; returns its exit status as waitpid reports it. */
@@ -179,22 +179,13 @@ static int max_batch_under_rlimit(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--probe") == 0) return probe();
-    if (argc > 1 && strcmp(argv[1], "--no-randomness") == 0) return no_randomness();
     const char *vectors = argc > 1 ? argv[1] : "testdata/vectors";
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     CHECK(len > 0, "readlink /proc/self/exe");
     self[len > 0 ? len : 0] = '\0';
     clock_rows(self, vectors);
-    char cmd[8192];
-    char *slash = strrchr(self, '/');
-    snprintf(cmd, sizeof cmd,
-             "ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD='%.*s/libfail_random.so' '%s' "
-             "--no-randomness",
-             (int)(slash ? slash - self : 1), slash ? self : ".", self);
-    int rc = system(cmd);
-    CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "%s: status %d (bits of the failed checks)", cmd,
-          WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+    no_randomness(self);
     fork_rules();
 #if defined(__SANITIZE_ADDRESS__)
     printf("test_hardening: the RLIMIT_AS batch check runs in the plain build (ASan reserves terabytes)\n");
