@@ -6,7 +6,7 @@
 // order is byte order, so `compare` and `equals` need no native call; Nanoflakes (unpadded
 // base36) compare by length first, which is numeric order.
 const native = require('./index.js')
-const { TextValue, typeError } = require('./value.js')
+const { TextValue, typeError, describe, checkOptions, numberOption, retrying } = require('./value.js')
 
 const TRUSTED = Symbol('sno.trusted')
 // Symbol-keyed members: shared with the format extensions and the namespaces, not public API.
@@ -146,34 +146,52 @@ const Scru128 = defineClass(2, 'Scru128', (Cls) => {
   })
 })
 
-/** The namespace of one format: its class, `new`, `newString(s)`, `newMany` and `Generator`. */
-function namespace(kind, Cls, classKey, width, settings = () => []) {
+/**
+ * The namespace of one format: its class, `new`, `newString(s)`, `newMany` and `Generator`.
+ * `keys` are the generator's settings besides `maxWaitMs`; `settings(options)` gives the
+ * native constructor's `[epochMs, id, entropySize]`.
+ */
+function namespace(kind, Cls, classKey, width, keys = [], settings = () => []) {
+  const where = `${classKey.toLowerCase()}.Generator`
+  const known = [...keys, 'maxWaitMs']
   class Generator {
     #native
+    #maxWaitMs
 
     /** A generator of your own (settings: see the format's namespace). */
     constructor(options) {
-      if (options !== undefined && (typeof options !== 'object' || options === null)) {
-        throw typeError(`Generator: options must be an object, got ${options === null ? 'null' : typeof options}`)
-      }
-      this.#native = new native.FormatGenerator(kind, ...settings(options ?? {}))
+      const o = checkOptions(options, where, known, false)
+      const s = settings(o, where)
+      this.#native = new native.FormatGenerator(kind, s[0], s[1], s[2], numberOption(o, 'maxWaitMs', where))
+      this.#maxWaitMs = this.#native.maxWaitMs
     }
 
-    /** The next value, greater than every earlier one of this generator. */
+    /** The next value, greater than every earlier one of this generator; sleeps (blocking)
+     * through a used-up millisecond for at most `maxWaitMs`. */
     next() {
       return Cls[MAKE](this.#native.nextString())
     }
 
     /** Like next, but throws where next would wait (ERR_SNO_RANDOMNESS_EXHAUSTED, or for
-     * Nanoflakes ERR_SNO_CLOCK_ROLLBACK). */
+     * Nanoflakes ERR_SNO_CLOCK_ROLLBACK), with `retryAtUnixNs`. */
     tryNext() {
       return Cls[MAKE](this.#native.tryNextString())
     }
 
+    /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
+    nextAsync() {
+      return retrying(() => this.tryNext(), this.#maxWaitMs, () => {})
+    }
+
     /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
     nextAt(unixMs) {
-      if (typeof unixMs !== 'number') throw typeError(`Generator.nextAt: unixMs must be a number, got ${typeof unixMs}`)
+      if (typeof unixMs !== 'number') throw typeError(`Generator.nextAt: unixMs must be a number, got ${describe(unixMs)}`)
       return Cls[MAKE](this.#native.nextAtString(unixMs))
+    }
+
+    /** The longest `next` / `nextAsync` waits, in milliseconds. */
+    get maxWaitMs() {
+      return this.#maxWaitMs
     }
   }
   function newStrings(n) {
@@ -215,6 +233,12 @@ const Scru160 = defineClass(3, 'Scru160', (Cls) => {
   })
 })
 
+/** Unix ms of a 64-bit value given its epoch (an integer number of ms; the sum is native). */
+function unixMsOf(kind, value, epochMs, where) {
+  if (typeof epochMs !== 'number') throw typeError(`${where}(epochMs): epochMs must be a number, got ${describe(epochMs)}`)
+  return native.fmtUnixMsAt(kind, value.toString(), epochMs)
+}
+
 /** `fromBigInt` for a 64-bit format: 0 ..= 2^63 - 1, else RangeError / ERR_SNO_VALUE_OVERFLOW. */
 function withBigInt(Cls) {
   Cls.fromBigInt = function fromBigInt(value) {
@@ -247,7 +271,7 @@ const UlidFlake = defineClass(4, 'UlidFlake', (Cls) => {
   })
   /** Milliseconds since 1970 for IDs made with another epoch (`unixMs` uses 2024-01-01). */
   Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
-    return epochMs + this[FIELD](1)
+    return unixMsOf(4, this, epochMs, 'UlidFlake.unixMsWithEpoch')
   }
 })
 
@@ -279,11 +303,11 @@ const Nanoflake = defineClass(5, 'Nanoflake', (Cls) => {
   })
   /** Milliseconds since 1970, given the epoch the ID was made with. */
   Cls.prototype.unixMsAt = function unixMsAt(epochMs) {
-    return epochMs + this[FIELD](0)
+    return unixMsOf(5, this, epochMs, 'Nanoflake.unixMsAt')
   }
   /** The time as a Date, given the epoch the ID was made with. */
   Cls.prototype.dateAt = function dateAt(epochMs) {
-    return new Date(epochMs + this[FIELD](0))
+    return new Date(unixMsOf(5, this, epochMs, 'Nanoflake.dateAt'))
   }
   /** Numeric order: unpadded base36 compares by length first. */
   Cls.prototype.compare = function compare(other) {
@@ -293,23 +317,15 @@ const Nanoflake = defineClass(5, 'Nanoflake', (Cls) => {
   }
 })
 
-function settingOf(options, key) {
-  const value = options[key]
-  if (value !== undefined && typeof value !== 'number') {
-    throw typeError(`Generator: ${key} must be a number, got ${typeof value}`)
-  }
-  return value
-}
-
 const ulid = namespace(0, Ulid, 'Ulid', 26)
 const uuid7 = namespace(1, Uuid7, 'Uuid7', 36)
 const scru128 = namespace(2, Scru128, 'Scru128', 25)
 const scru160 = namespace(3, Scru160, 'Scru160', 32)
 // Ulid-Flake: { epochMs = 2024-01-01, sid (0..31; omitted: stand-alone), entropySize = 1 }.
-const ulidflake = namespace(4, UlidFlake, 'UlidFlake', 13, (o) => [
-  settingOf(o, 'epochMs'),
-  settingOf(o, 'sid') ?? -1,
-  settingOf(o, 'entropySize'),
+const ulidflake = namespace(4, UlidFlake, 'UlidFlake', 13, ['epochMs', 'sid', 'entropySize'], (o, where) => [
+  numberOption(o, 'epochMs', where),
+  numberOption(o, 'sid', where) ?? -1,
+  numberOption(o, 'entropySize', where),
 ])
 // Nanoflakes have no process-wide generator: each needs { epochMs, generatorId } of your own.
 const { new: _n, newString: _s, newStrings: _ss, newMany: _m, ...nanoflakeNs } = namespace(
@@ -317,7 +333,8 @@ const { new: _n, newString: _s, newStrings: _ss, newMany: _m, ...nanoflakeNs } =
   Nanoflake,
   'Nanoflake',
   0,
-  (o) => [settingOf(o, 'epochMs'), settingOf(o, 'generatorId'), undefined],
+  ['epochMs', 'generatorId'],
+  (o, where) => [numberOption(o, 'epochMs', where, true), numberOption(o, 'generatorId', where, true), undefined],
 )
 const nanoflake = Object.freeze(nanoflakeNs)
 

@@ -15,35 +15,47 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class FormatGenerator {
   /**
-   * A generator of format `kind`. Settings (checked by `formats.js` for type): `epochMs`
-   * (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake `sid`,
-   * -1 for stand-alone) and `entropySize` (Ulid-Flake).
+   * A generator of format `kind`. Settings (checked by `formats.js` for keys and type):
+   * `epochMs` (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake
+   * `sid`, -1 for stand-alone), `entropySize` (Ulid-Flake) and `maxWaitMs` (all).
    */
-  constructor(kind: number, epochMs?: number | undefined | null, id?: number | undefined | null, entropySize?: number | undefined | null)
+  constructor(kind: number, epochMs?: number | undefined | null, id?: number | undefined | null, entropySize?: number | undefined | null, maxWaitMs?: number | undefined | null)
   /**
-   * The next value's text; a ULID millisecond's randomness used up makes it sleep into the
-   * next millisecond.
+   * The next value's text; a used-up millisecond (or a Nanoflakes clock gone back) makes it
+   * sleep until a retry can succeed, for at most `maxWaitMs`; then it throws what
+   * `tryNextString` would.
    */
   nextString(): string
-  /** Like `nextString`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED instead of sleeping. */
+  /**
+   * Like `nextString`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED (or for Nanoflakes
+   * ERR_SNO_CLOCK_ROLLBACK) with `retryAtUnixNs` instead of sleeping.
+   */
   tryNextString(): string
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
   nextAtString(unixMs: number): string
+  /** The longest `next` / `nextAsync` waits, in milliseconds. */
+  get maxWaitMs(): number
 }
 
 /** A thread-safe generator with its own partition and sequence bounds. */
 export declare class Generator {
-  constructor(options?: GeneratorOptions | undefined | null)
   /**
-   * The next ID; sleeps (blocking this thread, at most until the next 4 ms unit) if the pool
-   * is used up.
+   * `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
+   * eight number fields. Ranges are checked here.
+   */
+  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null)
+  /**
+   * The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
+   * back, for at most `maxWaitMs`; then throws what `tryNextString` would.
    */
   nextString(meta?: number | undefined | null): string
   /**
    * The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
-   * ERR_SNO_CLOCK_REGRESSION.
+   * ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs`.
    */
   tryNextString(meta?: number | undefined | null): string
+  /** Counts one wait of `nextAsync` in `stats().waits`. */
+  countWait(): void
   /**
    * An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
@@ -57,12 +69,14 @@ export declare class Generator {
   get partition(): number
   /** IDs per 4 ms unit. */
   get capacity(): number
+  /** The longest `next` / `nextAsync` waits, in milliseconds. */
+  get maxWaitMs(): number
 }
 
 /**
  * Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
- * `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` otherwise; errors name
- * UTF-8 byte positions, as the core does.
+ * `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` (with `position`)
+ * otherwise; errors name UTF-8 byte positions, as the core does.
  */
 export declare function checkText(text: string): void
 
@@ -77,7 +91,7 @@ export declare function firstInvalid(joined: string): number
  * Strictly decodes `text` (`lenient`: UUIDv7 also takes 32 bare hex digits and braces) and
  * returns its canonical text (upper-case ULID, lower-case UUID and SCRU128), or `undefined`
  * when `text` is canonical already (the common case: no new string). Throws `TypeError` for a
- * non-string and `ERR_SNO_*` for bad text, with UTF-8 byte positions.
+ * non-string and `ERR_SNO_*` (with `position`) for bad text, with UTF-8 byte positions.
  */
 export declare function fmtCanonical(kind: number, text: string, lenient?: boolean): string | undefined
 
@@ -90,19 +104,27 @@ export declare function fmtFromBytes(kind: number, bytes: Uint8Array): string
 /** A new value's text from the process-wide generator. */
 export declare function fmtNewString(kind: number): string
 
-/** `n` new values' texts from the process-wide generator, laid end to end in one string. */
+/**
+ * `n` new values' texts from the process-wide generator, laid end to end in one string. `n` is
+ * checked first: an integer, at most `MAX_BATCH`, and a string V8 can hold.
+ */
 export declare function fmtNewText(kind: number, n: number): string
 
 /** The bytes of a canonical text. */
 export declare function fmtToBytes(kind: number, text: string): Buffer
 
-/** Options of `new Generator(options?)`. */
-export interface GeneratorOptions {
-  partition?: number
-  sequenceMin?: number
-  sequenceMax?: number
-  snapshot?: Snapshot
-}
+/**
+ * Milliseconds since 1970 of a canonical Nanoflake (`kind` 5) or Ulid-Flake (`kind` 4) text
+ * made with the epoch `epochMs` (`unixMsAt`, `dateAt`, `unixMsWithEpoch`). `formats.js` checks
+ * that `epochMs` is a number; here it must be an integer within the `Date` range.
+ */
+export declare function fmtUnixMsAt(kind: number, text: string, epochMs: number): number
+
+/**
+ * The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /
+ * `newMany`): 16 777 216, the core's `MAX_BATCH`.
+ */
+export declare const MAX_BATCH: number
 
 /**
  * A new ID's text form, straight from the process-wide generator (the fast path: the text is
@@ -119,7 +141,8 @@ export declare function newStringPlain(): string
 /**
  * `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
  * returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
- * it; `newStrings` and `newIds` return those slices).
+ * it; `newStrings` and `newIds` return those slices). `n` is checked first: at most
+ * `MAX_BATCH`.
  */
 export declare function newText(n: number, meta?: number | undefined | null): string
 

@@ -5,6 +5,7 @@ const require = createRequire(import.meta.url)
 const sno = require('./sno.js')
 
 export const {
+  MAX_BATCH,
   Id,
   Generator,
   newId,

@@ -37,15 +37,58 @@ export declare class Id {
 }
 
 // The plain-object types are the native layer's, generated from the Rust structs.
-import type { GeneratorOptions, Snapshot, Stats } from './index'
-export type { GeneratorOptions, Snapshot, Stats }
+import type { Snapshot, Stats } from './index'
+export type { Snapshot, Stats }
+
+/** The most IDs one batch call makes (`newStrings`, `newIds`, `newMany`): 16 777 216. */
+export declare const MAX_BATCH: number
+
+/**
+ * What the errors thrown by libsno carry besides `message`: `code` is `ERR_SNO_<KIND>` for
+ * libsno's own errors, `ERR_INVALID_ARG_TYPE` / `ERR_INVALID_ARG_VALUE` (on a `TypeError`) for
+ * an argument of the wrong type or an unknown option. Values out of range are `RangeError`s.
+ */
+export interface SnoError extends Error {
+  code: string
+  /** Decode errors: the UTF-8 byte position of the first bad byte (the length, for a wrong length). */
+  position?: number
+  /** ERR_SNO_SEQUENCE_EXHAUSTED, ERR_SNO_CLOCK_REGRESSION, ERR_SNO_RANDOMNESS_EXHAUSTED,
+   * ERR_SNO_CLOCK_ROLLBACK: the Unix time (ns) from which a retry can succeed; null: never. */
+  retryAtUnixNs?: bigint | null
+  /** ERR_SNO_BATCH_TOO_LARGE: the largest count accepted. */
+  max?: number
+  /** `decodeMany`: the index of the bad item. */
+  index?: number
+}
+
+/** Options of `new Generator(options?)`; any other key is a TypeError. */
+export interface GeneratorOptions {
+  /** 0 ..= 65535 (default: a random partition per process, + 1 per generator). */
+  partition?: number
+  /** The sequence pool's bounds, at least 4 values (default 0 ..= 65535). */
+  sequenceMin?: number
+  sequenceMax?: number
+  /** A state saved by `snapshot()`; refused (ERR_SNO_SNAPSHOT_AHEAD) when it lies more than
+   * `maxWaitMs` ahead of the clock. */
+  snapshot?: Snapshot
+  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 1000). */
+  maxWaitMs?: number
+}
 
 /** A thread-safe generator with its own partition and sequence bounds. */
 export declare class Generator {
   constructor(options?: GeneratorOptions | null)
-  /** The next ID; blocks (at most until the next 4 ms unit) if the pool is used up. */
+  /**
+   * The next ID; when the pool is used up or the clock went back, **blocks the thread** (the
+   * event loop included) until a retry can succeed, for at most `maxWaitMs`; then throws as
+   * `tryNext` does. In servers prefer `nextAsync`.
+   */
   next(meta?: number): Id
-  /** The next ID, or at once ERR_SNO_SEQUENCE_EXHAUSTED / ERR_SNO_CLOCK_REGRESSION. */
+  /** The next ID; waits with a timer, never blocking the event loop (at most `maxWaitMs`; then
+   * rejects with the error `tryNext` throws). */
+  nextAsync(meta?: number): Promise<Id>
+  /** The next ID, or at once ERR_SNO_SEQUENCE_EXHAUSTED / ERR_SNO_CLOCK_REGRESSION (with
+   * `retryAtUnixNs`). */
   tryNext(meta?: number): Id
   /** An ID for a given time, with its own wrapping sequence (porting, back-filling). */
   nextWithTime(meta: number, date: Date): Id
@@ -54,11 +97,13 @@ export declare class Generator {
   stats(): Stats
   get partition(): number
   get capacity(): number
+  /** The longest `next()` / `nextAsync()` wait, in ms. */
+  get maxWaitMs(): number
 }
 
 /** A new ID from the process-wide generator. */
 export declare function newId(meta?: number): Id
-/** `n` new IDs from the process-wide generator. */
+/** `n` new IDs from the process-wide generator (`n` at most `MAX_BATCH`, else a RangeError). */
 export declare function newIds(n: number, meta?: number): Id[]
 /** A new ID's text form: the fastest way to get an ID. */
 export declare function newString(meta?: number): string
@@ -193,7 +238,7 @@ export declare class UlidFlake extends Value64 {
   get randomness(): number
   get scalableRandomness(): number
   get sid(): number
-  /** Milliseconds since 1970 for IDs made with another epoch. */
+  /** Milliseconds since 1970 for IDs made with another epoch (an integer of ms). */
   unixMsWithEpoch(epochMs: number): number
   compare(other: UlidFlake): -1 | 0 | 1
   equals(other: UlidFlake): boolean
@@ -218,9 +263,9 @@ export declare class Nanoflake extends Value64 {
   get referenceTimestampMs(): number
   /** The 13-digit zero-padded text, which sorts like the values. */
   get padded(): string
-  /** Milliseconds since 1970, given the epoch. */
+  /** Milliseconds since 1970, given the epoch (an integer of ms: a TypeError / RangeError else). */
   unixMsAt(epochMs: number): number
-  /** The time as a Date, given the epoch. */
+  /** The time as a Date, given the epoch (as `unixMsAt`). */
   dateAt(epochMs: number): Date
   compare(other: Nanoflake): -1 | 0 | 1
   equals(other: Nanoflake): boolean
@@ -228,23 +273,35 @@ export declare class Nanoflake extends Value64 {
 
 /** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
 export interface FormatGenerator<T> {
-  /** The next value, greater than every earlier one of this generator. */
+  /** The next value, greater than every earlier one of this generator; **blocks** through a
+   * used-up millisecond (or a Nanoflakes clock gone back) for at most `maxWaitMs`. */
   next(): T
+  /** As `next`, but waits with a timer, never blocking the event loop. */
+  nextAsync(): Promise<T>
   /** Like `next`, but throws where `next` would wait: ERR_SNO_RANDOMNESS_EXHAUSTED, or for
-   * Nanoflakes ERR_SNO_CLOCK_ROLLBACK. */
+   * Nanoflakes ERR_SNO_CLOCK_ROLLBACK (with `retryAtUnixNs`). */
   tryNext(): T
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
   nextAt(unixMs: number): T
+  /** The longest `next()` / `nextAsync()` wait, in ms. */
+  readonly maxWaitMs: number
+}
+
+/** What every format generator takes; any other key is a TypeError. */
+export interface WaitOptions {
+  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 1000). */
+  maxWaitMs?: number
 }
 
 /** The functions of one format, drawing from its process-wide generator. */
-export interface FormatNamespace<T, Options = never> {
+export interface FormatNamespace<T, Options = WaitOptions> {
   Generator: new (options?: Options) => FormatGenerator<T>
   /** A new value. */
   new: () => T
   /** A new value's text. */
   newString(): string
-  /** `n` new values' texts. */
+  /** `n` new values' texts (`n` at most `MAX_BATCH`, and their total length a string V8 can
+   * hold: about 14.9 M UUIDs; else a RangeError ERR_SNO_BATCH_TOO_LARGE). */
   newStrings(n: number): string[]
   /** `n` new values. */
   newMany(n: number): T[]
@@ -256,7 +313,7 @@ export declare const scru128: FormatNamespace<Scru128> & { Scru128: typeof Scru1
 export declare const scru160: FormatNamespace<Scru160> & { Scru160: typeof Scru160 }
 
 /** Settings of a Ulid-Flake generator. */
-export interface UlidFlakeOptions {
+export interface UlidFlakeOptions extends WaitOptions {
   /** The epoch in Unix ms (default 2024-01-01). */
   epochMs?: number
   /** The scalable version's id, 0 ..= 31 (omitted: stand-alone). */
@@ -267,7 +324,7 @@ export interface UlidFlakeOptions {
 export declare const ulidflake: FormatNamespace<UlidFlake, UlidFlakeOptions> & { UlidFlake: typeof UlidFlake }
 
 /** Settings of a Nanoflakes generator (both required). */
-export interface NanoflakeOptions {
+export interface NanoflakeOptions extends WaitOptions {
   /** The application's epoch in Unix ms. */
   epochMs: number
   /** 0 ..= 1023, distinct per generator. */
@@ -280,6 +337,7 @@ export declare const nanoflake: {
 }
 
 declare const sno: {
+  MAX_BATCH: number
   Id: typeof Id
   Generator: typeof Generator
   newId: typeof newId

@@ -8,7 +8,7 @@
 // texts compares IDs, so `compare` and `equals` need no native call.
 const native = require('./index.js')
 
-const { TextValue, typeError } = require('./value.js')
+const { TextValue, typeError, checkOptions, numberOption, retrying } = require('./value.js')
 
 const TRUSTED = Symbol('sno.trusted')
 
@@ -80,21 +80,25 @@ class Id extends TextValue {
   }
 }
 
+const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs']
+const SNAPSHOT_FIELDS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
+
 class Generator {
   #native
+  #maxWaitMs
 
-  /** new Generator({ partition?, sequenceMin?, sequenceMax?, snapshot? }) */
+  /** new Generator({ partition?, sequenceMin?, sequenceMax?, snapshot?, maxWaitMs? }) */
   constructor(options) {
-    if (options !== undefined && options !== null && typeof options !== 'object') {
-      throw typeError(`Generator options must be an object, got ${typeof options}`)
+    const o = checkOptions(options, 'Generator', GENERATOR_OPTIONS)
+    let snapshot
+    if (o.snapshot !== undefined) {
+      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_FIELDS, false)
+      snapshot = {}
+      for (const key of SNAPSHOT_FIELDS) snapshot[key] = numberOption(s, key, 'Generator', true, `snapshot.${key}`)
     }
-    try {
-      this.#native = new native.Generator(options)
-    } catch (err) {
-      // napi's own conversion of a mistyped option field.
-      if (typeof err.code === 'string' && err.code.endsWith('Expected')) throw typeError(err.message)
-      throw err
-    }
+    const number = (key) => numberOption(o, key, 'Generator')
+    this.#native = new native.Generator(number('partition'), number('sequenceMin'), number('sequenceMax'), snapshot, number('maxWaitMs'))
+    this.#maxWaitMs = this.#native.maxWaitMs
   }
 
   next(meta) {
@@ -105,6 +109,11 @@ class Generator {
   tryNext(meta) {
     checkMeta(meta, 'Generator.tryNext')
     return new Id(this.#native.tryNextString(meta), TRUSTED)
+  }
+
+  /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
+  nextAsync(meta) {
+    return retrying(() => this.tryNext(meta), this.#maxWaitMs, () => this.#native.countWait())
   }
 
   nextWithTime(meta, date) {
@@ -126,6 +135,10 @@ class Generator {
 
   get capacity() {
     return this.#native.capacity
+  }
+
+  get maxWaitMs() {
+    return this.#maxWaitMs
   }
 }
 
@@ -171,12 +184,21 @@ function encodeMany(ids) {
   })
 }
 
+const DECODE_CHUNK = 1 << 20
+
 function decodeMany(texts) {
   if (!Array.isArray(texts)) throw typeError(`decodeMany: texts must be an array, got ${typeof texts}`)
   // Items that are not 16-unit strings stop the batch; those before them are checked natively.
   let limit = texts.findIndex((t) => typeof t !== 'string' || t.length !== 16)
   if (limit < 0) limit = texts.length
-  const found = native.firstInvalid(limit === texts.length ? texts.join('') : texts.slice(0, limit).join(''))
+  // In chunks: one string of every text would pass V8's longest string at 33.5 M items.
+  let found = -1
+  for (let from = 0; from < limit && found < 0; from += DECODE_CHUNK) {
+    const to = Math.min(limit, from + DECODE_CHUNK)
+    const chunk = from === 0 && to === texts.length ? texts : texts.slice(from, to)
+    const item = native.firstInvalid(chunk.join(''))
+    if (item >= 0) found = from + item
+  }
   const bad = found >= 0 ? found : limit < texts.length ? limit : -1
   if (bad >= 0) {
     try {
@@ -192,6 +214,7 @@ function decodeMany(texts) {
 }
 
 module.exports = {
+  MAX_BATCH: native.MAX_BATCH,
   Id,
   Generator,
   newId,

@@ -4,10 +4,64 @@
 // equality need no native call.
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 
-function typeError(message) {
+function typeError(message, code = 'ERR_INVALID_ARG_TYPE') {
   const err = new TypeError(message)
-  err.code = 'ERR_INVALID_ARG_TYPE'
+  err.code = code
   return err
+}
+
+/** `typeof value`, with null and arrays named. */
+function describe(value) {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+}
+
+/**
+ * The options object of `where`: `undefined` (or, where `nullable`, `null`) reads as `{}`; any
+ * other non-object is a TypeError, and so is a key not in `keys` (ERR_INVALID_ARG_VALUE).
+ */
+function checkOptions(options, where, keys, nullable = true) {
+  if (options === undefined || (nullable && options === null)) return {}
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw typeError(`${where}: options must be an object, got ${describe(options)}`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!keys.includes(key)) {
+      throw typeError(`${where}: unknown option '${key}' (known: ${keys.join(', ')})`, 'ERR_INVALID_ARG_VALUE')
+    }
+  }
+  return options
+}
+
+/** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
+function numberOption(options, key, where, required = false, label = key) {
+  const value = options[key]
+  if (value === undefined && !required) return undefined
+  if (typeof value !== 'number') {
+    const what = value === undefined ? 'missing' : `got ${describe(value)}`
+    throw typeError(`${where}: option ${label} must be a number, ${what}`)
+  }
+  return value
+}
+
+/**
+ * `nextAsync` of every generator: `attempt()` (a `tryNext`) until it succeeds, waiting with a
+ * timer (never blocking the event loop) until each retryable error's `retryAtUnixNs`, for at
+ * most `maxWaitMs` in all; then the last error rejects the promise. `onWait` counts the waits.
+ */
+async function retrying(attempt, maxWaitMs, onWait) {
+  const start = performance.now()
+  const deadline = BigInt(Date.now() + maxWaitMs) * 1_000_000n
+  for (;;) {
+    try {
+      return attempt()
+    } catch (err) {
+      const at = err === null || typeof err !== 'object' ? undefined : err.retryAtUnixNs
+      if (typeof at !== 'bigint' || at > deadline || performance.now() - start >= maxWaitMs) throw err
+      onWait()
+      const ms = Math.ceil(Number(at - BigInt(Date.now()) * 1_000_000n) / 1e6)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 1), maxWaitMs)))
+    }
+  }
 }
 
 class TextValue {
@@ -46,4 +100,4 @@ class TextValue {
   }
 }
 
-module.exports = { TextValue, typeError }
+module.exports = { TextValue, typeError, describe, checkOptions, numberOption, retrying }

@@ -111,7 +111,7 @@ test('batch API: newStrings, encodeMany, decodeMany', () => {
   assert.throws(() => encodeMany([ids[0], 'x']), TypeError)
   assert.throws(() => decodeMany([texts[0], 42]), (e) => e instanceof TypeError && e.index === 1)
   assert.throws(() => newStrings('3'), TypeError)
-  assert.throws(() => newStrings(-1), { code: 'ERR_SNO_INVALID_ARGUMENT' })
+  assert.throws(() => newStrings(-1), (e) => e instanceof RangeError && e.code === 'ERR_SNO_BATCH_TOO_LARGE')
 })
 
 test('property: decodeMany equals Id.parse item by item', () => {

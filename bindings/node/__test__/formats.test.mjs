@@ -180,7 +180,7 @@ for (const [name, Cls, ns, length] of FORMATS) {
     throwsCode(() => Cls.fromBytes('x'.repeat(16)), 'ERR_INVALID_ARG_TYPE')
     throwsCode(() => Cls.fromBytes(Buffer.alloc(15)), 'ERR_SNO_INVALID_LENGTH')
     throwsCode(() => Cls.parse('é'.repeat(length)), 'ERR_SNO_INVALID_LENGTH')
-    throwsCode(() => ns.newStrings(-1), 'ERR_SNO_INVALID_ARGUMENT')
+    throwsCode(() => ns.newStrings(-1), 'ERR_SNO_BATCH_TOO_LARGE')
     throwsCode(() => a.compare(a.toString()), 'ERR_INVALID_ARG_TYPE')
   })
 }

@@ -1,10 +1,17 @@
 // Compiled (not run) by types.test.mjs with `tsc --strict`: the public types describe the API.
-import sno, { Generator, Id, Scru128, Ulid, Uuid7, newString, scru128, ulid, uuid7 } from '../sno'
+import sno, { Generator, Id, MAX_BATCH, Nanoflake, Scru128, Ulid, Uuid7, newString, nanoflake, scru128, ulid, uuid7 } from '../sno'
+import type { GeneratorOptions, SnoError } from '../sno'
 
 const id: Id = sno.newId(1)
 const text: string = newString()
 const gen = new Generator({ partition: 3 })
 const next: Id = gen.next()
+const later: Promise<Id> = gen.nextAsync(2)
+const options: GeneratorOptions = { snapshot: gen.snapshot(), maxWaitMs: 10 }
+const waits: number = new Generator(options).maxWaitMs + MAX_BATCH
+const flakes: Promise<Nanoflake> = new nanoflake.Generator({ epochMs: 0, generatorId: 1, maxWaitMs: 5 }).nextAsync()
+const ulids: Promise<Ulid> = new ulid.Generator({ maxWaitMs: 0 }).nextAsync()
+const retry = (e: SnoError): bigint | null | undefined => e.retryAtUnixNs
 const a: Ulid = ulid.new()
 const fromNs: Ulid = ulid.Ulid.parse(a.toString())
 const u: Uuid7 = new uuid7.Generator().nextAt(1_700_000_000_000)
@@ -17,4 +24,4 @@ const texts: string[] = sno.uuid7.newStrings(2)
 const ordered: -1 | 0 | 1 = a.compare(back)
 const when: Date = s.timestamp
 const raw: Buffer = a.bytes
-export { id, text, next, fromNs, lenient, randB, fields, texts, ordered, when, raw }
+export { id, text, next, later, waits, flakes, ulids, retry, fromNs, lenient, randB, fields, texts, ordered, when, raw }

@@ -4,49 +4,56 @@
 //! Calls `sno-core` directly, never the C ABI. Every export runs under `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
+pub mod fail;
 pub mod formats;
+pub mod wait;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::{Error as SnoError, Generator as CoreGenerator, SystemClock};
 
-/// A core error as a JS `Error` whose `code` is `ERR_SNO_<KIND>`.
-pub(crate) fn js_error(e: SnoError) -> Error<String> {
-    Error::new(
-        format!("ERR_SNO_{}", e.code().to_ascii_uppercase()),
-        e.to_string(),
-    )
+use crate::fail::{Fail, OrThrow, R, out_of_memory, range_error, type_error};
+
+/// The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /
+/// `newMany`): 16 777 216, the core's `MAX_BATCH`.
+#[napi]
+pub const MAX_BATCH: u32 = sno_core::MAX_BATCH as u32;
+
+/// The longest string V8 holds on 64-bit platforms (`buffer.constants.MAX_STRING_LENGTH`;
+/// a test checks it against the running Node). A batch's texts are one string.
+pub const V8_MAX_STRING_LENGTH: usize = (1 << 29) - 24;
+
+pub(crate) fn napi_error(e: Error) -> Fail {
+    Fail::Napi(e)
 }
 
-pub(crate) fn napi_error(e: Error) -> Error<String> {
-    Error::new(e.status.as_ref().to_owned(), e.reason.clone())
+/// `typeof value`, for messages.
+pub(crate) fn type_name(value: &Unknown) -> &'static str {
+    match value.get_type() {
+        Ok(ValueType::Undefined) => "undefined",
+        Ok(ValueType::Null) => "null",
+        Ok(ValueType::Boolean) => "boolean",
+        Ok(ValueType::Number) => "number",
+        Ok(ValueType::String) => "string",
+        Ok(ValueType::Symbol) => "symbol",
+        Ok(ValueType::Object) => "object",
+        Ok(ValueType::Function) => "function",
+        Ok(ValueType::External) => "external",
+        Ok(ValueType::BigInt) => "bigint",
+        _ => "unknown",
+    }
 }
 
-fn is_type(value: &Unknown, ty: ValueType) -> Result<bool, String> {
-    Ok(value.get_type().map_err(napi_error)? == ty)
-}
-
-/// Throws a JS `TypeError` (code ERR_INVALID_ARG_TYPE); the caller then returns a placeholder,
-/// which JS never sees because the exception is pending.
-fn throw_type_error(env: &Env, message: &str) -> Result<(), String> {
-    env.throw_type_error(message, Some("ERR_INVALID_ARG_TYPE"))
-        .map_err(napi_error)
-}
-
-pub(crate) fn arg_error(message: String) -> Error<String> {
-    Error::new("ERR_SNO_INVALID_ARGUMENT".to_owned(), message)
-}
-
-/// The UTF-8 text of `value`, or a pending `TypeError` (`Ok(None)`).
-fn text_arg(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>, String> {
-    if !is_type(value, ValueType::String)? {
-        throw_type_error(env, &format!("{what} must be a string"))?;
-        return Ok(None);
+/// The UTF-8 text of `value`, or a `TypeError` naming `what`.
+fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
+    if value.get_type()? != ValueType::String {
+        return Err(type_error(format!(
+            "{what} must be a string, got {}",
+            type_name(value)
+        )));
     }
     // SAFETY: the value was just checked to be a JS string.
-    let text: String =
-        unsafe { String::from_napi_value(env.raw(), value.raw()) }.map_err(napi_error)?;
-    Ok(Some(text))
+    Ok(unsafe { String::from_napi_value(env.raw(), value.raw()) }?)
 }
 
 /// Room for the longest text any decoder accepts (a `urn:uuid:` UUID, 45 characters).
@@ -54,18 +61,18 @@ const MAX_INPUT: usize = 48;
 
 /// Calls `f` with the bytes of a JS string: an ASCII string shorter than `MAX_INPUT` read into a
 /// stack buffer (no allocation, the common case), any other string through its UTF-8 copy. For
-/// a non-string, a pending `TypeError` naming `what`, and `Ok(None)`.
-pub(crate) fn with_text<R>(
+/// a non-string, a `TypeError` naming `what`.
+pub(crate) fn with_text<T>(
     env: &Env,
     value: &Unknown,
     what: &str,
-    f: impl FnOnce(&[u8]) -> R,
-) -> Result<Option<R>, String> {
+    f: impl FnOnce(&[u8]) -> T,
+) -> R<T> {
     let mut buf = [0u8; MAX_INPUT];
     if let Some(ascii) = ascii_text(env, value, &mut buf) {
-        return Ok(Some(f(ascii)));
+        return Ok(f(ascii));
     }
-    Ok(text_arg(env, value, what)?.map(|text| f(text.as_bytes())))
+    Ok(f(text_arg(env, value, what)?.as_bytes()))
 }
 
 /// An ASCII string of fewer than `MAX_INPUT` characters, copied into `buf`, or `None` for any
@@ -95,14 +102,13 @@ fn ascii_text<'b>(env: &Env, value: &Unknown, buf: &'b mut [u8; MAX_INPUT]) -> O
 }
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
-/// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` otherwise; errors name
-/// UTF-8 byte positions, as the core does.
+/// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` (with `position`)
+/// otherwise; errors name UTF-8 byte positions, as the core does.
 #[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
 pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
-    match with_text(&env, &text, "Id.parse(text): text", sno_core::Id::decode)? {
-        Some(Err(e)) => Err(js_error(e)),
-        _ => Ok(()),
-    }
+    with_text(&env, &text, "Id.parse(text): text", sno_core::Id::decode)
+        .and_then(|r| r.map(drop).map_err(Fail::from))
+        .or_throw(&env)
 }
 
 /// The text form of 10 raw bytes (`Id.fromBytes` calls this).
@@ -111,54 +117,94 @@ pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
     ts_return_type = "string",
     catch_unwind
 )]
-pub fn text_from_bytes(env: Env, bytes: Unknown) -> Result<Option<String>, String> {
-    let Some(array) = bytes_arg(&env, &bytes, "Id.fromBytes(bytes): bytes")? else {
-        return Ok(None);
-    };
-    let id = sno_core::Id::from_slice(&array).map_err(js_error)?;
-    let mut buf = [0u8; sno_core::ENCODED_LEN];
-    Ok(Some(id.encode(&mut buf).to_owned()))
+pub fn text_from_bytes(env: Env, bytes: Unknown) -> Result<String, String> {
+    bytes_arg(&env, &bytes, "Id.fromBytes(bytes): bytes")
+        .and_then(|array| Ok(encode(sno_core::Id::from_slice(&array)?)))
+        .or_throw(&env)
 }
 
-/// The bytes of a `Buffer`/`Uint8Array`, or a pending `TypeError` (`Ok(None)`).
-pub(crate) fn bytes_arg(
-    env: &Env,
-    value: &Unknown,
-    what: &str,
-) -> Result<Option<Uint8Array>, String> {
-    // SAFETY: validation only inspects the value.
-    if unsafe { Uint8Array::validate(env.raw(), value.raw()) }.is_err() {
-        throw_type_error(env, &format!("{what} must be a Buffer or Uint8Array"))?;
-        return Ok(None);
+/// The name of a typed array type, for messages.
+fn typed_array_name(ty: napi::sys::napi_typedarray_type) -> &'static str {
+    use napi::sys::TypedarrayType as T;
+    match ty {
+        T::int8_array => "Int8Array",
+        T::uint8_clamped_array => "Uint8ClampedArray",
+        T::int16_array => "Int16Array",
+        T::uint16_array => "Uint16Array",
+        T::int32_array => "Int32Array",
+        T::uint32_array => "Uint32Array",
+        T::float32_array => "Float32Array",
+        T::float64_array => "Float64Array",
+        T::bigint64_array => "BigInt64Array",
+        T::biguint64_array => "BigUint64Array",
+        _ => "a typed array",
+    }
+}
+
+/// The bytes of a `Buffer`/`Uint8Array`, or a `TypeError` naming `what` (other typed arrays
+/// included: a `Uint16Array` is not bytes).
+pub(crate) fn bytes_arg(env: &Env, value: &Unknown, what: &str) -> R<Uint8Array> {
+    let mut is_typed = false;
+    // SAFETY: napi_is_typedarray only inspects the value and writes the bool.
+    unsafe { napi::sys::napi_is_typedarray(env.raw(), value.raw(), &mut is_typed) };
+    let mut ty = -1;
+    if is_typed {
+        let (mut len, mut data, mut buffer, mut offset) =
+            (0usize, std::ptr::null_mut(), std::ptr::null_mut(), 0usize);
+        // SAFETY: the value is a typed array; every out-pointer is valid.
+        unsafe {
+            napi::sys::napi_get_typedarray_info(
+                env.raw(),
+                value.raw(),
+                &mut ty,
+                &mut len,
+                &mut data,
+                &mut buffer,
+                &mut offset,
+            )
+        };
+    }
+    if ty != napi::sys::TypedarrayType::uint8_array {
+        let got = if is_typed {
+            typed_array_name(ty)
+        } else {
+            type_name(value)
+        };
+        return Err(type_error(format!(
+            "{what} must be a Buffer or Uint8Array, got {got}"
+        )));
     }
     // SAFETY: the value was just checked to be a Uint8Array.
-    let array =
-        unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) }.map_err(napi_error)?;
-    Ok(Some(array))
+    Ok(unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) }?)
 }
 
-fn decode_trusted(text: &str) -> Result<sno_core::Id, String> {
-    sno_core::Id::decode(text.as_bytes()).map_err(js_error)
+fn decode_trusted(text: &str) -> R<sno_core::Id> {
+    Ok(sno_core::Id::decode(text.as_bytes())?)
 }
 
 /// The 10 bytes of a valid text form.
 #[napi(catch_unwind)]
-pub fn text_to_bytes(text: String) -> Result<Buffer, String> {
-    Ok(Buffer::from(decode_trusted(&text)?.as_bytes().to_vec()))
+pub fn text_to_bytes(env: &Env, text: String) -> Result<Buffer, String> {
+    decode_trusted(&text)
+        .map(|id| Buffer::from(id.as_bytes().to_vec()))
+        .or_throw(env)
 }
 
 /// The fields of a valid text form: `[units, tickTock (0/1), meta, partition, sequence, unixMs]`.
 #[napi(catch_unwind)]
-pub fn text_fields(text: String) -> Result<Vec<f64>, String> {
-    let id = decode_trusted(&text)?;
-    Ok(vec![
-        id.timestamp() as f64,
-        f64::from(u8::from(id.tick_tock())),
-        f64::from(id.meta()),
-        f64::from(id.partition()),
-        f64::from(id.sequence()),
-        id.unix_millis() as f64,
-    ])
+pub fn text_fields(env: &Env, text: String) -> Result<Vec<f64>, String> {
+    decode_trusted(&text)
+        .map(|id| {
+            vec![
+                id.timestamp() as f64,
+                f64::from(u8::from(id.tick_tock())),
+                f64::from(id.meta()),
+                f64::from(id.partition()),
+                f64::from(id.sequence()),
+                id.unix_millis() as f64,
+            ]
+        })
+        .or_throw(env)
 }
 
 fn encode(id: sno_core::Id) -> String {
@@ -166,43 +212,109 @@ fn encode(id: sno_core::Id) -> String {
     id.encode(&mut buf).to_owned()
 }
 
-/// An integer argument in `min..=max`: NaN, fractions and out-of-range numbers are errors
-/// (napi's own u32 conversion would wrap -1 to 4294967295).
-pub(crate) fn int_arg(name: &str, v: f64, min: i64, max: i64) -> Result<i64, String> {
+/// The largest integer a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
+pub(crate) const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// An integer argument in `min..=max` (bounds taken within the safe integers, so a number that
+/// only rounds into range, like 2^63 for `i64::MAX`, is refused, never clamped): NaN, fractions
+/// and out-of-range numbers are a `RangeError` (napi's own u32 conversion would wrap -1 to
+/// 4294967295).
+pub(crate) fn int_arg(name: &str, v: f64, min: i64, max: i64) -> R<i64> {
+    let (min, max) = (min.max(-MAX_SAFE_INTEGER), max.min(MAX_SAFE_INTEGER));
     if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 {
         Ok(v as i64)
     } else {
-        Err(arg_error(format!(
+        Err(range_error(format!(
             "{name} must be an integer in {min}..={max}, got {v}"
         )))
     }
 }
 
-fn meta_of(meta: Option<f64>) -> Result<u8, String> {
+fn meta_of(meta: Option<f64>) -> R<u8> {
     Ok(int_arg("meta", meta.unwrap_or(0.0), 0, 255)? as u8)
 }
 
-fn next_on(g: &CoreGenerator<SystemClock>, meta: Option<f64>) -> Result<sno_core::Id, String> {
-    g.next(meta_of(meta)?).map_err(js_error)
+/// A batch count: an integer (else `RangeError` ERR_SNO_INVALID_ARGUMENT), at most `MAX_BATCH`
+/// (else `RangeError` ERR_SNO_BATCH_TOO_LARGE), and with `width` characters per ID a string V8
+/// can hold: checked before anything is generated or allocated.
+pub(crate) fn batch_count(n: f64, width: usize) -> R<usize> {
+    if n.is_nan() || (n.is_finite() && n.fract() != 0.0) {
+        return Err(range_error(format!("n must be an integer, got {n}")));
+    }
+    // `as` saturates: ±Infinity and 2^63 are counts above the maximum, or negative.
+    let len = sno_core::batch_len(n as i128)?;
+    let max = V8_MAX_STRING_LENGTH / width.max(1);
+    if len > max {
+        return Err(Fail::Own {
+            class: fail::Class::RangeError,
+            code: "ERR_SNO_BATCH_TOO_LARGE",
+            message: format!(
+                "sno: a batch of {len} texts of {width} characters is longer than the longest \
+                 string V8 holds ({V8_MAX_STRING_LENGTH} characters): at most {max} per call"
+            ),
+            max: Some(max as u64),
+        });
+    }
+    Ok(len)
+}
+
+/// An empty vector with room for `len` items, or an `ERR_MEMORY_ALLOCATION_FAILED` error.
+pub(crate) fn try_vec<T>(len: usize, what: &str) -> R<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| out_of_memory(what, len.saturating_mul(size_of::<T>())))?;
+    Ok(v)
+}
+
+/// The next ID of `g`, waiting at most `max_wait_ms` (see `wait.rs`).
+#[inline]
+fn next_on(
+    g: &CoreGenerator<SystemClock>,
+    meta: u8,
+    max_wait_ms: u32,
+    on_wait: impl FnMut(),
+) -> std::result::Result<sno_core::Id, SnoError> {
+    wait::bounded(max_wait_ms, || g.try_next(meta), on_wait)
+}
+
+/// A new ID of the process-wide generator (its waits bounded by the default maximum wait).
+#[inline]
+fn global_next(meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
+    next_on(
+        sno_core::global_generator(),
+        meta,
+        wait::DEFAULT_MAX_WAIT_MS,
+        || {},
+    )
 }
 
 /// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
 /// returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
-/// it; `newStrings` and `newIds` return those slices).
+/// it; `newStrings` and `newIds` return those slices). `n` is checked first: at most
+/// `MAX_BATCH`.
 #[napi(
     ts_args_type = "n: number, meta?: number | undefined | null",
     ts_return_type = "string",
     catch_unwind
 )]
 pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
-    let g = sno_core::global_generator();
-    let n = int_arg("n", n, 0, i64::from(u32::MAX))?;
-    let ids = (0..n)
-        .map(|_| next_on(g, meta))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut text = vec![0u8; ids.len() * sno_core::ENCODED_LEN];
-    sno_core::Id::encode_many(&ids, &mut text).map_err(js_error)?;
-    env.create_string_latin1(&text).map_err(napi_error)
+    let text = (|| -> R<Vec<u8>> {
+        let n = batch_count(n, sno_core::ENCODED_LEN)?;
+        let meta = meta_of(meta)?;
+        let mut ids = try_vec(n, "the batch's IDs")?;
+        for _ in 0..n {
+            ids.push(global_next(meta)?);
+        }
+        let len = n * sno_core::ENCODED_LEN;
+        let mut text = try_vec(len, "the batch's text")?;
+        text.resize(len, 0u8);
+        sno_core::Id::encode_many(&ids, &mut text)?;
+        Ok(text)
+    })()
+    .or_throw(env)?;
+    env.create_string_latin1(&text)
+        .map_err(napi_error)
+        .or_throw(env)
 }
 
 /// The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
@@ -210,24 +322,34 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
 /// over all of them. `decodeMany` then asks `checkText` for that item's exact error.
 #[napi(ts_args_type = "joined: string", catch_unwind)]
 pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
-    if !is_type(&joined, ValueType::String)? {
-        throw_type_error(&env, "firstInvalid(joined): joined must be a string")?;
-        return Ok(-1);
-    }
-    // SAFETY: the value was just checked to be a JS string.
-    let units =
-        unsafe { Utf16String::from_napi_value(env.raw(), joined.raw()) }.map_err(napi_error)?;
-    // A unit outside ASCII can never be in the alphabet: 0xFF marks it invalid.
-    let bytes: Vec<u8> = units
-        .iter()
-        .map(|&u| u8::try_from(u).ok().filter(u8::is_ascii).unwrap_or(0xFF))
-        .collect();
-    let mut ids = vec![sno_core::Id::ZERO; bytes.len() / sno_core::ENCODED_LEN];
-    Ok(match sno_core::Id::decode_many(&bytes, &mut ids) {
-        Ok(()) => -1,
-        Err(SnoError::InvalidByte { position, .. }) => (position / sno_core::ENCODED_LEN) as i64,
-        Err(e) => return Err(js_error(e)),
-    })
+    (|| -> R<i64> {
+        if joined.get_type()? != ValueType::String {
+            return Err(type_error(format!(
+                "firstInvalid(joined): joined must be a string, got {}",
+                type_name(&joined)
+            )));
+        }
+        // SAFETY: the value was just checked to be a JS string.
+        let units = unsafe { Utf16String::from_napi_value(env.raw(), joined.raw()) }?;
+        // A unit outside ASCII can never be in the alphabet: 0xFF marks it invalid.
+        let mut bytes = try_vec(units.len(), "decodeMany's text")?;
+        bytes.extend(
+            units
+                .iter()
+                .map(|&u| u8::try_from(u).ok().filter(u8::is_ascii).unwrap_or(0xFF)),
+        );
+        let count = bytes.len() / sno_core::ENCODED_LEN;
+        let mut ids = try_vec(count, "decodeMany's IDs")?;
+        ids.resize(count, sno_core::Id::ZERO);
+        Ok(match sno_core::Id::decode_many(&bytes, &mut ids) {
+            Ok(()) => -1,
+            Err(SnoError::InvalidByte { position, .. }) => {
+                (position / sno_core::ENCODED_LEN) as i64
+            }
+            Err(e) => return Err(e.into()),
+        })
+    })()
+    .or_throw(&env)
 }
 
 /// A new ID's text form, straight from the process-wide generator (the fast path: the text is
@@ -238,16 +360,22 @@ pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
     catch_unwind
 )]
 pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
-    let id = next_on(sno_core::global_generator(), meta)?;
+    let id = meta_of(meta)
+        .and_then(|meta| Ok(global_next(meta)?))
+        .or_throw(env)?;
     env.create_string_latin1(id.encode_bytes())
         .map_err(napi_error)
+        .or_throw(env)
 }
 
 /// `newString()` without `meta` (meta 0). With no argument to read, napi-rs skips
 /// `napi_get_cb_info` and `napi_typeof`: about 20 ns of the 80 a `newString()` took.
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
-    new_string(env, None)
+    let id = global_next(0).map_err(Fail::from).or_throw(env)?;
+    env.create_string_latin1(id.encode_bytes())
+        .map_err(napi_error)
+        .or_throw(env)
 }
 
 /// A saved generator state; pass it back as `snapshot` to continue without duplicates.
@@ -273,72 +401,123 @@ pub struct Stats {
     pub waits: i64,
 }
 
-/// Options of `new Generator(options?)`.
-#[napi(object)]
-pub struct GeneratorOptions {
-    pub partition: Option<f64>,
-    pub sequence_min: Option<f64>,
-    pub sequence_max: Option<f64>,
-    pub snapshot: Option<Snapshot>,
+fn u16_arg(name: &str, v: f64) -> R<u16> {
+    Ok(int_arg(name, v, 0, 65535)? as u16)
 }
 
-fn u16_arg(name: &str, v: f64) -> Result<u16, String> {
-    Ok(int_arg(name, v, 0, 65535)? as u16)
+/// Refuses a snapshot whose marks lie further ahead of the clock than the generator's maximum
+/// wait: every call would fail (or `next` wait) until the clock got there.
+// TODO(core): once `GeneratorBuilder::max_wait` refuses these at restore, pass `maxWaitMs` to
+// it and drop this check.
+fn check_not_ahead(s: &sno_core::Snapshot, max_wait_ms: u32) -> R<()> {
+    use sno_core::Clock;
+    let clock_units = SystemClock::precise().now_units();
+    let mark = s.wall_hi.max(s.wall_safe);
+    let ahead_ms = mark.saturating_sub(clock_units).saturating_mul(4);
+    if ahead_ms > i64::from(max_wait_ms) {
+        return Err(SnoError::SnapshotAhead {
+            units: mark.max(0) as u64,
+            clock_units,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// A thread-safe generator with its own partition and sequence bounds.
 #[napi]
 pub struct Generator {
     inner: CoreGenerator<SystemClock>,
+    max_wait_ms: u32,
+    /// Waits of `next` / `nextAsync` (the core counts only those of its own blocking `next`).
+    waits: std::sync::atomic::AtomicU64,
 }
 
 #[napi]
 impl Generator {
+    /// `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
+    /// eight number fields. Ranges are checked here.
     #[napi(constructor, catch_unwind)]
-    pub fn new(options: Option<GeneratorOptions>) -> Result<Self, String> {
-        let o = options.unwrap_or(GeneratorOptions {
-            partition: None,
-            sequence_min: None,
-            sequence_max: None,
-            snapshot: None,
-        });
-        let mut b = CoreGenerator::builder().sequence_bounds(
-            u16_arg("sequenceMin", o.sequence_min.unwrap_or(0.0))?,
-            u16_arg("sequenceMax", o.sequence_max.unwrap_or(65535.0))?,
-        );
-        if let Some(s) = o.snapshot {
-            b = b.snapshot(sno_core::Snapshot {
-                partition: u16_arg("snapshot.partition", s.partition)?,
-                sequence_min: u16_arg("snapshot.sequenceMin", s.sequence_min)?,
-                sequence_max: u16_arg("snapshot.sequenceMax", s.sequence_max)?,
-                sequence: int_arg("snapshot.sequence", s.sequence, 0, i64::from(u32::MAX))? as u32,
-                now: int_arg("snapshot.now", s.now, i64::MIN, i64::MAX)?,
-                wall_hi: int_arg("snapshot.wallHi", s.wall_hi, i64::MIN, i64::MAX)?,
-                wall_safe: int_arg("snapshot.wallSafe", s.wall_safe, i64::MIN, i64::MAX)?,
-                drifts: int_arg("snapshot.drifts", s.drifts, 0, i64::from(u32::MAX))? as u32,
-            });
-        }
-        if let Some(p) = o.partition {
-            b = b.partition(u16_arg("partition", p)?);
-        }
-        b.build().map(|inner| Generator { inner }).map_err(js_error)
+    pub fn new(
+        env: &Env,
+        partition: Option<f64>,
+        sequence_min: Option<f64>,
+        sequence_max: Option<f64>,
+        snapshot: Option<Snapshot>,
+        max_wait_ms: Option<f64>,
+    ) -> Result<Self, String> {
+        (|| -> R<Self> {
+            let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
+            let mut b = CoreGenerator::builder().sequence_bounds(
+                u16_arg("sequenceMin", sequence_min.unwrap_or(0.0))?,
+                u16_arg("sequenceMax", sequence_max.unwrap_or(65535.0))?,
+            );
+            let mut restored = None;
+            if let Some(s) = snapshot {
+                let s = sno_core::Snapshot {
+                    partition: u16_arg("snapshot.partition", s.partition)?,
+                    sequence_min: u16_arg("snapshot.sequenceMin", s.sequence_min)?,
+                    sequence_max: u16_arg("snapshot.sequenceMax", s.sequence_max)?,
+                    sequence: int_arg("snapshot.sequence", s.sequence, 0, i64::from(u32::MAX))?
+                        as u32,
+                    now: int_arg("snapshot.now", s.now, i64::MIN, i64::MAX)?,
+                    wall_hi: int_arg("snapshot.wallHi", s.wall_hi, i64::MIN, i64::MAX)?,
+                    wall_safe: int_arg("snapshot.wallSafe", s.wall_safe, i64::MIN, i64::MAX)?,
+                    drifts: int_arg("snapshot.drifts", s.drifts, 0, i64::from(u32::MAX))? as u32,
+                };
+                b = b.snapshot(s);
+                restored = Some(s);
+            }
+            if let Some(p) = partition {
+                b = b.partition(u16_arg("partition", p)?);
+            }
+            let inner = b.build()?;
+            if let Some(s) = restored {
+                check_not_ahead(&s, max_wait_ms)?;
+            }
+            Ok(Generator {
+                inner,
+                max_wait_ms,
+                waits: std::sync::atomic::AtomicU64::new(0),
+            })
+        })()
+        .or_throw(env)
     }
 
-    /// The next ID; sleeps (blocking this thread, at most until the next 4 ms unit) if the pool
-    /// is used up.
+    fn note_wait(&self) {
+        self.waits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
+    /// back, for at most `maxWaitMs`; then throws what `tryNextString` would.
     #[napi(catch_unwind)]
-    pub fn next_string(&self, meta: Option<f64>) -> Result<String, String> {
-        next_on(&self.inner, meta).map(encode)
+    pub fn next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
+        meta_of(meta)
+            .and_then(|meta| {
+                Ok(encode(next_on(
+                    &self.inner,
+                    meta,
+                    self.max_wait_ms,
+                    || self.note_wait(),
+                )?))
+            })
+            .or_throw(env)
     }
 
     /// The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
-    /// ERR_SNO_CLOCK_REGRESSION.
+    /// ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs`.
     #[napi(catch_unwind)]
-    pub fn try_next_string(&self, meta: Option<f64>) -> Result<String, String> {
-        self.inner
-            .try_next(meta_of(meta)?)
-            .map(encode)
-            .map_err(js_error)
+    pub fn try_next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
+        meta_of(meta)
+            .and_then(|meta| Ok(encode(self.inner.try_next(meta)?)))
+            .or_throw(env)
+    }
+
+    /// Counts one wait of `nextAsync` in `stats().waits`.
+    #[napi(catch_unwind)]
+    pub fn count_wait(&self) {
+        self.note_wait();
     }
 
     /// An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
@@ -353,28 +532,32 @@ impl Generator {
         env: Env,
         meta: f64,
         date: Unknown,
-    ) -> Result<Option<String>, String> {
-        let mut is_date = false;
-        // SAFETY: napi_is_date only inspects the value and writes the bool.
-        unsafe { napi::sys::napi_is_date(env.raw(), date.raw(), &mut is_date) };
-        if !is_date {
-            throw_type_error(
-                &env,
-                "Generator.nextWithTime(meta, date): date must be a Date",
-            )?;
-            return Ok(None);
-        }
-        // SAFETY: the value was just checked to be a Date.
-        let date = unsafe { Date::from_napi_value(env.raw(), date.raw()) }.map_err(napi_error)?;
-        let unix_ms = date.value_of().map_err(napi_error)?;
-        if !unix_ms.is_finite() {
-            return Err(arg_error("date is an Invalid Date".to_owned()));
-        }
-        let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
-        self.inner
-            .new_with_unix_nanos(meta_of(Some(meta))?, nanos)
-            .map(|id| Some(encode(id)))
-            .map_err(js_error)
+    ) -> Result<String, String> {
+        (|| -> R<String> {
+            let mut is_date = false;
+            // SAFETY: napi_is_date only inspects the value and writes the bool.
+            unsafe { napi::sys::napi_is_date(env.raw(), date.raw(), &mut is_date) };
+            if !is_date {
+                return Err(type_error(format!(
+                    "Generator.nextWithTime(meta, date): date must be a Date, got {}",
+                    type_name(&date)
+                )));
+            }
+            // SAFETY: the value was just checked to be a Date.
+            let date = unsafe { Date::from_napi_value(env.raw(), date.raw()) }?;
+            let unix_ms = date.value_of()?;
+            if !unix_ms.is_finite() {
+                return Err(range_error(
+                    "Generator.nextWithTime(meta, date): date is an Invalid Date".to_owned(),
+                ));
+            }
+            let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
+            Ok(encode(
+                self.inner
+                    .new_with_unix_nanos(meta_of(Some(meta))?, nanos)?,
+            ))
+        })()
+        .or_throw(&env)
     }
 
     /// The state, as a plain object that round-trips through JSON.
@@ -397,12 +580,13 @@ impl Generator {
     #[napi(catch_unwind)]
     pub fn stats(&self) -> Stats {
         let s = self.inner.stats();
+        let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
         Stats {
             overflows: s.overflows as i64,
             overflow_episodes: s.overflow_episodes as i64,
             drifts: s.drifts as i64,
             regressions: s.regressions as i64,
-            waits: s.waits as i64,
+            waits: s.waits.saturating_add(waits) as i64,
         }
     }
 
@@ -416,5 +600,11 @@ impl Generator {
     #[napi(getter, catch_unwind)]
     pub fn capacity(&self) -> u32 {
         self.inner.capacity()
+    }
+
+    /// The longest `next` / `nextAsync` waits, in milliseconds.
+    #[napi(getter, catch_unwind)]
+    pub fn max_wait_ms(&self) -> u32 {
+        self.max_wait_ms
     }
 }

@@ -1,0 +1,254 @@
+//! Every error the addon throws, built here as the JS object the API documents: the class
+//! (`Error`, `TypeError`, `RangeError`), `code` (`ERR_SNO_<KIND>` for core errors,
+//! `ERR_INVALID_ARG_TYPE` / `ERR_INVALID_ARG_VALUE` for wrong arguments) and the properties a
+//! caller acts on (`position`, `retryAtUnixNs`, `max`, `partition`). Internal functions return
+//! [`Fail`]; each export ends in [`OrThrow::or_throw`], which throws the object and hands napi-rs
+//! a `PendingException` status (napi-rs then leaves the pending exception alone).
+
+use napi::bindgen_prelude::*;
+use napi::sys;
+use sno_core::Error as SnoError;
+
+/// The JS class of a thrown error.
+#[derive(Clone, Copy)]
+pub(crate) enum Class {
+    Error,
+    TypeError,
+    RangeError,
+}
+
+/// An error on its way to JS.
+pub(crate) enum Fail {
+    /// A core error: class and properties by kind (see [`class_of`]).
+    Core(SnoError),
+    /// An error of the addon's own words.
+    Own {
+        class: Class,
+        code: &'static str,
+        message: String,
+        /// A `max` property (the largest batch that would have been accepted).
+        max: Option<u64>,
+    },
+    /// A failure of N-API itself (an engine error, not an argument's).
+    Napi(Error),
+}
+
+pub(crate) type R<T> = std::result::Result<T, Fail>;
+
+impl From<SnoError> for Fail {
+    fn from(e: SnoError) -> Self {
+        Fail::Core(e)
+    }
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        Fail::Napi(e)
+    }
+}
+
+/// The code of argument values outside their range (the core's "invalid argument").
+pub(crate) const INVALID_ARGUMENT: &str = "ERR_SNO_INVALID_ARGUMENT";
+
+/// A `TypeError` with code `ERR_INVALID_ARG_TYPE`.
+pub(crate) fn type_error(message: String) -> Fail {
+    Fail::Own {
+        class: Class::TypeError,
+        code: "ERR_INVALID_ARG_TYPE",
+        message,
+        max: None,
+    }
+}
+
+/// A `RangeError` with code `ERR_SNO_INVALID_ARGUMENT`: a number outside what its parameter takes.
+pub(crate) fn range_error(message: String) -> Fail {
+    Fail::Own {
+        class: Class::RangeError,
+        code: INVALID_ARGUMENT,
+        message,
+        max: None,
+    }
+}
+
+/// An `Error` with code `ERR_MEMORY_ALLOCATION_FAILED` (a fallible allocation refused).
+pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
+    Fail::Own {
+        class: Class::Error,
+        code: "ERR_MEMORY_ALLOCATION_FAILED",
+        message: format!("sno: could not allocate {bytes} bytes for {what}"),
+        max: None,
+    }
+}
+
+/// The class a core error is thrown as: `RangeError` for values given out of range (batch
+/// counts, settings, snapshots, times), `Error` for the rest (bad text, a used-up pool, a clock
+/// out of range, a forked generator).
+fn class_of(e: &SnoError) -> Class {
+    match e {
+        SnoError::BatchTooLarge { .. }
+        | SnoError::SnapshotAhead { .. }
+        | SnoError::InvalidSequenceBounds { .. }
+        | SnoError::SequenceOutOfRange { .. }
+        | SnoError::InvalidSnapshot { .. }
+        | SnoError::TimeOutOfRange { .. } => Class::RangeError,
+        _ => Class::Error,
+    }
+}
+
+/// The Unix time in nanoseconds from which retrying the call that failed with `e` can succeed:
+/// the core's answer for the sno generator, the next millisecond for a used-up millisecond,
+/// the last time used for a Nanoflakes clock rollback. `None` for every other error and where no
+/// retry can succeed.
+pub(crate) fn retry_at_unix_nanos(e: &SnoError) -> Option<i64> {
+    match *e {
+        SnoError::RandomnessExhausted { unix_millis } => i64::try_from(unix_millis)
+            .ok()?
+            .checked_add(1)?
+            .checked_mul(1_000_000),
+        SnoError::ClockRollback {
+            last_unix_millis, ..
+        } => i64::try_from(last_unix_millis).ok()?.checked_mul(1_000_000),
+        _ => e.retry_at_unix_nanos(),
+    }
+}
+
+/// Whether `e` tells the caller to retry later (its `retryAtUnixNs` property exists: a bigint,
+/// or null when no retry can succeed).
+fn has_retry(e: &SnoError) -> bool {
+    matches!(
+        e,
+        SnoError::SequenceExhausted { .. }
+            | SnoError::ClockRegression { .. }
+            | SnoError::RandomnessExhausted { .. }
+            | SnoError::ClockRollback { .. }
+    )
+}
+
+enum Prop {
+    Number(f64),
+    BigInt(i64),
+    Null,
+}
+
+fn check(status: sys::napi_status) -> Option<()> {
+    (status == sys::Status::napi_ok).then_some(())
+}
+
+/// Builds the JS error object; `None` if N-API fails (the caller falls back to napi-rs's own).
+fn build(
+    env: sys::napi_env,
+    class: Class,
+    code: &str,
+    message: &str,
+    props: &[(&str, Prop)],
+) -> Option<sys::napi_value> {
+    let mut code_value = std::ptr::null_mut();
+    let mut message_value = std::ptr::null_mut();
+    let mut error = std::ptr::null_mut();
+    // SAFETY: `env` is the live environment of the current call; every out-pointer is valid
+    // and every string is passed with its length.
+    unsafe {
+        check(sys::napi_create_string_utf8(
+            env,
+            code.as_ptr().cast(),
+            code.len() as isize,
+            &mut code_value,
+        ))?;
+        check(sys::napi_create_string_utf8(
+            env,
+            message.as_ptr().cast(),
+            message.len() as isize,
+            &mut message_value,
+        ))?;
+        let create = match class {
+            Class::Error => sys::napi_create_error,
+            Class::TypeError => sys::napi_create_type_error,
+            Class::RangeError => sys::napi_create_range_error,
+        };
+        check(create(env, code_value, message_value, &mut error))?;
+        for (name, prop) in props {
+            let mut value = std::ptr::null_mut();
+            match *prop {
+                Prop::Number(n) => check(sys::napi_create_double(env, n, &mut value))?,
+                Prop::BigInt(n) => check(sys::napi_create_bigint_int64(env, n, &mut value))?,
+                Prop::Null => check(sys::napi_get_null(env, &mut value))?,
+            }
+            let mut key = std::ptr::null_mut();
+            check(sys::napi_create_string_utf8(
+                env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                &mut key,
+            ))?;
+            check(sys::napi_set_property(env, error, key, value))?;
+        }
+    }
+    Some(error)
+}
+
+/// Throws `fail` as its JS error and returns the error napi-rs should see: `PendingException`,
+/// so that the object thrown here is what JS catches.
+pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
+    let (class, code, message, props) = match fail {
+        Fail::Napi(e) => return Error::new(e.status.as_ref().to_owned(), e.reason.clone()),
+        Fail::Own {
+            class,
+            code,
+            message,
+            max,
+        } => {
+            let props = max
+                .map(|m| vec![("max", Prop::Number(m as f64))])
+                .unwrap_or_default();
+            (class, code.to_owned(), message, props)
+        }
+        Fail::Core(e) => {
+            let mut props = Vec::new();
+            match e {
+                SnoError::InvalidByte { position, .. } => {
+                    props.push(("position", Prop::Number(position as f64)));
+                }
+                SnoError::InvalidLength { actual, .. } => {
+                    props.push(("position", Prop::Number(actual as f64)));
+                }
+                SnoError::BatchTooLarge { max, .. } => {
+                    props.push(("max", Prop::Number(max as f64)))
+                }
+                SnoError::Forked { partition } => {
+                    props.push(("partition", Prop::Number(f64::from(partition))));
+                }
+                _ => {}
+            }
+            if has_retry(&e) {
+                props.push((
+                    "retryAtUnixNs",
+                    retry_at_unix_nanos(&e).map_or(Prop::Null, Prop::BigInt),
+                ));
+            }
+            let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());
+            (class_of(&e), code, e.to_string(), props)
+        }
+    };
+    let raw = env.raw();
+    let mut pending = false;
+    // SAFETY: `raw` is the live environment of the current call.
+    unsafe { sys::napi_is_exception_pending(raw, &mut pending) };
+    if !pending && let Some(error) = build(raw, class, &code, &message, &props) {
+        // SAFETY: `error` was just created in this environment.
+        if unsafe { sys::napi_throw(raw, error) } == sys::Status::napi_ok {
+            return Error::new("PendingException".to_owned(), message);
+        }
+    }
+    Error::new(code, message)
+}
+
+/// Ends an export: a [`Fail`] becomes the thrown JS error.
+pub(crate) trait OrThrow<T> {
+    fn or_throw(self, env: &Env) -> std::result::Result<T, Error<String>>;
+}
+
+impl<T> OrThrow<T> for R<T> {
+    fn or_throw(self, env: &Env) -> std::result::Result<T, Error<String>> {
+        self.map_err(|f| throw(env, f))
+    }
+}
