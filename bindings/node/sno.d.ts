@@ -71,7 +71,7 @@ export interface GeneratorOptions {
   /** A state saved by `snapshot()`; refused (ERR_SNO_SNAPSHOT_AHEAD) when it lies more than
    * `maxWaitMs` ahead of the clock. */
   snapshot?: Snapshot
-  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 1000). */
+  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 5000). */
   maxWaitMs?: number
 }
 
@@ -289,7 +289,7 @@ export interface FormatGenerator<T> {
 
 /** What every format generator takes; any other key is a TypeError. */
 export interface WaitOptions {
-  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 1000). */
+  /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 5000). */
   maxWaitMs?: number
 }
 

@@ -41,9 +41,10 @@ trait Format: Copy + Sized {
     /// The numeric fields: `[unixMs, ...]` (the format's fields that fit a double; for
     /// Nanoflakes, whose epoch the value does not carry, `[timestamp, ...]`).
     fn fields(&self) -> Vec<f64>;
-    /// The next value of the process-wide generator (none for Nanoflakes, whose generators
-    /// need an id and an epoch).
-    fn global() -> Option<Self>;
+    /// The next value of the process-wide generator, or its typed error (a clock outside the
+    /// format's range, no OS randomness); `None` for Nanoflakes, whose generators need an id
+    /// and an epoch.
+    fn global() -> Option<CoreResult<Self>>;
     /// The length of the canonical text (the longest, for Nanoflakes).
     const WIDTH: usize;
 }
@@ -69,8 +70,8 @@ impl Format for Ulid {
     fn fields(&self) -> Vec<f64> {
         vec![self.timestamp_ms() as f64]
     }
-    fn global() -> Option<Self> {
-        Some(ulid::new())
+    fn global() -> Option<CoreResult<Self>> {
+        Some(ulid::try_new())
     }
 }
 
@@ -86,8 +87,8 @@ impl Format for Uuid7 {
     fn fields(&self) -> Vec<f64> {
         vec![self.timestamp_ms() as f64, f64::from(self.rand_a())]
     }
-    fn global() -> Option<Self> {
-        Some(uuid7::new())
+    fn global() -> Option<CoreResult<Self>> {
+        Some(uuid7::try_new())
     }
 }
 
@@ -105,8 +106,8 @@ impl Format for Scru128Id {
             f64::from(self.entropy()),
         ]
     }
-    fn global() -> Option<Self> {
-        Some(scru128::new())
+    fn global() -> Option<CoreResult<Self>> {
+        Some(scru128::try_new())
     }
 }
 
@@ -123,8 +124,8 @@ impl Format for Scru160Id {
             f64::from(self.random16()),
         ]
     }
-    fn global() -> Option<Self> {
-        Some(scru160::new())
+    fn global() -> Option<CoreResult<Self>> {
+        Some(scru160::try_new())
     }
 }
 
@@ -143,8 +144,8 @@ impl Format for UlidFlake {
             f64::from(self.sid()),
         ]
     }
-    fn global() -> Option<Self> {
-        Some(ulidflake::new())
+    fn global() -> Option<CoreResult<Self>> {
+        Some(ulidflake::try_new())
     }
 }
 
@@ -170,7 +171,7 @@ impl Format for Nanoflake {
             self.reference_timestamp() as f64,
         ]
     }
-    fn global() -> Option<Self> {
+    fn global() -> Option<CoreResult<Self>> {
         None
     }
 }
@@ -313,7 +314,8 @@ pub fn fmt_unix_ms_at(env: &Env, kind: u32, text: String, epoch_ms: f64) -> Resu
 
 /// The next value of the process-wide generator of `T`.
 fn global<T: Format>() -> R<T> {
-    T::global().ok_or_else(|| range_error("this format has no process-wide generator".into()))
+    Ok(T::global()
+        .ok_or_else(|| range_error("this format has no process-wide generator".into()))??)
 }
 
 /// A new value's text from the process-wide generator.
@@ -412,7 +414,19 @@ impl FormatGenerator {
         max_wait_ms: Option<f64>,
     ) -> Result<Self, String> {
         (|| -> R<Self> {
-            let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
+            let ns = [
+                "ulid",
+                "uuid7",
+                "scru128",
+                "scru160",
+                "ulidflake",
+                "nanoflake",
+            ]
+            .get(kind as usize)
+            .copied()
+            .unwrap_or("format");
+            let option = |name: &str| format!("{ns}.Generator: option {name}");
+            let max_wait_ms = wait::max_wait_ms(max_wait_ms, &format!("{ns}.Generator"))?;
             let settings = |e: SnoError| range_error(format!("invalid generator settings: {e}"));
             let inner = match kind {
                 0 => AnyGenerator::Ulid(Shared::default()),
@@ -420,26 +434,31 @@ impl FormatGenerator {
                 2 => AnyGenerator::Scru128(Shared::default()),
                 3 => AnyGenerator::Scru160(Shared::default()),
                 4 => {
-                    let sid = match id.map(|s| int_arg("sid", s, -1, 31)).transpose()? {
+                    let sid = match id.map(|s| int_arg(&option("sid"), s, -1, 31)).transpose()? {
                         None | Some(-1) => None,
                         Some(sid) => Some(sid as u8),
                     };
                     let config = ulidflake::Config {
                         epoch_ms: match epoch_ms {
                             None => ulidflake::DEFAULT_EPOCH_MS,
-                            Some(e) => epoch_arg("epochMs", e, 0)?,
+                            Some(e) => epoch_arg(&option("epochMs"), e, 0)?,
                         },
                         sid,
-                        entropy_size: int_arg("entropySize", entropy_size.unwrap_or(1.0), 1, 3)?
-                            as u8,
+                        entropy_size: int_arg(
+                            &option("entropySize"),
+                            entropy_size.unwrap_or(1.0),
+                            1,
+                            3,
+                        )? as u8,
                     };
                     let state =
                         ulidflake::Monotonic::with_config(ThreadRng, config).map_err(settings)?;
                     AnyGenerator::UlidFlake(Shared::new(state))
                 }
                 5 => {
-                    let generator_id = int_arg("generatorId", id.unwrap_or(f64::NAN), 0, 1023)?;
-                    let epoch_ms = epoch_arg("epochMs", epoch_ms.unwrap_or(f64::NAN), 0)?;
+                    let generator_id =
+                        int_arg(&option("generatorId"), id.unwrap_or(f64::NAN), 0, 1023)?;
+                    let epoch_ms = epoch_arg(&option("epochMs"), epoch_ms.unwrap_or(f64::NAN), 0)?;
                     let state = nanoflake::Monotonic::new(epoch_ms, generator_id as u16)
                         .map_err(settings)?;
                     AnyGenerator::Nanoflake(Shared::new(state))
@@ -469,7 +488,12 @@ impl FormatGenerator {
     /// The next value for an explicit time in Unix milliseconds (the clock is not read).
     #[napi(ts_return_type = "string", catch_unwind)]
     pub fn next_at_string<'e>(&self, env: &'e Env, unix_ms: f64) -> Result<JsString<'e>, String> {
-        match int_arg("unixMs", unix_ms, i64::MIN, i64::MAX) {
+        match int_arg(
+            "Generator.nextAt(unixMs): unixMs",
+            unix_ms,
+            i64::MIN,
+            i64::MAX,
+        ) {
             Ok(ms) => self.call(env, Call::At(ms)),
             Err(e) => Err(e).or_throw(env),
         }

@@ -266,26 +266,10 @@ pub(crate) fn try_vec<T>(len: usize, what: &str) -> R<Vec<T>> {
     Ok(v)
 }
 
-/// The next ID of `g`, waiting at most `max_wait_ms` (see `wait.rs`).
-#[inline]
-fn next_on(
-    g: &CoreGenerator<SystemClock>,
-    meta: u8,
-    max_wait_ms: u32,
-    on_wait: impl FnMut(),
-) -> std::result::Result<sno_core::Id, SnoError> {
-    wait::bounded(max_wait_ms, || g.try_next(meta), on_wait)
-}
-
-/// A new ID of the process-wide generator (its waits bounded by the default maximum wait).
+/// A new ID of the process-wide generator (the core bounds its waits by its maximum wait).
 #[inline]
 fn global_next(meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
-    next_on(
-        sno_core::global_generator(),
-        meta,
-        wait::DEFAULT_MAX_WAIT_MS,
-        || {},
-    )
+    sno_core::try_new(meta)
 }
 
 /// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
@@ -405,31 +389,12 @@ fn u16_arg(name: &str, v: f64) -> R<u16> {
     Ok(int_arg(name, v, 0, 65535)? as u16)
 }
 
-/// Refuses a snapshot whose marks lie further ahead of the clock than the generator's maximum
-/// wait: every call would fail (or `next` wait) until the clock got there.
-// TODO(core): once `GeneratorBuilder::max_wait` refuses these at restore, pass `maxWaitMs` to
-// it and drop this check.
-fn check_not_ahead(s: &sno_core::Snapshot, max_wait_ms: u32) -> R<()> {
-    use sno_core::Clock;
-    let clock_units = SystemClock::precise().now_units();
-    let mark = s.wall_hi.max(s.wall_safe);
-    let ahead_ms = mark.saturating_sub(clock_units).saturating_mul(4);
-    if ahead_ms > i64::from(max_wait_ms) {
-        return Err(SnoError::SnapshotAhead {
-            units: mark.max(0) as u64,
-            clock_units,
-        }
-        .into());
-    }
-    Ok(())
-}
-
 /// A thread-safe generator with its own partition and sequence bounds.
 #[napi]
 pub struct Generator {
     inner: CoreGenerator<SystemClock>,
     max_wait_ms: u32,
-    /// Waits of `next` / `nextAsync` (the core counts only those of its own blocking `next`).
+    /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
 }
 
@@ -448,33 +413,58 @@ impl Generator {
     ) -> Result<Self, String> {
         (|| -> R<Self> {
             let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
-            let mut b = CoreGenerator::builder().sequence_bounds(
-                u16_arg("sequenceMin", sequence_min.unwrap_or(0.0))?,
-                u16_arg("sequenceMax", sequence_max.unwrap_or(65535.0))?,
-            );
-            let mut restored = None;
+            let mut b = CoreGenerator::builder()
+                .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
+                .sequence_bounds(
+                    u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
+                    u16_arg(
+                        "Generator: option sequenceMax",
+                        sequence_max.unwrap_or(65535.0),
+                    )?,
+                );
             if let Some(s) = snapshot {
                 let s = sno_core::Snapshot {
-                    partition: u16_arg("snapshot.partition", s.partition)?,
-                    sequence_min: u16_arg("snapshot.sequenceMin", s.sequence_min)?,
-                    sequence_max: u16_arg("snapshot.sequenceMax", s.sequence_max)?,
-                    sequence: int_arg("snapshot.sequence", s.sequence, 0, i64::from(u32::MAX))?
-                        as u32,
-                    now: int_arg("snapshot.now", s.now, i64::MIN, i64::MAX)?,
-                    wall_hi: int_arg("snapshot.wallHi", s.wall_hi, i64::MIN, i64::MAX)?,
-                    wall_safe: int_arg("snapshot.wallSafe", s.wall_safe, i64::MIN, i64::MAX)?,
-                    drifts: int_arg("snapshot.drifts", s.drifts, 0, i64::from(u32::MAX))? as u32,
+                    partition: u16_arg("Generator: option snapshot.partition", s.partition)?,
+                    sequence_min: u16_arg(
+                        "Generator: option snapshot.sequenceMin",
+                        s.sequence_min,
+                    )?,
+                    sequence_max: u16_arg(
+                        "Generator: option snapshot.sequenceMax",
+                        s.sequence_max,
+                    )?,
+                    sequence: int_arg(
+                        "Generator: option snapshot.sequence",
+                        s.sequence,
+                        0,
+                        i64::from(u32::MAX),
+                    )? as u32,
+                    now: int_arg("Generator: option snapshot.now", s.now, i64::MIN, i64::MAX)?,
+                    wall_hi: int_arg(
+                        "Generator: option snapshot.wallHi",
+                        s.wall_hi,
+                        i64::MIN,
+                        i64::MAX,
+                    )?,
+                    wall_safe: int_arg(
+                        "Generator: option snapshot.wallSafe",
+                        s.wall_safe,
+                        i64::MIN,
+                        i64::MAX,
+                    )?,
+                    drifts: int_arg(
+                        "Generator: option snapshot.drifts",
+                        s.drifts,
+                        0,
+                        i64::from(u32::MAX),
+                    )? as u32,
                 };
                 b = b.snapshot(s);
-                restored = Some(s);
             }
             if let Some(p) = partition {
-                b = b.partition(u16_arg("partition", p)?);
+                b = b.partition(u16_arg("Generator: option partition", p)?);
             }
             let inner = b.build()?;
-            if let Some(s) = restored {
-                check_not_ahead(&s, max_wait_ms)?;
-            }
             Ok(Generator {
                 inner,
                 max_wait_ms,
@@ -484,24 +474,12 @@ impl Generator {
         .or_throw(env)
     }
 
-    fn note_wait(&self) {
-        self.waits
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-
     /// The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
     /// back, for at most `maxWaitMs`; then throws what `tryNextString` would.
     #[napi(catch_unwind)]
     pub fn next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
         meta_of(meta)
-            .and_then(|meta| {
-                Ok(encode(next_on(
-                    &self.inner,
-                    meta,
-                    self.max_wait_ms,
-                    || self.note_wait(),
-                )?))
-            })
+            .and_then(|meta| Ok(encode(self.inner.next(meta)?)))
             .or_throw(env)
     }
 
@@ -517,7 +495,8 @@ impl Generator {
     /// Counts one wait of `nextAsync` in `stats().waits`.
     #[napi(catch_unwind)]
     pub fn count_wait(&self) {
-        self.note_wait();
+        self.waits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);

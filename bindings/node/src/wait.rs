@@ -1,7 +1,9 @@
-//! The blocking `next()` of every Node generator, bounded: it sleeps (never spins) until a retry
-//! can succeed, but never past the generator's maximum wait (`maxWaitMs`, default 1 s). Past it,
-//! the error `tryNext()` would have thrown is thrown, `retryAtUnixNs` included. `nextAsync()`
-//! (in JS) follows the same rule with timers instead of sleeps.
+//! The maximum wait of every Node generator (`maxWaitMs`, default the core's 5 s), and the
+//! blocking `next()` of the format generators, bounded by it: it sleeps (never spins) until a
+//! retry can succeed, but never past the maximum wait; then the error `tryNext()` would have
+//! thrown is thrown, `retryAtUnixNs` included. (The sno `Generator` gets the same from the
+//! core's `GeneratorBuilder::max_wait`.) `nextAsync()` (in JS) follows the same rule with timers
+//! instead of sleeps.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -9,8 +11,9 @@ use sno_core::Error as SnoError;
 
 use crate::fail::{R, range_error, retry_at_unix_nanos};
 
-/// The default maximum wait of a generator's `next()` and `nextAsync()`, in milliseconds.
-pub const DEFAULT_MAX_WAIT_MS: u32 = 1_000;
+/// The default maximum wait of a generator's `next()` and `nextAsync()`, in milliseconds: the
+/// core's `DEFAULT_MAX_WAIT` (5 s).
+pub const DEFAULT_MAX_WAIT_MS: u32 = sno_core::generator::DEFAULT_MAX_WAIT.as_millis() as u32;
 
 /// The largest `maxWaitMs` (that of `setTimeout`: 2^31 − 1 ms, about 24.8 days).
 pub const MAX_WAIT_MS_LIMIT: u32 = i32::MAX as u32;
