@@ -191,28 +191,59 @@ impl Error {
         }
     }
 
-    /// For [`SequenceExhausted`](Error::SequenceExhausted) and
-    /// [`ClockRegression`](Error::ClockRegression): the Unix time in nanoseconds from which a
-    /// retry can succeed. `None` for every other error, and when no retry can ever succeed
-    /// (`retry_at` past [`MAX_TIMESTAMP`](crate::time::MAX_TIMESTAMP): the sno time range ends
-    /// 2079-09-07T15:47:35.552Z).
+    /// Whether the error says when to call again: [`SequenceExhausted`](Error::SequenceExhausted),
+    /// [`ClockRegression`](Error::ClockRegression), [`RandomnessExhausted`](Error::RandomnessExhausted)
+    /// and [`ClockRollback`](Error::ClockRollback). [`retry_at_unix_nanos`](Self::retry_at_unix_nanos)
+    /// then tells when, or that no retry can succeed.
+    pub const fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Error::SequenceExhausted { .. }
+                | Error::ClockRegression { .. }
+                | Error::RandomnessExhausted { .. }
+                | Error::ClockRollback { .. }
+        )
+    }
+
+    /// For a [retryable](Self::is_retryable) error, the Unix time in nanoseconds from which a
+    /// retry can succeed: the next 4 ms unit or the end of a regression (sno), the next
+    /// millisecond (used-up randomness), the last time used (a clock that went back). `None`
+    /// for every other error, and when no retry can ever succeed (`retry_at` past
+    /// [`MAX_TIMESTAMP`](crate::time::MAX_TIMESTAMP): the sno time range ends
+    /// 2079-09-07T15:47:35.552Z; or a millisecond past the `i64` nanosecond range, 2262).
     ///
     /// ```
     /// use sno_core::Error;
     /// assert_eq!(Error::SequenceExhausted { retry_at: 1 }.retry_at_unix_nanos(), Some(1_262_304_000_004_000_000));
     /// assert_eq!(Error::SequenceExhausted { retry_at: 1 << 39 }.retry_at_unix_nanos(), None);
+    /// assert_eq!(Error::RandomnessExhausted { unix_millis: 7 }.retry_at_unix_nanos(), Some(8_000_000));
     /// ```
     pub const fn retry_at_unix_nanos(&self) -> Option<i64> {
-        match self {
+        match *self {
             Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
-                if *retry_at > MAX_TIMESTAMP {
+                if retry_at > MAX_TIMESTAMP {
                     None
                 } else {
-                    Some(units_to_unix_nanos(*retry_at))
+                    Some(units_to_unix_nanos(retry_at))
                 }
             }
+            Error::RandomnessExhausted { unix_millis } => {
+                millis_to_nanos(unix_millis.saturating_add(1))
+            }
+            Error::ClockRollback {
+                last_unix_millis, ..
+            } => millis_to_nanos(last_unix_millis),
             _ => None,
         }
+    }
+}
+
+/// Unix milliseconds as nanoseconds, if `i64` holds them.
+const fn millis_to_nanos(millis: u64) -> Option<i64> {
+    if millis > (i64::MAX / 1_000_000) as u64 {
+        None
+    } else {
+        Some(millis as i64 * 1_000_000)
     }
 }
 

@@ -226,9 +226,7 @@ struct Hot {
     generation: AtomicU64,
 }
 
-/// The longest a blocking call waits, and how far ahead of the clock a restored snapshot may
-/// reach, unless [`GeneratorBuilder::max_wait`] says otherwise: 5 s (1 250 units).
-pub const DEFAULT_MAX_WAIT: core::time::Duration = core::time::Duration::from_secs(5);
+pub use crate::time::DEFAULT_MAX_WAIT;
 
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
 ///

@@ -74,7 +74,7 @@ pub fn global_generator() -> &'static Generator<SystemClock> {
 /// # Panics
 ///
 /// If the system clock reads a time before 2010 or after 2079-09-07, or went back more than
-/// [`DEFAULT_MAX_WAIT`](crate::generator::DEFAULT_MAX_WAIT) into a period used by both
+/// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) into a period used by both
 /// timelines (use [`try_new`] to get these as errors).
 ///
 /// ```

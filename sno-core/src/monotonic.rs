@@ -25,7 +25,7 @@ pub trait MillisState {
 }
 
 #[cfg(feature = "std")]
-pub(crate) use shared::until_next_millisecond;
+pub(crate) use shared::next_within_max_wait;
 #[cfg(feature = "std")]
 pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared};
 #[cfg(feature = "std")]
@@ -115,23 +115,12 @@ mod shared {
 
         /// The next ID; when the current millisecond is used up, sleeps until the next one, and
         /// when the clock went back at most [`MAX_ROLLBACK_WAIT_MS`] (for a generator that
-        /// refuses rollbacks), sleeps until it caught up. Other errors are returned.
+        /// refuses rollbacks), sleeps until it caught up; for at most
+        /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) (5 s) in all, then the
+        /// error is returned (a clock that never gets there cannot hold it longer). Other
+        /// errors are returned at once.
         pub fn next(&self) -> Result<S::Id, Error> {
-            use core::time::Duration;
-            loop {
-                match self.try_next() {
-                    Err(Error::RandomnessExhausted { .. }) => {
-                        std::thread::sleep(until_next_millisecond());
-                    }
-                    Err(Error::ClockRollback {
-                        last_unix_millis,
-                        unix_millis,
-                    }) if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
-                        std::thread::sleep(Duration::from_millis(last_unix_millis - unix_millis));
-                    }
-                    other => return other,
-                }
-            }
+            next_within_max_wait(|| self.try_next())
         }
 
         /// The next ID for an explicit time (the clock is not read).
@@ -141,6 +130,32 @@ mod shared {
                 guard.1.reset();
                 Err(e)
             })
+        }
+    }
+
+    /// `try_next()` until it succeeds, sleeping (never spinning) through a used-up millisecond
+    /// and a clock that went back at most [`MAX_ROLLBACK_WAIT_MS`], for at most
+    /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) in all by the monotonic clock.
+    pub(crate) fn next_within_max_wait<Id>(
+        mut try_next: impl FnMut() -> Result<Id, Error>,
+    ) -> Result<Id, Error> {
+        use core::time::Duration;
+        let started = std::time::Instant::now();
+        loop {
+            let wait = match try_next() {
+                Err(Error::RandomnessExhausted { .. }) => until_next_millisecond(),
+                Err(Error::ClockRollback {
+                    last_unix_millis,
+                    unix_millis,
+                }) if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
+                    Duration::from_millis(last_unix_millis - unix_millis)
+                }
+                other => return other,
+            };
+            if started.elapsed() + wait > crate::time::DEFAULT_MAX_WAIT {
+                return try_next();
+            }
+            std::thread::sleep(wait);
         }
     }
 

@@ -16,6 +16,12 @@ pub const MAX_TIMESTAMP: u64 = (1 << 39) - 1;
 /// The last nanosecond (Unix time) that still falls into [`MAX_TIMESTAMP`].
 pub const MAX_UNIX_NANOS: i64 = EPOCH_UNIX_NANOS + (MAX_TIMESTAMP as i64 + 1) * UNIT_NANOS - 1;
 
+/// The longest a blocking call of any generator sleeps in all, and how far ahead of the clock
+/// a restored sno snapshot may reach, unless
+/// [`GeneratorBuilder::max_wait`](crate::GeneratorBuilder::max_wait) says otherwise: 5 s
+/// (1 250 units).
+pub const DEFAULT_MAX_WAIT: core::time::Duration = core::time::Duration::from_secs(5);
+
 /// Unix nanoseconds of the start of time unit `units`.
 ///
 /// ```

@@ -518,3 +518,31 @@ fn fork_child_refuses_a_nanoflake_generator_until_replaced() {
     );
     assert_eq!(g.try_next().unwrap().generator_id(), 7);
 }
+
+/// The blocking `next()` of the millisecond formats is bounded: on a frozen clock whose
+/// millisecond is used up (4 096 Nanoflakes), it sleeps for at most the default maximum wait
+/// (5 s) and then returns the error, saying when a retry can succeed.
+#[test]
+fn blocking_next_on_a_frozen_clock_gives_up_after_the_maximum_wait() {
+    let epoch = 1_700_000_000_000;
+    let g = nanoflake::Generator::with_state_and_clock(
+        nanoflake::Monotonic::new(epoch, 1).unwrap(),
+        move || epoch + 5,
+    );
+    for _ in 0..4096 {
+        g.try_next().unwrap();
+    }
+    let started = std::time::Instant::now();
+    let err = g.next().unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(
+        err,
+        Error::RandomnessExhausted {
+            unix_millis: epoch as u64 + 5
+        }
+    );
+    assert_eq!(err.retry_at_unix_nanos(), Some((epoch + 6) * 1_000_000));
+    // It slept (not a refusal at once) and came back (not a hang): generous bounds only.
+    let max = sno_core::time::DEFAULT_MAX_WAIT;
+    assert!((max / 2..max * 3).contains(&waited), "{waited:?}");
+}

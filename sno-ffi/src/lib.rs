@@ -276,12 +276,7 @@ pub unsafe extern "C" fn sno_generator_try_next(
             // SAFETY: checked non-NULL; writable per the contract.
             Ok(id) => unsafe { write_out(out, id.into()) },
             Err(e) => {
-                let retry = matches!(
-                    e,
-                    sno_core::Error::SequenceExhausted { .. }
-                        | sno_core::Error::ClockRegression { .. }
-                );
-                if retry && !retry_at_unix_ns.is_null() {
+                if e.is_retryable() && !retry_at_unix_ns.is_null() {
                     let at = e.retry_at_unix_nanos().unwrap_or(SNO_RETRY_NEVER);
                     // SAFETY: checked non-NULL; writable per the contract.
                     unsafe { write_out(retry_at_unix_ns, at) }?;

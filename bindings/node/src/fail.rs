@@ -95,35 +95,6 @@ fn class_of(e: &SnoError) -> Class {
     }
 }
 
-/// The Unix time in nanoseconds from which retrying the call that failed with `e` can succeed:
-/// the core's answer for the sno generator, the next millisecond for a used-up millisecond,
-/// the last time used for a Nanoflakes clock rollback. `None` for every other error and where no
-/// retry can succeed.
-pub(crate) fn retry_at_unix_nanos(e: &SnoError) -> Option<i64> {
-    match *e {
-        SnoError::RandomnessExhausted { unix_millis } => i64::try_from(unix_millis)
-            .ok()?
-            .checked_add(1)?
-            .checked_mul(1_000_000),
-        SnoError::ClockRollback {
-            last_unix_millis, ..
-        } => i64::try_from(last_unix_millis).ok()?.checked_mul(1_000_000),
-        _ => e.retry_at_unix_nanos(),
-    }
-}
-
-/// Whether `e` tells the caller to retry later (its `retryAtUnixNs` property exists: a bigint,
-/// or null when no retry can succeed).
-fn has_retry(e: &SnoError) -> bool {
-    matches!(
-        e,
-        SnoError::SequenceExhausted { .. }
-            | SnoError::ClockRegression { .. }
-            | SnoError::RandomnessExhausted { .. }
-            | SnoError::ClockRollback { .. }
-    )
-}
-
 enum Prop {
     Number(f64),
     BigInt(i64),
@@ -219,10 +190,10 @@ pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
                 }
                 _ => {}
             }
-            if has_retry(&e) {
+            if e.is_retryable() {
                 props.push((
                     "retryAtUnixNs",
-                    retry_at_unix_nanos(&e).map_or(Prop::Null, Prop::BigInt),
+                    e.retry_at_unix_nanos().map_or(Prop::Null, Prop::BigInt),
                 ));
             }
             let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use sno_core::Error as SnoError;
 
-use crate::fail::{R, range_error, retry_at_unix_nanos};
+use crate::fail::{R, range_error};
 
 /// The default maximum wait of a generator's `next()` and `nextAsync()`, in milliseconds: the
 /// core's `DEFAULT_MAX_WAIT` (5 s).
@@ -68,7 +68,7 @@ fn wait_and_retry<T>(
     let max = Duration::from_millis(u64::from(max_wait_ms));
     let deadline = now_unix_nanos().saturating_add(i64::from(max_wait_ms) * 1_000_000);
     loop {
-        let Some(at) = retry_at_unix_nanos(&err) else {
+        let Some(at) = err.retry_at_unix_nanos() else {
             return Err(err);
         };
         let elapsed = start.elapsed();

@@ -165,17 +165,11 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
         }
     }
 
-    /// The next ULID; when this millisecond's randomness is used up, sleeps until the next one.
-    /// Fails only with [`Error::MillisOutOfRange`].
+    /// The next ULID; when this millisecond's randomness is used up, sleeps until the next one
+    /// (for at most [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) in all). Fails
+    /// with [`Error::MillisOutOfRange`] or [`Error::RandomnessUnavailable`].
     pub fn next(&self) -> Result<Ulid, Error> {
-        loop {
-            match self.try_next() {
-                Err(Error::RandomnessExhausted { .. }) => {
-                    std::thread::sleep(crate::monotonic::until_next_millisecond());
-                }
-                other => return other,
-            }
-        }
+        crate::monotonic::next_within_max_wait(|| self.try_next())
     }
 
     #[inline]
