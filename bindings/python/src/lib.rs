@@ -521,7 +521,8 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
     }
     let ids = decode_buf(py, &buf)??;
     list_of(py, ids.len(), |i| {
-        Ok(Bound::new(py, PyId(ids[i]))?.into_any())
+        let id = ids.get(i).copied().unwrap_or(Id::ZERO); // i < ids.len()
+        Ok(Bound::new(py, PyId(id))?.into_any())
     })
 }
 
