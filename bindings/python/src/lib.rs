@@ -71,14 +71,15 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
             let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }
-        // Always set for the waiting errors: None when no retry can ever succeed (past 2079).
-        Error::SequenceExhausted { .. } | Error::ClockRegression { .. } => {
-            let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_nanos());
-        }
         Error::Forked { partition } => {
             let _ = value.setattr("partition", partition);
         }
         _ => {}
+    }
+    if e.is_retryable() {
+        // Always set for the errors that say when to retry: None when no retry can ever
+        // succeed (a sno generator past 2079).
+        let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_nanos());
     }
     err
 }

@@ -215,6 +215,12 @@ def test_error_classes():
         for _ in range(100):
             g.try_new()
     assert isinstance(e.value.retry_at_unix_ns, int)
+    assert sno.RandomnessExhaustedError("x").retry_at_unix_ns is None
+    n = sno.nanoflake.Generator(0, 1)
+    with pytest.raises(sno.RandomnessExhaustedError) as e:
+        for _ in range(5000):
+            n.new_at(1_700_000_000_000)
+    assert e.value.retry_at_unix_ns == 1_700_000_000_001_000_000
 
 
 def run_cli(*args):

@@ -46,13 +46,16 @@ class SequenceExhaustedError(SnoError, RuntimeError):
 class ClockRegressionError(SnoError, RuntimeError):
     """The clock went back into a period used by both timelines; retry at ``.retry_at_unix_ns``
     (``None``: never, past the end of the sno range). Also a Nanoflakes clock that went back
-    (``"clock_rollback"``)."""
+    (``"clock_rollback"``; retry when it is back at the last time used)."""
 
     retry_at_unix_ns: "int | None" = None
 
 
 class RandomnessExhaustedError(SnoError, RuntimeError):
-    """A ULID generator used up one millisecond's 80 random bits (``try_new`` only)."""
+    """A generator used up one millisecond's randomness or counter (``try_new`` only); retry at
+    ``.retry_at_unix_ns`` (the next millisecond)."""
+
+    retry_at_unix_ns: "int | None" = None
 
 
 class ForkedGeneratorError(SnoError, RuntimeError):
