@@ -151,14 +151,20 @@ fn until_next_millisecond() -> Duration {
 /// The next value of a millisecond-format generator: the attempt with the thread attached; when
 /// one millisecond is used up, a sleep to the next one; when a Nanoflakes clock went back by at
 /// most `MAX_ROLLBACK_WAIT_MS`, sleeps of at most [`WAIT_STEP`] until it caught up. The thread
-/// is detached while sleeping, and signals are checked after each sleep.
+/// is detached while sleeping, and signals are checked after each sleep. At most the core's
+/// `DEFAULT_MAX_WAIT` (5 s) in all (a clock that stands still), then the error.
 pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
 where
     S: MillisState + Send,
     S::Id: Send,
 {
+    let started = Instant::now();
     loop {
-        match g.try_next() {
+        let result = g.try_next();
+        if result.is_err() && started.elapsed() > sno_core::time::DEFAULT_MAX_WAIT {
+            return result.map_err(|e| to_py(py, e));
+        }
+        match result {
             Err(Error::RandomnessExhausted { .. }) => {
                 py.detach(|| std::thread::sleep(until_next_millisecond()));
             }
