@@ -556,12 +556,44 @@ impl<C: Clock> Generator<C> {
                 }
                 other => return Err(other),
             };
-            self.counters.0.waits.fetch_add(1, Ordering::Relaxed);
-            self.clock.wait_until(retry_at);
+            self.wait_step(retry_at, max_wait.saturating_sub(started.elapsed()));
             match self.try_next(meta) {
                 Ok(id) => return Ok(id),
                 Err(e) => err = e,
             }
+        }
+    }
+
+    /// One sleep of a caller's own wait loop (the blocking [`next`](Self::next) is one), counted
+    /// in [`Stats::waits`]: until unit `retry_at` (from an error of
+    /// [`try_next`](Self::try_next)) by [`Clock::wait_until`], or `at_most` when that comes
+    /// first. Bindings that must stay responsive while they wait (Python checks for Ctrl-C
+    /// between steps) call it with a short `at_most`.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use sno_core::{Error, Generator};
+    /// let g = Generator::builder().partition(1).sequence_bounds(0, 3).build()?;
+    /// let id = loop {
+    ///     match g.try_next(0) {
+    ///         Err(Error::SequenceExhausted { retry_at }) => g.wait_step(retry_at, Duration::from_millis(20)),
+    ///         other => break other?,
+    ///     }
+    /// };
+    /// # let _ = id;
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn wait_step(&self, retry_at: u64, at_most: core::time::Duration) {
+        self.counters.0.waits.fetch_add(1, Ordering::Relaxed);
+        let left_units = (retry_at as i64).saturating_sub(self.clock.now_units());
+        let left = core::time::Duration::from_nanos(
+            (left_units.max(0) as u64).saturating_mul(crate::time::UNIT_NANOS as u64),
+        );
+        if left > at_most {
+            std::thread::sleep(at_most);
+        } else {
+            self.clock.wait_until(retry_at);
         }
     }
 

@@ -27,7 +27,7 @@ pub trait MillisState {
 #[cfg(feature = "std")]
 pub(crate) use shared::next_within_max_wait;
 #[cfg(feature = "std")]
-pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared};
+pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared, until_next_millisecond};
 #[cfg(feature = "std")]
 pub(crate) use shared::{global_next, or_panic};
 
@@ -162,7 +162,7 @@ mod shared {
     /// How long until the system clock's next millisecond starts (plus a few µs, so the wake-up
     /// lands inside it): the shortest sleep after which a used-up millisecond is over. With an
     /// injected clock this is just a short pause before the clock is read again.
-    pub(crate) fn until_next_millisecond() -> core::time::Duration {
+    pub fn until_next_millisecond() -> core::time::Duration {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();

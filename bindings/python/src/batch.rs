@@ -9,7 +9,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sno_core::monotonic::{MillisState, Shared};
-use sno_core::{Clock, Error, Generator, Id, SystemClock};
+use sno_core::{Error, Generator, Id, SystemClock};
 
 use crate::to_py;
 
@@ -125,27 +125,15 @@ fn wait_next_id(
         if left > max_wait.as_nanos() as i128 || Instant::now() > deadline {
             return Err(to_py(py, err));
         }
-        if left > WAIT_STEP.as_nanos() as i128 {
-            py.detach(|| std::thread::sleep(WAIT_STEP));
-        } else {
-            // The last step: the clock's own wait, which also covers a coarse clock's lag.
-            py.detach(|| g.clock().wait_until(retry_at));
-        }
+        // Steps of at most WAIT_STEP; the last one is the clock's own wait, which also covers a
+        // coarse clock's lag. Each is counted in stats()["waits"].
+        py.detach(|| g.wait_step(retry_at, WAIT_STEP));
         py.check_signals()?;
         match g.try_next(meta) {
             Ok(id) => return Ok(id),
             Err(e) => err = e,
         }
     }
-}
-
-/// How long until the system clock's next millisecond (plus a few µs).
-fn until_next_millisecond() -> Duration {
-    let micros = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_micros())
-        .unwrap_or(0);
-    Duration::from_micros(u64::from(1_000 - micros % 1_000) + 5)
 }
 
 /// The next value of a millisecond-format generator: the attempt with the thread attached; when
@@ -166,7 +154,7 @@ where
         }
         match result {
             Err(Error::RandomnessExhausted { .. }) => {
-                py.detach(|| std::thread::sleep(until_next_millisecond()));
+                py.detach(|| std::thread::sleep(sno_core::monotonic::until_next_millisecond()));
             }
             Err(Error::ClockRollback {
                 last_unix_millis,
