@@ -95,9 +95,11 @@ typedef enum sno_status {
   SNO_STATUS_INVALID_SNAPSHOT = 9,
   // 65 536 default partitions were handed out in this process.
   SNO_STATUS_PARTITION_POOL_EXHAUSTED = 10,
-  // This 4 ms unit's sequence pool is used up (try_next only).
+  // This 4 ms unit's sequence pool is used up (try_next; next when the retry lies beyond its
+  // 5 s maximum wait, or never comes).
   SNO_STATUS_SEQUENCE_EXHAUSTED = 11,
-  // The clock went back into a period used by both timelines (try_next only).
+  // The clock went back into a period used by both timelines (try_next; next when the retry
+  // lies beyond its 5 s maximum wait).
   SNO_STATUS_CLOCK_REGRESSION = 12,
   // An output buffer is too small.
   SNO_STATUS_BUFFER_TOO_SMALL = 13,
@@ -113,7 +115,8 @@ typedef enum sno_status {
   // before the epoch or past the timestamp field), or a negative epoch.
   SNO_STATUS_MILLIS_OUT_OF_RANGE = 17,
   // A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
-  // counter, Nanoflakes sequence): try_next only; next waits for the next millisecond.
+  // counter, Nanoflakes sequence): try_next; next waits for the next millisecond, 5 s at
+  // most in all.
   SNO_STATUS_RANDOMNESS_EXHAUSTED = 18,
   // A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
   SNO_STATUS_CLOCK_ROLLBACK = 19,
@@ -375,8 +378,8 @@ enum sno_status sno_generator_next_with_time(const struct sno_generator *generat
 
 // Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
 // straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
-// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error, the slots before
-// the failing one hold valid, unique IDs and the rest are untouched. Thread-safe.
+// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error the contents of
+// `out` are unspecified. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
@@ -546,8 +549,8 @@ enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
                                             uint16_t generator_id,
                                             struct sno_nanoflake_generator **out);
 
-// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own and a fresh sequence,
-// typically in a fork() child, where a generator inherited from the parent refuses to mint
+// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own, keeping its last
+// timestamp and sequence (it never repeats its own IDs), typically in a fork() child, where a generator inherited from the parent refuses to mint
 // (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
 // Thread-safe.
 //
@@ -912,6 +915,16 @@ struct sno_ulidflake_options sno_ulidflake_options_default(void);
 // `options` NULL or valid; `out` NULL or writable.
 enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *options,
                                             struct sno_ulidflake_generator **out);
+
+// Gives a Ulid-Flake generator the scalable sid (0 ..= 31, else SNO_STATUS_VALUE_OVERFLOW),
+// typically in a fork() child, where a scalable generator inherited from the parent refuses to
+// mint (SNO_STATUS_FORKED) until this is called; a scalable generator keeps its last
+// timestamp and randomness, a stand-alone one becomes scalable and starts afresh. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live.
+enum sno_status sno_ulidflake_generator_repartition(const struct sno_ulidflake_generator *generator,
+                                                    uint8_t sid);
 
 // Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.
 //

@@ -5,6 +5,9 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# The out-of-range clock tests of every layer run under libfaketime (.ci/run installs it).
+command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
+
 step "test data matches shared/ (when a shared/ checkout sits beside the repo)"
 if [ -d ../shared/vectors ]; then
   for f in testdata/vectors/*; do

@@ -120,7 +120,8 @@ mod leased {
     /// lease cannot repeat one, even when the clock is set back.
     ///
     /// When the lease runs out, the reading stays at the lease: the generator uses up that
-    /// unit's pool and [`Generator::next`] waits (in 1 ms sleeps) until the lease is extended.
+    /// unit's pool and [`Generator::next`] waits (in 1 ms sleeps) until the lease is extended,
+    /// for at most its [maximum wait](crate::GeneratorBuilder::max_wait), then returns the error.
     /// Persist often enough (a lease a few periods ahead of the clock) that it never runs out.
     /// Readings below the lease pass through, backwards steps included.
     ///

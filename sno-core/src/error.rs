@@ -154,7 +154,8 @@ pub enum Error {
     /// repeat the IDs its parent makes: it refuses to mint until it is given a partition of its
     /// own ([`Generator::repartition`](crate::Generator::repartition)).
     Forked {
-        /// The partition (or Nanoflakes generator id) inherited from the parent.
+        /// The partition inherited from the parent (for a Nanoflakes generator its generator
+        /// id, for a scalable Ulid-Flake generator its sid).
         partition: u16,
     },
     /// The operating system's randomness source could not be read (no `getrandom`, no
@@ -322,6 +323,8 @@ impl fmt::Display for Error {
             Error::BatchTooLarge { requested, max } => {
                 if requested < 0 {
                     write!(f, "sno: a batch count cannot be negative ({requested}); 0 ..= {max} IDs per call")
+                } else if requested == i128::MAX {
+                    write!(f, "sno: a batch count beyond 2^127 is above the maximum of {max} per call")
                 } else {
                     write!(f, "sno: a batch of {requested} IDs is above the maximum of {max} per call")
                 }

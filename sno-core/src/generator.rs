@@ -71,7 +71,7 @@ use crate::clock::Clock;
 use crate::error::Error;
 use crate::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
-use crate::time::{MAX_TIMESTAMP, unix_nanos_to_units};
+use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
 
 const COUNTER_BITS: u32 = 24;
 const COUNTER_MASK: u64 = (1 << COUNTER_BITS) - 1;
@@ -143,7 +143,9 @@ impl Snapshot {
     /// unit's whole pool. The restored generator then issues IDs only in later units: on a
     /// clock set back it returns [`Error::ClockRegression`] (and [`Generator::next`] waits)
     /// until the clock passes the lease, so nothing the stopped process issued, up to its
-    /// lease on either timeline, can repeat.
+    /// lease on either timeline, can repeat. The lease must lie within the generator's
+    /// [maximum wait](GeneratorBuilder::max_wait) of the clock at restore, or the restore is
+    /// refused with [`Error::SnapshotAhead`].
     ///
     /// ```
     /// use sno_core::{Error, GeneratorBuilder, ManualClock, Snapshot};
@@ -225,8 +227,6 @@ struct Hot {
     #[cfg(feature = "std")]
     generation: AtomicU64,
 }
-
-pub use crate::time::DEFAULT_MAX_WAIT;
 
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
 ///
@@ -362,7 +362,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     }
 
     /// The longest [`Generator::next`] sleeps before it returns the error instead (default
-    /// [`DEFAULT_MAX_WAIT`], 5 s; rounded up to whole 4 ms units), and how far ahead of the
+    /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT), 5 s; rounded up to whole 4 ms units), and how far ahead of the
     /// clock a restored [`snapshot`](Self::snapshot) may reach: one further ahead is refused
     /// with [`Error::SnapshotAhead`] by [`build`](Self::build), since every call would fail or
     /// sleep until the clock got there (a corrupted snapshot could otherwise stall the process
@@ -392,6 +392,10 @@ impl<C: Clock> GeneratorBuilder<C> {
 
     /// Validates everything and builds the generator.
     pub fn build(self) -> Result<Generator<C>, Error> {
+        // Every generator must see a `fork()`, even one with an explicit partition built before
+        // anything else of the crate registered the handler.
+        #[cfg(feature = "std")]
+        crate::global::register_fork_handler();
         let (min, max) = match &self.snapshot {
             Some(s) => sanitize_bounds(s.sequence_min, s.sequence_max)?,
             None => sanitize_bounds(self.sequence_min, self.sequence_max)?,
@@ -408,9 +412,12 @@ impl<C: Clock> GeneratorBuilder<C> {
                 }
                 let wall_hi = check_units("wallHi", s.wall_hi)?;
                 let wall_safe = check_units("wallSafe", s.wall_safe)?;
+                // The first unit a call can succeed in after a regression into the marks must
+                // lie within the maximum wait (`max` of both marks: a mark far ahead in either
+                // timeline would refuse later regressions until it passed).
                 let mark = wall_hi.max(wall_safe);
                 let clock_units = self.clock.now_units();
-                if mark as i64 > clock_units.saturating_add(self.max_wait_units as i64) {
+                if mark as i64 >= clock_units.saturating_add(self.max_wait_units as i64) {
                     return Err(Error::SnapshotAhead {
                         units: mark,
                         clock_units,
@@ -586,6 +593,7 @@ impl<C: Clock> Generator<C> {
     #[cfg(feature = "std")]
     pub fn wait_step(&self, retry_at: u64, at_most: core::time::Duration) {
         self.counters.0.waits.fetch_add(1, Ordering::Relaxed);
+        let retry_at = retry_at.min(MAX_TIMESTAMP + 1);
         let left_units = (retry_at as i64).saturating_sub(self.clock.now_units());
         let left = core::time::Duration::from_nanos(
             (left_units.max(0) as u64).saturating_mul(crate::time::UNIT_NANOS as u64),
@@ -734,6 +742,10 @@ impl<C: Clock> Generator<C> {
     /// caller's concern. Times outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z are
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).
     pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
+        #[cfg(feature = "std")]
+        if self.hot.0.generation.load(Ordering::Acquire) != crate::rng::fork_generation() {
+            self.after_fork()?;
+        }
         let units = unix_nanos_to_units(unix_nanos).ok_or(Error::TimeOutOfRange { unix_nanos })?;
         let n = self.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
         Ok(Id::compose(
@@ -871,6 +883,17 @@ mod tests {
     use super::*;
     use crate::clock::ManualClock;
 
+    /// Held by each test below: a generator with an explicit partition refuses (`Forked`) once
+    /// another test of this binary bumps the fork generation.
+    #[cfg(feature = "std")]
+    fn serial() -> impl Drop {
+        crate::rng::GENERATION_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+    #[cfg(not(feature = "std"))]
+    fn serial() -> impl Sized {}
+
     fn gen_at(units: i64, min: u16, max: u16) -> Generator<ManualClock> {
         GeneratorBuilder::new(ManualClock::new(units))
             .partition(7)
@@ -891,6 +914,7 @@ mod tests {
 
     #[test]
     fn clamp_keeps_counter_bounded_under_a_frozen_clock() {
+        let _serial = serial();
         let g = gen_at(10, 0, 3);
         for _ in 0..4 {
             g.try_next(0).unwrap();
@@ -913,6 +937,7 @@ mod tests {
 
     #[test]
     fn clock_out_of_range_is_an_error() {
+        let _serial = serial();
         let g = gen_at(-1, 0, 0);
         assert_eq!(g.try_next(0), Err(Error::ClockOutOfRange { units: -1 }));
         g.clock().set(MAX_TIMESTAMP as i64 + 1);

@@ -5,7 +5,8 @@
 use crate::error::Error;
 
 /// A format's generator state machine: the next ID for a given millisecond. `&mut self`, no
-/// clock, no lock: usable in no_std as it is, and wrapped by [`Shared`] with std.
+/// clock, no lock: usable in no_std as it is, and wrapped by [`Shared`] with std (which needs
+/// it `Clone`, to put the state back after a failed draw).
 pub trait MillisState {
     /// The ID type produced.
     type Id;
@@ -27,9 +28,9 @@ pub trait MillisState {
 #[cfg(feature = "std")]
 pub(crate) use shared::next_within_max_wait;
 #[cfg(feature = "std")]
-pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared, until_next_millisecond};
+pub(crate) use shared::or_panic;
 #[cfg(feature = "std")]
-pub(crate) use shared::{global_next, or_panic};
+pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared, until_next_millisecond};
 
 #[cfg(feature = "std")]
 mod shared {
@@ -51,14 +52,14 @@ mod shared {
     /// [`Error::ClockRollback`] (only generators that refuse rollbacks return it: Nanoflakes).
     pub const MAX_ROLLBACK_WAIT_MS: u64 = 1_000;
 
-    impl<S: MillisState> Shared<S, SystemClock> {
+    impl<S: MillisState + Clone> Shared<S, SystemClock> {
         /// Wraps `state` on the system clock.
         pub fn new(state: S) -> Self {
             Shared::with_state_and_clock(state, SystemClock::default())
         }
     }
 
-    impl<S: MillisState, C: MillisClock> Shared<S, C> {
+    impl<S: MillisState + Clone, C: MillisClock> Shared<S, C> {
         /// Wraps `state`, reading time from `clock`.
         pub fn with_state_and_clock(state: S, clock: C) -> Self {
             crate::global::register_fork_handler();
@@ -84,18 +85,36 @@ mod shared {
             self.state.lock().unwrap_or_else(|p| p.into_inner())
         }
 
-        /// A copy of the current state (its settings: a Nanoflakes epoch and generator id, …).
-        pub fn state(&self) -> S
-        where
-            S: Clone,
-        {
-            self.lock_any().1.clone()
-        }
-
         /// Replaces the state, e.g. in a `fork()` child with a generator id of the child's own
-        /// (after [`Error::Forked`]); the new state counts as this process's.
+        /// (after [`Error::Forked`]); the new state counts as this process's. The formats with
+        /// an id of their own have a `repartition` that keeps the history
+        /// ([`nanoflake::Generator::repartition`](crate::nanoflake::Generator::repartition),
+        /// [`ulidflake::Generator::repartition`](crate::ulidflake::Generator::repartition)).
         pub fn replace_state(&self, state: S) {
             *self.lock_any() = (crate::rng::fork_generation(), state);
+        }
+
+        /// Replaces the state by `f(current)` under the lock; the new state counts as this
+        /// process's.
+        pub(crate) fn update_state(
+            &self,
+            f: impl FnOnce(&S) -> Result<S, Error>,
+        ) -> Result<(), Error> {
+            let mut guard = self.lock_any();
+            let next = f(&guard.1)?;
+            *guard = (crate::rng::fork_generation(), next);
+            Ok(())
+        }
+
+        /// `next_at` on the locked state; when the thread's CSPRNG could not be seeded, the
+        /// state is put back as it was (no draw from the missing seed leaves a trace).
+        fn next_at_guarded(&self, unix_millis: i64) -> Result<S::Id, Error> {
+            let mut guard = self.lock()?;
+            let before = guard.1.clone();
+            crate::rng::seed_failure_as_error(|| guard.1.next_at(unix_millis)).unwrap_or_else(|e| {
+                guard.1 = before;
+                Err(e)
+            })
         }
 
         /// The next ID, or an error at once (e.g. [`Error::RandomnessExhausted`] for a ULID,
@@ -103,14 +122,9 @@ mod shared {
         ///
         /// The per-thread CSPRNG ([`ThreadRng`](crate::rng::ThreadRng)) failing to seed from
         /// the operating system is [`Error::RandomnessUnavailable`]: no ID is made from a
-        /// missing seed, and the state forgets the call.
+        /// missing seed, and the state is left as it was.
         pub fn try_next(&self) -> Result<S::Id, Error> {
-            let now = self.clock.now_unix_millis();
-            let mut guard = self.lock()?;
-            crate::rng::seed_failure_as_error(|| guard.1.next_at(now)).unwrap_or_else(|e| {
-                guard.1.reset();
-                Err(e)
-            })
+            self.next_at_guarded(self.clock.now_unix_millis())
         }
 
         /// The next ID; when the current millisecond is used up, sleeps until the next one, and
@@ -125,11 +139,7 @@ mod shared {
 
         /// The next ID for an explicit time (the clock is not read).
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
-            let mut guard = self.lock()?;
-            crate::rng::seed_failure_as_error(|| guard.1.next_at(unix_millis)).unwrap_or_else(|e| {
-                guard.1.reset();
-                Err(e)
-            })
+            self.next_at_guarded(unix_millis)
         }
     }
 
@@ -169,15 +179,6 @@ mod shared {
         core::time::Duration::from_micros(u64::from(1_000 - now.subsec_micros() % 1_000) + 5)
     }
 
-    /// The next ID (by `next`, which waits out a used-up millisecond) of a process-wide
-    /// generator, created on first use.
-    pub(crate) fn global_next<G: Default, Id>(
-        cell: &std::sync::OnceLock<G>,
-        next: impl FnOnce(&G) -> Result<Id, Error>,
-    ) -> Result<Id, Error> {
-        next(cell.get_or_init(G::default))
-    }
-
     /// `result`'s ID; the panic of a process-wide `new()` (documented under `# Panics`).
     #[track_caller]
     pub(crate) fn or_panic<Id>(result: Result<Id, Error>) -> Id {
@@ -187,7 +188,7 @@ mod shared {
         }
     }
 
-    impl<S: MillisState + Default> Default for Shared<S, SystemClock> {
+    impl<S: MillisState + Clone + Default> Default for Shared<S, SystemClock> {
         fn default() -> Self {
             Shared::with_state_and_clock(S::default(), SystemClock::default())
         }
@@ -363,8 +364,15 @@ macro_rules! std_generator {
             operating system's randomness source cannot be read.")]
         #[cfg(feature = "std")]
         pub fn try_new() -> Result<$id, $crate::Error> {
+            global_generator().next()
+        }
+
+        #[doc = concat!("The process-wide ", $what, " generator behind [`new`] and [`try_new`] \
+            (created on first use, reset in a `fork()` child): its `try_next` never blocks.")]
+        #[cfg(feature = "std")]
+        pub fn global_generator() -> &'static Generator {
             static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
-            $crate::monotonic::global_next(&GLOBAL, Generator::next)
+            GLOBAL.get_or_init(Generator::default)
         }
     };
     ($id:ty, $what:literal, own_new) => {

@@ -210,3 +210,28 @@ impl MillisState for Monotonic {
 /// the system clock).
 #[cfg(feature = "std")]
 pub type Generator<C = crate::SystemClock> = crate::monotonic::Shared<Monotonic, C>;
+
+#[cfg(feature = "std")]
+impl<C: crate::MillisClock> Generator<C> {
+    /// Gives the generator another generator id (0 ..= 1023, else [`Error::ValueOverflow`]),
+    /// keeping its last timestamp and sequence, so it never repeats its own IDs: in a `fork()`
+    /// child this ends the [`Error::Forked`] refusal. The caller must make sure no other live
+    /// generator uses `generator_id`.
+    ///
+    /// ```
+    /// use sno_core::nanoflake::{Generator, Monotonic};
+    /// let g = Generator::with_state_and_clock(Monotonic::new(0, 1)?, || 1_000);
+    /// g.repartition(2)?;
+    /// assert_eq!(g.try_next()?.generator_id(), 2);
+    /// assert!(g.repartition(1024).is_err());
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn repartition(&self, generator_id: u16) -> Result<(), Error> {
+        self.update_state(|s| {
+            Ok(Monotonic {
+                last: s.last,
+                ..Monotonic::new(s.epoch_ms, generator_id)?
+            })
+        })
+    }
+}

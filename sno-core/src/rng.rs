@@ -38,13 +38,22 @@ mod thread {
     /// [`Error::RandomnessUnavailable`] instead of `f`'s result, which the caller must discard
     /// (with any state built from those draws). The generators' wrappers run their draws in it.
     pub(crate) fn seed_failure_as_error<T>(f: impl FnOnce() -> T) -> Result<T, crate::Error> {
-        let outer = GUARD.replace(Some(false));
-        let result = f();
-        let failed = GUARD.replace(outer) == Some(true);
-        if failed {
-            if outer.is_some() {
-                GUARD.set(Some(true));
+        /// Puts the outer guard back even if `f` unwinds, so that later unguarded draws still
+        /// panic on a seed failure instead of drawing from the zero seed.
+        struct Restore(Option<bool>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let failed = GUARD.replace(self.0) == Some(true);
+                if failed && self.0.is_some() {
+                    GUARD.set(Some(true)); // an enclosing guard learns of it too
+                }
             }
+        }
+        let restore = Restore(GUARD.replace(Some(false)));
+        let result = f();
+        let failed = GUARD.get() == Some(true);
+        drop(restore);
+        if failed {
             return Err(crate::Error::RandomnessUnavailable);
         }
         Ok(result)

@@ -199,6 +199,13 @@ pub fn new() -> Ulid {
 /// ```
 #[cfg(feature = "std")]
 pub fn try_new() -> Result<Ulid, Error> {
+    global_generator().next()
+}
+
+/// The process-wide [`AtomicGenerator`] behind [`new`] and [`try_new`] (created on first use; a
+/// `fork()` child starts with fresh randomness): its `try_next` never blocks.
+#[cfg(feature = "std")]
+pub fn global_generator() -> &'static AtomicGenerator {
     static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
-    crate::monotonic::global_next(&GLOBAL, AtomicGenerator::next)
+    GLOBAL.get_or_init(AtomicGenerator::default)
 }

@@ -257,6 +257,56 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     fn reset(&mut self) {
         self.last = None;
     }
+
+    /// The stand-alone version reseeds in a `fork()` child (its 20 random bits keep processes
+    /// apart, as between any two processes). The scalable one's `sid` is the parent's, and its
+    /// 15 random bits per millisecond alone would let parent and child collide under load:
+    /// [`Error::Forked`] until [`Generator::repartition`] gives it a sid of the child's own.
+    fn after_fork(&mut self) -> Result<(), Error> {
+        match self.config.sid {
+            Some(sid) => Err(Error::Forked {
+                partition: u16::from(sid),
+            }),
+            None => {
+                self.reset();
+                Ok(())
+            }
+        }
+    }
 }
 
 std_generator!(UlidFlake, "Ulid-Flake (stand-alone, default epoch)");
+
+#[cfg(feature = "std")]
+impl<R: RngCore + Clone, C: crate::MillisClock> crate::monotonic::Shared<Monotonic<R>, C> {
+    /// Gives the generator the scalable `sid` (0 ..= 31, else [`Error::ValueOverflow`]): in a
+    /// `fork()` child this ends the [`Error::Forked`] refusal. A scalable generator keeps its
+    /// last timestamp and randomness, so it never repeats its own IDs; a stand-alone one
+    /// becomes scalable and starts afresh (its 20-bit randomness does not fit the scalable
+    /// layout; an `entropy_size` of 3 is [`Error::ValueOverflow`] there). The caller must make
+    /// sure no other live generator uses `sid`.
+    ///
+    /// ```
+    /// use sno_core::ulidflake::{Config, Generator, Monotonic};
+    /// use sno_core::rng::ThreadRng;
+    /// let config = Config { sid: Some(3), ..Config::default() };
+    /// let g = Generator::with_state_and_clock(Monotonic::with_config(ThreadRng, config)?, || 1_800_000_000_000);
+    /// g.repartition(4)?;
+    /// assert_eq!(g.try_next()?.sid(), 4);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn repartition(&self, sid: u8) -> Result<(), Error> {
+        self.update_state(|s| {
+            Ok(Monotonic {
+                last: s.last.filter(|_| s.config.sid.is_some()),
+                ..Monotonic::with_config(
+                    s.rng.clone(),
+                    Config {
+                        sid: Some(sid),
+                        ..s.config
+                    },
+                )?
+            })
+        })
+    }
+}

@@ -28,7 +28,7 @@ pub(crate) trait CId: Copy {
 /// An opaque C generator handle over a core [`Shared`] generator.
 pub(crate) trait CGenerator: Sized {
     /// The format's state machine.
-    type State: MillisState;
+    type State: MillisState + Clone;
     /// Wraps a fresh core generator.
     fn wrap(inner: Shared<Self::State>) -> Self;
     /// The core generator.

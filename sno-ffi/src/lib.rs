@@ -313,8 +313,8 @@ pub unsafe extern "C" fn sno_generator_next_with_time(
 
 /// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
 /// straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
-/// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error, the slots before
-/// the failing one hold valid, unique IDs and the rest are untouched. Thread-safe.
+/// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error the contents of
+/// `out` are unspecified. Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.

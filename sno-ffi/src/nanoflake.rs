@@ -172,8 +172,8 @@ pub unsafe extern "C" fn sno_nanoflake_generator_new(
     unsafe { formats::generator_with(out, || nanoflake::Monotonic::new(epoch_ms, generator_id)) }
 }
 
-/// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own and a fresh sequence,
-/// typically in a fork() child, where a generator inherited from the parent refuses to mint
+/// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own, keeping its last
+/// timestamp and sequence (it never repeats its own IDs), typically in a fork() child, where a generator inherited from the parent refuses to mint
 /// (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
 /// Thread-safe.
 ///
@@ -187,10 +187,7 @@ pub unsafe extern "C" fn sno_nanoflake_generator_repartition(
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
-        let epoch_ms = g.inner.state().epoch_ms();
-        g.inner
-            .replace_state(nanoflake::Monotonic::new(epoch_ms, generator_id)?);
-        Ok(())
+        Ok(g.inner.repartition(generator_id)?)
     })
 }
 

@@ -77,9 +77,11 @@ pub enum sno_status {
     InvalidSnapshot = 9,
     /// 65 536 default partitions were handed out in this process.
     PartitionPoolExhausted = 10,
-    /// This 4 ms unit's sequence pool is used up (try_next only).
+    /// This 4 ms unit's sequence pool is used up (try_next; next when the retry lies beyond its
+    /// 5 s maximum wait, or never comes).
     SequenceExhausted = 11,
-    /// The clock went back into a period used by both timelines (try_next only).
+    /// The clock went back into a period used by both timelines (try_next; next when the retry
+    /// lies beyond its 5 s maximum wait).
     ClockRegression = 12,
     /// An output buffer is too small.
     BufferTooSmall = 13,
@@ -95,7 +97,8 @@ pub enum sno_status {
     /// before the epoch or past the timestamp field), or a negative epoch.
     MillisOutOfRange = 17,
     /// A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
-    /// counter, Nanoflakes sequence): try_next only; next waits for the next millisecond.
+    /// counter, Nanoflakes sequence): try_next; next waits for the next millisecond, 5 s at
+    /// most in all.
     RandomnessExhausted = 18,
     /// A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
     ClockRollback = 19,
@@ -135,8 +138,7 @@ impl From<Error> for sno_status {
             Error::SnapshotAhead { .. } => sno_status::SnapshotAhead,
             Error::Forked { .. } => sno_status::Forked,
             Error::RandomnessUnavailable => sno_status::RandomnessUnavailable,
-            // MissingPartition cannot happen with std; ClockRollback is not reachable through
-            // the C API (its SCRU128 generators reset, the spec's default); any future variant.
+            // MissingPartition cannot happen with std; any future variant.
             _ => sno_status::InvalidArgument,
         }
     }

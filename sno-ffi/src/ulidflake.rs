@@ -6,7 +6,7 @@ use std::ffi::c_char;
 
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
-use crate::boundary::try_ref;
+use crate::boundary::{ffi_boundary, try_ref};
 use crate::formats::{self, c_generator, c_i64_id};
 use crate::types::sno_status;
 
@@ -220,6 +220,25 @@ pub unsafe extern "C" fn sno_ulidflake_generator_new(
             ulidflake::Monotonic::with_config(sno_core::rng::ThreadRng, config)
         })
     }
+}
+
+/// Gives a Ulid-Flake generator the scalable sid (0 ..= 31, else SNO_STATUS_VALUE_OVERFLOW),
+/// typically in a fork() child, where a scalable generator inherited from the parent refuses to
+/// mint (SNO_STATUS_FORKED) until this is called; a scalable generator keeps its last
+/// timestamp and randomness, a stand-alone one becomes scalable and starts afresh. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulidflake_generator_repartition(
+    generator: *const sno_ulidflake_generator,
+    sid: u8,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        Ok(g.inner.repartition(sid)?)
+    })
 }
 
 /// Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.

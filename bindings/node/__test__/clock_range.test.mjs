@@ -35,3 +35,21 @@ for (const line of lines.slice(1)) {
     assert.deepEqual(out.trimEnd().split('\t'), expected)
   })
 }
+
+// faketime starts the clock in the last 4 ms unit of the sno range and slows it down 100 000
+// times: a used-up pool there has no next unit, so retryAtUnixNs is null and next() throws at once.
+test('the last unit of the range can never be retried', () => {
+  const probe = `
+const { Generator } = await import(${JSON.stringify(INDEX)})
+const g = new Generator({ partition: 1, sequenceMin: 0, sequenceMax: 3 })
+for (let i = 0; i < 4; i++) g.next()
+for (const call of [() => g.tryNext(), () => g.next()]) {
+  try { call(); console.log('made an ID') } catch (e) { console.log(e.code, e.retryAtUnixNs) }
+}
+`
+  const out = execFileSync('faketime', ['-f', '@2079-09-07 15:47:35.550 x0.00001', process.execPath, '--input-type=module', '-e', probe], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  assert.deepEqual(out.trimEnd().split('\n'), ['ERR_SNO_SEQUENCE_EXHAUSTED null', 'ERR_SNO_SEQUENCE_EXHAUSTED null'])
+})

@@ -301,13 +301,13 @@ pub fn fmt_unix_ms_at(env: &Env, kind: u32, text: String, epoch_ms: f64) -> Resu
             "unixMsAt(epochMs): epochMs"
         };
         let epoch = epoch_arg(what, epoch_ms, -MAX_DATE_MS)?;
-        let since_epoch = match kind {
-            4 => UlidFlake::decode(text.as_bytes())?.timestamp(),
-            5 => Nanoflake::decode(text.as_bytes())?.timestamp(),
+        let unix_ms = match kind {
+            4 => UlidFlake::decode(text.as_bytes())?.unix_millis_with_epoch(epoch),
+            5 => Nanoflake::decode(text.as_bytes())?.unix_millis(epoch),
             other => return Err(range_error(format!("format kind {other} has no epoch"))),
         };
         // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.
-        Ok((epoch + since_epoch as i64) as f64)
+        Ok(unix_ms as f64)
     })()
     .or_throw(env)
 }
@@ -375,10 +375,10 @@ enum Call {
 
 fn step<'e, T: Format, S>(env: &'e Env, g: &Shared<S>, call: Call) -> R<JsString<'e>>
 where
-    S: sno_core::monotonic::MillisState<Id = T>,
+    S: sno_core::monotonic::MillisState<Id = T> + Clone,
 {
     let id = match call {
-        Call::Next(max_wait_ms) => wait::bounded(max_wait_ms, || g.try_next(), || {}),
+        Call::Next(max_wait_ms) => wait::bounded(max_wait_ms, || g.try_next()),
         Call::TryNext => g.try_next(),
         Call::At(ms) => g.next_at(ms),
     }?;

@@ -13,7 +13,7 @@ use crate::fail::{R, range_error};
 
 /// The default maximum wait of a generator's `next()` and `nextAsync()`, in milliseconds: the
 /// core's `DEFAULT_MAX_WAIT` (5 s).
-pub const DEFAULT_MAX_WAIT_MS: u32 = sno_core::generator::DEFAULT_MAX_WAIT.as_millis() as u32;
+pub const DEFAULT_MAX_WAIT_MS: u32 = sno_core::time::DEFAULT_MAX_WAIT.as_millis() as u32;
 
 /// The largest `maxWaitMs` (that of `setTimeout`: 2^31 − 1 ms, about 24.8 days).
 pub const MAX_WAIT_MS_LIMIT: u32 = i32::MAX as u32;
@@ -44,15 +44,14 @@ fn now_unix_nanos() -> i64 {
 
 /// `attempt()` until it succeeds, sleeping until the retry time of each retryable error, for
 /// at most `max_wait_ms` in all (by the monotonic clock, so a frozen or jumping wall clock cannot
-/// stretch it). `on_wait` runs before each sleep (the generator's `waits` counter).
+/// stretch it).
 #[inline]
 pub(crate) fn bounded<T>(
     max_wait_ms: u32,
     mut attempt: impl FnMut() -> Result<T, SnoError>,
-    on_wait: impl FnMut(),
 ) -> Result<T, SnoError> {
     match attempt() {
-        Err(e) => wait_and_retry(max_wait_ms, e, attempt, on_wait),
+        Err(e) => wait_and_retry(max_wait_ms, e, attempt),
         ok => ok,
     }
 }
@@ -62,7 +61,6 @@ fn wait_and_retry<T>(
     max_wait_ms: u32,
     mut err: SnoError,
     mut attempt: impl FnMut() -> Result<T, SnoError>,
-    mut on_wait: impl FnMut(),
 ) -> Result<T, SnoError> {
     let start = Instant::now();
     let max = Duration::from_millis(u64::from(max_wait_ms));
@@ -76,7 +74,6 @@ fn wait_and_retry<T>(
             return Err(err);
         }
         let until = Duration::from_nanos(at.saturating_sub(now_unix_nanos()).max(0) as u64);
-        on_wait();
         std::thread::sleep(until.min(max - elapsed).max(MIN_SLEEP));
         match attempt() {
             Ok(v) => return Ok(v),

@@ -114,7 +114,12 @@ pub(crate) fn opt_sid(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
     if obj.is_none() {
         return Ok(None);
     }
-    ranged(obj, "sid", 0, sno_core::ulidflake::MAX_SID.into()).map(|v| Some(v as u8))
+    sid(obj).map(Some)
+}
+
+/// A Ulid-Flake `sid`: 0 ..= 31.
+pub(crate) fn sid(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    ranged(obj, "sid", 0, sno_core::ulidflake::MAX_SID.into()).map(|v| v as u8)
 }
 
 /// A time (Unix ns or ms): saturated to the `i64` range, where the core reports it as out of

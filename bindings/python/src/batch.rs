@@ -9,6 +9,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sno_core::monotonic::{MillisState, Shared};
+use sno_core::ulid::{AtomicGenerator, Ulid};
 use sno_core::{Error, Generator, Id, SystemClock};
 
 use crate::to_py;
@@ -143,7 +144,7 @@ fn wait_next_id(
 /// `DEFAULT_MAX_WAIT` (5 s) in all (a clock that stands still), then the error.
 pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
 where
-    S: MillisState + Send,
+    S: MillisState + Clone + Send,
     S::Id: Send,
 {
     let started = Instant::now();
@@ -168,5 +169,48 @@ where
             other => return other.map_err(|e| to_py(py, e)),
         }
         py.check_signals()?;
+    }
+}
+
+/// A process-wide generator of a millisecond format: its call that never blocks, and the core's
+/// bounded blocking one.
+pub(crate) trait ProcessWide: Sync {
+    type Id: Send;
+    fn try_next(&self) -> Result<Self::Id, Error>;
+    fn next(&self) -> Result<Self::Id, Error>;
+}
+
+impl<S> ProcessWide for Shared<S>
+where
+    S: MillisState + Clone + Send,
+    S::Id: Send,
+{
+    type Id = S::Id;
+    fn try_next(&self) -> Result<S::Id, Error> {
+        Shared::try_next(self)
+    }
+    fn next(&self) -> Result<S::Id, Error> {
+        Shared::next(self)
+    }
+}
+
+impl ProcessWide for AtomicGenerator {
+    type Id = Ulid;
+    fn try_next(&self) -> Result<Ulid, Error> {
+        AtomicGenerator::try_next(self)
+    }
+    fn next(&self) -> Result<Ulid, Error> {
+        AtomicGenerator::next(self)
+    }
+}
+
+/// The next value of a process-wide generator: the call that never blocks, and only when it
+/// asks to wait (a used-up millisecond), the core's bounded wait with the thread detached, so
+/// other Python threads run meanwhile.
+#[inline]
+pub(crate) fn global_value<G: ProcessWide>(py: Python<'_>, g: &G) -> Result<G::Id, Error> {
+    match g.try_next() {
+        Err(e) if e.is_retryable() => py.detach(|| g.next()),
+        other => other,
     }
 }

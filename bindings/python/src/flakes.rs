@@ -11,6 +11,7 @@ use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
+use crate::batch::global_value;
 use crate::formats::{ascii_str, decode_text, iso_ms, new_list, next};
 use crate::{args, datetime_from_ms, pickle_reduce, raise_code, to_py};
 
@@ -179,7 +180,7 @@ py_int64!(
 
         /// The 13-digit zero-padded text, which sorts like the values.
         #[getter]
-        fn padded<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        fn padded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
             ascii_str(py, &self.0.encode_padded())
         }
 
@@ -301,19 +302,18 @@ impl PyNanoflakeGenerator {
             .map_err(|e| to_py(py, e))
     }
 
-    /// Gives the generator another generator id (0 ..= 1023), keeping its epoch: in a `fork()`
-    /// child an inherited generator raises `ForkedGeneratorError` until it has one of its own.
-    /// The new id must not be one any other generator of the application uses.
+    /// Gives the generator another generator id (0 ..= 1023), keeping its epoch and its last
+    /// timestamp and sequence (it never repeats its own values): in a `fork()` child an
+    /// inherited generator raises `ForkedGeneratorError` until it has one of its own. The new
+    /// id must not be one any other generator of the application uses.
     fn repartition(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
     ) -> PyResult<()> {
-        let epoch_ms = self.0.state().epoch_ms();
-        let state =
-            nanoflake::Monotonic::new(epoch_ms, generator_id).map_err(|e| config_error(py, e))?;
-        self.0.replace_state(state);
-        Ok(())
+        self.0
+            .repartition(generator_id)
+            .map_err(|e| config_error(py, e))
     }
 
     fn __repr__(&self) -> &'static str {
@@ -382,6 +382,19 @@ impl PyUlidFlakeGenerator {
             .map_err(|e| to_py(py, e))
     }
 
+    /// Gives the generator the scalable `sid` (0 ..= 31): in a `fork()` child a scalable
+    /// generator inherited from the parent raises `ForkedGeneratorError` until it has a sid of
+    /// its own (a stand-alone one reseeds by itself). A scalable generator keeps its last
+    /// timestamp and randomness; a stand-alone one becomes scalable and starts afresh. The new
+    /// sid must not be one any other generator of the application uses.
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::sid)] sid: u8,
+    ) -> PyResult<()> {
+        self.0.repartition(sid).map_err(|e| config_error(py, e))
+    }
+
     fn __repr__(&self) -> &'static str {
         "sno.UlidFlakeGenerator()"
     }
@@ -391,7 +404,7 @@ impl PyUlidFlakeGenerator {
 /// `os.fork()`).
 #[pyfunction]
 fn ulidflake_new(py: Python<'_>) -> PyResult<PyUlidFlake> {
-    ulidflake::try_new()
+    global_value(py, ulidflake::global_generator())
         .map(PyUlidFlake)
         .map_err(|e| to_py(py, e))
 }
@@ -405,7 +418,8 @@ fn ulidflake_new_many<'py>(
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let text = |id: UlidFlake| ascii_str(py, &id.encode_bytes());
-    new_list(py, n, as_str, ulidflake::try_new, text, PyUlidFlake)
+    let make = || global_value(py, ulidflake::global_generator());
+    new_list(py, n, as_str, make, text, PyUlidFlake)
 }
 
 /// Adds the classes and functions to the native module.

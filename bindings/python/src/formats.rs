@@ -14,8 +14,8 @@ use sno_core::scru160::Scru160Id;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
 
-use crate::batch::list_of;
 pub(crate) use crate::batch::next;
+use crate::batch::{global_value, list_of};
 pub(crate) use crate::decode_text;
 use crate::{args, datetime_from_ms, pickle_reduce, to_py};
 
@@ -56,26 +56,26 @@ pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
     n: usize,
     as_str: bool,
     make: impl Fn() -> Result<T, Error>,
-    text: impl Fn(T) -> Bound<'py, PyString>,
+    text: impl Fn(T) -> PyResult<Bound<'py, PyString>>,
     wrap: impl Fn(T) -> W,
 ) -> PyResult<Bound<'py, PyList>> {
     let make = || make().map_err(|e| to_py(py, e));
     if as_str {
-        list_of(py, n, |_| Ok(text(make()?).into_any()))
+        list_of(py, n, |_| Ok(text(make()?)?.into_any()))
     } else {
         list_of(py, n, |_| wrap(make()?).into_bound_py_any(py))
     }
 }
 
-/// A `str` of ASCII text written by a core encoder.
-pub(crate) fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> Bound<'py, PyString> {
-    // The encoders write only ASCII alphabet symbols and hyphens.
-    PyString::new(py, std::str::from_utf8(text).unwrap_or_default())
+/// A `str` of ASCII text written by a core encoder; `MemoryError` when Python cannot allocate
+/// it (`PyString::new` would panic).
+pub(crate) fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    PyString::from_bytes(py, text)
 }
 
 /// Defines the value class `$class` (Python name `$name`) over core type `$core`, its generator
 /// `$gen` on state `$state`, and the module functions `$new` / `$new_many` drawing from the
-/// process-wide `$global`. `$uuid` says whether `uuid.UUID` converts (same 128 bits); `$extra`
+/// process-wide generator `$global()`. `$uuid` says whether `uuid.UUID` converts (same 128 bits); `$extra`
 /// are the format's own methods; `$repr` gives the fields after the text in `repr()`.
 macro_rules! py_format {
     (
@@ -154,7 +154,7 @@ macro_rules! py_format {
                     .map_err(|e| to_py(value.py(), e))
             }
 
-            fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+            fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
                 ascii_str(py, &self.0.encode_bytes())
             }
 
@@ -254,7 +254,7 @@ macro_rules! py_format {
             a system clock outside the format's range is a `TimeRangeError`.")]
         #[pyfunction]
         fn $new(py: Python<'_>) -> PyResult<$class> {
-            $global().map($class).map_err(|e| to_py(py, e))
+            global_value(py, $global()).map($class).map_err(|e| to_py(py, e))
         }
 
         #[doc = concat!("`n` new ", $name, "s from the process-wide generator, as objects or \
@@ -266,7 +266,8 @@ macro_rules! py_format {
             #[pyo3(from_py_with = args::count)] n: usize,
             as_str: bool,
         ) -> PyResult<Bound<'py, PyList>> {
-            new_list(py, n, as_str, $global, |id| ascii_str(py, &id.encode_bytes()), $class)
+            let make = || global_value(py, $global());
+            new_list(py, n, as_str, make, |id| ascii_str(py, &id.encode_bytes()), $class)
         }
     };
 }
@@ -278,7 +279,7 @@ py_format!(
     PyUlidGenerator,
     "ULIDGenerator",
     sno_core::ulid::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::ulid::try_new,
+    sno_core::ulid::global_generator,
     ulid_new,
     ulid_new_many,
     true,
@@ -315,7 +316,7 @@ py_format!(
     PyUuid7Generator,
     "UUID7Generator",
     sno_core::uuid7::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::uuid7::try_new,
+    sno_core::uuid7::global_generator,
     uuid7_new,
     uuid7_new_many,
     true,
@@ -386,7 +387,7 @@ py_format!(
     PyScru128Generator,
     "SCRU128Generator",
     sno_core::scru128::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::scru128::try_new,
+    sno_core::scru128::global_generator,
     scru128_new,
     scru128_new_many,
     false,
@@ -425,7 +426,7 @@ py_format!(
     PyScru160Generator,
     "SCRU160Generator",
     sno_core::scru160::Monotonic<sno_core::rng::ThreadRng>,
-    sno_core::scru160::try_new,
+    sno_core::scru160::global_generator,
     scru160_new,
     scru160_new_many,
     false,
@@ -457,7 +458,7 @@ py_format!(
 
         /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
         #[getter]
-        fn hex<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
             ascii_str(py, &self.0.encode_hex_bytes())
         }
     }

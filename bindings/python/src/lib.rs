@@ -275,9 +275,8 @@ impl PyId {
         Id::from_slice(data).map(PyId).map_err(|e| to_py(py, e))
     }
 
-    fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        let mut buf = [0u8; sno_core::ENCODED_LEN];
-        PyString::new(py, self.0.encode(&mut buf))
+    fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        crate::formats::ascii_str(py, &self.0.encode_bytes())
     }
 
     fn __repr__(&self) -> String {
@@ -432,7 +431,7 @@ fn strings<'py>(py: Python<'py>, ids: &[Id]) -> PyResult<Bound<'py, PyList>> {
     list_of(py, ids.len(), |_| {
         // The codec writes only alphabet bytes (ASCII).
         let chunk = chunks.next().unwrap_or_default();
-        Ok(PyString::new(py, std::str::from_utf8(chunk).unwrap_or_default()).into_any())
+        Ok(crate::formats::ascii_str(py, chunk)?.into_any())
     })
 }
 
@@ -608,6 +607,9 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
     })
 }
 
+// The signature spells the default maximum wait as a literal, so that Python shows its value.
+const _: () = assert!(sno_core::time::DEFAULT_MAX_WAIT.as_millis() == 5000);
+
 #[pymethods]
 impl PyGenerator {
     /// `Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None)`: without a
@@ -639,7 +641,9 @@ impl PyGenerator {
     }
 
     /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
-    /// pool is used up or the clock went back, for at most 5 s (then the error `try_new` gives).
+    /// pool is used up or the clock went back, for at most `max_wait_ms` (5 s by default; then
+    /// the error `try_new` gives). Raises `ForkedGeneratorError` in a `fork()` child for an
+    /// explicit partition (see `repartition`), `TimeRangeError` for a clock outside 2010 … 2079.
     #[pyo3(name = "new", signature = (meta = 0))]
     fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
         next_id(py, &self.inner, meta).map(PyId)

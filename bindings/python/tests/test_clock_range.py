@@ -41,3 +41,26 @@ def test_process_wide_generators_under_a_faked_clock(row):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip("\n").split("\t") == expected
+
+
+def test_the_last_unit_of_the_range_can_never_be_retried():
+    # faketime starts the clock in the last 4 ms unit (2079-09-07T15:47:35.548Z ...) and slows
+    # it down 100 000 times: a used-up pool there has no next unit to wait for.
+    code = """
+import sno
+g = sno.Generator(partition=1, sequence_min=0, sequence_max=3)
+for _ in range(4):
+    g.new()
+for call in (g.try_new, g.new):
+    try:
+        call()
+        print("made an ID")
+    except sno.SequenceExhaustedError as e:
+        print(e.code, e.retry_at_unix_ns)
+"""
+    done = subprocess.run(
+        [shutil.which("faketime") or "faketime", "-f", "@2079-09-07 15:47:35.550 x0.00001", sys.executable, "-c", code],
+        capture_output=True, text=True, timeout=60, env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["sequence_exhausted None"] * 2

@@ -4,6 +4,9 @@ its generator id keeps apart) raises sno.ForkedGeneratorError there until it is 
 instead of silently repeating the parent's IDs."""
 
 import os
+import subprocess
+import sys
+import textwrap
 
 import sno
 from sno import nanoflake
@@ -77,3 +80,44 @@ def test_nanoflake_generator_refuses_in_the_child_until_given_its_own_id():
 
     assert in_child(child) == "forked 8"
     assert g.new().generator_id == 7
+
+
+def test_an_explicit_generator_alone_in_a_fresh_process_refuses_in_the_child():
+    # Nothing else of the library has run in this interpreter: the generator itself must make
+    # the child notice the fork (before: it repeated the parent's IDs silently).
+    code = textwrap.dedent(
+        """
+        import os, sys
+        import sno
+        g = sno.Generator(partition=5)
+        g.new()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                g.new()
+                os._exit(1)
+            except sno.ForkedGeneratorError:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_scalable_ulidflake_generator_refuses_in_the_child_until_given_its_own_sid():
+    g = sno.ulidflake.Generator(sid=3)
+    g.new()
+
+    def child():
+        try:
+            g.new()
+            answer = "ok"
+        except sno.ForkedGeneratorError as e:
+            answer = f"{e.code}"
+        g.repartition(4)
+        return f"{answer} {g.new().sid}"
+
+    assert in_child(child) == "forked 4"
+    assert g.new().sid == 3

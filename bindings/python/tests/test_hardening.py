@@ -50,6 +50,8 @@ def run_python(code, **kw):
         ("sno.ulid.new_many(MAX_BATCH)", 400),
         ("sno.scru160.new_many(MAX_BATCH, as_str=True)", 96),
         ("sno.Generator().new_many(MAX_BATCH, as_str=True)", 400),
+        ("sno.ulid.new_many(MAX_BATCH, as_str=True)", 400),  # the list fits, the strs do not
+        ("sno.new_many(MAX_BATCH, as_str=True)", 700),  # the text fits, the strs do not
     ],
 )
 def test_the_largest_batch_under_a_memory_limit_is_a_memory_error(call, headroom_mib):

@@ -35,13 +35,37 @@ static int probe(void) {
     return 0;
 }
 
-/* Runs `self --probe` behind `wrapper` (an environment assignment or a command such as
+/* --last-unit (run under faketime in the last 4 ms unit of the sno range, its clock slowed down
+ * 100 000 times): a used-up pool can never be retried, so try_next reports SNO_RETRY_NEVER and
+ * next returns at once instead of sleeping until a unit that does not exist. */
+static int last_unit(void) {
+    sno_generator_options opts = {0};
+    opts.partition = 1;
+    opts.sequence_max = 3;
+    sno_generator *g;
+    if (sno_generator_new(&opts, &g) != SNO_STATUS_OK) return 40;
+    sno_id id;
+    for (int i = 0; i < 4; i++)
+        if (sno_generator_next(g, 0, &id) != SNO_STATUS_OK) return 41;
+    if (sno_id_timestamp(id) != (1ULL << 39) - 1) return 42;
+    int64_t retry = 0;
+    if (sno_generator_try_next(g, 0, &id, &retry) != SNO_STATUS_SEQUENCE_EXHAUSTED) return 43;
+    if (retry != SNO_RETRY_NEVER) return 44;
+    if (sno_generator_next(g, 0, &id) != SNO_STATUS_SEQUENCE_EXHAUSTED) return 45;
+    sno_generator_free(g);
+    printf("ok\n");
+    return 0;
+}
+
+/* Runs `self MODE` behind `wrapper` (an environment assignment or a command such as
  * faketime); writes its line to `got` and returns pclose's status. */
-static int probe_under(const char *wrapper, const char *self, char *got, size_t cap) {
+static int probe_under(const char *wrapper, const char *self, const char *mode, char *got,
+                       size_t cap) {
     char cmd[8192];
     /* ASan's runtime must otherwise come first in the library list; faketime and LD_PRELOAD put
      * their library before it. */
-    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=verify_asan_link_order=0 %s '%s' --probe", wrapper, self);
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=verify_asan_link_order=0 %s '%s' %s", wrapper, self,
+             mode);
     got[0] = '\0';
     FILE *p = popen(cmd, "r");
     CHECK(p != NULL, "popen %s", cmd);
@@ -68,7 +92,7 @@ static void clock_rows(const char *self, const char *vectors) {
         if (n != 7) continue;
         char wrapper[512], got[512];
         snprintf(wrapper, sizeof wrapper, "faketime '%s'", cells[0]);
-        int status = probe_under(wrapper, self, got, sizeof got);
+        int status = probe_under(wrapper, self, "--probe", got, sizeof got);
         CHECK(status == 0, "%s --probe exited with %d (is Debian's faketime installed?)", wrapper,
               status);
         char want[512];
@@ -89,7 +113,7 @@ static void no_randomness(const char *self) {
     const char *slash = strrchr(self, '/');
     snprintf(wrapper, sizeof wrapper, "LD_PRELOAD='%.*s/libfail_random.so'", (int)(slash - self),
              self);
-    CHECK(probe_under(wrapper, self, got, sizeof got) == 0, "%s --probe failed", wrapper);
+    CHECK(probe_under(wrapper, self, "--probe", got, sizeof got) == 0, "%s --probe failed", wrapper);
     const char *want = "ok\trandomness_unavailable\trandomness_unavailable\trandomness_unavailable\t"
                        "randomness_unavailable\trandomness_unavailable\n";
     CHECK(strcmp(got, want) == 0, "without OS randomness: got %s", got);
@@ -107,6 +131,7 @@ static int in_child(int (*child)(void)) {
 
 static sno_generator *explicit_gen, *default_gen;
 static sno_nanoflake_generator *nano_gen;
+static sno_ulidflake_generator *flake_gen;
 static sno_id parent_id;
 
 /* In the child: the explicit generator refuses until repartitioned; the default one moves to a
@@ -121,6 +146,10 @@ static int forked_generators(void) {
     if (sno_generator_next(explicit_gen, 0, &id) != SNO_STATUS_OK) return 14;
     if (sno_id_partition(id) != 0x0304) return 15;
     if (sno_generator_next(default_gen, 0, &id) != SNO_STATUS_OK) return 16;
+    sno_ulidflake ulidflake;
+    if (sno_ulidflake_generator_next(flake_gen, &ulidflake) != SNO_STATUS_FORKED) return 22;
+    if (sno_ulidflake_generator_repartition(flake_gen, 4) != SNO_STATUS_OK) return 23;
+    if (sno_ulidflake_generator_next(flake_gen, &ulidflake) != SNO_STATUS_OK) return 24;
     if (sno_id_partition(id) == sno_id_partition(parent_id)) return 17;
     sno_nanoflake flake;
     if (sno_nanoflake_generator_next(nano_gen, &flake) != SNO_STATUS_FORKED) return 18;
@@ -130,13 +159,26 @@ static int forked_generators(void) {
     return 0;
 }
 
+/* The first generator of this process, with an explicit partition (so nothing else of the
+ * library has run yet that would register its fork handler): it still refuses in a child. */
+static int only_an_explicit_generator(void) {
+    sno_id id;
+    return sno_generator_next(explicit_gen, 0, &id) == SNO_STATUS_FORKED ? 0 : 30;
+}
+
 static void fork_rules(void) {
     sno_generator_options explicit_opts = {0};
     explicit_opts.partition = 0x0102;
     CHECK_STATUS(sno_generator_new(&explicit_opts, &explicit_gen), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(explicit_gen, 0, &parent_id), SNO_STATUS_OK);
+    int first = in_child(only_an_explicit_generator);
+    CHECK(WIFEXITED(first) && WEXITSTATUS(first) == 0, "first fork child status %d", first);
     CHECK_STATUS(sno_generator_new(NULL, &default_gen), SNO_STATUS_OK);
     CHECK_STATUS(sno_generator_next(default_gen, 0, &parent_id), SNO_STATUS_OK);
     CHECK_STATUS(sno_nanoflake_generator_new(1700000000000LL, 7, &nano_gen), SNO_STATUS_OK);
+    sno_ulidflake_options flake_opts = sno_ulidflake_options_default();
+    flake_opts.sid = 3;
+    CHECK_STATUS(sno_ulidflake_generator_new(&flake_opts, &flake_gen), SNO_STATUS_OK);
     sno_nanoflake flake;
     CHECK_STATUS(sno_nanoflake_generator_next(nano_gen, &flake), SNO_STATUS_OK);
     int status = in_child(forked_generators);
@@ -148,6 +190,9 @@ static void fork_rules(void) {
     sno_generator_free(default_gen);
     CHECK_STATUS(sno_nanoflake_generator_next(nano_gen, &flake), SNO_STATUS_OK);
     sno_nanoflake_generator_free(nano_gen);
+    sno_ulidflake flake_id;
+    CHECK_STATUS(sno_ulidflake_generator_next(flake_gen, &flake_id), SNO_STATUS_OK);
+    sno_ulidflake_generator_free(flake_gen);
 }
 
 #if !defined(__SANITIZE_ADDRESS__)
@@ -179,6 +224,7 @@ static int max_batch_under_rlimit(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--probe") == 0) return probe();
+    if (argc > 1 && strcmp(argv[1], "--last-unit") == 0) return last_unit();
     const char *vectors = argc > 1 ? argv[1] : "testdata/vectors";
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -186,6 +232,10 @@ int main(int argc, char **argv) {
     self[len > 0 ? len : 0] = '\0';
     clock_rows(self, vectors);
     no_randomness(self);
+    char got[64];
+    int last = probe_under("faketime -f '@2079-09-07 15:47:35.550 x0.00001'", self, "--last-unit",
+                             got, sizeof got);
+    CHECK(last == 0 && strcmp(got, "ok\n") == 0, "--last-unit: status %d, %s", last, got);
     fork_rules();
 #if defined(__SANITIZE_ADDRESS__)
     printf("test_hardening: the RLIMIT_AS batch check runs in the plain build (ASan reserves terabytes)\n");

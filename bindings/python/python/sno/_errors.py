@@ -52,16 +52,17 @@ class ClockRegressionError(SnoError, RuntimeError):
 
 
 class RandomnessExhaustedError(SnoError, RuntimeError):
-    """A generator used up one millisecond's randomness or counter (``try_new`` only); retry at
-    ``.retry_at_unix_ns`` (the next millisecond)."""
+    """A generator used up one millisecond's randomness or counter (``try_new``; ``new`` after its
+    maximum wait); retry at ``.retry_at_unix_ns`` (the next millisecond)."""
 
     retry_at_unix_ns: "int | None" = None
 
 
 class ForkedGeneratorError(SnoError, RuntimeError):
     """A generator with an explicit partition was copied into a ``fork()`` child, where it would
-    repeat its parent's IDs (code ``"forked"``; ``.partition`` is the inherited one): create a
-    generator with a partition of its own in the child."""
+    repeat its parent's IDs (code ``"forked"``; ``.partition`` is the inherited partition, or
+    Nanoflakes generator id, or Ulid-Flake sid): give it one of its own in the child with
+    ``repartition()``."""
 
     partition: "int | None" = None
 

@@ -131,8 +131,12 @@ fn run(o: &Options) -> Result<(), String> {
     // The lease: four persist periods ahead of the (uncapped) clock, never below the last one.
     let period_units = (o.every.as_millis() as u64).div_ceil(4);
     let ahead = || (clock.inner().now_units().max(0) as u64 + 4 * period_units).max(clock.lease());
+    // A restored lease lies up to four periods ahead of the clock (more if the clock was set
+    // back since): the maximum wait must cover it, or the restore is refused (SnapshotAhead).
+    let max_wait = sno_core::time::DEFAULT_MAX_WAIT.max(o.every * 8);
     let mut builder = Generator::builder()
         .partition(0x0bad)
+        .max_wait(max_wait)
         .clock(Arc::clone(&clock));
     if let Some((snapshot, old_lease)) = restored {
         builder = builder.snapshot(snapshot.resume_after(old_lease));
