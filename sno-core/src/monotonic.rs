@@ -23,6 +23,13 @@ pub trait MillisState {
         self.reset();
         Ok(())
     }
+    /// Whether [`next_at`](Self::next_at) may draw from the calling thread's
+    /// [`ThreadRng`](crate::rng::ThreadRng): the std wrappers then make sure it is seeded first
+    /// (a draw that had to seed and could not would panic). `true` unless the format draws no
+    /// randomness (Nanoflakes).
+    fn may_draw_thread_rng(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(feature = "std")]
@@ -69,6 +76,7 @@ mod shared {
             }
         }
 
+        #[inline]
         fn lock(&self) -> Result<MutexGuard<'_, (u64, S)>, Error> {
             let mut guard = self.lock_any();
             let generation = crate::rng::fork_generation();
@@ -106,15 +114,15 @@ mod shared {
             Ok(())
         }
 
-        /// `next_at` on the locked state; when the thread's CSPRNG could not be seeded, the
-        /// state is put back as it was (no draw from the missing seed leaves a trace).
-        fn next_at_guarded(&self, unix_millis: i64) -> Result<S::Id, Error> {
+        /// `next_at` on the locked state, after making sure the thread's CSPRNG is seeded (so
+        /// that no draw fails half-way through a state change).
+        #[inline]
+        fn next_at_locked(&self, unix_millis: i64) -> Result<S::Id, Error> {
             let mut guard = self.lock()?;
-            let before = guard.1.clone();
-            crate::rng::seed_failure_as_error(|| guard.1.next_at(unix_millis)).unwrap_or_else(|e| {
-                guard.1 = before;
-                Err(e)
-            })
+            if guard.1.may_draw_thread_rng() {
+                crate::rng::thread_rng_ready()?;
+            }
+            guard.1.next_at(unix_millis)
         }
 
         /// The next ID, or an error at once (e.g. [`Error::RandomnessExhausted`] for a ULID,
@@ -123,8 +131,9 @@ mod shared {
         /// The per-thread CSPRNG ([`ThreadRng`](crate::rng::ThreadRng)) failing to seed from
         /// the operating system is [`Error::RandomnessUnavailable`]: no ID is made from a
         /// missing seed, and the state is left as it was.
+        #[inline]
         pub fn try_next(&self) -> Result<S::Id, Error> {
-            self.next_at_guarded(self.clock.now_unix_millis())
+            self.next_at_locked(self.clock.now_unix_millis())
         }
 
         /// The next ID; when the current millisecond is used up, sleeps until the next one, and
@@ -139,33 +148,52 @@ mod shared {
 
         /// The next ID for an explicit time (the clock is not read).
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
-            self.next_at_guarded(unix_millis)
+            self.next_at_locked(unix_millis)
         }
     }
 
     /// `try_next()` until it succeeds, sleeping (never spinning) through a used-up millisecond
     /// and a clock that went back at most [`MAX_ROLLBACK_WAIT_MS`], for at most
     /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) in all by the monotonic clock.
+    #[inline]
     pub(crate) fn next_within_max_wait<Id>(
+        mut try_next: impl FnMut() -> Result<Id, Error>,
+    ) -> Result<Id, Error> {
+        match try_next() {
+            Err(e) => wait_and_retry(e, try_next),
+            ok => ok,
+        }
+    }
+
+    /// The waiting part of [`next_within_max_wait`], after a first failed attempt (the
+    /// monotonic clock is read only here: on the path that succeeds at once it would cost as
+    /// much as the attempt itself).
+    #[cold]
+    fn wait_and_retry<Id>(
+        mut err: Error,
         mut try_next: impl FnMut() -> Result<Id, Error>,
     ) -> Result<Id, Error> {
         use core::time::Duration;
         let started = std::time::Instant::now();
         loop {
-            let wait = match try_next() {
-                Err(Error::RandomnessExhausted { .. }) => until_next_millisecond(),
-                Err(Error::ClockRollback {
+            let wait = match err {
+                Error::RandomnessExhausted { .. } => until_next_millisecond(),
+                Error::ClockRollback {
                     last_unix_millis,
                     unix_millis,
-                }) if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
+                } if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
                     Duration::from_millis(last_unix_millis - unix_millis)
                 }
-                other => return other,
+                other => return Err(other),
             };
             if started.elapsed() + wait > crate::time::DEFAULT_MAX_WAIT {
                 return try_next();
             }
             std::thread::sleep(wait);
+            match try_next() {
+                Err(e) => err = e,
+                ok => return ok,
+            }
         }
     }
 

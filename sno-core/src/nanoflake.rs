@@ -204,6 +204,11 @@ impl MillisState for Monotonic {
             partition: self.generator_id,
         })
     }
+
+    /// Nanoflakes draw no randomness.
+    fn may_draw_thread_rng(&self) -> bool {
+        false
+    }
 }
 
 /// A thread-safe Nanoflakes generator (a [`Monotonic`] on a clock; `Generator::new(state)` for

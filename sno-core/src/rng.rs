@@ -13,7 +13,7 @@ pub use thread::ThreadRng;
 #[cfg(all(test, feature = "std", not(loom)))]
 pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
-pub(crate) use thread::{after_fork, fork_generation, seed_failure_as_error};
+pub(crate) use thread::{after_fork, fork_generation, thread_rng_ready};
 
 #[cfg(feature = "std")]
 mod thread {
@@ -28,35 +28,30 @@ mod thread {
 
     std::thread_local! {
         static STATE: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
-        /// Inside [`seed_failure_as_error`]: `Some(failed)`, where a seed failure is recorded
-        /// instead of panicking.
-        static GUARD: Cell<Option<bool>> = const { Cell::new(None) };
+        /// The fork generation `STATE` was seeded in (`u64::MAX`: not yet): the cheap check of
+        /// [`thread_rng_ready`].
+        static SEEDED_IN: Cell<u64> = const { Cell::new(u64::MAX) };
     }
 
-    /// Runs `f`, in which a [`ThreadRng`] that cannot be seeded from the operating system does
-    /// not panic: its draws then come from a throw-away all-zero seed, and this returns
-    /// [`Error::RandomnessUnavailable`] instead of `f`'s result, which the caller must discard
-    /// (with any state built from those draws). The generators' wrappers run their draws in it.
-    pub(crate) fn seed_failure_as_error<T>(f: impl FnOnce() -> T) -> Result<T, crate::Error> {
-        /// Puts the outer guard back even if `f` unwinds, so that later unguarded draws still
-        /// panic on a seed failure instead of drawing from the zero seed.
-        struct Restore(Option<bool>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let failed = GUARD.replace(self.0) == Some(true);
-                if failed && self.0.is_some() {
-                    GUARD.set(Some(true)); // an enclosing guard learns of it too
-                }
+    /// Makes sure the calling thread's [`ThreadRng`] is seeded for this process (after its first
+    /// use, or after a `fork()`), or [`Error::RandomnessUnavailable`](crate::Error) when the
+    /// operating system's randomness source cannot be read. The generators call it before they
+    /// touch their state, so that a draw never needs to seed (and cannot fail half-way).
+    #[inline]
+    pub(crate) fn thread_rng_ready() -> Result<(), crate::Error> {
+        let generation = FORK_GENERATION.load(Ordering::Relaxed);
+        if SEEDED_IN.get() == generation {
+            return Ok(());
+        }
+        STATE.with(|cell| {
+            let mut state = cell.borrow_mut();
+            match &*state {
+                Some((g, _)) if *g == generation => Ok(()),
+                _ => seed(&mut state, generation)
+                    .map(drop)
+                    .map_err(|_| crate::Error::RandomnessUnavailable),
             }
-        }
-        let restore = Restore(GUARD.replace(Some(false)));
-        let result = f();
-        let failed = GUARD.get() == Some(true);
-        drop(restore);
-        if failed {
-            return Err(crate::Error::RandomnessUnavailable);
-        }
-        Ok(result)
+        })
     }
 
     /// How many times this process is a `fork()` child of its ancestors (as far as the handler
@@ -84,32 +79,33 @@ mod thread {
     pub struct ThreadRng;
 
     impl ThreadRng {
+        #[inline]
         fn with<T>(f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
             STATE.with(|cell| {
                 let mut state = cell.borrow_mut();
                 let generation = FORK_GENERATION.load(Ordering::Relaxed);
                 match &mut *state {
                     Some((g, rng)) if *g == generation => f(rng),
-                    _ => {
-                        crate::global::register_fork_handler();
-                        match os_seed() {
-                            Ok(seed) => {
-                                let rng = state.insert((generation, ChaCha12Rng::from_seed(seed)));
-                                f(&mut rng.1)
-                            }
-                            Err(e) if GUARD.get().is_some() => {
-                                // Recorded; the caller discards what these draws make, and the
-                                // next draw tries the operating system again.
-                                let _ = e;
-                                GUARD.set(Some(true));
-                                f(&mut ChaCha12Rng::from_seed([0; 32]))
-                            }
-                            Err(e) => panic!("sno: cannot read the OS random source: {e}"),
-                        }
-                    }
+                    stale => match seed(stale, generation) {
+                        Ok(rng) => f(rng),
+                        Err(e) => panic!("sno: cannot read the OS random source: {e}"),
+                    },
                 }
             })
         }
+    }
+
+    /// Seeds the thread's generator from the operating system (first use, or a `fork()` child).
+    #[cold]
+    #[inline(never)]
+    fn seed(
+        state: &mut Option<(u64, ChaCha12Rng)>,
+        generation: u64,
+    ) -> std::io::Result<&mut ChaCha12Rng> {
+        crate::global::register_fork_handler();
+        let seed = os_seed()?;
+        SEEDED_IN.set(generation);
+        Ok(&mut state.insert((generation, ChaCha12Rng::from_seed(seed))).1)
     }
 
     impl RngCore for ThreadRng {

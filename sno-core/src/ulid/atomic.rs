@@ -207,9 +207,7 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
             // A new millisecond, the first call, or a fork child: fresh randomness.
             _ => {
                 let mut fresh = [0u8; 16];
-                if let Err(e) =
-                    crate::rng::seed_failure_as_error(|| rng.fill_bytes(&mut fresh[6..]))
-                {
+                if let Err(e) = crate::rng::thread_rng_ready() {
                     // No epoch opens; as for exhaustion, keep the failed calls' `fetch_add`s
                     // from carrying into the epoch bits.
                     self.state
@@ -217,6 +215,7 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
                         .swap((epoch << TICKET_BITS) | TICKETS, Ordering::AcqRel);
                     return Some(Err(e));
                 }
+                rng.fill_bytes(&mut fresh[6..]);
                 Epoch {
                     generation,
                     ms: now,
