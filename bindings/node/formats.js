@@ -6,7 +6,7 @@
 // order is byte order, so `compare` and `equals` need no native call; Nanoflakes (unpadded
 // base36) compare by length first, which is numeric order.
 const native = require('./index.js')
-const { TextValue, typeError, describe, checkOptions, numberOption, retrying } = require('./value.js')
+const { TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
 
 const TRUSTED = Symbol('sno.trusted')
 // Symbol-keyed members: shared with the format extensions and the namespaces, not public API.
@@ -194,8 +194,11 @@ function namespace(kind, Cls, classKey, width, keys = [], settings = () => []) {
       return this.#maxWaitMs
     }
   }
-  function newStrings(n) {
-    if (typeof n !== 'number') throw typeError(`newStrings: n must be a number, got ${typeof n}`)
+  // V8 heap bytes per result (see sno.js): the text, its slice and array slot, and an object.
+  const heapPerText = width + 48
+  function texts(n, heapEach, where) {
+    if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
+    checkHeapRoom(n, heapEach, where)
     const text = native.fmtNewText(kind, n)
     const out = new Array(text.length / width)
     for (let i = 0; i < out.length; i++) out[i] = text.slice(width * i, width * i + width)
@@ -206,8 +209,8 @@ function namespace(kind, Cls, classKey, width, keys = [], settings = () => []) {
     Generator,
     new: () => Cls[MAKE](native.fmtNewString(kind)),
     newString: () => native.fmtNewString(kind),
-    newStrings,
-    newMany: (n) => newStrings(n).map((text) => Cls[MAKE](text)),
+    newStrings: (n) => texts(n, heapPerText, 'newStrings'),
+    newMany: (n) => texts(n, heapPerText + 112, 'newMany').map((text) => Cls[MAKE](text)),
   })
 }
 

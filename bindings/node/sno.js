@@ -8,7 +8,12 @@
 // texts compares IDs, so `compare` and `equals` need no native call.
 const native = require('./index.js')
 
-const { TextValue, typeError, checkOptions, numberOption, retrying } = require('./value.js')
+const { TextValue, typeError, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
+
+// V8 heap bytes per result of a batch (measured: 131 per Id of newIds(MAX_BATCH)), with room to
+// spare: the text's share, its slice, the array slot, and for newIds the Id object.
+const HEAP_PER_TEXT = 64
+const HEAP_PER_ID = 176
 
 const TRUSTED = Symbol('sno.trusted')
 
@@ -159,6 +164,7 @@ function newId(meta) {
 function newIds(n, meta) {
   if (typeof n !== 'number') throw typeError(`newIds: n must be a number, got ${typeof n}`)
   checkMeta(meta, 'newIds')
+  checkHeapRoom(n, HEAP_PER_ID, 'newIds')
   return splitText(native.newText(n, meta)).map((text) => new Id(text, TRUSTED))
 }
 
@@ -172,6 +178,7 @@ function splitText(text) {
 function newStrings(n, meta) {
   if (typeof n !== 'number') throw typeError(`newStrings: n must be a number, got ${typeof n}`)
   checkMeta(meta, 'newStrings')
+  checkHeapRoom(n, HEAP_PER_TEXT, 'newStrings')
   return splitText(native.newText(n, meta))
 }
 

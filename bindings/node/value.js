@@ -2,7 +2,31 @@
 // The base of every JS value class (`Id`, `Ulid`, `Uuid7`, `Scru128`): an immutable object
 // holding the canonical text. In every format text order is byte order, so comparing and
 // equality need no native call.
+const v8 = require('node:v8')
+
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+const MAX_BATCH = require('./index.js').MAX_BATCH
+
+/**
+ * Before a batch of `n` results, each taking about `bytesEach` bytes of V8's heap: a RangeError
+ * (ERR_MEMORY_ALLOCATION_FAILED) when they cannot fit in what the heap has left, since V8 ends
+ * the process on a full heap instead of throwing. Counts the native call refuses anyway (not an
+ * integer in 0 ..= MAX_BATCH) are left to it.
+ */
+function checkHeapRoom(n, bytesEach, where) {
+  if (!Number.isInteger(n) || n < 0 || n > MAX_BATCH) return
+  const { heap_size_limit: limit, used_heap_size: used } = v8.getHeapStatistics()
+  const need = n * bytesEach
+  if (need > limit - used) {
+    const mib = (bytes) => Math.ceil(bytes / 2 ** 20)
+    const err = new RangeError(
+      `${where}: ${n} results need about ${mib(need)} MiB of V8's heap, which has ${mib(limit - used)} MiB left ` +
+        '(node --max-old-space-size raises the limit; or ask for fewer)',
+    )
+    err.code = 'ERR_MEMORY_ALLOCATION_FAILED'
+    throw err
+  }
+}
 
 function typeError(message, code = 'ERR_INVALID_ARG_TYPE') {
   const err = new TypeError(message)
@@ -100,4 +124,4 @@ class TextValue {
   }
 }
 
-module.exports = { TextValue, typeError, describe, checkOptions, numberOption, retrying }
+module.exports = { TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom }

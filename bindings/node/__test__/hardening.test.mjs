@@ -3,7 +3,9 @@
 // (`retryAtUnixNs`, `position`, `max`), and no N-API or Rust text from any argument.
 import assert from 'node:assert/strict'
 import { constants } from 'node:buffer'
+import { execFileSync } from 'node:child_process'
 import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 
 import fc from 'fast-check'
 
@@ -206,4 +208,22 @@ test('property: no argument gives an untyped error (fast-check)', () => {
     assert.throws(() => Id.fromBytes(bytes), is(TypeError, 'ERR_INVALID_ARG_TYPE'))
     assert.throws(() => Ulid.fromBytes(bytes), is(TypeError, 'ERR_INVALID_ARG_TYPE'))
   }
+})
+
+// V8 ends the process when its heap is full instead of throwing: a batch whose results cannot
+// fit in what the heap has left is refused first (before: a fatal "heap out of memory" abort
+// under a small --max-old-space-size).
+test('a batch larger than the V8 heap left is a RangeError, not an abort', () => {
+  const index = fileURLToPath(new URL('../index.mjs', import.meta.url))
+  const probe = `
+const sno = await import(${JSON.stringify(index)})
+for (const call of [() => sno.newIds(sno.MAX_BATCH), () => sno.newStrings(sno.MAX_BATCH), () => sno.ulid.newMany(sno.MAX_BATCH)]) {
+  try { call(); console.log('made') } catch (e) { console.log(e.constructor.name, e.code) }
+}
+`
+  const out = execFileSync(process.execPath, ['--max-old-space-size=96', '--input-type=module', '-e', probe], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
+  assert.deepEqual(out.trimEnd().split('\n'), Array(3).fill('RangeError ERR_MEMORY_ALLOCATION_FAILED'))
 })
