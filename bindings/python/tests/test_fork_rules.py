@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import sno
 from sno import nanoflake
 
@@ -65,9 +67,17 @@ def test_explicit_partition_refuses_in_the_child_until_repartitioned():
     assert g.new().partition == 258
 
 
-def test_nanoflake_generator_refuses_in_the_child_until_given_its_own_id():
-    g = nanoflake.Generator(1_700_000_000_000, 7)
-    g.new()
+@pytest.mark.parametrize(
+    "make,field",
+    [
+        (lambda: nanoflake.Generator(1_700_000_000_000, 7), "generator_id"),  # only its id keeps it apart
+        (lambda: sno.ulidflake.Generator(sid=3), "sid"),  # a sid and 15 random bits per millisecond
+    ],
+    ids=["nanoflake", "scalable ulidflake"],
+)
+def test_a_generator_with_its_own_id_refuses_in_the_child_until_given_another(make, field):
+    g = make()
+    own = getattr(g.new(), field)
 
     def child():
         try:
@@ -75,11 +85,11 @@ def test_nanoflake_generator_refuses_in_the_child_until_given_its_own_id():
             answer = "ok"
         except sno.ForkedGeneratorError as e:
             answer = f"{e.code}"
-        g.repartition(8)
-        return f"{answer} {g.new().generator_id}"
+        g.repartition(own + 1)
+        return f"{answer} {getattr(g.new(), field)}"
 
-    assert in_child(child) == "forked 8"
-    assert g.new().generator_id == 7
+    assert in_child(child) == f"forked {own + 1}"
+    assert getattr(g.new(), field) == own
 
 
 def test_an_explicit_generator_alone_in_a_fresh_process_refuses_in_the_child():
@@ -104,20 +114,3 @@ def test_an_explicit_generator_alone_in_a_fresh_process_refuses_in_the_child():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-
-
-def test_a_scalable_ulidflake_generator_refuses_in_the_child_until_given_its_own_sid():
-    g = sno.ulidflake.Generator(sid=3)
-    g.new()
-
-    def child():
-        try:
-            g.new()
-            answer = "ok"
-        except sno.ForkedGeneratorError as e:
-            answer = f"{e.code}"
-        g.repartition(4)
-        return f"{answer} {g.new().sid}"
-
-    assert in_child(child) == "forked 4"
-    assert g.new().sid == 3
