@@ -105,6 +105,17 @@ fn check(status: sys::napi_status) -> Option<()> {
     (status == sys::Status::napi_ok).then_some(())
 }
 
+/// A JS string of `text`; `None` if N-API fails.
+fn js_string(env: sys::napi_env, text: &str) -> Option<sys::napi_value> {
+    let mut value = std::ptr::null_mut();
+    // SAFETY: `env` is the live environment of the current call, `text` is passed with its
+    // length and `value` is a valid out-pointer.
+    check(unsafe {
+        sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
+    })?;
+    Some(value)
+}
+
 /// Builds the JS error object; `None` if N-API fails (the caller falls back to napi-rs's own).
 fn build(
     env: sys::napi_env,
@@ -113,24 +124,11 @@ fn build(
     message: &str,
     props: &[(&str, Prop)],
 ) -> Option<sys::napi_value> {
-    let mut code_value = std::ptr::null_mut();
-    let mut message_value = std::ptr::null_mut();
+    let code_value = js_string(env, code)?;
+    let message_value = js_string(env, message)?;
     let mut error = std::ptr::null_mut();
-    // SAFETY: `env` is the live environment of the current call; every out-pointer is valid
-    // and every string is passed with its length.
+    // SAFETY: `env` is the live environment of the current call; every out-pointer is valid.
     unsafe {
-        check(sys::napi_create_string_utf8(
-            env,
-            code.as_ptr().cast(),
-            code.len() as isize,
-            &mut code_value,
-        ))?;
-        check(sys::napi_create_string_utf8(
-            env,
-            message.as_ptr().cast(),
-            message.len() as isize,
-            &mut message_value,
-        ))?;
         let create = match class {
             Class::Error => sys::napi_create_error,
             Class::TypeError => sys::napi_create_type_error,
@@ -144,14 +142,12 @@ fn build(
                 Prop::BigInt(n) => check(sys::napi_create_bigint_int64(env, n, &mut value))?,
                 Prop::Null => check(sys::napi_get_null(env, &mut value))?,
             }
-            let mut key = std::ptr::null_mut();
-            check(sys::napi_create_string_utf8(
+            check(sys::napi_set_property(
                 env,
-                name.as_ptr().cast(),
-                name.len() as isize,
-                &mut key,
+                error,
+                js_string(env, name)?,
+                value,
             ))?;
-            check(sys::napi_set_property(env, error, key, value))?;
         }
     }
     Some(error)

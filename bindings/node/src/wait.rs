@@ -5,7 +5,7 @@
 //! core's `GeneratorBuilder::max_wait`.) `nextAsync()` (in JS) follows the same rule with timers
 //! instead of sleeps.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use sno_core::Error as SnoError;
 
@@ -36,12 +36,6 @@ pub(crate) fn max_wait_ms(value: Option<f64>, what: &str) -> R<u32> {
     }
 }
 
-fn now_unix_nanos() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-}
-
 /// `attempt()` until it succeeds, sleeping until the retry time of each retryable error, for
 /// at most `max_wait_ms` in all (by the monotonic clock, so a frozen or jumping wall clock cannot
 /// stretch it).
@@ -64,7 +58,8 @@ fn wait_and_retry<T>(
 ) -> Result<T, SnoError> {
     let start = Instant::now();
     let max = Duration::from_millis(u64::from(max_wait_ms));
-    let deadline = now_unix_nanos().saturating_add(i64::from(max_wait_ms) * 1_000_000);
+    let deadline = sno_core::SystemClock::precise_unix_nanos()
+        .saturating_add(i64::from(max_wait_ms) * 1_000_000);
     loop {
         let Some(at) = err.retry_at_unix_nanos() else {
             return Err(err);
@@ -73,7 +68,10 @@ fn wait_and_retry<T>(
         if at > deadline || elapsed >= max {
             return Err(err);
         }
-        let until = Duration::from_nanos(at.saturating_sub(now_unix_nanos()).max(0) as u64);
+        let until = Duration::from_nanos(
+            at.saturating_sub(sno_core::SystemClock::precise_unix_nanos())
+                .max(0) as u64,
+        );
         std::thread::sleep(until.min(max - elapsed).max(MIN_SLEEP));
         match attempt() {
             Ok(v) => return Ok(v),

@@ -2,7 +2,7 @@
 //! built without panicking, and waits in short steps with the thread detached, checking for
 //! signals (Ctrl-C) between steps and between chunks of a batch.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyMemoryError;
 use pyo3::ffi;
@@ -85,13 +85,6 @@ pub(crate) fn list_of<'py>(
     Ok(unsafe { list.cast_into_unchecked::<PyList>() })
 }
 
-fn now_unix_nanos() -> i128 {
-    match SystemTime::now().duration_since(UNIX_EPOCH) {
-        Ok(d) => d.as_nanos() as i128,
-        Err(e) => -(e.duration().as_nanos() as i128),
-    }
-}
-
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
 /// 4 ms pool is used up or the clock regressed, a wait in steps of at most [`WAIT_STEP`] with
 /// the thread detached, checking for signals after each, for at most the generator's maximum
@@ -122,7 +115,7 @@ fn wait_next_id(
         let Some(target) = err.retry_at_unix_nanos() else {
             return Err(to_py(py, err));
         };
-        let left = i128::from(target) - now_unix_nanos();
+        let left = i128::from(target) - i128::from(SystemClock::precise_unix_nanos());
         if left > max_wait.as_nanos() as i128 || Instant::now() > deadline {
             return Err(to_py(py, err));
         }
