@@ -161,6 +161,22 @@ pub enum Error {
     /// The operating system's randomness source could not be read (no `getrandom`, no
     /// `/dev/urandom`): a random-based generator has no safe seed.
     RandomnessUnavailable,
+    /// A leased generator's lease does not cover the clock: its renewal failed for longer than
+    /// the lease's safety margin allows, or the lease was lost or closed. No ID is minted
+    /// outside a lease (that could repeat another holder's IDs); minting resumes when the lease
+    /// is renewed or a new partition is leased.
+    LeaseExpired {
+        /// The partition of the lease that ran out.
+        partition: u16,
+    },
+    /// An environment variable that configures the process-wide generator holds a value it
+    /// cannot use (`SNO_PARTITION=abc`), or asks for something this build cannot do.
+    InvalidEnvironment {
+        /// The variable's name.
+        variable: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 impl Error {
@@ -189,6 +205,8 @@ impl Error {
             Error::SnapshotAhead { .. } => "snapshot_ahead",
             Error::Forked { .. } => "forked",
             Error::RandomnessUnavailable => "randomness_unavailable",
+            Error::LeaseExpired { .. } => "lease_expired",
+            Error::InvalidEnvironment { .. } => "invalid_environment",
         }
     }
 
@@ -340,6 +358,13 @@ impl fmt::Display for Error {
             ),
             Error::RandomnessUnavailable => {
                 f.write_str("sno: the operating system's randomness source cannot be read")
+            }
+            Error::LeaseExpired { partition } => write!(
+                f,
+                "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed); no ID is minted until it is renewed or a new partition is leased"
+            ),
+            Error::InvalidEnvironment { variable, reason } => {
+                write!(f, "sno: environment variable {variable}: {reason}")
             }
         }
     }

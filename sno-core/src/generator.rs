@@ -849,6 +849,12 @@ impl<C: Clock> Generator<C> {
         Ok(())
     }
 
+    /// Whether the partition was chosen by the caller (or restored from a snapshot) rather
+    /// than handed out as a process default: it decides the [fork rule](Generator#after-fork).
+    pub fn has_explicit_partition(&self) -> bool {
+        self.explicit_partition
+    }
+
     /// The longest [`next`](Self::next) sleeps in all (see [`GeneratorBuilder::max_wait`]).
     pub fn max_wait(&self) -> core::time::Duration {
         core::time::Duration::from_nanos(

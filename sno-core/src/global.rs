@@ -25,7 +25,7 @@ static SEED: AtomicU32 = AtomicU32::new(0);
 const SEEDED: u32 = 1 << 16;
 /// Default partitions handed out so far (the global generator counts as one).
 static HANDED_OUT: AtomicU64 = AtomicU64::new(0);
-static GLOBAL: OnceLock<Generator<SystemClock>> = OnceLock::new();
+static GLOBAL: OnceLock<Result<Generator<SystemClock>, Error>> = OnceLock::new();
 static ATFORK: Once = Once::new();
 
 fn seed() -> u16 {
@@ -51,21 +51,76 @@ pub(crate) fn default_partition() -> Result<u16, Error> {
     Ok(seed.wrapping_add(n as u16))
 }
 
-/// The process-wide generator behind [`new`] and [`try_new`]: system clock, a default
-/// partition, the full sequence range.
+/// The partition that `SNO_PARTITION` fixes for process-wide generators: `Ok(None)` when the
+/// variable is unset, the number when it holds a decimal `0 ..= 65535` (surrounding blanks
+/// allowed), and [`Error::InvalidEnvironment`] for anything else, an empty value included:
+/// a deployment setting is never silently ignored.
+///
+/// ```
+/// // Unset in this doctest's environment.
+/// assert_eq!(sno_core::partition_from_env(), Ok(None));
+/// ```
+pub fn partition_from_env() -> Result<Option<u16>, Error> {
+    const VARIABLE: &str = "SNO_PARTITION";
+    let Some(value) = std::env::var_os(VARIABLE) else {
+        return Ok(None);
+    };
+    let invalid = Error::InvalidEnvironment {
+        variable: VARIABLE,
+        reason: "expected a partition number 0 ..= 65535",
+    };
+    let text = value.to_str().ok_or(invalid)?.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid);
+    }
+    text.parse::<u16>().map(Some).map_err(|_| invalid)
+}
+
+fn build_global() -> Result<Generator<SystemClock>, Error> {
+    if std::env::var_os("SNO_LEASE_URL").is_some() {
+        return Err(Error::InvalidEnvironment {
+            variable: "SNO_LEASE_URL",
+            reason: "sno_core's process-wide generator cannot lease a partition: use sno_lease::new (the C, Python and Node libraries do)",
+        });
+    }
+    if let Some(partition) = partition_from_env()? {
+        return Generator::builder().partition(partition).build();
+    }
+    // A default partition; past 65 536 of them, the seed itself (the fork handler below
+    // repartitions the global generator either way).
+    match Generator::builder().build() {
+        Ok(g) => Ok(g),
+        Err(_) => Generator::builder().partition(seed()).build(),
+    }
+}
+
+/// The process-wide generator behind [`new`] and [`try_new`]: system clock, the full sequence
+/// range, and the partition `SNO_PARTITION` fixes ([`partition_from_env`]), else a default one.
+/// The environment is read once, on first use. Leasing (`SNO_LEASE_URL`) needs the `sno-lease`
+/// crate's process-wide generator; here it is an error.
+///
+/// A fixed partition follows the fork rule of explicit partitions: in a `fork()` child the
+/// generator refuses with [`Error::Forked`] (two processes would share the partition).
+///
+/// ```
+/// let g = sno_core::try_global_generator()?;
+/// assert!(g.try_next(0).is_ok());
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+pub fn try_global_generator() -> Result<&'static Generator<SystemClock>, Error> {
+    GLOBAL.get_or_init(build_global).as_ref().map_err(|e| *e)
+}
+
+/// [`try_global_generator`], for callers that treat a bad environment as a bug.
+///
+/// # Panics
+///
+/// If `SNO_PARTITION` holds an invalid value or `SNO_LEASE_URL` is set.
 pub fn global_generator() -> &'static Generator<SystemClock> {
-    GLOBAL.get_or_init(|| {
-        // A default partition; past 65 536 of them, the seed itself (the fork handler below
-        // repartitions the global generator either way).
-        match Generator::builder().build() {
-            Ok(g) => g,
-            Err(_) => match Generator::builder().partition(seed()).build() {
-                Ok(g) => g,
-                // Full default bounds with an explicit partition cannot fail to validate.
-                Err(e) => unreachable!("global generator: {e}"),
-            },
-        }
-    })
+    match try_global_generator() {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 /// A new ID from the global generator; sleeps (never spins) if this 4 ms unit's 65 536 IDs are
@@ -75,7 +130,8 @@ pub fn global_generator() -> &'static Generator<SystemClock> {
 ///
 /// If the system clock reads a time before 2010 or after 2079-09-07, or went back more than
 /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) into a period used by both
-/// timelines (use [`try_new`] to get these as errors).
+/// timelines, or the environment is invalid ([`try_global_generator`]); use [`try_new`] to get
+/// these as errors.
 ///
 /// ```
 /// let a = sno_core::new(0);
@@ -98,7 +154,7 @@ pub fn new(meta: u8) -> Id {
 /// # Ok::<(), sno_core::Error>(())
 /// ```
 pub fn try_new(meta: u8) -> Result<Id, Error> {
-    global_generator().next(meta)
+    try_global_generator()?.next(meta)
 }
 
 pub(crate) fn register_fork_handler() {
@@ -134,7 +190,10 @@ extern "C" fn after_fork_in_child() {
     }
     SEED.store(SEEDED | u32::from(fresh), Ordering::Relaxed);
     HANDED_OUT.store(1, Ordering::Relaxed);
-    if let Some(g) = GLOBAL.get() {
+    // A partition fixed by SNO_PARTITION stays: the child refuses with `Forked`.
+    if let Some(Ok(g)) = GLOBAL.get()
+        && !g.has_explicit_partition()
+    {
         g.repartition(fresh);
     }
 }

@@ -78,7 +78,7 @@ pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
-pub use global::{global_generator, new, try_new};
+pub use global::{global_generator, new, partition_from_env, try_global_generator, try_new};
 pub use id::{BINARY_LEN, ENCODED_LEN, Id};
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true.

@@ -8,12 +8,12 @@
 
 pub use rand_core::RngCore;
 
-#[cfg(feature = "std")]
-pub use thread::ThreadRng;
 #[cfg(all(test, feature = "std", not(loom)))]
 pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
-pub(crate) use thread::{after_fork, fork_generation, thread_rng_ready};
+pub use thread::{ThreadRng, fork_generation};
+#[cfg(feature = "std")]
+pub(crate) use thread::{after_fork, thread_rng_ready};
 
 #[cfg(feature = "std")]
 mod thread {
@@ -54,9 +54,15 @@ mod thread {
         })
     }
 
-    /// How many times this process is a `fork()` child of its ancestors (as far as the handler
-    /// saw): state copied across a fork is stale when this changed.
-    pub(crate) fn fork_generation() -> u64 {
+    /// How many times this process is a `fork()` child of its ancestors (as far as the crate's
+    /// `pthread_atfork` handler saw; building any generator registers it): state copied across
+    /// a fork is stale when this changed. One relaxed load.
+    ///
+    /// ```
+    /// let g = sno_core::rng::fork_generation();
+    /// assert_eq!(g, sno_core::rng::fork_generation()); // no fork in between
+    /// ```
+    pub fn fork_generation() -> u64 {
         FORK_GENERATION.load(Ordering::Relaxed)
     }
 

@@ -1,0 +1,138 @@
+//! The error type of leases and leased generators.
+
+use core::fmt;
+
+/// Everything that can go wrong while leasing a partition or minting under a lease.
+///
+/// [`Error::code`] gives a stable machine-readable name (the C status strings, Python's
+/// `code` attribute and Node's `code` property use it). Store errors carry the store's own
+/// words in `detail`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The store URL cannot be used: malformed, an unknown scheme, a scheme whose store this
+    /// build leaves out, or a setting this build does not support (TLS).
+    InvalidUrl {
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// A lease option is out of range: an empty or over-long namespace, a TTL outside
+    /// 1 s ..= 1 h, an empty partition range, a margin that leaves no time to renew, or an
+    /// environment variable that holds none of these.
+    InvalidOptions {
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// The store cannot be reached, or did not answer within the timeout. Retrying later may
+    /// succeed.
+    Unreachable {
+        /// The store's or the operating system's words.
+        detail: String,
+    },
+    /// The store refused the credentials.
+    AuthenticationFailed {
+        /// The store's words.
+        detail: String,
+    },
+    /// Every partition of the range is held by a live lease.
+    NoFreePartition {
+        /// The namespace.
+        namespace: String,
+        /// The first partition of the range.
+        first: u16,
+        /// The last partition of the range.
+        last: u16,
+    },
+    /// The store answered with an error (missing privileges to create the table, an
+    /// unexpected schema, a Redis error, …).
+    Store {
+        /// The store's words.
+        detail: String,
+    },
+    /// The lease was taken by another holder after it expired: renewals cannot continue it.
+    Lost {
+        /// The partition that was lost.
+        partition: u16,
+    },
+    /// The lease is closed (released), or already drives a generator: one lease, one generator.
+    Unavailable {
+        /// Which of the two.
+        detail: &'static str,
+    },
+    /// An ID error from the generator (see [`sno_core::Error`]), [`sno_core::Error::LeaseExpired`]
+    /// among them.
+    Id(sno_core::Error),
+}
+
+impl Error {
+    /// A stable, machine-readable name of the error kind (`"lease_unreachable"`, …); for
+    /// [`Error::Id`] the core error's own code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidUrl { .. } => "lease_invalid_url",
+            Error::InvalidOptions { .. } => "lease_invalid_options",
+            Error::Unreachable { .. } => "lease_unreachable",
+            Error::AuthenticationFailed { .. } => "lease_authentication_failed",
+            Error::NoFreePartition { .. } => "lease_no_free_partition",
+            Error::Store { .. } => "lease_store",
+            Error::Lost { .. } => "lease_lost",
+            Error::Unavailable { .. } => "lease_unavailable",
+            Error::Id(e) => e.code(),
+        }
+    }
+
+    /// Whether the same call may succeed later without a change of configuration: an
+    /// unreachable store, a full namespace, a lost lease, or a retryable ID error.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Error::Unreachable { .. } | Error::NoFreePartition { .. } | Error::Lost { .. } => true,
+            Error::Id(e) => e.is_retryable() || matches!(e, sno_core::Error::LeaseExpired { .. }),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidUrl { detail } => write!(f, "sno lease: invalid store URL: {detail}"),
+            Error::InvalidOptions { detail } => write!(f, "sno lease: invalid option: {detail}"),
+            Error::Unreachable { detail } => {
+                write!(f, "sno lease: the store cannot be reached: {detail}")
+            }
+            Error::AuthenticationFailed { detail } => {
+                write!(f, "sno lease: the store refused the credentials: {detail}")
+            }
+            Error::NoFreePartition {
+                namespace,
+                first,
+                last,
+            } => write!(
+                f,
+                "sno lease: every partition {first} ..= {last} of namespace {namespace:?} is held by a live lease"
+            ),
+            Error::Store { detail } => write!(f, "sno lease: the store answered: {detail}"),
+            Error::Lost { partition } => write!(
+                f,
+                "sno lease: the lease on partition {partition} expired and was granted to another holder"
+            ),
+            Error::Unavailable { detail } => write!(f, "sno lease: {detail}"),
+            Error::Id(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Id(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<sno_core::Error> for Error {
+    fn from(e: sno_core::Error) -> Self {
+        Error::Id(e)
+    }
+}

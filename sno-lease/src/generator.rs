@@ -1,0 +1,126 @@
+//! The self-fencing generator of a lease.
+
+use core::time::Duration;
+use std::sync::Arc;
+use std::time::Instant;
+
+use sno_core::time::MAX_TIMESTAMP;
+use sno_core::{Error, Generator, Id, SystemClock};
+
+use crate::fence::Refusal;
+use crate::lease::Shared;
+
+/// A sno generator that mints only inside its lease: the partition is the leased one, and an
+/// ID whose time lies outside the grant's window is never returned (see the
+/// [crate's safety argument](crate)). Made by [`Lease::generator`](crate::Lease::generator).
+///
+/// The hot path is the plain generator's plus a sequence-lock check of the window: a few
+/// loads, no lock, no call to the store (renewal runs on the lease's own thread).
+#[derive(Debug, Clone)]
+pub struct LeasedGenerator {
+    shared: Arc<Shared>,
+    generator: Arc<Generator<SystemClock>>,
+}
+
+impl LeasedGenerator {
+    pub(crate) fn new(shared: Arc<Shared>, generator: Arc<Generator<SystemClock>>) -> Self {
+        LeasedGenerator { shared, generator }
+    }
+
+    /// The next ID, or an error at once: the plain generator's errors
+    /// ([`Error::SequenceExhausted`], [`Error::ClockRegression`], …), plus
+    /// [`Error::LeaseExpired`] when the ID would lie at or past the window's end (renewals
+    /// failing, lease closed) and [`Error::ClockRegression`] when it would lie before the
+    /// window's start (the clock has not reached the time up to which the partition's previous
+    /// holder stamped). Never blocks.
+    #[inline]
+    pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        let fence = &self.shared.fence;
+        let ticket = fence.ticket();
+        let id = self.generator.try_next(meta)?;
+        match fence.admit(ticket, id.timestamp()) {
+            Ok(()) => Ok(id),
+            Err(refusal) => Err(self.refused(refusal)),
+        }
+    }
+
+    #[cold]
+    fn refused(&self, refusal: Refusal) -> Error {
+        match refusal {
+            Refusal::Expired => Error::LeaseExpired {
+                partition: self.shared.partition(),
+            },
+            Refusal::TooEarly(from) => Error::ClockRegression { retry_at: from },
+        }
+    }
+
+    /// The next ID; sleeps (never spins) while a retry can succeed: until the next 4 ms unit,
+    /// the end of a regression, or a renewal or new grant of the lease, for at most the
+    /// generator's maximum wait in all (5 s by default). Then returns the last error.
+    pub fn next(&self, meta: u8) -> Result<Id, Error> {
+        match self.try_next(meta) {
+            Ok(id) => Ok(id),
+            Err(first) => {
+                let started = Instant::now();
+                let max_wait = self.generator.max_wait();
+                let mut err = first;
+                loop {
+                    let left = max_wait.saturating_sub(started.elapsed());
+                    if left.is_zero() || !self.can_wait(&err) {
+                        return Err(err);
+                    }
+                    self.wait_step(&err, left);
+                    match self.try_next(meta) {
+                        Ok(id) => return Ok(id),
+                        Err(e) => err = e,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether waiting can end `err`: a used-up unit, a regression or a window not reached yet
+    /// (within the range), or an expired lease (a renewal may come).
+    pub fn can_wait(&self, err: &Error) -> bool {
+        match *err {
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+                retry_at <= MAX_TIMESTAMP
+            }
+            Error::LeaseExpired { .. } => !self.shared.is_closed(),
+            _ => false,
+        }
+    }
+
+    /// One sleep of a caller's own wait loop ([`next`](Self::next) is one), for at most
+    /// `at_most`: until the unit an error names, or until the lease changes (renewal, new
+    /// grant, close) for [`Error::LeaseExpired`]. Bindings that must stay responsive call it
+    /// with a short `at_most`.
+    pub fn wait_step(&self, err: &Error, at_most: Duration) {
+        match *err {
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+                self.generator.wait_step(retry_at, at_most)
+            }
+            _ => self.shared.wait_for_change(at_most),
+        }
+    }
+
+    /// The partition stamped into IDs now (it changes if the lease is lost and replaced).
+    pub fn partition(&self) -> u16 {
+        self.generator.partition()
+    }
+
+    /// The fencing token of the current grant.
+    pub fn token(&self) -> u64 {
+        self.shared.token()
+    }
+
+    /// The generator's statistics (overflows, waits, regressions).
+    pub fn stats(&self) -> sno_core::Stats {
+        self.generator.stats()
+    }
+
+    /// The longest [`next`](Self::next) sleeps in all.
+    pub fn max_wait(&self) -> Duration {
+        self.generator.max_wait()
+    }
+}

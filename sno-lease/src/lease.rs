@@ -1,0 +1,390 @@
+//! A lease on one partition: acquired from a store, renewed in the background, released on
+//! close or drop.
+
+use core::time::Duration;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use sno_core::{Generator, GeneratorBuilder, SystemClock};
+
+use crate::error::Error;
+use crate::fence::{Fence, unit_of_millis};
+use crate::generator::LeasedGenerator;
+use crate::options::LeaseOptions;
+use crate::store::{self, Grant, Request, Store};
+
+/// A partition leased from a store (PostgreSQL or Redis) for this process.
+///
+/// [`Lease::acquire`] takes a free partition of the namespace; a background thread renews it
+/// every third of the TTL; [`close`](Lease::close) or drop releases it. If a renewal finds the
+/// lease taken by another holder (it expired while the store or the network was down), the
+/// thread leases a new partition and the generator continues on it. The generator never stamps
+/// an ID outside the window its grant allows (see the [crate's safety argument](crate)).
+///
+/// ```no_run
+/// use sno_lease::{Lease, LeaseOptions};
+/// let lease = Lease::acquire("postgres://app@db/app", &LeaseOptions::new("orders"))?;
+/// let ids = lease.generator()?;
+/// let id = ids.next(0)?;
+/// assert_eq!(id.partition(), lease.partition());
+/// # Ok::<(), sno_lease::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Lease {
+    shared: Arc<Shared>,
+    renewer: Option<JoinHandle<()>>,
+    pid: u32,
+}
+
+/// What the lease, its renewal thread and its generator share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) fence: Fence,
+    pub(crate) options: LeaseOptions,
+    holder: String,
+    state: Mutex<State>,
+    changed: Condvar,
+    generator: OnceLock<Arc<Generator<SystemClock>>>,
+}
+
+#[derive(Debug)]
+struct State {
+    grant: Grant,
+    closed: bool,
+    last_error: Option<Error>,
+    /// Bumped by every renewal, switch and close: what waiting callers watch.
+    version: u64,
+}
+
+impl Lease {
+    /// Leases a free partition of `options`' namespace from the store at `url`
+    /// (`postgres://…`, `postgresql://…`, `redis://…`, `redis+unix://…`), and starts renewing
+    /// it. Returns once the grant can be used: when the partition's earlier holders stamped IDs
+    /// up to a moment the local clock has not reached yet (a partition released a moment ago,
+    /// or the first TTL of a Redis namespace), this waits for it, at most one TTL.
+    ///
+    /// Errors: [`Error::InvalidUrl`], [`Error::InvalidOptions`], [`Error::Unreachable`] (also
+    /// when the store does not answer within the options' timeout),
+    /// [`Error::AuthenticationFailed`], [`Error::NoFreePartition`], [`Error::Store`].
+    pub fn acquire(url: &str, options: &LeaseOptions) -> Result<Lease, Error> {
+        options.validate()?;
+        let mut store = store::open(url)?;
+        let holder = holder_name();
+        let span = u32::from(options.last - options.first) + 1;
+        let start = options.first + (random() % u64::from(span)) as u16;
+        let req = Request {
+            options,
+            holder: &holder,
+            start,
+        };
+        let grant = store.acquire(&req, options.timeout)?;
+        let shared = Arc::new(Shared {
+            fence: Fence::new(),
+            options: options.clone(),
+            holder,
+            state: Mutex::new(State {
+                grant,
+                closed: false,
+                last_error: None,
+                version: 0,
+            }),
+            changed: Condvar::new(),
+            generator: OnceLock::new(),
+        });
+        shared.fence.switch(
+            unit_of_millis(grant.ids_from_unix_ms),
+            unit_of_millis(grant.ids_before_unix_ms),
+            || {},
+        );
+        let renewer = {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name("sno-lease".into())
+                .spawn(move || renew_loop(&shared, store))
+                .map_err(|e| Error::Store {
+                    detail: format!("cannot start the renewal thread: {e}"),
+                })?
+        };
+        let lease = Lease {
+            shared,
+            renewer: Some(renewer),
+            pid: std::process::id(),
+        };
+        lease.wait_for_window();
+        Ok(lease)
+    }
+
+    /// Sleeps until the local clock reaches the start of the grant's window, for at most one
+    /// TTL (plus a second for the clocks to disagree).
+    fn wait_for_window(&self) {
+        let from_ms = self.grant().ids_from_unix_ms;
+        let deadline = Instant::now() + self.shared.options.ttl + Duration::from_secs(1);
+        loop {
+            let now_ms = SystemClock::precise_unix_nanos() / 1_000_000;
+            let now = Instant::now();
+            if now_ms >= from_ms || now >= deadline {
+                return;
+            }
+            let left = Duration::from_millis((from_ms - now_ms) as u64).min(deadline - now);
+            std::thread::sleep(left.min(Duration::from_millis(250)));
+        }
+    }
+
+    /// The generator of this lease: every ID it mints carries the leased partition, and none
+    /// lies outside the grant's window. One lease drives one generator (a second call is
+    /// [`Error::Unavailable`]); it follows the lease to a new partition if the lease is lost.
+    ///
+    /// ```no_run
+    /// # let lease = sno_lease::Lease::acquire("redis://127.0.0.1/", &Default::default())?;
+    /// let ids = lease.generator()?;
+    /// assert!(lease.generator().is_err());
+    /// # Ok::<(), sno_lease::Error>(())
+    /// ```
+    pub fn generator(&self) -> Result<LeasedGenerator, Error> {
+        self.generator_with(Generator::builder())
+    }
+
+    /// [`generator`](Self::generator) with the builder's sequence bounds, maximum wait and
+    /// observer (its clock must be the system clock; its partition is replaced by the lease's).
+    pub fn generator_with(
+        &self,
+        builder: GeneratorBuilder<SystemClock>,
+    ) -> Result<LeasedGenerator, Error> {
+        let state = self.shared.lock();
+        if state.closed {
+            return Err(Error::Unavailable {
+                detail: "the lease is closed",
+            });
+        }
+        if self.shared.generator.get().is_some() {
+            return Err(Error::Unavailable {
+                detail: "this lease already drives a generator (one lease, one generator)",
+            });
+        }
+        let generator = Arc::new(builder.partition(state.grant.partition).build()?);
+        // Set under the state lock, which every partition switch holds too.
+        let _ = self.shared.generator.set(Arc::clone(&generator));
+        drop(state);
+        Ok(LeasedGenerator::new(Arc::clone(&self.shared), generator))
+    }
+
+    /// The current grant: partition, token, window and expiry.
+    pub fn grant(&self) -> Grant {
+        self.shared.lock().grant
+    }
+
+    /// The partition currently leased.
+    pub fn partition(&self) -> u16 {
+        self.grant().partition
+    }
+
+    /// The fencing token of the current grant: larger than every token granted before it in
+    /// the namespace.
+    pub fn token(&self) -> u64 {
+        self.grant().token
+    }
+
+    /// When the store lets the current grant lapse unless it is renewed (Unix ms, the store's
+    /// clock).
+    pub fn expires_unix_ms(&self) -> i64 {
+        self.grant().expires_unix_ms
+    }
+
+    /// The options the lease was acquired with.
+    pub fn options(&self) -> &LeaseOptions {
+        &self.shared.options
+    }
+
+    /// The holder name stored with the grant (`host/pid/random`).
+    pub fn holder(&self) -> &str {
+        &self.shared.holder
+    }
+
+    /// The last renewal error, until a renewal succeeds again.
+    pub fn last_error(&self) -> Option<Error> {
+        self.shared.lock().last_error.clone()
+    }
+
+    /// Whether the lease was closed.
+    pub fn is_closed(&self) -> bool {
+        self.shared.is_closed()
+    }
+
+    /// Stops renewing and releases the partition in the store (within the options' timeout;
+    /// if the store cannot be reached the grant simply expires). The generator refuses from
+    /// now on with [`sno_core::Error::LeaseExpired`]. Idempotent.
+    pub fn close(&mut self) {
+        if std::process::id() != self.pid {
+            // A fork() child's copy: the renewal thread and the connection are the parent's.
+            if let Some(handle) = self.renewer.take() {
+                core::mem::forget(handle);
+            }
+            return;
+        }
+        {
+            let mut state = self.shared.lock();
+            if !state.closed {
+                state.closed = true;
+                state.version += 1;
+                self.shared.fence.close();
+            }
+        }
+        self.shared.changed.notify_all();
+        if let Some(handle) = self.renewer.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The state holds plain values: a panic elsewhere cannot leave it half-written.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits (at most `at_most`) for the lease to change: a renewal, a new partition or a close.
+    pub(crate) fn wait_for_change(&self, at_most: Duration) {
+        let state = self.lock();
+        let seen = state.version;
+        let _ = self
+            .changed
+            .wait_timeout_while(state, at_most, |s| s.version == seen);
+    }
+
+    /// The current partition, for error messages.
+    pub(crate) fn partition(&self) -> u16 {
+        self.lock().grant.partition
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.lock().closed
+    }
+
+    pub(crate) fn token(&self) -> u64 {
+        self.lock().grant.token
+    }
+}
+
+/// The renewal thread: renews every third of the TTL; on a lost lease, leases a new
+/// partition and switches the generator to it; on close, releases.
+fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
+    let options = &shared.options;
+    let retry = (options.ttl / 10).clamp(Duration::from_millis(100), Duration::from_secs(1));
+    let mut next = Instant::now() + options.renew_every();
+    loop {
+        let grant = {
+            let mut state = shared.lock();
+            loop {
+                if state.closed {
+                    let grant = state.grant;
+                    drop(state);
+                    let req = request(shared, grant.partition);
+                    let _ = store.release(&grant, &req, options.timeout);
+                    return;
+                }
+                let now = Instant::now();
+                if now >= next {
+                    break;
+                }
+                state = shared
+                    .changed
+                    .wait_timeout(state, next - now)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            }
+            state.grant
+        };
+        let sent = Instant::now();
+        let req = request(shared, grant.partition);
+        let outcome = match store.renew(&grant, &req, options.renew_timeout()) {
+            Err(Error::Lost { .. }) => {
+                // Our window stays valid (the next holder's starts after it); lease anew.
+                let req = request(shared, random_start(options));
+                store
+                    .acquire(&req, options.renew_timeout())
+                    .map(|g| (g, true))
+            }
+            other => other.map(|g| (g, false)),
+        };
+        let mut state = shared.lock();
+        match outcome {
+            Ok((fresh, switched)) if !state.closed => {
+                if switched {
+                    shared.fence.switch(
+                        unit_of_millis(fresh.ids_from_unix_ms),
+                        unit_of_millis(fresh.ids_before_unix_ms),
+                        || {
+                            if let Some(g) = shared.generator.get() {
+                                g.repartition(fresh.partition);
+                            }
+                        },
+                    );
+                } else {
+                    shared
+                        .fence
+                        .extend(unit_of_millis(fresh.ids_before_unix_ms));
+                }
+                state.grant = fresh;
+                state.last_error = None;
+                next = sent + options.renew_every();
+            }
+            Ok((fresh, _)) => {
+                // Closed while the call ran: release what we just got.
+                state.grant = fresh;
+                next = Instant::now();
+            }
+            Err(e) => {
+                state.last_error = Some(e);
+                next = Instant::now() + retry;
+            }
+        }
+        state.version += 1;
+        drop(state);
+        shared.changed.notify_all();
+    }
+}
+
+fn request(shared: &Shared, start: u16) -> Request<'_> {
+    Request {
+        options: &shared.options,
+        holder: &shared.holder,
+        start,
+    }
+}
+
+fn random_start(options: &LeaseOptions) -> u16 {
+    let span = u32::from(options.last - options.first) + 1;
+    options.first + (random() % u64::from(span)) as u16
+}
+
+/// 64 bits seeded by the standard library from the operating system (no panic path).
+fn random() -> u64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    h.finish()
+}
+
+/// `host/pid/random`, for operators reading the store.
+fn holder_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .map(|h| h.trim().chars().take(64).collect::<String>())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown-host".into());
+    format!("{host}/{}/{:016x}", std::process::id(), random())
+}

@@ -1,0 +1,329 @@
+//! The PostgreSQL store.
+//!
+//! One table and one sequence, created on first use if missing (`CREATE … IF NOT EXISTS`
+//! under an advisory lock, so that a fleet starting at once does not race on the catalog):
+//!
+//! ```sql
+//! CREATE TABLE IF NOT EXISTS sno_partition_leases (
+//!     namespace   text        NOT NULL,
+//!     partition   integer     NOT NULL CHECK (partition BETWEEN 0 AND 65535),
+//!     holder      text        NOT NULL,   -- host/pid/random of the holder, for operators
+//!     token       bigint      NOT NULL,   -- fencing token, from the sequence below
+//!     acquired_at timestamptz NOT NULL,
+//!     expires_at  timestamptz NOT NULL,   -- free again from this moment (server clock)
+//!     ids_from    timestamptz NOT NULL,   -- this grant stamps IDs at or after this time
+//!     ids_before  timestamptz NOT NULL,   -- every holder so far stamped IDs before this time
+//!     PRIMARY KEY (namespace, partition)
+//! );
+//! CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;
+//! ```
+//!
+//! Acquire, renew and release are one statement each, and every time in them is the
+//! server's `now()` (truncated to the millisecond), never the client's clock. A role that may
+//! not create tables needs the two objects created beforehand (run the statements above) and
+//! `SELECT, INSERT, UPDATE` on the table and `USAGE` on the sequence. Rows are never deleted:
+//! `ids_before` of a free partition is what keeps its next holder's IDs apart from the last
+//! one's. Do not truncate the table while holders run (see `docs/fleet.md`).
+
+use core::time::Duration;
+use std::str::FromStr;
+
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, Config, NoTls};
+
+use crate::error::Error;
+use crate::store::{Grant, Request, Store, redact};
+
+const CREATE: &str = "
+SELECT pg_advisory_xact_lock(7236278340211286898);
+CREATE TABLE IF NOT EXISTS sno_partition_leases (
+    namespace   text        NOT NULL,
+    partition   integer     NOT NULL CHECK (partition BETWEEN 0 AND 65535),
+    holder      text        NOT NULL,
+    token       bigint      NOT NULL,
+    acquired_at timestamptz NOT NULL,
+    expires_at  timestamptz NOT NULL,
+    ids_from    timestamptz NOT NULL,
+    ids_before  timestamptz NOT NULL,
+    PRIMARY KEY (namespace, partition)
+);
+CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;";
+
+/// The columns every statement returns: partition, token, ids_from, ids_before, expires_at
+/// (the times in Unix milliseconds).
+const RETURNING: &str = "RETURNING partition, token,
+    (extract(epoch FROM ids_from) * 1000)::bigint,
+    (extract(epoch FROM ids_before) * 1000)::bigint,
+    (extract(epoch FROM expires_at) * 1000)::bigint";
+
+/// $1 namespace, $2 first, $3 last, $4 start, $5 holder, $6 ttl ms, $7 margin ms,
+/// $8 whether a partition whose earlier holders' IDs reach into the future will do.
+/// The candidate search walks the range from `start` (wrapping) and stops at the first free
+/// partition; `ON CONFLICT … WHERE` re-checks expiry on the latest row version, so two
+/// acquirers racing for one partition cannot both get it (the loser gets no row and retries).
+fn acquire_sql() -> String {
+    format!(
+        "WITH now_ms AS (SELECT date_trunc('milliseconds', now()) AS t),
+candidate AS (
+    SELECT c.partition
+    FROM (SELECT $2::int + (($4::int - $2::int + k) % ($3::int - $2::int + 1)) AS partition
+          FROM generate_series(0, $3::int - $2::int) AS k) AS c
+    LEFT JOIN sno_partition_leases AS l ON l.namespace = $1 AND l.partition = c.partition,
+    now_ms
+    WHERE l.partition IS NULL OR (l.expires_at <= now_ms.t AND ($8::bool OR l.ids_before <= now_ms.t))
+    LIMIT 1
+)
+INSERT INTO sno_partition_leases AS l
+    (namespace, partition, holder, token, acquired_at, expires_at, ids_from, ids_before)
+SELECT $1, c.partition, $5, nextval('sno_partition_lease_tokens'), n.t,
+       n.t + $6::bigint * interval '1 millisecond',
+       to_timestamp(0),
+       n.t + ($6::bigint - $7::bigint) * interval '1 millisecond'
+FROM candidate AS c, now_ms AS n
+ON CONFLICT (namespace, partition) DO UPDATE
+    SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = EXCLUDED.acquired_at,
+        expires_at = EXCLUDED.expires_at, ids_from = l.ids_before,
+        ids_before = GREATEST(l.ids_before, EXCLUDED.ids_before)
+    WHERE l.expires_at <= EXCLUDED.acquired_at
+{RETURNING}"
+    )
+}
+
+/// $1 namespace, $2 partition, $3 holder, $4 token, $5 ttl ms, $6 margin ms. Renewing an
+/// expired grant is allowed while nobody took it (the token still matches): no other holder
+/// has stamped an ID with the partition since.
+fn renew_sql() -> String {
+    format!(
+        "UPDATE sno_partition_leases AS l
+SET expires_at = date_trunc('milliseconds', now()) + $5::bigint * interval '1 millisecond',
+    ids_before = GREATEST(l.ids_before,
+        date_trunc('milliseconds', now()) + ($5::bigint - $6::bigint) * interval '1 millisecond')
+WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4
+{RETURNING}"
+    )
+}
+
+/// $1 namespace, $2 partition, $3 holder, $4 token.
+const RELEASE: &str = "UPDATE sno_partition_leases
+SET expires_at = LEAST(expires_at, date_trunc('milliseconds', now()))
+WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4";
+
+pub(crate) struct PostgresStore {
+    config: Config,
+    url: String,
+    runtime: tokio::runtime::Runtime,
+    client: Option<Client>,
+    schema_ready: bool,
+}
+
+impl PostgresStore {
+    pub(crate) fn open(url: &str) -> Result<Self, Error> {
+        let mut config = Config::from_str(url).map_err(|e| Error::InvalidUrl {
+            detail: format!("{}: {e}", redact(url)),
+        })?;
+        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            return Err(Error::InvalidUrl {
+                detail: "sslmode=require (TLS) is not supported by this build: connect on a trusted network or a Unix socket".into(),
+            });
+        }
+        if config.get_hosts().is_empty() {
+            return Err(Error::InvalidUrl {
+                detail: format!("{} names no host", redact(url)),
+            });
+        }
+        config.application_name("sno-lease");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|e| Error::Store {
+                detail: format!("cannot start the I/O runtime: {e}"),
+            })?;
+        Ok(PostgresStore {
+            config,
+            url: redact(url),
+            runtime,
+            client: None,
+            schema_ready: false,
+        })
+    }
+
+    /// Runs `f` on a connected client within `timeout` (connecting first if needed); any
+    /// failure drops the connection, so the next call starts on a fresh one.
+    fn call<T>(
+        &mut self,
+        timeout: Duration,
+        f: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, Error> {
+        let config = &mut self.config;
+        let url = &self.url;
+        let client_slot = &mut self.client;
+        let schema_ready = &mut self.schema_ready;
+        let result = self.runtime.block_on(async {
+            tokio::time::timeout(timeout, async {
+                if client_slot.is_none() {
+                    config.connect_timeout(timeout);
+                    let (client, connection) =
+                        config.connect(NoTls).await.map_err(|e| classify(url, e))?;
+                    tokio::spawn(async move {
+                        let _ = connection.await;
+                    });
+                    *client_slot = Some(client);
+                }
+                let client = client_slot.as_ref().expect("connected above");
+                if !*schema_ready {
+                    let exists: Option<String> = client
+                        .query_one("SELECT to_regclass('sno_partition_leases')::text", &[])
+                        .await
+                        .map_err(|e| classify(url, e))?
+                        .get(0);
+                    if exists.is_none() {
+                        client
+                            .batch_execute(&format!("BEGIN;{CREATE}COMMIT;"))
+                            .await
+                            .map_err(|e| classify(url, e))?;
+                    }
+                    *schema_ready = true;
+                }
+                f(client).await.map_err(|e| classify(url, e))
+            })
+            .await
+        });
+        let result = match result {
+            Ok(r) => r,
+            Err(_) => Err(Error::Unreachable {
+                detail: format!("{url}: no answer within {} ms", timeout.as_millis()),
+            }),
+        };
+        if matches!(result, Err(Error::Unreachable { .. } | Error::Store { .. })) {
+            self.client = None;
+        }
+        result
+    }
+}
+
+fn grant_of(row: &tokio_postgres::Row) -> Grant {
+    let partition: i32 = row.get(0);
+    let token: i64 = row.get(1);
+    Grant {
+        partition: partition as u16,
+        token: token as u64,
+        ids_from_unix_ms: row.get(2),
+        ids_before_unix_ms: row.get(3),
+        expires_unix_ms: row.get(4),
+    }
+}
+
+fn millis(d: Duration) -> i64 {
+    d.as_millis() as i64
+}
+
+impl Store for PostgresStore {
+    fn acquire(&mut self, req: &Request<'_>, timeout: Duration) -> Result<Grant, Error> {
+        let o = req.options;
+        let sql = acquire_sql();
+        let ns = o.namespace.clone();
+        let (first, last, start) = (i32::from(o.first), i32::from(o.last), i32::from(req.start));
+        let holder = req.holder.to_owned();
+        let (ttl, margin) = (millis(o.ttl), millis(o.margin_duration()));
+        // First a partition whose last holder's IDs lie in the past (usable at once), then any
+        // free one; a lost race (another acquirer took the candidate) tries again.
+        for any_bound in [false, false, false, true, true, true] {
+            let rows = self.call(timeout, async |c: &Client| {
+                c.query(
+                    &sql,
+                    &[
+                        &ns, &first, &last, &start, &holder, &ttl, &margin, &any_bound,
+                    ],
+                )
+                .await
+            })?;
+            if let Some(row) = rows.first() {
+                return Ok(grant_of(row));
+            }
+        }
+        Err(Error::NoFreePartition {
+            namespace: o.namespace.clone(),
+            first: o.first,
+            last: o.last,
+        })
+    }
+
+    fn renew(
+        &mut self,
+        grant: &Grant,
+        req: &Request<'_>,
+        timeout: Duration,
+    ) -> Result<Grant, Error> {
+        let o = req.options;
+        let sql = renew_sql();
+        let ns = o.namespace.clone();
+        let partition = i32::from(grant.partition);
+        let holder = req.holder.to_owned();
+        let token = grant.token as i64;
+        let (ttl, margin) = (millis(o.ttl), millis(o.margin_duration()));
+        let rows = self.call(timeout, async |c: &Client| {
+            c.query(&sql, &[&ns, &partition, &holder, &token, &ttl, &margin])
+                .await
+        })?;
+        match rows.first() {
+            Some(row) => {
+                let mut renewed = grant_of(row);
+                renewed.ids_from_unix_ms = grant.ids_from_unix_ms;
+                Ok(renewed)
+            }
+            None => Err(Error::Lost {
+                partition: grant.partition,
+            }),
+        }
+    }
+
+    fn release(
+        &mut self,
+        grant: &Grant,
+        req: &Request<'_>,
+        timeout: Duration,
+    ) -> Result<(), Error> {
+        let ns = req.options.namespace.clone();
+        let partition = i32::from(grant.partition);
+        let holder = req.holder.to_owned();
+        let token = grant.token as i64;
+        self.call(timeout, async |c: &Client| {
+            c.execute(RELEASE, &[&ns, &partition, &holder, &token])
+                .await
+        })
+        .map(drop)
+    }
+}
+
+/// A driver error in our words: credentials, reachability, or the server's own message.
+fn classify(url: &str, e: tokio_postgres::Error) -> Error {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code();
+        if *code == SqlState::INVALID_PASSWORD
+            || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
+        {
+            return Error::AuthenticationFailed {
+                detail: format!("{url}: {}", db.message()),
+            };
+        }
+        if *code == SqlState::INVALID_CATALOG_NAME {
+            return Error::Store {
+                detail: format!("{url}: {}", db.message()),
+            };
+        }
+        return Error::Store {
+            detail: format!("{url}: {} ({})", db.message(), code.code()),
+        };
+    }
+    // No server error: the connection failed or closed.
+    let mut detail = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        detail = format!("{detail}: {s}");
+        source = s.source();
+    }
+    Error::Unreachable {
+        detail: format!("{url}: {detail}"),
+    }
+}

@@ -1,0 +1,218 @@
+//! The process-wide sno generator, configured by the environment (zero code).
+//!
+//! | variables | generator |
+//! |-----------|-----------|
+//! | neither `SNO_PARTITION` nor `SNO_LEASE_URL` | a random default partition (as `sno_core::new`) |
+//! | `SNO_PARTITION=<0..=65535>` | that partition (a `fork()` child refuses: see below) |
+//! | `SNO_LEASE_URL=postgres://…` or `redis://…` | a leased partition (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`) |
+//! | both | [`Error::InvalidOptions`]: one of them must go |
+//!
+//! The environment is read on first use; an invalid value is an error then (and at every
+//! later use), never ignored. After `fork()`, a leased process generator leases a partition of
+//! its own in the child on first use (gunicorn and uWSGI workers each get one); the parent's
+//! lease stays the parent's. A fixed `SNO_PARTITION` cannot be shared by two processes, so in a
+//! child it refuses with [`sno_core::Error::Forked`].
+
+use core::sync::atomic::{AtomicPtr, Ordering};
+use core::time::Duration;
+use std::sync::Mutex;
+
+use sno_core::{Generator, Id, SystemClock};
+
+use crate::error::Error;
+use crate::generator::LeasedGenerator;
+use crate::lease::Lease;
+use crate::options::{LeaseOptions, env_text};
+
+/// The process-wide generator: fixed or default partition, or leased.
+#[derive(Debug, Clone, Copy)]
+pub enum ProcessGenerator {
+    /// `SNO_PARTITION`, or a default partition: the core's process-wide generator.
+    Fixed(&'static Generator<SystemClock>),
+    /// `SNO_LEASE_URL`: a leased partition (the lease lives as long as the process).
+    Leased(&'static LeasedGenerator),
+}
+
+impl ProcessGenerator {
+    /// See [`LeasedGenerator::try_next`] and [`Generator::try_next`].
+    #[inline]
+    pub fn try_next(&self, meta: u8) -> Result<Id, sno_core::Error> {
+        match self {
+            ProcessGenerator::Fixed(g) => g.try_next(meta),
+            ProcessGenerator::Leased(g) => g.try_next(meta),
+        }
+    }
+
+    /// See [`LeasedGenerator::next`] and [`Generator::next`].
+    pub fn next(&self, meta: u8) -> Result<Id, sno_core::Error> {
+        match self {
+            ProcessGenerator::Fixed(g) => g.next(meta),
+            ProcessGenerator::Leased(g) => g.next(meta),
+        }
+    }
+
+    /// Whether waiting can end `err` (see [`LeasedGenerator::can_wait`]).
+    pub fn can_wait(&self, err: &sno_core::Error) -> bool {
+        match self {
+            ProcessGenerator::Fixed(_) => matches!(
+                *err,
+                sno_core::Error::SequenceExhausted { retry_at }
+                    | sno_core::Error::ClockRegression { retry_at }
+                    if retry_at <= sno_core::time::MAX_TIMESTAMP
+            ),
+            ProcessGenerator::Leased(g) => g.can_wait(err),
+        }
+    }
+
+    /// One sleep of at most `at_most` towards the end of `err` (see
+    /// [`LeasedGenerator::wait_step`]).
+    pub fn wait_step(&self, err: &sno_core::Error, at_most: Duration) {
+        match (self, *err) {
+            (
+                ProcessGenerator::Fixed(g),
+                sno_core::Error::SequenceExhausted { retry_at }
+                | sno_core::Error::ClockRegression { retry_at },
+            ) => g.wait_step(retry_at, at_most),
+            (ProcessGenerator::Fixed(_), _) => std::thread::sleep(at_most),
+            (ProcessGenerator::Leased(g), _) => g.wait_step(err, at_most),
+        }
+    }
+
+    /// The longest [`next`](Self::next) sleeps in all.
+    pub fn max_wait(&self) -> Duration {
+        match self {
+            ProcessGenerator::Fixed(g) => g.max_wait(),
+            ProcessGenerator::Leased(g) => g.max_wait(),
+        }
+    }
+
+    /// The partition stamped into IDs now.
+    pub fn partition(&self) -> u16 {
+        match self {
+            ProcessGenerator::Fixed(g) => g.partition(),
+            ProcessGenerator::Leased(g) => g.partition(),
+        }
+    }
+
+    /// The process lease, when `SNO_LEASE_URL` configured one.
+    pub fn lease(&self) -> Option<&'static Lease> {
+        match self {
+            ProcessGenerator::Fixed(_) => None,
+            ProcessGenerator::Leased(_) => current().ready().and_then(|p| p.lease),
+        }
+    }
+}
+
+/// The process-wide generator, built from the environment on first use (in this process: a
+/// `fork()` child builds its own). Transient failures (store unreachable, namespace full) are
+/// not remembered: the next call tries again.
+///
+/// ```
+/// // Neither SNO_PARTITION nor SNO_LEASE_URL is set in this doctest's environment.
+/// let g = sno_lease::process_generator()?;
+/// assert!(matches!(g, sno_lease::ProcessGenerator::Fixed(_)));
+/// # Ok::<(), sno_lease::Error>(())
+/// ```
+pub fn process_generator() -> Result<ProcessGenerator, Error> {
+    let slot = current();
+    if let Some(p) = slot.ready() {
+        return Ok(p.generator);
+    }
+    let _guard = slot.init.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(p) = slot.ready() {
+        return Ok(p.generator);
+    }
+    let built: &'static Process = Box::leak(Box::new(build()?));
+    slot.ready
+        .store(core::ptr::from_ref(built).cast_mut(), Ordering::Release);
+    Ok(built.generator)
+}
+
+/// A new ID from the [process-wide generator](process_generator), sleeping within its
+/// maximum wait when this 4 ms unit is used up or the lease is being renewed.
+///
+/// ```
+/// let id = sno_lease::try_new(0)?;
+/// assert_eq!(id.meta(), 0);
+/// # Ok::<(), sno_lease::Error>(())
+/// ```
+pub fn try_new(meta: u8) -> Result<Id, Error> {
+    Ok(process_generator()?.next(meta)?)
+}
+
+struct Process {
+    generator: ProcessGenerator,
+    lease: Option<&'static Lease>,
+}
+
+fn build() -> Result<Process, Error> {
+    let url = env_text("SNO_LEASE_URL")?;
+    let fixed = sno_core::partition_from_env()?;
+    match (url, fixed) {
+        (Some(_), Some(_)) => Err(Error::InvalidOptions {
+            detail: "SNO_PARTITION and SNO_LEASE_URL are both set: fix the partition or lease one, not both".into(),
+        }),
+        (Some(url), None) => {
+            let options = LeaseOptions::from_env()?;
+            // The process lease lives as long as the process: its grant lapses after the TTL
+            // once the process is gone.
+            let lease: &'static Lease = Box::leak(Box::new(Lease::acquire(&url, &options)?));
+            let generator: &'static LeasedGenerator = Box::leak(Box::new(lease.generator()?));
+            Ok(Process {
+                generator: ProcessGenerator::Leased(generator),
+                lease: Some(lease),
+            })
+        }
+        (None, _) => Ok(Process {
+            generator: ProcessGenerator::Fixed(sno_core::try_global_generator()?),
+            lease: None,
+        }),
+    }
+}
+
+/// One per fork generation: a child never touches its parent's slot (whose lock may have
+/// been held by another thread at the moment of the fork, and whose lease is the parent's).
+struct Slot {
+    generation: u64,
+    ready: AtomicPtr<Process>,
+    init: Mutex<()>,
+}
+
+impl Slot {
+    fn ready(&self) -> Option<&'static Process> {
+        let p = self.ready.load(Ordering::Acquire);
+        // SAFETY: `ready` is null or a pointer from `Box::leak` in `process_generator`, never
+        // freed: a valid `&'static Process`.
+        unsafe { p.as_ref() }
+    }
+}
+
+static SLOT: AtomicPtr<Slot> = AtomicPtr::new(core::ptr::null_mut());
+
+fn current() -> &'static Slot {
+    let generation = sno_core::rng::fork_generation();
+    loop {
+        let seen = SLOT.load(Ordering::Acquire);
+        // SAFETY: `SLOT` is null or a pointer from `Box::into_raw` below that was published by a
+        // successful compare-exchange and is never freed.
+        if let Some(slot) = unsafe { seen.as_ref() }
+            && slot.generation == generation
+        {
+            return slot;
+        }
+        let fresh_ptr = Box::into_raw(Box::new(Slot {
+            generation,
+            ready: AtomicPtr::new(core::ptr::null_mut()),
+            init: Mutex::new(()),
+        }));
+        match SLOT.compare_exchange(seen, fresh_ptr, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: published just now and never freed: valid for the rest of the process.
+            Ok(_) => return unsafe { &*fresh_ptr },
+            Err(_) => {
+                // SAFETY: `fresh_ptr` came from `Box::into_raw` just above and was never published
+                // (the exchange failed), so this is its only owner.
+                drop(unsafe { Box::from_raw(fresh_ptr) });
+            }
+        }
+    }
+}

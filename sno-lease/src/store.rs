@@ -1,0 +1,146 @@
+//! What a lease store does, and choosing one by URL.
+
+use crate::error::Error;
+use crate::options::LeaseOptions;
+
+/// One grant of a partition, in the store's clock (Unix milliseconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// The partition granted.
+    pub partition: u16,
+    /// The fencing token: larger than every token granted before it in the namespace.
+    pub token: u64,
+    /// The first time the grant may stamp into an ID: the bound that the partition's earlier
+    /// holders stayed below.
+    pub ids_from_unix_ms: i64,
+    /// Every ID of this grant is stamped before this time (the store's expiry minus the margin).
+    pub ids_before_unix_ms: i64,
+    /// When the store lets the grant lapse unless it is renewed.
+    pub expires_unix_ms: i64,
+}
+
+/// A request for a grant.
+pub(crate) struct Request<'a> {
+    pub options: &'a LeaseOptions,
+    /// Who asks (host, pid, random), kept in the store for operators.
+    pub holder: &'a str,
+    /// Where the search for a free partition starts (a random point of the range).
+    pub start: u16,
+}
+
+/// A store that grants partitions: PostgreSQL or Redis. Every call is bounded by `timeout`.
+pub(crate) trait Store: Send {
+    /// A free partition, or [`Error::NoFreePartition`].
+    fn acquire(&mut self, req: &Request<'_>, timeout: core::time::Duration)
+    -> Result<Grant, Error>;
+    /// Extends `grant` by the TTL (from the store's now), or [`Error::Lost`] when another
+    /// holder has the partition.
+    fn renew(
+        &mut self,
+        grant: &Grant,
+        req: &Request<'_>,
+        timeout: core::time::Duration,
+    ) -> Result<Grant, Error>;
+    /// Frees the partition at once (its ID bound stays for the next holder).
+    fn release(
+        &mut self,
+        grant: &Grant,
+        req: &Request<'_>,
+        timeout: core::time::Duration,
+    ) -> Result<(), Error>;
+}
+
+/// The store behind `url`, chosen by scheme. Nothing is connected yet: the first call
+/// connects (and reconnects after a failure).
+pub(crate) fn open(url: &str) -> Result<Box<dyn Store>, Error> {
+    let scheme = url
+        .split_once("://")
+        .map(|(s, _)| s.to_ascii_lowercase())
+        .ok_or_else(|| Error::InvalidUrl {
+            detail: format!(
+                "{:?} has no scheme: use postgres://… or redis://…",
+                redact(url)
+            ),
+        })?;
+    match scheme.as_str() {
+        "postgres" | "postgresql" => open_postgres(url),
+        "redis" | "redis+unix" | "unix" => open_redis(url),
+        "rediss" => Err(Error::InvalidUrl {
+            detail: "rediss:// (TLS) is not supported by this build: use redis:// on a trusted network or a Unix socket".into(),
+        }),
+        other => Err(Error::InvalidUrl {
+            detail: format!(
+                "unknown scheme {other:?}: use postgres://, postgresql://, redis://, redis+unix:// or unix://"
+            ),
+        }),
+    }
+}
+
+#[cfg(feature = "postgres")]
+fn open_postgres(url: &str) -> Result<Box<dyn Store>, Error> {
+    Ok(Box::new(crate::postgres::PostgresStore::open(url)?))
+}
+
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(_url: &str) -> Result<Box<dyn Store>, Error> {
+    Err(Error::InvalidUrl {
+        detail: "this build has no PostgreSQL store (cargo feature `postgres`)".into(),
+    })
+}
+
+#[cfg(feature = "redis")]
+fn open_redis(url: &str) -> Result<Box<dyn Store>, Error> {
+    Ok(Box::new(crate::redis::RedisStore::open(url)?))
+}
+
+#[cfg(not(feature = "redis"))]
+fn open_redis(_url: &str) -> Result<Box<dyn Store>, Error> {
+    Err(Error::InvalidUrl {
+        detail: "this build has no Redis store (cargo feature `redis`)".into(),
+    })
+}
+
+/// `url` with any password replaced by `***`, for messages.
+pub(crate) fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.chars().take(200).collect();
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{host}"),
+            None => format!("{userinfo}@{host}"),
+        },
+        None => authority.to_owned(),
+    };
+    format!("{scheme}://{authority}{tail}")
+        .chars()
+        .take(200)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_reach_messages() {
+        assert_eq!(
+            redact("postgres://u:secret@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
+        assert_eq!(redact("redis://:pw@h"), "redis://:***@h");
+        assert_eq!(redact("redis://h/0"), "redis://h/0");
+        assert_eq!(redact("no scheme"), "no scheme");
+    }
+
+    #[test]
+    fn schemes() {
+        let e = |u: &str| open(u).err().unwrap();
+        assert_eq!(e("localhost:5432").code(), "lease_invalid_url");
+        assert_eq!(e("mysql://h/db").code(), "lease_invalid_url");
+        assert!(e("rediss://h").to_string().contains("TLS"));
+        assert!(e("ftp://u:pw@h").to_string().contains("ftp"));
+    }
+}
