@@ -59,7 +59,7 @@ pub extern "C" fn sno_version() -> u32 {
     SNO_VERSION_NUMBER
 }
 
-/// The library's version as a static NUL-terminated string ("0.1.0"). Thread-safe.
+/// The library's version as a static NUL-terminated string ("0.2.0"). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_version_string() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
