@@ -21,9 +21,9 @@ pub const MAX_NAMESPACE_LEN: usize = 64;
 /// use sno_lease::LeaseOptions;
 /// let opts = LeaseOptions::new("billing")
 ///     .partitions(0..=1023)
-///     .ttl(Duration::from_secs(10));
+///     .ttl(Duration::from_secs(9));
 /// assert_eq!(opts.validate(), Ok(()));
-/// assert_eq!(opts.renew_every(), Duration::from_millis(3333));
+/// assert_eq!(opts.renew_every(), Duration::from_secs(3));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeaseOptions {
