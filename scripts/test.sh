@@ -5,8 +5,22 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# The out-of-range clock tests of every layer run under libfaketime (.ci/run installs it).
+# The out-of-range clock tests of every layer run under libfaketime, and the lease tests start
+# throwaway PostgreSQL and Redis servers (.ci/run installs all three).
 command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
+command -v redis-server >/dev/null || { echo "redis-server is required: apt-get install redis-server"; exit 1; }
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
+  || { echo "PostgreSQL is required: apt-get install postgresql"; exit 1; }
+
+# Every throwaway server lives under one directory, stopped on exit whatever happens.
+SNO_TEST_STORE_ROOT=$(mktemp -d)
+export SNO_TEST_STORE_ROOT
+cleanup_dirs=("$SNO_TEST_STORE_ROOT")
+cleanup() {
+  bash scripts/store-server stop-all "$SNO_TEST_STORE_ROOT" || true
+  rm -rf "${cleanup_dirs[@]}"
+}
+trap cleanup EXIT
 
 step "test data matches shared/ (when a shared/ checkout sits beside the repo)"
 if [ -d ../shared/vectors ]; then
@@ -54,7 +68,7 @@ fi
 step "C: make install into a temporary prefix, build examples/c with pkg-config, run them"
 prefix=$(mktemp -d)
 out=$(mktemp -d)
-trap 'rm -rf "$prefix" "$out"' EXIT
+cleanup_dirs+=("$prefix" "$out")
 make -s -C sno-ffi install PREFIX="$prefix"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out"
 LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
@@ -96,3 +110,7 @@ step "Node: npm install (locked), build the addon, check the committed index.js 
   fi
   npm test
 )
+
+step "Fleet: 200 processes (Rust, Python, Node) lease partitions from one namespace, on PostgreSQL and on Redis"
+"$venv/bin/python" tests/fleet/fleet.py --rust target/debug/sno-lease --python "$venv/bin/python" \
+  --node node --node-module bindings/node --processes 200 --seconds 3
