@@ -62,8 +62,10 @@
 
 use core::sync::atomic::{AtomicU64, Ordering, fence};
 
-/// The window of one grant in sno units, guarded by a sequence lock.
+/// The window of one grant in sno units, guarded by a sequence lock. On a line of its own, away
+/// from the lease's mutex that the renewal thread writes.
 #[derive(Debug)]
+#[repr(align(128))]
 pub(crate) struct Fence {
     epoch: AtomicU64,
     /// First unit a grant may stamp.

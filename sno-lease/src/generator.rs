@@ -37,11 +37,15 @@ impl LeasedGenerator {
     pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
         let fence = &self.shared.fence;
         let ticket = fence.ticket();
-        let id = self.generator.try_next(meta)?;
-        match fence.admit(ticket, id.timestamp()) {
-            Ok(()) => Ok(id),
-            Err(refusal) => Err(self.refused(refusal)),
+        let minted = self.generator.try_next(meta);
+        // The result is returned as it came (no re-wrapping of the ID: the copy would cost a
+        // store-forwarding stall per call).
+        if let Ok(id) = &minted
+            && let Err(refusal) = fence.admit(ticket, id.timestamp())
+        {
+            return Err(self.refused(refusal));
         }
+        minted
     }
 
     #[cold]
