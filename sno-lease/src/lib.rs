@@ -51,3 +51,8 @@ pub use lease::Lease;
 pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL};
 pub use process::{ProcessGenerator, process_generator, try_new};
 pub use store::Grant;
+
+/// The Rust examples of `docs/fleet.md`, compiled as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/fleet.md")]
+struct FleetDoctests;
