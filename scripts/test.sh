@@ -35,6 +35,10 @@ fi
 step "Rust: default members (core, C ABI, examples), all features"
 cargo test --all-features
 
+step "Rust: sno-lease with one store compiled in at a time"
+cargo test -q -p sno-lease --no-default-features --features postgres --lib
+cargo test -q -p sno-lease --no-default-features --features redis --lib
+
 step "Rust: sno-core without default features (no_std core)"
 cargo test -p sno-core --no-default-features
 

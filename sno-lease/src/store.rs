@@ -20,6 +20,10 @@ pub struct Grant {
 }
 
 /// A request for a grant.
+#[cfg_attr(
+    not(any(feature = "postgres", feature = "redis")),
+    allow(dead_code, reason = "read by the stores only")
+)]
 pub(crate) struct Request<'a> {
     pub options: &'a LeaseOptions,
     /// Who asks (host, pid, random), kept in the store for operators.
@@ -133,6 +137,19 @@ mod tests {
         assert_eq!(redact("redis://:pw@h"), "redis://:***@h");
         assert_eq!(redact("redis://h/0"), "redis://h/0");
         assert_eq!(redact("no scheme"), "no scheme");
+    }
+
+    #[test]
+    fn stores_left_out_of_the_build_say_so() {
+        let e = |u: &str| open(u).err().map(|e| e.to_string());
+        #[cfg(not(feature = "redis"))]
+        assert!(e("redis://127.0.0.1/").unwrap().contains("no Redis store"));
+        #[cfg(not(feature = "postgres"))]
+        assert!(e("postgres://127.0.0.1/db").unwrap().contains("no PostgreSQL store"));
+        #[cfg(feature = "redis")]
+        assert_eq!(e("redis://127.0.0.1/"), None, "opening does not connect");
+        #[cfg(feature = "postgres")]
+        assert_eq!(e("postgres://u@127.0.0.1/db"), None, "opening does not connect");
     }
 
     #[test]
