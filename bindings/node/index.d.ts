@@ -37,7 +37,7 @@ export declare class FormatGenerator {
   get maxWaitMs(): number
 }
 
-/** A thread-safe generator with its own partition and sequence bounds. */
+/** A thread-safe generator with its own partition and sequence bounds, or a lease's. */
 export declare class Generator {
   /**
    * `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
@@ -46,12 +46,13 @@ export declare class Generator {
   constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null)
   /**
    * The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
-   * back, for at most `maxWaitMs`; then throws what `tryNextString` would.
+   * back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
+   * what `tryNextString` would.
    */
   nextString(meta?: number | undefined | null): string
   /**
    * The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
-   * ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs`.
+   * ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs` (leased: also ERR_SNO_LEASE_EXPIRED).
    */
   tryNextString(meta?: number | undefined | null): string
   /** Counts one wait of `nextAsync` in `stats().waits`. */
@@ -61,17 +62,70 @@ export declare class Generator {
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
    */
   nextWithTimeString(meta: number, date: Date): string
-  /** The state, as a plain object that round-trips through JSON. */
+  /**
+   * The state, as a plain object that round-trips through JSON (not for a leased generator:
+   * its state is the lease's).
+   */
   snapshot(): Snapshot
   /** Counters of overflows, regressions and waits. */
   stats(): Stats
-  /** The partition. */
+  /** The partition (leased: the lease's, which changes if the lease is lost and replaced). */
   get partition(): number
   /** IDs per 4 ms unit. */
   get capacity(): number
+  /**
+   * Whether waiting can end an ERR_SNO_LEASE_EXPIRED: a leased generator whose lease is not
+   * closed (a renewal or a new grant may come). `nextAsync` polls while it is true.
+   */
+  get leaseRenewable(): boolean
   /** The longest `next` / `nextAsync` waits, in milliseconds. */
   get maxWaitMs(): number
 }
+
+/** A partition leased from a store for this process. */
+export declare class Lease {
+  /**
+   * Leases a partition on the calling thread (`new Lease(options)`); `sno.js` has checked the
+   * options' types.
+   */
+  constructor(url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null)
+  /**
+   * Leases from `SNO_LEASE_URL` with the options of the `SNO_LEASE_*` variables
+   * (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`), on the calling thread.
+   */
+  static fromEnv(): Lease
+  /**
+   * The lease's generator (`new Generator({ lease, ... })`): one per lease. `partition` and
+   * `snapshot` are only taken to be refused: a leased generator mints on the lease's
+   * partition, from the lease's window.
+   */
+  generator(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null): Generator
+  /** The partition leased now (it changes if the lease is lost and a new one taken). */
+  get partition(): number
+  /**
+   * The fencing token of the current grant (above every earlier grant's in the namespace;
+   * Redis tokens pass 2^53, so a bigint).
+   */
+  get token(): bigint
+  /** When the store lets the grant lapse unless renewed (Unix ms, the store's clock). */
+  get expiresUnixMs(): number
+  /** The namespace the partition belongs to. */
+  get namespace(): string
+  /** The holder name stored with the grant (`host/pid/random`). */
+  get holder(): string
+  /** Whether `close()` was called. */
+  get closed(): boolean
+  /** The last renewal error (an `Error` with its `code`), or null once a renewal succeeds. */
+  get lastError(): Error | null
+  /**
+   * Stops renewing and releases the partition (one call to the store, within the timeout);
+   * the generator then refuses with ERR_SNO_LEASE_EXPIRED. Idempotent.
+   */
+  close(): void
+}
+
+/** Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise. */
+export declare function acquireLease(url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null): Promise<Lease>
 
 /**
  * Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of

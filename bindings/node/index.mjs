@@ -8,6 +8,7 @@ export const {
   MAX_BATCH,
   Id,
   Generator,
+  Lease,
   newId,
   newIds,
   newString,

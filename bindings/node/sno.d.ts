@@ -59,6 +59,8 @@ export interface SnoError extends Error {
   max?: number
   /** `decodeMany`: the index of the bad item. */
   index?: number
+  /** ERR_SNO_LEASE_EXPIRED, ERR_SNO_LEASE_LOST, ERR_SNO_FORKED: the partition concerned. */
+  partition?: number
 }
 
 /** Options of `new Generator(options?)`; any other key is a TypeError. */
@@ -73,35 +75,112 @@ export interface GeneratorOptions {
   snapshot?: Snapshot
   /** The longest `next()` / `nextAsync()` wait, 0 ..= 2^31 - 1 ms (default 5000). */
   maxWaitMs?: number
+  /**
+   * Mint on this lease's partition, only inside the window of time its grant owns (one
+   * generator per lease: a second is ERR_SNO_LEASE_UNAVAILABLE). Not with `partition` or
+   * `snapshot` (a TypeError, ERR_INCOMPATIBLE_OPTION_PAIR).
+   */
+  lease?: Lease
 }
 
-/** A thread-safe generator with its own partition and sequence bounds. */
+/** Options of `new Lease(options)` and `Lease.acquire(options)`; any other key is a TypeError. */
+export interface LeaseOptions {
+  /**
+   * The store: `postgres://user:password@host:port/db` (its table is created on first use) or
+   * `redis://:password@host:port/` (also `redis+unix://`).
+   */
+  url: string
+  /** The set of partitions leased together: 1 ..= 64 bytes of `A-Z a-z 0-9 _ - . :` (default 'default'). */
+  namespace?: string
+  /** How long a grant lasts without renewal, 1000 ..= 3600000 ms (default 15000); renewed every third of it. */
+  ttlMs?: number
+  /** The partitions leased from, inclusive (default [0, 65535]). */
+  partitions?: readonly [first: number, last: number]
+  /** How much before the store's expiry minting stops (default a tenth of the TTL, at most 1000);
+   * at least a third of the TTL must remain. */
+  marginMs?: number
+  /** The longest one call to the store may take, 100 ..= 60000 ms (default 10000). */
+  timeoutMs?: number
+}
+
+/**
+ * A partition of a namespace leased from PostgreSQL or Redis for this process: renewed by a
+ * thread of its own every third of the TTL, released by `close()` (an unclosed lease lapses
+ * when its TTL runs out). Errors: ERR_SNO_LEASE_INVALID_URL, ERR_SNO_LEASE_INVALID_OPTIONS (a
+ * RangeError), ERR_SNO_LEASE_UNREACHABLE, ERR_SNO_LEASE_AUTHENTICATION_FAILED,
+ * ERR_SNO_LEASE_NO_FREE_PARTITION, ERR_SNO_LEASE_STORE.
+ */
+export declare class Lease {
+  /**
+   * Leases a partition, **blocking the thread** (the event loop included) for the calls to the
+   * store (each at most `timeoutMs`) and, for a partition released a moment ago or a Redis
+   * namespace's first grant, until the grant's window starts (at most one TTL). In servers
+   * prefer `Lease.acquire`.
+   */
+  constructor(options: LeaseOptions)
+  /** Leases a partition on a worker thread; the event loop runs on. */
+  static acquire(options: LeaseOptions): Promise<Lease>
+  /**
+   * Leases from `SNO_LEASE_URL`, with `SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL` and
+   * `SNO_LEASE_PARTITIONS` (blocking, as the constructor). Unset: ERR_SNO_INVALID_ENVIRONMENT.
+   */
+  static fromEnv(): Lease
+  /** The partition leased now (if the lease is lost, a new one is leased and this changes). */
+  get partition(): number
+  /** The fencing token of the current grant: above every earlier grant's in the namespace. */
+  get token(): bigint
+  /** When the store lets the grant lapse unless it is renewed (the store's clock). */
+  get expiresAt(): Date
+  get namespace(): string
+  /** The holder name stored with the grant: `host/pid/random`. */
+  get holder(): string
+  get closed(): boolean
+  /** The last renewal's error (ERR_SNO_LEASE_*), or null once a renewal succeeds. */
+  get lastError(): SnoError | null
+  /** Stops renewing and releases the partition (one call to the store, blocking, at most
+   * `timeoutMs`); the generator then throws ERR_SNO_LEASE_EXPIRED. Idempotent. */
+  close(): void
+  /** `close()`: `using lease = new Lease(...)` (Node 24). */
+  [Symbol.dispose](): void
+}
+
+/** A thread-safe generator with its own partition and sequence bounds, or a lease's. */
 export declare class Generator {
   constructor(options?: GeneratorOptions | null)
   /**
    * The next ID; when the pool is used up or the clock went back, **blocks the thread** (the
    * event loop included) until a retry can succeed, for at most `maxWaitMs`; then throws as
-   * `tryNext` does. In servers prefer `nextAsync`.
+   * `tryNext` does. A leased generator also waits while its lease is not renewed. In servers
+   * prefer `nextAsync`.
    */
   next(meta?: number): Id
   /** The next ID; waits with a timer, never blocking the event loop (at most `maxWaitMs`; then
    * rejects with the error `tryNext` throws). */
   nextAsync(meta?: number): Promise<Id>
   /** The next ID, or at once ERR_SNO_SEQUENCE_EXHAUSTED / ERR_SNO_CLOCK_REGRESSION (with
-   * `retryAtUnixNs`). */
+   * `retryAtUnixNs`); leased, also ERR_SNO_LEASE_EXPIRED (the lease closed, or not renewed in
+   * time: with `partition`). */
   tryNext(meta?: number): Id
-  /** An ID for a given time, with its own wrapping sequence (porting, back-filling). */
+  /** An ID for a given time, with its own wrapping sequence (porting, back-filling). Not for a
+   * leased generator (a TypeError, ERR_SNO_LEASED_GENERATOR). */
   nextWithTime(meta: number, date: Date): Id
-  /** The state as a plain object that round-trips through JSON. */
+  /** The state as a plain object that round-trips through JSON. Not for a leased generator
+   * (a TypeError, ERR_SNO_LEASED_GENERATOR). */
   snapshot(): Snapshot
   stats(): Stats
   get partition(): number
   get capacity(): number
   /** The longest `next()` / `nextAsync()` wait, in ms. */
   get maxWaitMs(): number
+  /** The lease given as option `lease`, or null. */
+  get lease(): Lease | null
 }
 
-/** A new ID from the process-wide generator. */
+/**
+ * A new ID from the process-wide generator: on the partition `SNO_PARTITION` fixes, or on one
+ * leased from the store `SNO_LEASE_URL` names (the first call leases it, blocking), else on a
+ * random one. Both variables set, or an invalid value, throw at every call.
+ */
 export declare function newId(meta?: number): Id
 /** `n` new IDs from the process-wide generator (`n` at most `MAX_BATCH`, else a RangeError). */
 export declare function newIds(n: number, meta?: number): Id[]
@@ -340,6 +419,7 @@ declare const sno: {
   MAX_BATCH: number
   Id: typeof Id
   Generator: typeof Generator
+  Lease: typeof Lease
   newId: typeof newId
   newIds: typeof newIds
   newString: typeof newString

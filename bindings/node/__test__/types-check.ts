@@ -1,6 +1,6 @@
 // Compiled (not run) by types.test.mjs with `tsc --strict`: the public types describe the API.
-import sno, { Generator, Id, MAX_BATCH, Nanoflake, Scru128, Ulid, Uuid7, newString, nanoflake, scru128, ulid, uuid7 } from '../sno'
-import type { GeneratorOptions, SnoError } from '../sno'
+import sno, { Generator, Id, Lease, MAX_BATCH, Nanoflake, Scru128, Ulid, Uuid7, newString, nanoflake, scru128, ulid, uuid7 } from '../sno'
+import type { GeneratorOptions, LeaseOptions, SnoError } from '../sno'
 
 const id: Id = sno.newId(1)
 const text: string = newString()
@@ -24,4 +24,15 @@ const texts: string[] = sno.uuid7.newStrings(2)
 const ordered: -1 | 0 | 1 = a.compare(back)
 const when: Date = s.timestamp
 const raw: Buffer = a.bytes
-export { id, text, next, later, waits, flakes, ulids, retry, fromNs, lenient, randB, fields, texts, ordered, when, raw }
+const leaseOptions: LeaseOptions = { url: 'redis://:pw@127.0.0.1:6379/', namespace: 'orders', ttlMs: 15_000, partitions: [0, 1023], timeoutMs: 2000 }
+const lease: Lease = new Lease(leaseOptions)
+const acquired: Promise<Lease> = Lease.acquire({ url: 'postgres://app@db/app', marginMs: 500 })
+const fromEnv: Lease = sno.Lease.fromEnv()
+const leased = new Generator({ lease, sequenceMax: 4095 })
+const held: Lease | null = leased.lease
+const grant: [number, bigint, Date, string, string, boolean] = [lease.partition, lease.token, lease.expiresAt, lease.namespace, lease.holder, lease.closed]
+const renewal: string | undefined = lease.lastError?.code
+const expiredOn = (e: SnoError): number | undefined => e.partition
+lease.close()
+lease[Symbol.dispose]()
+export { id, text, next, later, waits, flakes, ulids, retry, fromNs, lenient, randB, fields, texts, ordered, when, raw, acquired, fromEnv, held, grant, renewal, expiredOn }

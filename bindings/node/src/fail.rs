@@ -3,7 +3,9 @@
 //! `ERR_INVALID_ARG_TYPE` / `ERR_INVALID_ARG_VALUE` for wrong arguments) and the properties a
 //! caller acts on (`position`, `retryAtUnixNs`, `max`, `partition`). Internal functions return
 //! [`Fail`]; each export ends in [`OrThrow::or_throw`], which throws the object and hands napi-rs
-//! a `PendingException` status (napi-rs then leaves the pending exception alone).
+//! a `PendingException` status (napi-rs then leaves the pending exception alone). A promise
+//! rejects with the same object ([`rejection`]), and a lease's last renewal error is the same
+//! object too ([`error_value`]).
 
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -21,6 +23,8 @@ pub(crate) enum Class {
 pub(crate) enum Fail {
     /// A core error: class and properties by kind (see [`class_of`]).
     Core(SnoError),
+    /// A lease error (never `sno_lease::Error::Id`: that one is [`Fail::Core`]).
+    Lease(sno_lease::Error),
     /// An error of the addon's own words.
     Own {
         class: Class,
@@ -38,6 +42,15 @@ pub(crate) type R<T> = std::result::Result<T, Fail>;
 impl From<SnoError> for Fail {
     fn from(e: SnoError) -> Self {
         Fail::Core(e)
+    }
+}
+
+impl From<sno_lease::Error> for Fail {
+    fn from(e: sno_lease::Error) -> Self {
+        match e {
+            sno_lease::Error::Id(e) => Fail::Core(e),
+            e => Fail::Lease(e),
+        }
     }
 }
 
@@ -70,6 +83,16 @@ pub(crate) fn range_error(message: String) -> Fail {
     }
 }
 
+/// An error of the addon's own words with this class and code.
+pub(crate) fn own(class: Class, code: &'static str, message: String) -> Fail {
+    Fail::Own {
+        class,
+        code,
+        message,
+        max: None,
+    }
+}
+
 /// An `Error` with code `ERR_MEMORY_ALLOCATION_FAILED` (a fallible allocation refused).
 pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
     Fail::Own {
@@ -91,6 +114,16 @@ fn class_of(e: &SnoError) -> Class {
         | SnoError::SequenceOutOfRange { .. }
         | SnoError::InvalidSnapshot { .. }
         | SnoError::TimeOutOfRange { .. } => Class::RangeError,
+        _ => Class::Error,
+    }
+}
+
+/// The class a lease error is thrown as: `RangeError` for options out of range (given, or read
+/// from the `SNO_LEASE_*` variables), `Error` for the rest (a URL that cannot be used, the
+/// store unreachable or refusing, the namespace full, the lease lost or closed).
+fn lease_class_of(e: &sno_lease::Error) -> Class {
+    match e {
+        sno_lease::Error::InvalidOptions { .. } => Class::RangeError,
         _ => Class::Error,
     }
 }
@@ -153,11 +186,14 @@ fn build(
     Some(error)
 }
 
-/// Throws `fail` as its JS error and returns the error napi-rs should see: `PendingException`,
-/// so that the object thrown here is what JS catches.
-pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
-    let (class, code, message, props) = match fail {
-        Fail::Napi(e) => return Error::new(e.status.as_ref().to_owned(), e.reason.clone()),
+/// What a JS error is made of: class, code, message and properties.
+type Parts = (Class, String, String, Vec<(&'static str, Prop)>);
+
+/// The parts of `fail`'s JS error; `Err` for an N-API failure (no JS object to build: napi-rs
+/// reports it).
+fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
+    Ok(match fail {
+        Fail::Napi(e) => return Err(e),
         Fail::Own {
             class,
             code,
@@ -181,7 +217,7 @@ pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
                 SnoError::BatchTooLarge { max, .. } => {
                     props.push(("max", Prop::Number(max as f64)))
                 }
-                SnoError::Forked { partition } => {
+                SnoError::Forked { partition } | SnoError::LeaseExpired { partition } => {
                     props.push(("partition", Prop::Number(f64::from(partition))));
                 }
                 _ => {}
@@ -195,6 +231,23 @@ pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
             let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());
             (class_of(&e), code, e.to_string(), props)
         }
+        Fail::Lease(e) => {
+            let mut props = Vec::new();
+            if let sno_lease::Error::Lost { partition } = e {
+                props.push(("partition", Prop::Number(f64::from(partition))));
+            }
+            let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());
+            (lease_class_of(&e), code, e.to_string(), props)
+        }
+    })
+}
+
+/// Throws `fail` as its JS error and returns the error napi-rs should see: `PendingException`,
+/// so that the object thrown here is what JS catches.
+pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
+    let (class, code, message, props) = match parts(fail) {
+        Ok(parts) => parts,
+        Err(e) => return Error::new(e.status.as_ref().to_owned(), e.reason.clone()),
     };
     let raw = env.raw();
     let mut pending = false;
@@ -207,6 +260,27 @@ pub(crate) fn throw(env: &Env, fail: Fail) -> Error<String> {
         }
     }
     Error::new(code, message)
+}
+
+/// The JS error object of `fail`, not thrown (a lease's `lastError`); `None` if N-API fails.
+pub(crate) fn error_value(env: &Env, fail: Fail) -> Option<Unknown<'_>> {
+    let (class, code, message, props) = parts(fail).ok()?;
+    let error = build(env.raw(), class, &code, &message, &props)?;
+    // SAFETY: `error` was just created in this environment, which outlives the borrow of `env`.
+    Some(unsafe { Unknown::from_raw_unchecked(env.raw(), error) })
+}
+
+/// What a promise made by an `AsyncTask` rejects with: napi-rs rejects with the JS object a
+/// napi `Error` refers to, so the rejection is the object `throw` would have thrown.
+pub(crate) fn rejection(env: &Env, fail: Fail) -> Error {
+    let fallback = match &fail {
+        Fail::Napi(e) => Error::new(e.status, e.reason.clone()),
+        _ => Error::from_reason("sno: could not build the error object"),
+    };
+    match error_value(env, fail) {
+        Some(value) => Error::from(value),
+        None => fallback,
+    }
 }
 
 /// Ends an export: a [`Fail`] becomes the thrown JS error.

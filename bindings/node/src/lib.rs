@@ -1,11 +1,13 @@
 //! The native half of the Node.js package: generation, strict validation, byte and field
 //! extraction, and the generator, all on the text form. `sno.js` builds the public `Id` class
 //! on top (a JS object holding the canonical text: napi class instances cost about 1 µs each).
-//! Calls `sno-core` directly, never the C ABI. Every export runs under `catch_unwind`.
+//! Calls `sno-core` and `sno-lease` directly, never the C ABI. Every export runs under
+//! `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
 pub mod fail;
 pub mod formats;
+pub mod lease;
 pub mod wait;
 
 use napi::bindgen_prelude::*;
@@ -266,10 +268,18 @@ pub(crate) fn try_vec<T>(len: usize, what: &str) -> R<Vec<T>> {
     Ok(v)
 }
 
-/// A new ID of the process-wide generator (the core bounds its waits by its maximum wait).
+/// The process-wide generator, as the environment configures it (`sno_lease::process_generator`):
+/// `SNO_PARTITION` fixes its partition, `SNO_LEASE_URL` leases one (the first call acquires the
+/// lease), neither keeps a random default; both, or an invalid value, is an error at every call.
 #[inline]
-fn global_next(meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
-    sno_core::try_new(meta)
+fn global() -> R<sno_lease::ProcessGenerator> {
+    Ok(sno_lease::process_generator()?)
+}
+
+/// A new ID of the process-wide generator (which bounds its waits by its maximum wait).
+#[inline]
+fn global_next(meta: u8) -> R<sno_core::Id> {
+    Ok(global()?.next(meta)?)
 }
 
 /// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
@@ -285,9 +295,10 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
     let text = (|| -> R<Vec<u8>> {
         let n = batch_count(n, sno_core::ENCODED_LEN)?;
         let meta = meta_of(meta)?;
+        let generator = global()?;
         let mut ids = try_vec(n, "the batch's IDs")?;
         for _ in 0..n {
-            ids.push(global_next(meta)?);
+            ids.push(generator.next(meta)?);
         }
         let len = n * sno_core::ENCODED_LEN;
         let mut text = try_vec(len, "the batch's text")?;
@@ -344,9 +355,7 @@ pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
     catch_unwind
 )]
 pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
-    let id = meta_of(meta)
-        .and_then(|meta| Ok(global_next(meta)?))
-        .or_throw(env)?;
+    let id = meta_of(meta).and_then(global_next).or_throw(env)?;
     env.create_string_latin1(id.encode_bytes())
         .map_err(napi_error)
         .or_throw(env)
@@ -356,7 +365,7 @@ pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, St
 /// `napi_get_cb_info` and `napi_typeof`: about 20 ns of the 80 a `newString()` took.
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
-    let id = global_next(0).map_err(Fail::from).or_throw(env)?;
+    let id = global_next(0).or_throw(env)?;
     env.create_string_latin1(id.encode_bytes())
         .map_err(napi_error)
         .or_throw(env)
@@ -385,17 +394,78 @@ pub struct Stats {
     pub waits: i64,
 }
 
-fn u16_arg(name: &str, v: f64) -> R<u16> {
+pub(crate) fn u16_arg(name: &str, v: f64) -> R<u16> {
     Ok(int_arg(name, v, 0, 65535)? as u16)
 }
 
-/// A thread-safe generator with its own partition and sequence bounds.
+/// What a `Generator` mints with.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the plain generator is the hot path: boxing it would add a load to every ID, and the napi object is on the heap anyway"
+)]
+enum Inner {
+    /// Its own partition (given, restored or default).
+    Plain(CoreGenerator<SystemClock>),
+    /// A lease's partition, fenced to the lease's window (`new Generator({ lease })`).
+    Leased(sno_lease::LeasedGenerator),
+}
+
+impl Inner {
+    #[inline]
+    fn try_next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
+        match self {
+            Inner::Plain(g) => g.try_next(meta),
+            Inner::Leased(g) => g.try_next(meta),
+        }
+    }
+
+    fn next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
+        match self {
+            Inner::Plain(g) => g.next(meta),
+            Inner::Leased(g) => g.next(meta),
+        }
+    }
+
+    /// The plain generator, or for a leased one a `TypeError` (`ERR_SNO_LEASED_GENERATOR`)
+    /// saying why `what` does not apply to it.
+    fn plain(&self, what: &str, why: &str) -> R<&CoreGenerator<SystemClock>> {
+        match self {
+            Inner::Plain(g) => Ok(g),
+            Inner::Leased(_) => Err(fail::own(
+                fail::Class::TypeError,
+                "ERR_SNO_LEASED_GENERATOR",
+                format!("Generator.{what}: not for a leased generator: {why}"),
+            )),
+        }
+    }
+}
+
+/// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[napi]
 pub struct Generator {
-    inner: CoreGenerator<SystemClock>,
+    inner: Inner,
     max_wait_ms: u32,
+    /// IDs per 4 ms unit.
+    capacity: u32,
     /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
+}
+
+impl Generator {
+    /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with.
+    pub(crate) fn leased(
+        inner: sno_lease::LeasedGenerator,
+        max_wait_ms: u32,
+        sequence_min: u16,
+        sequence_max: u16,
+    ) -> Self {
+        Generator {
+            inner: Inner::Leased(inner),
+            max_wait_ms,
+            capacity: u32::from(sequence_max) - u32::from(sequence_min) + 1,
+            waits: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
 }
 
 #[napi]
@@ -466,7 +536,8 @@ impl Generator {
             }
             let inner = b.build()?;
             Ok(Generator {
-                inner,
+                capacity: inner.capacity(),
+                inner: Inner::Plain(inner),
                 max_wait_ms,
                 waits: std::sync::atomic::AtomicU64::new(0),
             })
@@ -475,7 +546,8 @@ impl Generator {
     }
 
     /// The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
-    /// back, for at most `maxWaitMs`; then throws what `tryNextString` would.
+    /// back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
+    /// what `tryNextString` would.
     #[napi(catch_unwind)]
     pub fn next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
         meta_of(meta)
@@ -484,7 +556,7 @@ impl Generator {
     }
 
     /// The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
-    /// ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs`.
+    /// ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs` (leased: also ERR_SNO_LEASE_EXPIRED).
     #[napi(catch_unwind)]
     pub fn try_next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
         meta_of(meta)
@@ -531,19 +603,30 @@ impl Generator {
                 ));
             }
             let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
+            let plain = self.inner.plain(
+                "nextWithTime",
+                "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
+            )?;
             Ok(encode(
-                self.inner
-                    .new_with_unix_nanos(meta_of(Some(meta))?, nanos)?,
+                plain.new_with_unix_nanos(meta_of(Some(meta))?, nanos)?,
             ))
         })()
         .or_throw(&env)
     }
 
-    /// The state, as a plain object that round-trips through JSON.
+    /// The state, as a plain object that round-trips through JSON (not for a leased generator:
+    /// its state is the lease's).
     #[napi(catch_unwind)]
-    pub fn snapshot(&self) -> Snapshot {
-        let s = self.inner.snapshot();
-        Snapshot {
+    pub fn snapshot(&self, env: &Env) -> Result<Snapshot, String> {
+        let plain = self
+            .inner
+            .plain(
+                "snapshot",
+                "a new lease starts a new window, so a leased generator is never restored",
+            )
+            .or_throw(env)?;
+        let s = plain.snapshot();
+        Ok(Snapshot {
             partition: f64::from(s.partition),
             sequence_min: f64::from(s.sequence_min),
             sequence_max: f64::from(s.sequence_max),
@@ -552,13 +635,16 @@ impl Generator {
             wall_hi: s.wall_hi as f64,
             wall_safe: s.wall_safe as f64,
             drifts: f64::from(s.drifts),
-        }
+        })
     }
 
     /// Counters of overflows, regressions and waits.
     #[napi(catch_unwind)]
     pub fn stats(&self) -> Stats {
-        let s = self.inner.stats();
+        let s = match &self.inner {
+            Inner::Plain(g) => g.stats(),
+            Inner::Leased(g) => g.stats(),
+        };
         let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
         Stats {
             overflows: s.overflows as i64,
@@ -569,16 +655,31 @@ impl Generator {
         }
     }
 
-    /// The partition.
+    /// The partition (leased: the lease's, which changes if the lease is lost and replaced).
     #[napi(getter, catch_unwind)]
     pub fn partition(&self) -> u32 {
-        u32::from(self.inner.partition())
+        u32::from(match &self.inner {
+            Inner::Plain(g) => g.partition(),
+            Inner::Leased(g) => g.partition(),
+        })
     }
 
     /// IDs per 4 ms unit.
     #[napi(getter, catch_unwind)]
     pub fn capacity(&self) -> u32 {
-        self.inner.capacity()
+        self.capacity
+    }
+
+    /// Whether waiting can end an ERR_SNO_LEASE_EXPIRED: a leased generator whose lease is not
+    /// closed (a renewal or a new grant may come). `nextAsync` polls while it is true.
+    #[napi(getter, catch_unwind)]
+    pub fn lease_renewable(&self) -> bool {
+        match &self.inner {
+            Inner::Plain(_) => false,
+            Inner::Leased(g) => g.can_wait(&SnoError::LeaseExpired {
+                partition: g.partition(),
+            }),
+        }
     }
 
     /// The longest `next` / `nextAsync` waits, in milliseconds.

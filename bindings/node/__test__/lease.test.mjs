@@ -1,0 +1,353 @@
+// Issue #22 in the Node layer: partitions leased from PostgreSQL and Redis (`Lease`), the
+// lease's self-fencing generator (`Generator({ lease })`), every row of
+// testdata/lease_bad_input.tsv, and the process-wide functions configured by SNO_PARTITION /
+// SNO_LEASE_URL in child processes. Against real servers started for this file
+// (scripts/store-server): if one cannot start, every test here fails.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { after, before, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+
+import fc from 'fast-check'
+
+import { Generator, Lease } from '../index.mjs'
+import { freePort, pause, startStores } from './stores.mjs'
+
+const INDEX = fileURLToPath(new URL('../index.mjs', import.meta.url))
+const TABLE = fileURLToPath(new URL('../../../testdata/lease_bad_input.tsv', import.meta.url))
+// Every Redis lease of this file is in this namespace, with this TTL: a namespace's first grant
+// waits one TTL (the store cannot know what an earlier life of it granted), once.
+const NS = 'node-test'
+const TTL_MS = 2000
+
+const is = (Class, code) => (e) => e instanceof Class && e.constructor === Class && e.code === code
+
+let stores
+let closedPort
+before(async () => {
+  stores = await startStores(['pg', 'redis'])
+  closedPort = await freePort()
+})
+after(() => stores?.stop())
+
+/** The store URL of a backend. */
+const url = (backend) => stores[backend]
+
+test('Lease and Generator are exported by both entry points', () => {
+  const cjs = createRequire(import.meta.url)('../sno.js')
+  assert.equal(cjs.Lease, Lease)
+  assert.equal(cjs.Generator, Generator)
+})
+
+for (const backend of ['pg', 'redis']) {
+  test(`${backend}: new Lease and Lease.acquire: fields, distinct partitions, growing tokens, close, Symbol.dispose`, async () => {
+    const t0 = Date.now()
+    const sync = new Lease({ url: url(backend), namespace: NS, ttlMs: TTL_MS })
+    const pending = Lease.acquire({ url: url(backend), namespace: NS, ttlMs: TTL_MS })
+    assert.ok(pending instanceof Promise)
+    const async = await pending
+    for (const lease of [sync, async]) {
+      assert.ok(lease instanceof Lease)
+      assert.ok(Number.isInteger(lease.partition) && lease.partition >= 0 && lease.partition <= 65535)
+      assert.equal(typeof lease.token, 'bigint')
+      assert.ok(lease.token > 0n)
+      assert.ok(lease.expiresAt instanceof Date)
+      assert.ok(lease.expiresAt.getTime() > t0, 'the grant expires after it was asked for')
+      assert.equal(lease.namespace, NS)
+      assert.ok(lease.holder.includes(`/${process.pid}/`), lease.holder)
+      assert.equal(lease.closed, false)
+      assert.equal(lease.lastError, null)
+    }
+    assert.notEqual(sync.partition, async.partition, 'two live leases of a namespace never share a partition')
+    assert.ok(async.token > sync.token, 'fencing tokens only grow')
+    sync.close()
+    assert.equal(sync.closed, true)
+    sync.close()
+    assert.equal(sync.closed, true)
+    assert.equal(typeof Symbol.dispose, 'symbol')
+    async[Symbol.dispose]()
+    assert.equal(async.closed, true)
+  })
+
+  test(`${backend}: Generator({ lease }) mints on the leased partition; after close(), ERR_SNO_LEASE_EXPIRED`, async () => {
+    const lease = new Lease({ url: url(backend), namespace: NS, ttlMs: TTL_MS })
+    // What does not apply to a leased generator is refused before the lease's one generator is made.
+    assert.throws(() => new Generator({ lease, partition: 1 }), is(TypeError, 'ERR_INCOMPATIBLE_OPTION_PAIR'))
+    const snapshot = new Generator({ partition: 1 }).snapshot()
+    assert.throws(() => new Generator({ lease, snapshot }), is(TypeError, 'ERR_INCOMPATIBLE_OPTION_PAIR'))
+    assert.throws(() => new Generator({ lease, sequenceMin: 9, sequenceMax: 8 }), is(RangeError, 'ERR_SNO_INVALID_SEQUENCE_BOUNDS'))
+    assert.throws(() => new Generator({ lease, maxWaitMs: -1 }), is(RangeError, 'ERR_SNO_INVALID_ARGUMENT'))
+    for (const bad of [{}, lease.partition, 'lease', null, Object.create(Lease.prototype)]) {
+      assert.throws(() => new Generator({ lease: bad }), is(TypeError, 'ERR_INVALID_ARG_TYPE'))
+    }
+
+    const gen = new Generator({ lease, sequenceMin: 0, sequenceMax: 4095, maxWaitMs: 1000 })
+    assert.equal(gen.lease, lease)
+    assert.equal(new Generator().lease, null)
+    assert.equal(gen.partition, lease.partition)
+    assert.equal(gen.capacity, 4096)
+    assert.equal(gen.maxWaitMs, 1000)
+    // More than one unit's pool: next() waits into the following units.
+    const ids = Array.from({ length: 5000 }, () => gen.next())
+    for (let i = 1; i < ids.length; i++) assert.equal(ids[i - 1].compare(ids[i]), -1, 'strictly increasing')
+    ids.push(gen.tryNext(7), await gen.nextAsync(8))
+    assert.deepEqual(ids.slice(-2).map((id) => id.meta), [7, 8])
+    for (const id of ids) assert.equal(id.partition, lease.partition)
+    assert.equal(new Set(ids.map(String)).size, ids.length)
+    const stats = gen.stats()
+    for (const key of ['overflows', 'overflowEpisodes', 'drifts', 'regressions', 'waits']) assert.equal(typeof stats[key], 'number')
+
+    assert.throws(() => new Generator({ lease }), is(Error, 'ERR_SNO_LEASE_UNAVAILABLE'), 'one lease, one generator')
+    assert.throws(() => gen.snapshot(), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
+    assert.throws(() => gen.nextWithTime(0, new Date()), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
+
+    const partition = lease.partition
+    lease.close()
+    const expired = (e) => is(Error, 'ERR_SNO_LEASE_EXPIRED')(e) && e.partition === partition && !('retryAtUnixNs' in e)
+    assert.throws(() => gen.tryNext(), expired)
+    assert.throws(() => gen.next(), expired, 'a closed lease is not waited for')
+    await assert.rejects(gen.nextAsync(), expired)
+    assert.throws(() => new Generator({ lease }), is(Error, 'ERR_SNO_LEASE_UNAVAILABLE'))
+  })
+}
+
+test('pg: close() releases the partition: the next lease of it starts after the window of the last', async () => {
+  const options = { url: url('pg'), namespace: 'node-release', partitions: [77, 77], ttlMs: 1000 }
+  const first = new Lease(options)
+  assert.equal(first.partition, 77)
+  await assert.rejects(Lease.acquire(options), is(Error, 'ERR_SNO_LEASE_NO_FREE_PARTITION'))
+  const last = new Generator({ lease: first }).next()
+  first.close()
+  // Acquired once the clock passes the end of the first grant's window (at most one TTL).
+  const second = await Lease.acquire(options)
+  assert.equal(second.partition, 77)
+  assert.ok(second.token > first.token)
+  const next = new Generator({ lease: second }).next()
+  assert.equal(next.partition, 77)
+  assert.equal(last.compare(next), -1, 'the new holder stamps after the old one')
+  second.close()
+})
+
+test('redis: while renewals fail the generator stops; nextAsync waits for the renewal, the event loop running', async () => {
+  const lease = new Lease({ url: url('redis'), namespace: NS, ttlMs: TTL_MS })
+  const gen = new Generator({ lease, maxWaitMs: 60_000 })
+  gen.next()
+  pause(stores, 'redis', true)
+  try {
+    // The window ends a margin before the store's expiry; wait for it (bounded generously).
+    let expired
+    for (let i = 0; i < 400 && expired === undefined; i++) {
+      try {
+        gen.tryNext()
+        await sleep(25)
+      } catch (e) {
+        expired = e
+      }
+    }
+    assert.ok(is(Error, 'ERR_SNO_LEASE_EXPIRED')(expired), String(expired))
+    const renewal = lease.lastError
+    assert.ok(renewal instanceof Error && /^ERR_SNO_LEASE_/.test(renewal.code), String(renewal?.code))
+    assert.equal(lease.closed, false)
+
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 5)
+    const waits = gen.stats().waits
+    const pending = gen.nextAsync(3)
+    await sleep(100)
+    pause(stores, 'redis', false)
+    const id = await pending
+    clearInterval(timer)
+    assert.ok(ticks > 0, 'timers fired while nextAsync waited')
+    assert.equal(id.meta, 3)
+    assert.equal(id.partition, lease.partition)
+    assert.equal(gen.stats().waits, waits + 1, 'one wait, however often the lease was looked at')
+    assert.equal(lease.lastError, null)
+  } finally {
+    pause(stores, 'redis', false)
+    lease.close()
+  }
+})
+
+// testdata/lease_bad_input.tsv: each request fails, synchronously and asynchronously, with the
+// row's code as ERR_SNO_<CODE>; option values out of range are RangeErrors, the rest Errors.
+const lines = readFileSync(TABLE, 'utf8')
+  .split('\n')
+  .filter((l) => l.length > 0 && !l.startsWith('#'))
+assert.equal(lines[0], 'case\turl\toptions\tcode')
+
+/** The row's options as `Lease` options, and whether to hold the namespace's range first. */
+function rowOptions(text) {
+  const options = {}
+  let holdFirst = false
+  if (text === '-') return { options, holdFirst }
+  for (const pair of text.split(';')) {
+    const [key, value] = pair.split(/=(.*)/s)
+    switch (key) {
+      case 'namespace':
+        options.namespace = value
+        break
+      case 'ttl_ms':
+        options.ttlMs = Number(value)
+        break
+      case 'margin_ms':
+        options.marginMs = Number(value)
+        break
+      case 'timeout_ms':
+        options.timeoutMs = Number(value)
+        break
+      case 'partitions':
+        options.partitions = value.split('-').map(Number)
+        break
+      case 'hold_first':
+        holdFirst = value === '1'
+        break
+      default:
+        throw new Error(`unknown option ${key}`)
+    }
+  }
+  return { options, holdFirst }
+}
+
+for (const line of lines.slice(1)) {
+  const [name, rawUrl, rawOptions, code] = line.split('\t')
+  test(`lease bad input: ${name}`, async () => {
+    const target = rawUrl
+      .replaceAll('{pg}', stores.pg)
+      .replaceAll('{redis}', stores.redis)
+      .replaceAll('{pg_port}', String(stores.pgPort))
+      .replaceAll('{redis_port}', String(stores.redisPort))
+      .replaceAll('{closed_port}', String(closedPort))
+    const { options, holdFirst } = rowOptions(rawOptions)
+    const request = { url: target, ...options }
+    const expected = `ERR_SNO_${code.toUpperCase()}`
+    const Class = code === 'lease_invalid_options' ? RangeError : Error
+    // The holder takes the TTL of this file's leases when the row sets none: a fresh Redis
+    // namespace's first grant waits one TTL, which need not be the default 15 s here.
+    const holder = holdFirst ? await Lease.acquire({ ttlMs: TTL_MS, ...request }) : undefined
+    try {
+      assert.throws(() => new Lease(request), is(Class, expected))
+      await assert.rejects(Lease.acquire(request), is(Class, expected))
+    } finally {
+      holder?.close()
+    }
+  })
+}
+
+// The process-wide functions in a child process whose environment holds only the variables given.
+const PROBE = `
+const sno = await import(${JSON.stringify(INDEX)})
+const calls = [
+  () => sno.newId().partition,
+  () => sno.newIds(3).map((id) => id.partition).join(','),
+  () => sno.Id.parse(sno.newString()).partition,
+  () => sno.newStrings(2).map((t) => sno.Id.parse(t).partition).join(','),
+]
+console.log(calls.map((call) => {
+  try { return String(call()) } catch (e) { return e.constructor.name + ' ' + e.code }
+}).join(' | '))
+`
+
+function child(env, probe = PROBE) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SNO_')))
+  return execFileSync(process.execPath, ['--input-type=module', '-e', probe], {
+    env: { ...clean, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  }).trimEnd()
+}
+
+/** The probe's line when every call mints on `partition`. */
+const all = (partition) => [partition, `${partition},${partition},${partition}`, partition, `${partition},${partition}`].join(' | ')
+/** The probe's line when every call throws `error` ('Class CODE'). */
+const throws = (error) => Array(4).fill(error).join(' | ')
+
+test('process-wide: SNO_LEASE_URL leases the partition (PostgreSQL and Redis)', () => {
+  const pg = { SNO_LEASE_URL: url('pg'), SNO_LEASE_NAMESPACE: 'node-env', SNO_LEASE_PARTITIONS: '4321-4321', SNO_LEASE_TTL: '60s' }
+  assert.equal(child(pg), all('4321'))
+  // The child's lease is still live (it lapses after the TTL): nobody else gets the partition.
+  assert.throws(
+    () => new Lease({ url: url('pg'), namespace: 'node-env', partitions: [4321, 4321] }),
+    is(Error, 'ERR_SNO_LEASE_NO_FREE_PARTITION'),
+  )
+  const redis = { SNO_LEASE_URL: url('redis'), SNO_LEASE_NAMESPACE: NS, SNO_LEASE_PARTITIONS: '4322-4322', SNO_LEASE_TTL: `${TTL_MS}ms` }
+  assert.equal(child(redis), all('4322'))
+})
+
+test('process-wide: SNO_PARTITION fixes the partition; neither variable keeps a random one', () => {
+  assert.equal(child({ SNO_PARTITION: '4242' }), all('4242'))
+  assert.equal(child({ SNO_PARTITION: ' 0 ' }), all('0'))
+  const [p] = child({}).split(' | ')
+  assert.ok(Number.isInteger(Number(p)) && Number(p) >= 0 && Number(p) <= 65535, p)
+  assert.equal(child({}).split(' | ')[1].split(',').length, 3)
+})
+
+test('process-wide: both variables, or invalid values, throw the code at every call', () => {
+  const both = { SNO_PARTITION: '4242', SNO_LEASE_URL: url('pg') }
+  assert.equal(child(both), throws('RangeError ERR_SNO_LEASE_INVALID_OPTIONS'))
+  for (const value of ['abc', '65536', '-1', '', '1.5']) {
+    assert.equal(child({ SNO_PARTITION: value }), throws('Error ERR_SNO_INVALID_ENVIRONMENT'), `SNO_PARTITION=${JSON.stringify(value)}`)
+  }
+  assert.equal(child({ SNO_LEASE_URL: 'mysql://127.0.0.1/db' }), throws('Error ERR_SNO_LEASE_INVALID_URL'))
+  assert.equal(child({ SNO_LEASE_URL: url('pg'), SNO_LEASE_TTL: 'soon' }), throws('RangeError ERR_SNO_LEASE_INVALID_OPTIONS'))
+  assert.equal(child({ SNO_LEASE_URL: url('pg'), SNO_LEASE_PARTITIONS: '9-8' }), throws('RangeError ERR_SNO_LEASE_INVALID_OPTIONS'))
+  assert.equal(child({ SNO_LEASE_URL: `redis://:sno-test@127.0.0.1:${closedPort}/` }), throws('Error ERR_SNO_LEASE_UNREACHABLE'))
+  const wrong = `postgres://sno_auth:wrong@127.0.0.1:${stores.pgPort}/postgres`
+  assert.equal(child({ SNO_LEASE_URL: wrong }), throws('Error ERR_SNO_LEASE_AUTHENTICATION_FAILED'))
+})
+
+test('Lease.fromEnv() leases from SNO_LEASE_URL with the SNO_LEASE_* options', () => {
+  const probe = `
+const { Lease } = await import(${JSON.stringify(INDEX)})
+try {
+  const lease = Lease.fromEnv()
+  console.log(lease.namespace, lease.partition)
+  lease.close()
+} catch (e) {
+  console.log(e.constructor.name, e.code)
+}
+`
+  const env = { SNO_LEASE_URL: url('pg'), SNO_LEASE_NAMESPACE: 'node-from-env', SNO_LEASE_PARTITIONS: '4400-4400' }
+  assert.equal(child(env, probe), 'node-from-env 4400')
+  assert.equal(child({}, probe), 'Error ERR_SNO_INVALID_ENVIRONMENT')
+  assert.equal(child({ ...env, SNO_LEASE_TTL: '0' }, probe), 'RangeError ERR_SNO_LEASE_INVALID_OPTIONS')
+})
+
+let usingSyntax = true
+try {
+  new Function('{ using x = null }')
+} catch {
+  usingSyntax = false
+}
+test('`using lease = new Lease(...)` closes it at the end of the block', { skip: !usingSyntax && 'this Node has no `using` declarations' }, () => {
+  const run = new Function(
+    'Lease',
+    'options',
+    `let kept
+     { using lease = new Lease(options); kept = lease; if (lease.closed) throw new Error('closed early') }
+     return kept`,
+  )
+  assert.equal(run(Lease, { url: url('pg'), namespace: NS, ttlMs: TTL_MS }).closed, true)
+})
+
+// Whatever the options (never a usable URL: nothing is connected), errors are typed and coded.
+test('property: no Lease option gives an untyped error (fast-check)', async () => {
+  const CODE = /^ERR_(SNO_[A-Z0-9_]+|INVALID_ARG_TYPE|INVALID_ARG_VALUE)$/
+  const value = fc.oneof(fc.anything(), fc.string(), fc.integer(), fc.double(), fc.constantFrom(null, undefined, 2 ** 63, -1, 1.5, NaN, [], [1], [1, 2], [2, 1]))
+  const keys = ['url', 'namespace', 'ttlMs', 'partitions', 'marginMs', 'timeoutMs']
+  const options = fc.oneof(value, fc.record(Object.fromEntries(keys.map((k) => [k, value])), { requiredKeys: [] }), fc.dictionary(fc.string(), value))
+  const unusable = (o) => (o !== null && typeof o === 'object' && typeof o.url === 'string' && o.url.includes(':') ? { ...o, url: 'no-scheme' } : o)
+  const check = (e) => {
+    assert.ok(e instanceof Error && CODE.test(e.code), `${e?.constructor?.name} ${e?.code}: ${e?.message}`)
+    assert.doesNotMatch(e.message, /napi|rust|panic|Failed to convert|Expected/i)
+  }
+  await fc.assert(
+    fc.asyncProperty(options.map(unusable), async (o) => {
+      assert.throws(() => new Lease(o), (e) => (check(e), true))
+      await assert.rejects(Lease.acquire(o), (e) => (check(e), true))
+    }),
+    { numRuns: 300 },
+  )
+})

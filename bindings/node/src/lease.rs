@@ -1,0 +1,296 @@
+//! Leases (`sno-lease`): a partition of a namespace leased from PostgreSQL or Redis, renewed by
+//! the lease's own thread, released by `close()`. `sno.js` builds the public `Lease` class on
+//! top (option checks, `Date`s, `Symbol.dispose`) and `Generator({ lease })` on
+//! [`Lease::generator`].
+//!
+//! Acquiring is network I/O bounded by the options' timeout (and, for a partition released a
+//! moment ago or a fresh Redis namespace, a wait of at most one TTL): `new Lease()` does it on
+//! the calling thread, like the synchronous `fs` calls, and `Lease.acquire()` on a libuv worker
+//! thread ([`AcquireTask`]). A lease whose JS object is collected unclosed is released on a
+//! thread of its own, never in the garbage collector's finalizer on the main thread.
+
+use std::time::Duration;
+
+use napi::bindgen_prelude::*;
+use napi::{Env, Task};
+use napi_derive::napi;
+use sno_lease::LeaseOptions;
+
+use crate::fail::{Class, Fail, OrThrow, R, error_value, own, rejection};
+use crate::{Generator, Snapshot, u16_arg, wait};
+
+/// `detail` as the lease's own "invalid option" error (`ERR_SNO_LEASE_INVALID_OPTIONS`).
+fn invalid(detail: String) -> Fail {
+    Fail::Lease(sno_lease::Error::InvalidOptions { detail })
+}
+
+/// An option in milliseconds: a non-negative integer JS number holds exactly.
+fn millis(name: &str, value: f64) -> R<Duration> {
+    if value.fract() == 0.0 && (0.0..=crate::MAX_SAFE_INTEGER as f64).contains(&value) {
+        Ok(Duration::from_millis(value as u64))
+    } else {
+        Err(invalid(format!(
+            "option {name} must be an integer number of milliseconds, got {value}"
+        )))
+    }
+}
+
+/// A bound of option `partitions`: an integer in `0 ..= 65535`.
+fn partition_bound(index: usize, value: f64) -> R<u16> {
+    if value.fract() == 0.0 && (0.0..=65535.0).contains(&value) {
+        Ok(value as u16)
+    } else {
+        Err(invalid(format!(
+            "option partitions[{index}] must be an integer in 0 ..= 65535, got {value}"
+        )))
+    }
+}
+
+/// The options of `new Lease()` / `Lease.acquire()` (`sno.js` has checked their types), checked
+/// as `sno-lease` checks them.
+fn lease_options(
+    namespace: Option<String>,
+    ttl_ms: Option<f64>,
+    partitions: Option<Vec<f64>>,
+    margin_ms: Option<f64>,
+    timeout_ms: Option<f64>,
+) -> R<LeaseOptions> {
+    let mut o = LeaseOptions::new(namespace.unwrap_or_else(|| "default".to_owned()));
+    if let Some(ttl) = ttl_ms {
+        o = o.ttl(millis("ttlMs", ttl)?);
+    }
+    if let Some(range) = partitions {
+        let [first, last] = range[..] else {
+            return Err(invalid(format!(
+                "option partitions must be [first, last], got {} numbers",
+                range.len()
+            )));
+        };
+        o = o.partitions(partition_bound(0, first)?..=partition_bound(1, last)?);
+    }
+    if let Some(margin) = margin_ms {
+        o = o.margin(millis("marginMs", margin)?);
+    }
+    if let Some(timeout) = timeout_ms {
+        o = o.timeout(millis("timeoutMs", timeout)?);
+    }
+    o.validate()?;
+    Ok(o)
+}
+
+/// A partition leased from a store for this process.
+#[napi(custom_finalize)]
+pub struct Lease {
+    inner: sno_lease::Lease,
+}
+
+impl ObjectFinalize for Lease {
+    /// Collected without `close()`: released on a thread of its own (a call to the store, up to
+    /// the options' timeout), not on the main thread.
+    fn finalize(self, _env: Env) -> Result<()> {
+        if !self.inner.is_closed() {
+            let inner = self.inner;
+            // If no thread can be started, the closure (and the lease) is dropped here instead.
+            let _ = std::thread::Builder::new()
+                .name("sno-lease-drop".into())
+                .spawn(move || drop(inner));
+        }
+        Ok(())
+    }
+}
+
+#[napi]
+impl Lease {
+    /// Leases a partition on the calling thread (`new Lease(options)`); `sno.js` has checked the
+    /// options' types.
+    #[napi(constructor, catch_unwind)]
+    pub fn new(
+        env: &Env,
+        url: String,
+        namespace: Option<String>,
+        ttl_ms: Option<f64>,
+        partitions: Option<Vec<f64>>,
+        margin_ms: Option<f64>,
+        timeout_ms: Option<f64>,
+    ) -> Result<Self, String> {
+        lease_options(namespace, ttl_ms, partitions, margin_ms, timeout_ms)
+            .and_then(|options| Ok(sno_lease::Lease::acquire(&url, &options)?))
+            .map(|inner| Lease { inner })
+            .or_throw(env)
+    }
+
+    /// Leases from `SNO_LEASE_URL` with the options of the `SNO_LEASE_*` variables
+    /// (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`), on the calling thread.
+    #[napi(factory, catch_unwind)]
+    pub fn from_env(env: &Env) -> Result<Self, String> {
+        (|| -> R<Self> {
+            let url = std::env::var("SNO_LEASE_URL")
+                .ok()
+                .filter(|u| !u.trim().is_empty())
+                .ok_or(Fail::Core(sno_core::Error::InvalidEnvironment {
+                    variable: "SNO_LEASE_URL",
+                    reason: "not set (or empty, or not UTF-8): Lease.fromEnv() leases from the store it names",
+                }))?;
+            let options = sno_lease::LeaseOptions::from_env()?;
+            Ok(Lease {
+                inner: sno_lease::Lease::acquire(url.trim(), &options)?,
+            })
+        })()
+        .or_throw(env)
+    }
+
+    /// The lease's generator (`new Generator({ lease, ... })`): one per lease. `partition` and
+    /// `snapshot` are only taken to be refused: a leased generator mints on the lease's
+    /// partition, from the lease's window.
+    #[napi(catch_unwind)]
+    pub fn generator(
+        &self,
+        env: &Env,
+        partition: Option<f64>,
+        sequence_min: Option<f64>,
+        sequence_max: Option<f64>,
+        snapshot: Option<Snapshot>,
+        max_wait_ms: Option<f64>,
+    ) -> Result<Generator, String> {
+        (|| -> R<Generator> {
+            let conflict = |option: &str, why: &str| {
+                own(
+                    Class::TypeError,
+                    "ERR_INCOMPATIBLE_OPTION_PAIR",
+                    format!(
+                        "Generator: option lease cannot be used with option {option}: {why}"
+                    ),
+                )
+            };
+            if partition.is_some() {
+                return Err(conflict(
+                    "partition",
+                    "a leased generator mints on the partition the lease holds",
+                ));
+            }
+            if snapshot.is_some() {
+                return Err(conflict(
+                    "snapshot",
+                    "a leased generator starts in its lease's window, not where a saved state left off",
+                ));
+            }
+            let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
+            let min = u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?;
+            let max = u16_arg(
+                "Generator: option sequenceMax",
+                sequence_max.unwrap_or(65535.0),
+            )?;
+            let builder = sno_core::Generator::builder()
+                .max_wait(Duration::from_millis(u64::from(max_wait_ms)))
+                .sequence_bounds(min, max);
+            let leased = self.inner.generator_with(builder)?;
+            Ok(Generator::leased(leased, max_wait_ms, min, max))
+        })()
+        .or_throw(env)
+    }
+
+    /// The partition leased now (it changes if the lease is lost and a new one taken).
+    #[napi(getter, catch_unwind)]
+    pub fn partition(&self) -> u32 {
+        u32::from(self.inner.partition())
+    }
+
+    /// The fencing token of the current grant (above every earlier grant's in the namespace;
+    /// Redis tokens pass 2^53, so a bigint).
+    #[napi(getter, catch_unwind)]
+    pub fn token(&self) -> u64 {
+        self.inner.token()
+    }
+
+    /// When the store lets the grant lapse unless renewed (Unix ms, the store's clock).
+    #[napi(getter, catch_unwind)]
+    pub fn expires_unix_ms(&self) -> f64 {
+        self.inner.expires_unix_ms() as f64
+    }
+
+    /// The namespace the partition belongs to.
+    #[napi(getter, catch_unwind)]
+    pub fn namespace(&self) -> String {
+        self.inner.options().namespace().to_owned()
+    }
+
+    /// The holder name stored with the grant (`host/pid/random`).
+    #[napi(getter, catch_unwind)]
+    pub fn holder(&self) -> String {
+        self.inner.holder().to_owned()
+    }
+
+    /// Whether `close()` was called.
+    #[napi(getter, catch_unwind)]
+    pub fn closed(&self) -> bool {
+        self.inner.is_closed()
+    }
+
+    /// The last renewal error (an `Error` with its `code`), or null once a renewal succeeds.
+    #[napi(getter, ts_return_type = "Error | null", catch_unwind)]
+    pub fn last_error<'env>(&self, env: &'env Env) -> Option<Unknown<'env>> {
+        self.inner
+            .last_error()
+            .and_then(|e| error_value(env, Fail::from(e)))
+    }
+
+    /// Stops renewing and releases the partition (one call to the store, within the timeout);
+    /// the generator then refuses with ERR_SNO_LEASE_EXPIRED. Idempotent.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self) {
+        self.inner.close();
+    }
+}
+
+/// Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise.
+#[napi(
+    ts_args_type = "url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null",
+    ts_return_type = "Promise<Lease>",
+    catch_unwind
+)]
+pub fn acquire_lease(
+    env: &Env,
+    url: String,
+    namespace: Option<String>,
+    ttl_ms: Option<f64>,
+    partitions: Option<Vec<f64>>,
+    margin_ms: Option<f64>,
+    timeout_ms: Option<f64>,
+) -> Result<AsyncTask<AcquireTask>, String> {
+    lease_options(namespace, ttl_ms, partitions, margin_ms, timeout_ms)
+        .map(|options| AsyncTask::new(AcquireTask { url, options }))
+        .or_throw(env)
+}
+
+/// The work of `acquireLease`.
+pub struct AcquireTask {
+    url: String,
+    options: LeaseOptions,
+}
+
+impl Task for AcquireTask {
+    /// The lease or its error: the error becomes its JS object on the main thread, in `resolve`.
+    type Output = std::result::Result<sno_lease::Lease, sno_lease::Error>;
+    type JsValue = Lease;
+
+    /// Runs on a worker thread, where a panic would abort the process: caught here.
+    fn compute(&mut self) -> Result<Self::Output> {
+        let (url, options) = (&self.url, &self.options);
+        Ok(
+            std::panic::catch_unwind(|| sno_lease::Lease::acquire(url, options)).unwrap_or_else(
+                |_| {
+                    Err(sno_lease::Error::Store {
+                        detail: "the lease's acquisition panicked".to_owned(),
+                    })
+                },
+            ),
+        )
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        match output {
+            Ok(inner) => Ok(Lease { inner }),
+            Err(e) => Err(rejection(&env, Fail::from(e))),
+        }
+    }
+}
