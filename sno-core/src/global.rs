@@ -139,7 +139,7 @@ pub fn global_generator() -> &'static Generator<SystemClock> {
 /// assert!(a < b);
 /// ```
 pub fn new(meta: u8) -> Id {
-    match global_generator().next(meta) {
+    match try_new(meta) {
         Ok(id) => id,
         Err(e) => panic!("{e}"),
     }
@@ -154,7 +154,11 @@ pub fn new(meta: u8) -> Id {
 /// # Ok::<(), sno_core::Error>(())
 /// ```
 pub fn try_new(meta: u8) -> Result<Id, Error> {
-    try_global_generator()?.next(meta)
+    // Straight from the cell: no intermediate Result<&Generator, Error> on the hot path.
+    match GLOBAL.get_or_init(build_global) {
+        Ok(g) => g.next(meta),
+        Err(e) => Err(*e),
+    }
 }
 
 pub(crate) fn register_fork_handler() {

@@ -123,6 +123,16 @@ impl LeasedGenerator {
         self.generator.stats()
     }
 
+    /// IDs per 4 ms unit (`sequence_max − sequence_min + 1`).
+    pub fn capacity(&self) -> u32 {
+        self.generator.capacity()
+    }
+
+    /// Whether the lease was closed: the generator refuses for good.
+    pub fn is_closed(&self) -> bool {
+        self.shared.is_closed()
+    }
+
     /// The longest [`next`](Self::next) sleeps in all.
     pub fn max_wait(&self) -> Duration {
         self.generator.max_wait()

@@ -116,6 +116,19 @@ impl Lease {
         Ok(lease)
     }
 
+    /// [`acquire`](Self::acquire) with the URL of `SNO_LEASE_URL` and the options of
+    /// [`LeaseOptions::from_env`]; [`sno_core::Error::InvalidEnvironment`] when `SNO_LEASE_URL`
+    /// is unset.
+    pub fn from_env() -> Result<Lease, Error> {
+        let url = crate::options::env_text("SNO_LEASE_URL")?.ok_or(Error::Id(
+            sno_core::Error::InvalidEnvironment {
+                variable: "SNO_LEASE_URL",
+                reason: "is not set: it names the store to lease from (postgres://… or redis://…)",
+            },
+        ))?;
+        Lease::acquire(&url, &LeaseOptions::from_env()?)
+    }
+
     /// Sleeps until the local clock reaches the start of the grant's window, for at most one
     /// TTL (plus a second for the clocks to disagree).
     fn wait_for_window(&self) {
