@@ -124,16 +124,8 @@ impl Lease {
     #[napi(factory, catch_unwind)]
     pub fn from_env(env: &Env) -> Result<Self, String> {
         (|| -> R<Self> {
-            let url = std::env::var("SNO_LEASE_URL")
-                .ok()
-                .filter(|u| !u.trim().is_empty())
-                .ok_or(Fail::Core(sno_core::Error::InvalidEnvironment {
-                    variable: "SNO_LEASE_URL",
-                    reason: "not set (or empty, or not UTF-8): Lease.fromEnv() leases from the store it names",
-                }))?;
-            let options = sno_lease::LeaseOptions::from_env()?;
             Ok(Lease {
-                inner: sno_lease::Lease::acquire(url.trim(), &options)?,
+                inner: sno_lease::Lease::from_env()?,
             })
         })()
         .or_throw(env)
@@ -184,7 +176,7 @@ impl Lease {
                 .max_wait(Duration::from_millis(u64::from(max_wait_ms)))
                 .sequence_bounds(min, max);
             let leased = self.inner.generator_with(builder)?;
-            Ok(Generator::leased(leased, max_wait_ms, min, max))
+            Ok(Generator::leased(leased, max_wait_ms))
         })()
         .or_throw(env)
     }

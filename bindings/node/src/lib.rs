@@ -453,16 +453,11 @@ pub struct Generator {
 
 impl Generator {
     /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with.
-    pub(crate) fn leased(
-        inner: sno_lease::LeasedGenerator,
-        max_wait_ms: u32,
-        sequence_min: u16,
-        sequence_max: u16,
-    ) -> Self {
+    pub(crate) fn leased(inner: sno_lease::LeasedGenerator, max_wait_ms: u32) -> Self {
         Generator {
+            capacity: inner.capacity(),
             inner: Inner::Leased(inner),
             max_wait_ms,
-            capacity: u32::from(sequence_max) - u32::from(sequence_min) + 1,
             waits: std::sync::atomic::AtomicU64::new(0),
         }
     }
@@ -676,9 +671,7 @@ impl Generator {
     pub fn lease_renewable(&self) -> bool {
         match &self.inner {
             Inner::Plain(_) => false,
-            Inner::Leased(g) => g.can_wait(&SnoError::LeaseExpired {
-                partition: g.partition(),
-            }),
+            Inner::Leased(g) => !g.is_closed(),
         }
     }
 
