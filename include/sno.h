@@ -22,8 +22,14 @@
 // Bytes in the text form of an ID (no terminating NUL).
 #define SNO_ENCODED_LEN 16
 
-// `sno_generator_options.partition` value asking for a per-process default partition.
+// `sno_generator_options.partition` (as 0 does) and sno_generator_restore's `partition`:
+// a per-process default partition, resp. the snapshot's own.
 #define SNO_PARTITION_DEFAULT -1
+
+// Or'ed with a partition number p (0..=65535) in `sno_generator_options.partition` (and
+// accepted by sno_generator_restore) to ask for partition p: `SNO_PARTITION_FIXED | 7`. It is
+// 65536, above every partition, so a zeroed options struct can mean the default partition.
+#define SNO_PARTITION_FIXED 65536
 
 // The most IDs one batch call (sno_generator_next_many) makes: 16 777 216 (2^24); more is
 // SNO_STATUS_BATCH_TOO_LARGE, answered before anything is generated.
@@ -37,7 +43,7 @@
 #define SNO_VERSION_MAJOR 0
 
 // Minor version of the library.
-#define SNO_VERSION_MINOR 1
+#define SNO_VERSION_MINOR 2
 
 // Patch version of the library.
 #define SNO_VERSION_PATCH 0
@@ -129,13 +135,50 @@ typedef enum sno_status {
   SNO_STATUS_FORKED = 22,
   // The operating system's randomness source cannot be read.
   SNO_STATUS_RANDOMNESS_UNAVAILABLE = 23,
+  // A leased generator's lease does not cover the clock: renewals are failing, or the lease
+  // was lost or freed (sno_lease_free). No ID is minted outside a lease; sno_generator_next
+  // waits (within its 5 s) for a renewal while the lease is alive, and answers at once once
+  // it is freed.
+  SNO_STATUS_LEASE_EXPIRED = 24,
+  // An environment variable that configures the process-wide generator (sno_new) holds a
+  // value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty).
+  // sno_last_error_message names the variable.
+  SNO_STATUS_INVALID_ENVIRONMENT = 25,
+  // The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
+  // redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
+  // does not support.
+  SNO_STATUS_LEASE_INVALID_URL = 26,
+  // A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
+  // from SNO_LEASE_* variables, or SNO_PARTITION and SNO_LEASE_URL are both set.
+  SNO_STATUS_LEASE_INVALID_OPTIONS = 27,
+  // The store cannot be reached, or did not answer within the timeout; retrying may succeed.
+  SNO_STATUS_LEASE_UNREACHABLE = 28,
+  // The store refused the credentials.
+  SNO_STATUS_LEASE_AUTHENTICATION_FAILED = 29,
+  // Every partition of the range is held by a live lease; retrying may succeed.
+  SNO_STATUS_LEASE_NO_FREE_PARTITION = 30,
+  // The store answered with an error (privileges, an unexpected schema, a Redis error).
+  SNO_STATUS_LEASE_STORE = 31,
+  // The lease expired and its partition was granted to another holder.
+  SNO_STATUS_LEASE_LOST = 32,
+  // The lease is closed, or already drives a generator (one lease, one generator).
+  SNO_STATUS_LEASE_UNAVAILABLE = 33,
+  // The call does not apply to a leased generator (sno_generator_new_leased): its partition
+  // belongs to the lease (sno_generator_repartition, an explicit partition in the options),
+  // and it mints only at the present time inside the lease (sno_generator_next_with_time,
+  // sno_generator_snapshot).
+  SNO_STATUS_LEASED_GENERATOR = 34,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
 
-// An opaque, thread-safe generator. Create with sno_generator_new or sno_generator_restore,
-// release with sno_generator_free.
+// An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
+// sno_generator_new_leased, release with sno_generator_free.
 typedef struct sno_generator sno_generator;
+
+// An opaque, thread-safe lease on one partition (see sno_lease_acquire); release with
+// sno_lease_free.
+typedef struct sno_lease sno_lease;
 
 // An opaque, thread-safe Nanoflakes generator (see sno_nanoflake_generator_new).
 typedef struct sno_nanoflake_generator sno_nanoflake_generator;
@@ -162,11 +205,25 @@ typedef struct sno_id {
   uint8_t bytes[10];
 } sno_id;
 
-// Options for sno_generator_new. Zero-initialise, then set what you need.
+// Options for sno_generator_new (and sno_generator_new_leased, which uses only the sequence
+// bounds). Zero-initialise (`sno_generator_options opts = {0};`), then set what you need:
+// every field's zero means its default, and the all-zero struct is a generator on a default
+// partition over the whole sequence range, as NULL options are.
 typedef struct sno_generator_options {
-  // Partition 0..=65535, or SNO_PARTITION_DEFAULT (-1) for a per-process default.
+  // Which partition the generator stamps into its IDs:
+  // - 0 (zero-initialised) or SNO_PARTITION_DEFAULT (-1): a default partition, random per
+  //   process and distinct for each default generator of the process (fresh after fork());
+  // - `SNO_PARTITION_FIXED | p` for the partition p (0..=65535), e.g.
+  //   `opts.partition = SNO_PARTITION_FIXED | 7;`;
+  // - anything else is SNO_STATUS_INVALID_ARGUMENT. A bare partition number is refused on
+  //   purpose: before 0.2 it was the partition itself (and zeroed options meant partition 0
+  //   for every process), so code written for 0.1 fails loudly instead of silently taking a
+  //   random partition.
+  //
+  // For a partition unique across a fleet, lease one (sno_lease_acquire and
+  // sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL).
   int32_t partition;
-  // Lower sequence bound.
+  // Lower sequence bound (0: the lowest).
   uint16_t sequence_min;
   // Upper sequence bound; 0 means 65535 unless sequence_min is 65535.
   uint16_t sequence_max;
@@ -206,6 +263,50 @@ typedef struct sno_stats {
   // Sleeps taken by sno_generator_next.
   uint64_t waits;
 } sno_stats;
+
+// Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
+// NULL for every default, then set what you need: each field's zero means its default.
+typedef struct sno_lease_options {
+  // The namespace (a NUL-terminated string of 1..=64 bytes of `A-Z a-z 0-9 _ - . :`):
+  // leases of different namespaces never conflict, so one store serves many fleets. NULL:
+  // "default". An empty string is SNO_STATUS_LEASE_INVALID_OPTIONS.
+  const char *namespace_name;
+  // The first partition the lease may take (0: partition 0).
+  uint16_t partition_first;
+  // The last partition the lease may take; 0 means 65535 (as sequence_max does), so the
+  // zeroed pair is every partition 0..=65535, and `{9, 9}` is partition 9 alone. A range
+  // of partition 0 alone cannot be asked for. partition_first above partition_last (not 0)
+  // is SNO_STATUS_LEASE_INVALID_OPTIONS.
+  uint16_t partition_last;
+  // How long a grant lasts without renewal, in ms (1000..=3600000); 0: 15000. A background
+  // thread renews it every third of the TTL; a crashed holder's partition is free again
+  // after at most one TTL.
+  uint32_t ttl_ms;
+  // How much sooner than the store's expiry the holder stops minting, in ms: the bound on
+  // how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
+  // must leave at least a third of the TTL.
+  uint32_t margin_ms;
+  // The longest one call to the store (connect, acquire, renew, release) may take, in ms
+  // (100..=60000); 0: 10000.
+  uint32_t timeout_ms;
+} sno_lease_options;
+
+// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
+// store's clock.
+typedef struct sno_lease_grant {
+  // The partition granted.
+  uint16_t partition;
+  // The fencing token: larger than every token granted before it in the namespace.
+  uint64_t token;
+  // The earliest time the grant stamps into an ID (where the partition's earlier holders
+  // stopped).
+  int64_t ids_from_unix_ms;
+  // Every ID of the grant is stamped before this time (the expiry minus the margin); it
+  // moves forward with every renewal.
+  int64_t ids_before_unix_ms;
+  // When the store lets the grant lapse unless it is renewed.
+  int64_t expires_unix_ms;
+} sno_lease_grant;
 
 // A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
 // Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value
@@ -290,22 +391,40 @@ extern "C" {
 // SNO_VERSION_NUMBER to detect a header/library mismatch. Thread-safe.
 uint32_t sno_version(void);
 
-// The library's version as a static NUL-terminated string ("0.1.0"). Thread-safe.
+// The library's version as a static NUL-terminated string ("0.2.0"). Thread-safe.
 const char *sno_version_string(void);
 
 // A static NUL-terminated description of a status value (any integer is accepted; unknown
 // values give "unknown status"). Thread-safe.
 const char *sno_status_str(int32_t status);
 
-// A new ID from the process-wide generator (random partition, fresh after fork()); sleeps if
-// the 4 ms unit's 65 536 IDs are used up. Thread-safe.
+// A new ID from the process-wide generator, configured by the environment on first use (no
+// code needed):
+// - neither variable set: a random default partition per process (fresh after fork());
+// - `SNO_PARTITION=<0..=65535>`: that partition (a fork() child then gets SNO_STATUS_FORKED:
+//   two processes must not share it);
+// - `SNO_LEASE_URL=postgres://…` or `redis://…`: a partition leased for the process (see
+//   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
+//   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
+//   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
+//   fork() child leases its own on its first call.
+//
+// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
+// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
+// (SNO_PARTITION), SNO_STATUS_LEASE_INVALID_OPTIONS (SNO_LEASE_* values, or both SNO_PARTITION
+// and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
+// other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
+// recorded for sno_last_error_message. sno_process_partition tells the partition.
+// Thread-safe.
 //
 // # Safety
 // `out` must be NULL or valid for writing one sno_id.
 enum sno_status sno_new(uint8_t meta, struct sno_id *out);
 
-// Creates a generator. `opts` may be NULL for a default partition and the full sequence range.
-// Free it with sno_generator_free. Thread-safe.
+// Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
+// zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
+// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
+// sno_generator_free. Thread-safe.
 //
 // # Safety
 // `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
@@ -313,7 +432,8 @@ enum sno_status sno_generator_new(const struct sno_generator_options *opts,
                                   struct sno_generator **out);
 
 // Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
-// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). A snapshot
+// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(): a partition
+// 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
 // reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
 // SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
 // Thread-safe.
@@ -326,7 +446,8 @@ enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
 
 // Gives a generator a partition of its own, typically in a fork() child, where a generator
 // with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
-// caller must make sure no other live generator mints with `partition`. Thread-safe.
+// caller must make sure no other live generator mints with `partition`. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live.
@@ -367,7 +488,8 @@ enum sno_status sno_generator_try_next(const struct sno_generator *generator,
                                        int64_t *retry_at_unix_ns);
 
 // An ID for the given Unix time in nanoseconds (porting, back-filling), with its own wrapping
-// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. Thread-safe.
+// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR (it mints only inside its lease). Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or writable.
@@ -388,7 +510,9 @@ enum sno_status sno_generator_next_many(const struct sno_generator *generator,
                                         struct sno_id *out,
                                         size_t count);
 
-// The generator's state, to persist and pass to sno_generator_restore. Thread-safe.
+// The generator's state, to persist and pass to sno_generator_restore. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR: its lease, not a snapshot, keeps its IDs unique.
+// Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or writable.
@@ -491,6 +615,137 @@ bool sno_id_is_zero(struct sno_id id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
+
+// Leases a free partition of a namespace from the store at `url` and starts renewing it on a
+// background thread (every third of the TTL) until sno_lease_free. Every lease of a namespace
+// holds a different partition, so generators made from them (sno_generator_new_leased) never
+// repeat each other's IDs, across processes and hosts.
+//
+// `url`: `postgres://user:password@host:port/db` or `postgresql://…` (PostgreSQL: the table
+// `sno_partition_leases` is created on first use) or `redis://[:password@]host:port/[db]` and
+// `redis+unix://` or `unix://` (Redis). TLS is not supported by this build (SNO_STATUS_LEASE_INVALID_URL).
+// `opts` may be NULL: every default (namespace "default", partitions 0..=65535, TTL 15 s); a
+// zeroed sno_lease_options means the same, field by field. The environment (SNO_LEASE_*) is
+// not read here: it configures only the process-wide generator (sno_new).
+//
+// Blocks: it connects (within the timeout, 10 s by default), and when the partition's
+// previous holder stamped IDs up to a moment this host's clock has not reached yet (a
+// partition released a moment ago, a fresh Redis namespace), it waits for it, at most one
+// TTL.
+//
+// Fails with SNO_STATUS_LEASE_INVALID_URL, _LEASE_INVALID_OPTIONS, _LEASE_UNREACHABLE,
+// _LEASE_AUTHENTICATION_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE, and records the
+// store's words for sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose
+// namespace_name is NULL or NUL-terminated; `out` NULL or writable.
+enum sno_status sno_lease_acquire(const char *url,
+                                  const struct sno_lease_options *opts,
+                                  struct sno_lease **out);
+
+// The partition currently leased. It changes only if the lease is lost (it expired while the
+// store was unreachable and another holder took the partition): the renewal thread then
+// leases a new one, and the generator follows. Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_partition(const struct sno_lease *lease, uint16_t *out);
+
+// The fencing token of the current grant: larger than every token granted before it in the
+// namespace (pass it to a storage system that rejects writes of an older holder). Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_token(const struct sno_lease *lease, uint64_t *out);
+
+// When the store lets the current grant lapse unless it is renewed (Unix ms, the store's
+// clock); it moves forward with every renewal. Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_expires_unix_ms(const struct sno_lease *lease, int64_t *out);
+
+// The current grant in one consistent read: partition, token, the window its IDs lie in, and
+// the expiry (reading partition and token separately could straddle a switch to a new
+// partition). Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_current_grant(const struct sno_lease *lease, struct sno_lease_grant *out);
+
+// The state of the renewals: SNO_STATUS_OK while the last renewal succeeded, otherwise the
+// status of the last renewal error (SNO_STATUS_LEASE_UNREACHABLE, _LEASE_STORE, …, until a
+// renewal succeeds again), with its message recorded for sno_last_error_message. Monitoring
+// can poll it; a generator whose lease runs out meanwhile answers SNO_STATUS_LEASE_EXPIRED.
+// Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live.
+enum sno_status sno_lease_last_error(const struct sno_lease *lease);
+
+// Creates the generator of a lease: every ID carries the leased partition and lies inside the
+// lease's window, so it never repeats another holder's IDs. It is a plain `sno_generator`:
+// sno_generator_next, _try_next, _next_many, _stats and _free work as for any generator, and
+// are thread-safe. Differences:
+// - it answers SNO_STATUS_LEASE_EXPIRED when the lease does not cover the clock (renewals
+//   failing; sno_generator_next waits for a renewal within its 5 s first), and for good once
+//   the lease is freed;
+// - sno_generator_repartition, sno_generator_next_with_time and sno_generator_snapshot answer
+//   SNO_STATUS_LEASED_GENERATOR (the partition and the times belong to the lease);
+// - in a fork() child it answers SNO_STATUS_FORKED for good: the lease is the parent's;
+//   acquire a lease of the child's own.
+//
+// `opts` may be NULL; only its sequence bounds are used, and its partition must be 0 or
+// SNO_PARTITION_DEFAULT (anything else is SNO_STATUS_LEASED_GENERATOR). One lease drives one
+// generator: a second call is SNO_STATUS_LEASE_UNAVAILABLE. The generator may outlive the
+// lease handle (it then refuses with SNO_STATUS_LEASE_EXPIRED); free both. Failures are
+// recorded for sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `opts` NULL or valid; `out` NULL or writable.
+enum sno_status sno_generator_new_leased(struct sno_lease *lease,
+                                         const struct sno_generator_options *opts,
+                                         struct sno_generator **out);
+
+// Releases the lease: stops the renewals and frees the partition in the store (waiting for
+// the store at most the lease's timeout; if it cannot be reached, the grant simply expires
+// after its TTL). A generator made from it answers SNO_STATUS_LEASE_EXPIRED from then on;
+// free it too. NULL is accepted and ignored. In a fork() child it only frees the child's copy
+// (the lease stays the parent's). Not thread-safe with respect to other calls on the same
+// lease: call it once, after every user is done.
+//
+// # Safety
+// `lease` must be NULL or a pointer from sno_lease_acquire not yet freed.
+void sno_lease_free(struct sno_lease *lease);
+
+// The partition of the process-wide generator behind sno_new, building it on first use from
+// the environment: SNO_PARTITION (a fixed partition), SNO_LEASE_URL (a leased one: this call
+// acquires the lease, with SNO_LEASE_NAMESPACE, SNO_LEASE_TTL, SNO_LEASE_PARTITIONS), or
+// neither (a random default). Call it at start-up to fail fast on a bad environment; it fails
+// as sno_new does (SNO_STATUS_INVALID_ENVIRONMENT, SNO_STATUS_LEASE_*), recording the message
+// for sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_process_partition(uint16_t *out);
+
+// Copies the message of this thread's last recorded failure into `buf`, like snprintf: at
+// most `len - 1` bytes and a terminating NUL (nothing when `buf` is NULL or `len` is 0), and
+// returns the message's full length in bytes (without the NUL; 0 when nothing was recorded),
+// so `sno_last_error_message(NULL, 0) + 1` is the buffer size that holds it all.
+//
+// Recorded on failure by sno_lease_acquire, sno_lease_last_error, sno_generator_new_leased,
+// sno_new and sno_process_partition: the store's or the environment's words, e.g. "sno lease:
+// the store refused the credentials: password authentication failed for user \"app\"" or
+// "sno: environment variable SNO_PARTITION: expected a partition number 0 ..= 65535". As with
+// errno, a successful call leaves the message in place: read it right after the failure.
+// The minting calls of generators do not record (their statuses say it all). Per thread,
+// thread-safe.
+//
+// # Safety
+// `buf` must be NULL or valid for `len` byte writes.
+size_t sno_last_error_message(char *buf, size_t len);
 
 // Writes the canonical text (base36, lower case, no padding: 1 to 13 characters) and a NUL;
 // `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL. The number of characters

@@ -19,7 +19,9 @@ int main(void) {
     sno_id id;
     if (sno_new(0, &id) != SNO_STATUS_OK || print_id(id)) return 1;
 
-    sno_generator_options opts = {0x0102, 0, 0}; /* partition 0x0102, full sequence range */
+    /* Zeroed options: a default partition and the full sequence range; here partition 0x0102. */
+    sno_generator_options opts = {0};
+    opts.partition = SNO_PARTITION_FIXED | 0x0102;
     sno_generator *gen = NULL;
     sno_status st = sno_generator_new(&opts, &gen);
     if (st != SNO_STATUS_OK) return fprintf(stderr, "generator: %s\n", sno_status_str(st)), 1;

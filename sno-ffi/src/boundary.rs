@@ -76,3 +76,80 @@ pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
         unsafe { ptr.write(value) };
     }
 }
+
+/// A failure with its message, for the calls that record it for sno_last_error_message.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) status: sno_status,
+    pub(crate) message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(status: sno_status, message: impl Into<String>) -> Self {
+        Failure {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<sno_status> for Failure {
+    fn from(status: sno_status) -> Self {
+        Failure::new(status, crate::describe(status as i32).to_string_lossy())
+    }
+}
+
+impl From<sno_core::Error> for Failure {
+    #[cold]
+    fn from(e: sno_core::Error) -> Self {
+        Failure::new(e.into(), e.to_string())
+    }
+}
+
+impl From<::sno_lease::Error> for Failure {
+    #[cold]
+    fn from(e: ::sno_lease::Error) -> Self {
+        let message = e.to_string();
+        Failure::new(e.into(), message)
+    }
+}
+
+thread_local! {
+    /// The message of this thread's last recorded failure (see sno_last_error_message).
+    static LAST_ERROR: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Keeps `message` as this thread's last error message.
+#[cold]
+pub(crate) fn record(message: String) {
+    // try_with: during the thread's teardown the slot may be gone; nothing is recorded then.
+    let _ = LAST_ERROR.try_with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            *slot = message;
+        }
+    });
+}
+
+/// This thread's last error message (empty when none was recorded).
+pub(crate) fn last_error() -> String {
+    LAST_ERROR
+        .try_with(|slot| slot.try_borrow().map(|s| s.clone()).unwrap_or_default())
+        .unwrap_or_default()
+}
+
+/// [`ffi_boundary`] for the calls that record their failure's message (sno_last_error_message):
+/// a failure or a caught panic is recorded on this thread; a success leaves the last message.
+#[inline(always)]
+pub(crate) fn recording_boundary<F: FnOnce() -> Result<(), Failure>>(f: F) -> sno_status {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => sno_status::Ok,
+        Ok(Err(failure)) => {
+            record(failure.message);
+            failure.status
+        }
+        Err(_) => {
+            record("internal panic caught at the C boundary".into());
+            sno_status::Panic
+        }
+    }
+}

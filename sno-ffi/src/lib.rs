@@ -7,6 +7,7 @@
 
 mod boundary;
 mod formats;
+mod lease;
 mod nanoflake;
 mod scru128;
 mod scru160;
@@ -15,15 +16,18 @@ mod ulid;
 mod ulidflake;
 mod uuid7;
 
-use std::ffi::c_char;
+use std::ffi::{CStr, c_char};
 
-use boundary::{ffi_boundary, try_bytes, try_ref, value_boundary, write_out};
+use boundary::{ffi_boundary, recording_boundary, try_bytes, try_ref, value_boundary, write_out};
+pub use lease::*;
 pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
 use sno_core::{Generator, Id};
+use types::GeneratorKind;
 pub use types::{
-    sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats, sno_status,
+    sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options, sno_snapshot,
+    sno_stats, sno_status,
 };
 pub use ulid::*;
 pub use ulidflake::*;
@@ -33,8 +37,13 @@ pub use uuid7::*;
 pub const SNO_BINARY_LEN: usize = 10;
 /// Bytes in the text form of an ID (no terminating NUL).
 pub const SNO_ENCODED_LEN: usize = 16;
-/// `sno_generator_options.partition` value asking for a per-process default partition.
+/// `sno_generator_options.partition` (as 0 does) and sno_generator_restore's `partition`:
+/// a per-process default partition, resp. the snapshot's own.
 pub const SNO_PARTITION_DEFAULT: i32 = -1;
+/// Or'ed with a partition number p (0..=65535) in `sno_generator_options.partition` (and
+/// accepted by sno_generator_restore) to ask for partition p: `SNO_PARTITION_FIXED | 7`. It is
+/// 65536, above every partition, so a zeroed options struct can mean the default partition.
+pub const SNO_PARTITION_FIXED: i32 = 0x1_0000;
 /// The most IDs one batch call (sno_generator_next_many) makes: 16 777 216 (2^24); more is
 /// SNO_STATUS_BATCH_TOO_LARGE, answered before anything is generated.
 pub const SNO_MAX_BATCH: usize = 16_777_216;
@@ -45,7 +54,7 @@ pub const SNO_RETRY_NEVER: i64 = i64::MAX;
 /// Major version of the library.
 pub const SNO_VERSION_MAJOR: u32 = 0;
 /// Minor version of the library.
-pub const SNO_VERSION_MINOR: u32 = 1;
+pub const SNO_VERSION_MINOR: u32 = 2;
 /// Patch version of the library.
 pub const SNO_VERSION_PATCH: u32 = 0;
 /// `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
@@ -69,56 +78,104 @@ pub extern "C" fn sno_version_string() -> *const c_char {
 /// values give "unknown status"). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
-    let s: &'static str = match status {
-        0 => "ok\0",
-        1 => "a required pointer argument is NULL\0",
-        2 => "invalid length for the format\0",
-        3 => "invalid byte: not in the format's alphabet\0",
-        4 => "timestamp above 2^39-1 units\0",
-        5 => "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z\0",
-        6 => "the system clock reads a time outside the sno range\0",
-        7 => "sequence bounds leave fewer than 4 values\0",
-        8 => "snapshot sequence outside its bounds\0",
-        9 => "snapshot time field outside 0..=2^39-1\0",
-        10 => "65536 default partitions used in this process\0",
-        11 => "sequence pool of this 4 ms unit exhausted\0",
-        12 => "clock regressed into a period used by both timelines\0",
-        13 => "output buffer too small\0",
-        14 => "argument out of range\0",
-        15 => "value above the format's maximum\0",
-        16 => "not a version 7 UUID with the RFC 9562 variant\0",
-        17 => "millisecond time outside the format's 48-bit range\0",
-        18 => "this millisecond's randomness, counter or sequence is used up\0",
-        19 => "the clock went back\0",
-        20 => "batch count above SNO_MAX_BATCH (16777216) per call\0",
-        21 => "snapshot further ahead of the clock than the generator's maximum wait\0",
-        22 => "generator inherited across fork(): give it a partition of its own\0",
-        23 => "the operating system's randomness source cannot be read\0",
-        255 => "internal panic caught at the C boundary\0",
-        _ => "unknown status\0",
-    };
-    s.as_ptr().cast()
+    describe(status).as_ptr()
 }
 
-/// A new ID from the process-wide generator (random partition, fresh after fork()); sleeps if
-/// the 4 ms unit's 65 536 IDs are used up. Thread-safe.
+/// The description of a status value (sno_status_str).
+pub(crate) fn describe(status: i32) -> &'static CStr {
+    match status {
+        0 => c"ok",
+        1 => c"a required pointer argument is NULL",
+        2 => c"invalid length for the format",
+        3 => c"invalid byte: not in the format's alphabet",
+        4 => c"timestamp above 2^39-1 units",
+        5 => c"time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z",
+        6 => c"the system clock reads a time outside the sno range",
+        7 => c"sequence bounds leave fewer than 4 values",
+        8 => c"snapshot sequence outside its bounds",
+        9 => c"snapshot time field outside 0..=2^39-1",
+        10 => c"65536 default partitions used in this process",
+        11 => c"sequence pool of this 4 ms unit exhausted",
+        12 => c"clock regressed into a period used by both timelines",
+        13 => c"output buffer too small",
+        14 => c"argument out of range",
+        15 => c"value above the format's maximum",
+        16 => c"not a version 7 UUID with the RFC 9562 variant",
+        17 => c"millisecond time outside the format's 48-bit range",
+        18 => c"this millisecond's randomness, counter or sequence is used up",
+        19 => c"the clock went back",
+        20 => c"batch count above SNO_MAX_BATCH (16777216) per call",
+        21 => c"snapshot further ahead of the clock than the generator's maximum wait",
+        22 => c"generator inherited across fork(): give it a partition of its own",
+        23 => c"the operating system's randomness source cannot be read",
+        24 => c"the lease does not cover the clock (renewals failing, lease lost or freed)",
+        25 => c"an SNO_* environment variable holds a value it cannot use",
+        26 => c"invalid lease store URL (malformed, unknown scheme, or TLS)",
+        27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
+        28 => c"the lease store cannot be reached or did not answer in time",
+        29 => c"the lease store refused the credentials",
+        30 => c"every partition of the lease range is held by a live lease",
+        31 => c"the lease store answered with an error",
+        32 => c"the lease expired and its partition was granted to another holder",
+        33 => c"the lease is closed or already drives a generator",
+        34 => c"not available on a leased generator",
+        255 => c"internal panic caught at the C boundary",
+        _ => c"unknown status",
+    }
+}
+
+/// A new ID from the process-wide generator, configured by the environment on first use (no
+/// code needed):
+/// - neither variable set: a random default partition per process (fresh after fork());
+/// - `SNO_PARTITION=<0..=65535>`: that partition (a fork() child then gets SNO_STATUS_FORKED:
+///   two processes must not share it);
+/// - `SNO_LEASE_URL=postgres://…` or `redis://…`: a partition leased for the process (see
+///   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
+///   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
+///   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
+///   fork() child leases its own on its first call.
+///
+/// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
+/// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
+/// (SNO_PARTITION), SNO_STATUS_LEASE_INVALID_OPTIONS (SNO_LEASE_* values, or both SNO_PARTITION
+/// and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
+/// other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
+/// recorded for sno_last_error_message. sno_process_partition tells the partition.
+/// Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or valid for writing one sno_id.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_new(meta: u8, out: *mut sno_id) -> sno_status {
-    ffi_boundary(|| {
+    recording_boundary(|| {
         if out.is_null() {
-            return Err(sno_status::NullArgument);
+            return Err(sno_status::NullArgument.into());
         }
-        let id = sno_core::global_generator().next(meta)?;
+        let id = ::sno_lease::process_generator()?.next(meta)?;
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
-        unsafe { write_out(out, id.into()) }
+        unsafe { out.write(id.into()) };
+        Ok(())
     })
 }
 
-/// Creates a generator. `opts` may be NULL for a default partition and the full sequence range.
-/// Free it with sno_generator_free. Thread-safe.
+/// The partition a `sno_generator_options.partition` or sno_generator_restore value asks for:
+/// `None` for the default (resp. the snapshot's), or InvalidArgument.
+fn requested_partition(value: i32, bare_allowed: bool) -> Result<Option<u16>, sno_status> {
+    match value {
+        0 if !bare_allowed => Ok(None),
+        SNO_PARTITION_DEFAULT => Ok(None),
+        v if v & !0xFFFF == SNO_PARTITION_FIXED => Ok(Some((v & 0xFFFF) as u16)),
+        v if bare_allowed => u16::try_from(v)
+            .map(Some)
+            .map_err(|_| sno_status::InvalidArgument),
+        _ => Err(sno_status::InvalidArgument),
+    }
+}
+
+/// Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
+/// zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
+/// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
+/// sno_generator_free. Thread-safe.
 ///
 /// # Safety
 /// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
@@ -132,24 +189,14 @@ pub unsafe extern "C" fn sno_generator_new(
             return Err(sno_status::NullArgument);
         }
         // SAFETY: NULL or valid per the contract.
-        let opts = unsafe { opts.as_ref() }
-            .copied()
-            .unwrap_or(sno_generator_options {
-                partition: SNO_PARTITION_DEFAULT,
-                sequence_min: 0,
-                sequence_max: 0,
-            });
+        let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
         let mut builder =
             Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
-        match opts.partition {
-            SNO_PARTITION_DEFAULT => {}
-            p => {
-                builder =
-                    builder.partition(u16::try_from(p).map_err(|_| sno_status::InvalidArgument)?)
-            }
+        if let Some(p) = requested_partition(opts.partition, false)? {
+            builder = builder.partition(p);
         }
         let g = Box::new(sno_generator {
-            inner: builder.build()?,
+            inner: GeneratorKind::Plain(builder.build()?),
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         unsafe { write_out(out, Box::into_raw(g)) }
@@ -157,7 +204,8 @@ pub unsafe extern "C" fn sno_generator_new(
 }
 
 /// Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
-/// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(). A snapshot
+/// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(): a partition
+/// 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
 /// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
 /// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
 /// Thread-safe.
@@ -177,12 +225,11 @@ pub unsafe extern "C" fn sno_generator_restore(
             return Err(sno_status::NullArgument);
         }
         let mut builder = Generator::builder().snapshot((*snap).into());
-        if partition != SNO_PARTITION_DEFAULT {
-            builder = builder
-                .partition(u16::try_from(partition).map_err(|_| sno_status::InvalidArgument)?);
+        if let Some(p) = requested_partition(partition, true)? {
+            builder = builder.partition(p);
         }
         let g = Box::new(sno_generator {
-            inner: builder.build()?,
+            inner: GeneratorKind::Plain(builder.build()?),
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         unsafe { write_out(out, Box::into_raw(g)) }
@@ -191,7 +238,8 @@ pub unsafe extern "C" fn sno_generator_restore(
 
 /// Gives a generator a partition of its own, typically in a fork() child, where a generator
 /// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
-/// caller must make sure no other live generator mints with `partition`. Thread-safe.
+/// caller must make sure no other live generator mints with `partition`. A leased generator
+/// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live.
@@ -203,7 +251,7 @@ pub unsafe extern "C" fn sno_generator_repartition(
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
-        g.inner.repartition(partition);
+        g.plain()?.repartition(partition);
         Ok(())
     })
 }
@@ -246,7 +294,7 @@ pub unsafe extern "C" fn sno_generator_next(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.inner.next(meta)?;
+        let id = g.next(meta)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -272,7 +320,7 @@ pub unsafe extern "C" fn sno_generator_try_next(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        match g.inner.try_next(meta) {
+        match g.try_next(meta) {
             // SAFETY: checked non-NULL; writable per the contract.
             Ok(id) => unsafe { write_out(out, id.into()) },
             Err(e) => {
@@ -288,7 +336,8 @@ pub unsafe extern "C" fn sno_generator_try_next(
 }
 
 /// An ID for the given Unix time in nanoseconds (porting, back-filling), with its own wrapping
-/// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. Thread-safe.
+/// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. A leased generator
+/// answers SNO_STATUS_LEASED_GENERATOR (it mints only inside its lease). Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
@@ -305,7 +354,7 @@ pub unsafe extern "C" fn sno_generator_next_with_time(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.inner.new_with_unix_nanos(meta, unix_ns)?;
+        let id = g.plain()?.new_with_unix_nanos(meta, unix_ns)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -337,7 +386,7 @@ pub unsafe extern "C" fn sno_generator_next_many(
         }
         // Straight into the caller's buffer: no copy, no allocation.
         for i in 0..count {
-            let id = g.inner.next(meta)?;
+            let id = g.next(meta)?;
             // SAFETY: i < count and the caller guarantees count writable slots.
             unsafe { out.add(i).write(id.into()) };
         }
@@ -345,7 +394,9 @@ pub unsafe extern "C" fn sno_generator_next_many(
     })
 }
 
-/// The generator's state, to persist and pass to sno_generator_restore. Thread-safe.
+/// The generator's state, to persist and pass to sno_generator_restore. A leased generator
+/// answers SNO_STATUS_LEASED_GENERATOR: its lease, not a snapshot, keeps its IDs unique.
+/// Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
@@ -358,7 +409,7 @@ pub unsafe extern "C" fn sno_generator_snapshot(
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
         // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.inner.snapshot().into()) }
+        unsafe { write_out(out, g.plain()?.snapshot().into()) }
     })
 }
 
@@ -375,7 +426,7 @@ pub unsafe extern "C" fn sno_generator_stats(
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
         // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.inner.stats().into()) }
+        unsafe { write_out(out, g.stats().into()) }
     })
 }
 
@@ -615,6 +666,88 @@ mod tests {
             | part(env!("CARGO_PKG_VERSION_MINOR")) << 8
             | part(env!("CARGO_PKG_VERSION_PATCH"));
         assert_eq!(sno_version(), want);
+    }
+
+    #[test]
+    fn partition_values() {
+        let opts = |v| requested_partition(v, false);
+        assert_eq!(opts(0), Ok(None), "zeroed options: the default");
+        assert_eq!(opts(SNO_PARTITION_DEFAULT), Ok(None));
+        assert_eq!(opts(SNO_PARTITION_FIXED), Ok(Some(0)));
+        assert_eq!(opts(SNO_PARTITION_FIXED | 0xFFFF), Ok(Some(0xFFFF)));
+        for bad in [
+            1,
+            0xFFFF,
+            -2,
+            i32::MIN,
+            i32::MAX,
+            SNO_PARTITION_FIXED << 1 | 5,
+        ] {
+            assert_eq!(opts(bad), Err(sno_status::InvalidArgument), "{bad:#x}");
+        }
+        let restore = |v| requested_partition(v, true);
+        assert_eq!(
+            restore(SNO_PARTITION_DEFAULT),
+            Ok(None),
+            "the snapshot's own"
+        );
+        assert_eq!(restore(0), Ok(Some(0)));
+        assert_eq!(restore(0xFFFF), Ok(Some(0xFFFF)));
+        assert_eq!(restore(SNO_PARTITION_FIXED | 7), Ok(Some(7)));
+        for bad in [-2, 0x2_0000, i32::MIN] {
+            assert_eq!(restore(bad), Err(sno_status::InvalidArgument), "{bad:#x}");
+        }
+    }
+
+    #[test]
+    fn every_status_is_described() {
+        for s in (0..=34).chain([255]) {
+            assert_ne!(describe(s), c"unknown status", "{s}");
+        }
+        assert_eq!(describe(35), c"unknown status");
+        let lease_error = ::sno_lease::Error::NoFreePartition {
+            namespace: "n".into(),
+            first: 1,
+            last: 2,
+        };
+        assert_eq!(
+            sno_status::from(lease_error),
+            sno_status::LeaseNoFreePartition
+        );
+        let expired = ::sno_lease::Error::Id(sno_core::Error::LeaseExpired { partition: 3 });
+        assert_eq!(sno_status::from(expired), sno_status::LeaseExpired);
+    }
+
+    #[test]
+    fn last_error_message_is_recorded_per_thread() {
+        let mut buf = [0x55 as c_char; 64];
+        // SAFETY: NULL arguments only; `buf` is a live local of the given length.
+        unsafe {
+            assert_eq!(
+                sno_process_partition(std::ptr::null_mut()),
+                sno_status::NullArgument
+            );
+            let text = describe(1).to_bytes();
+            assert_eq!(sno_last_error_message(std::ptr::null_mut(), 0), text.len());
+            assert_eq!(sno_last_error_message(buf.as_mut_ptr(), 5), text.len());
+            assert_eq!(CStr::from_ptr(buf.as_ptr()).to_bytes(), &text[..4]);
+            let url = c"nowhere";
+            let mut lease = std::ptr::null_mut();
+            assert_eq!(
+                sno_lease_acquire(url.as_ptr(), std::ptr::null(), &mut lease),
+                sno_status::LeaseInvalidUrl
+            );
+            assert!(lease.is_null());
+            let n = sno_last_error_message(buf.as_mut_ptr(), buf.len());
+            let message = CStr::from_ptr(buf.as_ptr()).to_str().unwrap_or_default();
+            assert!(message.contains("scheme"), "{message}");
+            assert!(n >= message.len());
+        }
+        let other = std::thread::spawn(|| {
+            // SAFETY: NULL buffer of length 0.
+            unsafe { sno_last_error_message(std::ptr::null_mut(), 0) }
+        });
+        assert_eq!(other.join().ok(), Some(0), "a fresh thread has no message");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The C-visible types.
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
 
-use sno_core::{Error, Id, Snapshot, Stats};
+use std::ffi::c_char;
+
+use sno_core::{Error, Id, Snapshot, Stats, SystemClock};
 
 /// A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 /// order.
@@ -111,6 +113,39 @@ pub enum sno_status {
     Forked = 22,
     /// The operating system's randomness source cannot be read.
     RandomnessUnavailable = 23,
+    /// A leased generator's lease does not cover the clock: renewals are failing, or the lease
+    /// was lost or freed (sno_lease_free). No ID is minted outside a lease; sno_generator_next
+    /// waits (within its 5 s) for a renewal while the lease is alive, and answers at once once
+    /// it is freed.
+    LeaseExpired = 24,
+    /// An environment variable that configures the process-wide generator (sno_new) holds a
+    /// value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty).
+    /// sno_last_error_message names the variable.
+    InvalidEnvironment = 25,
+    /// The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
+    /// redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
+    /// does not support.
+    LeaseInvalidUrl = 26,
+    /// A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
+    /// from SNO_LEASE_* variables, or SNO_PARTITION and SNO_LEASE_URL are both set.
+    LeaseInvalidOptions = 27,
+    /// The store cannot be reached, or did not answer within the timeout; retrying may succeed.
+    LeaseUnreachable = 28,
+    /// The store refused the credentials.
+    LeaseAuthenticationFailed = 29,
+    /// Every partition of the range is held by a live lease; retrying may succeed.
+    LeaseNoFreePartition = 30,
+    /// The store answered with an error (privileges, an unexpected schema, a Redis error).
+    LeaseStore = 31,
+    /// The lease expired and its partition was granted to another holder.
+    LeaseLost = 32,
+    /// The lease is closed, or already drives a generator (one lease, one generator).
+    LeaseUnavailable = 33,
+    /// The call does not apply to a leased generator (sno_generator_new_leased): its partition
+    /// belongs to the lease (sno_generator_repartition, an explicit partition in the options),
+    /// and it mints only at the present time inside the lease (sno_generator_next_with_time,
+    /// sno_generator_snapshot).
+    LeasedGenerator = 34,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
@@ -138,22 +173,99 @@ impl From<Error> for sno_status {
             Error::SnapshotAhead { .. } => sno_status::SnapshotAhead,
             Error::Forked { .. } => sno_status::Forked,
             Error::RandomnessUnavailable => sno_status::RandomnessUnavailable,
+            Error::LeaseExpired { .. } => sno_status::LeaseExpired,
+            Error::InvalidEnvironment { .. } => sno_status::InvalidEnvironment,
             // MissingPartition cannot happen with std; any future variant.
             _ => sno_status::InvalidArgument,
         }
     }
 }
 
-/// Options for sno_generator_new. Zero-initialise, then set what you need.
+impl From<::sno_lease::Error> for sno_status {
+    fn from(e: ::sno_lease::Error) -> Self {
+        match e {
+            ::sno_lease::Error::InvalidUrl { .. } => sno_status::LeaseInvalidUrl,
+            ::sno_lease::Error::InvalidOptions { .. } => sno_status::LeaseInvalidOptions,
+            ::sno_lease::Error::Unreachable { .. } => sno_status::LeaseUnreachable,
+            ::sno_lease::Error::AuthenticationFailed { .. } => {
+                sno_status::LeaseAuthenticationFailed
+            }
+            ::sno_lease::Error::NoFreePartition { .. } => sno_status::LeaseNoFreePartition,
+            ::sno_lease::Error::Store { .. } => sno_status::LeaseStore,
+            ::sno_lease::Error::Lost { .. } => sno_status::LeaseLost,
+            ::sno_lease::Error::Unavailable { .. } => sno_status::LeaseUnavailable,
+            ::sno_lease::Error::Id(e) => e.into(),
+            // Any future variant: the store's words are in sno_last_error_message.
+            _ => sno_status::LeaseStore,
+        }
+    }
+}
+
+/// Options for sno_generator_new (and sno_generator_new_leased, which uses only the sequence
+/// bounds). Zero-initialise (`sno_generator_options opts = {0};`), then set what you need:
+/// every field's zero means its default, and the all-zero struct is a generator on a default
+/// partition over the whole sequence range, as NULL options are.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct sno_generator_options {
-    /// Partition 0..=65535, or SNO_PARTITION_DEFAULT (-1) for a per-process default.
+    /// Which partition the generator stamps into its IDs:
+    /// - 0 (zero-initialised) or SNO_PARTITION_DEFAULT (-1): a default partition, random per
+    ///   process and distinct for each default generator of the process (fresh after fork());
+    /// - `SNO_PARTITION_FIXED | p` for the partition p (0..=65535), e.g.
+    ///   `opts.partition = SNO_PARTITION_FIXED | 7;`;
+    /// - anything else is SNO_STATUS_INVALID_ARGUMENT. A bare partition number is refused on
+    ///   purpose: before 0.2 it was the partition itself (and zeroed options meant partition 0
+    ///   for every process), so code written for 0.1 fails loudly instead of silently taking a
+    ///   random partition.
+    ///
+    /// For a partition unique across a fleet, lease one (sno_lease_acquire and
+    /// sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL).
     pub partition: i32,
-    /// Lower sequence bound.
+    /// Lower sequence bound (0: the lowest).
     pub sequence_min: u16,
     /// Upper sequence bound; 0 means 65535 unless sequence_min is 65535.
     pub sequence_max: u16,
+}
+
+/// Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
+/// NULL for every default, then set what you need: each field's zero means its default.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct sno_lease_options {
+    /// The namespace (a NUL-terminated string of 1..=64 bytes of `A-Z a-z 0-9 _ - . :`):
+    /// leases of different namespaces never conflict, so one store serves many fleets. NULL:
+    /// "default". An empty string is SNO_STATUS_LEASE_INVALID_OPTIONS.
+    pub namespace_name: *const c_char,
+    /// The first partition the lease may take (0: partition 0).
+    pub partition_first: u16,
+    /// The last partition the lease may take; 0 means 65535 (as sequence_max does), so the
+    /// zeroed pair is every partition 0..=65535, and `{9, 9}` is partition 9 alone. A range
+    /// of partition 0 alone cannot be asked for. partition_first above partition_last (not 0)
+    /// is SNO_STATUS_LEASE_INVALID_OPTIONS.
+    pub partition_last: u16,
+    /// How long a grant lasts without renewal, in ms (1000..=3600000); 0: 15000. A background
+    /// thread renews it every third of the TTL; a crashed holder's partition is free again
+    /// after at most one TTL.
+    pub ttl_ms: u32,
+    /// How much sooner than the store's expiry the holder stops minting, in ms: the bound on
+    /// how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
+    /// must leave at least a third of the TTL.
+    pub margin_ms: u32,
+    /// The longest one call to the store (connect, acquire, renew, release) may take, in ms
+    /// (100..=60000); 0: 10000.
+    pub timeout_ms: u32,
+}
+
+impl sno_lease_options {
+    /// Every default (what NULL options mean).
+    pub(crate) const DEFAULT: sno_lease_options = sno_lease_options {
+        namespace_name: std::ptr::null(),
+        partition_first: 0,
+        partition_last: 0,
+        ttl_ms: 0,
+        margin_ms: 0,
+        timeout_ms: 0,
+    };
 }
 
 /// A saved generator state (see sno_generator_snapshot / sno_generator_restore). Time values
@@ -237,8 +349,62 @@ impl From<Stats> for sno_stats {
     }
 }
 
-/// An opaque, thread-safe generator. Create with sno_generator_new or sno_generator_restore,
-/// release with sno_generator_free.
+/// An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
+/// sno_generator_new_leased, release with sno_generator_free.
 pub struct sno_generator {
-    pub(crate) inner: sno_core::Generator,
+    pub(crate) inner: GeneratorKind,
+}
+
+/// What a `sno_generator` handle drives.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the handle is one Box already; boxing the plain generator would add a pointer hop to its hot path"
+)]
+pub(crate) enum GeneratorKind {
+    /// A plain generator: a given or default partition.
+    Plain(sno_core::Generator<SystemClock>),
+    /// The generator of a lease: the leased partition, IDs only inside the lease.
+    Leased(::sno_lease::LeasedGenerator),
+}
+
+impl sno_generator {
+    /// The next ID, sleeping within the generator's maximum wait.
+    #[inline]
+    pub(crate) fn next(&self, meta: u8) -> Result<Id, Error> {
+        match &self.inner {
+            GeneratorKind::Plain(g) => g.next(meta),
+            GeneratorKind::Leased(g) => g.next(meta),
+        }
+    }
+
+    /// The next ID, or an error at once.
+    #[inline]
+    pub(crate) fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        match &self.inner {
+            GeneratorKind::Plain(g) => g.try_next(meta),
+            GeneratorKind::Leased(g) => g.try_next(meta),
+        }
+    }
+
+    /// The counters.
+    pub(crate) fn stats(&self) -> Stats {
+        match &self.inner {
+            GeneratorKind::Plain(g) => g.stats(),
+            GeneratorKind::Leased(g) => g.stats(),
+        }
+    }
+
+    /// The plain generator, for the calls a leased one refuses (SNO_STATUS_LEASED_GENERATOR).
+    pub(crate) fn plain(&self) -> Result<&sno_core::Generator<SystemClock>, sno_status> {
+        match &self.inner {
+            GeneratorKind::Plain(g) => Ok(g),
+            GeneratorKind::Leased(_) => Err(sno_status::LeasedGenerator),
+        }
+    }
+}
+
+/// An opaque, thread-safe lease on one partition (see sno_lease_acquire); release with
+/// sno_lease_free.
+pub struct sno_lease {
+    pub(crate) inner: ::sno_lease::Lease,
 }

@@ -60,17 +60,84 @@ static void bad_arguments(void) {
     CHECK(strcmp(text, "xxxxxxxxxxxxxxxx") == 0, "max id text %s", text);
 
     sno_generator *g = NULL;
-    sno_generator_options o = {70000, 0, 0};
+    /* A bare partition number (the 0.1 meaning of the field) is refused, not taken as the
+     * default; so are negative values other than SNO_PARTITION_DEFAULT and bits above the
+     * FIXED flag. */
+    sno_generator_options o = {0x0102, 0, 0};
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
+    o.partition = 65535;
     CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
     o.partition = -2;
     CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
-    sno_generator_options tiny = {1, 0, 2};
+    o.partition = SNO_PARTITION_FIXED << 1 | 5;
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
+    o.partition = INT32_MIN;
+    CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_INVALID_ARGUMENT);
+    sno_generator_options tiny = {SNO_PARTITION_FIXED | 1, 0, 2};
     CHECK_STATUS(sno_generator_new(&tiny, &g), SNO_STATUS_INVALID_SEQUENCE_BOUNDS);
+    CHECK(g == NULL, "no generator on failure");
+    sno_snapshot s = {0};
+    CHECK_STATUS(sno_generator_restore(&s, 65536 + 65536, &g), SNO_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(sno_generator_restore(&s, -2, &g), SNO_STATUS_INVALID_ARGUMENT);
     CHECK(g == NULL, "no generator on failure");
 }
 
+/* Zeroed options (and SNO_PARTITION_DEFAULT, and NULL) give a default partition: distinct per
+ * generator of the process, never "partition 0 for everyone"; SNO_PARTITION_FIXED | p gives p,
+ * 0 and 65535 included. */
+static uint16_t partition_of(const sno_generator_options *o) {
+    sno_generator *g = NULL;
+    sno_id id = {{0}};
+    CHECK_STATUS(sno_generator_new(o, &g), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(g, 0, &id), SNO_STATUS_OK);
+    sno_generator_free(g);
+    return sno_id_partition(id);
+}
+
+static void partitions(void) {
+    sno_generator_options zero;
+    memset(&zero, 0, sizeof zero);
+    sno_generator_options dflt = zero;
+    dflt.partition = SNO_PARTITION_DEFAULT;
+    uint16_t p[4] = {partition_of(&zero), partition_of(&zero), partition_of(&dflt), partition_of(NULL)};
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) CHECK(p[i] != p[j], "default partitions %d and %d both %u", i, j, p[i]);
+    CHECK(p[0] != 0 || p[1] != 0, "zeroed options gave partition 0");
+    sno_generator_options fixed = zero;
+    fixed.partition = SNO_PARTITION_FIXED | 0;
+    CHECK(partition_of(&fixed) == 0, "fixed 0");
+    fixed.partition = SNO_PARTITION_FIXED | 65535;
+    CHECK(partition_of(&fixed) == 65535, "fixed 65535");
+    fixed.partition = SNO_PARTITION_FIXED | 0x0102;
+    CHECK(partition_of(&fixed) == 0x0102, "fixed 0x0102");
+    /* Zeroed sequence bounds: the whole range. */
+    sno_generator *g = NULL;
+    sno_snapshot s;
+    CHECK_STATUS(sno_generator_new(&zero, &g), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_snapshot(g, &s), SNO_STATUS_OK);
+    CHECK(s.sequence_min == 0 && s.sequence_max == 65535, "bounds %u..%u", s.sequence_min, s.sequence_max);
+    sno_generator_free(g);
+}
+
+/* Every status has its own description, and the status values are fixed. */
+static void statuses(void) {
+    CHECK(SNO_STATUS_LEASE_EXPIRED == 24 && SNO_STATUS_INVALID_ENVIRONMENT == 25 &&
+              SNO_STATUS_LEASE_INVALID_URL == 26 && SNO_STATUS_LEASE_INVALID_OPTIONS == 27 &&
+              SNO_STATUS_LEASE_UNREACHABLE == 28 && SNO_STATUS_LEASE_AUTHENTICATION_FAILED == 29 &&
+              SNO_STATUS_LEASE_NO_FREE_PARTITION == 30 && SNO_STATUS_LEASE_STORE == 31 &&
+              SNO_STATUS_LEASE_LOST == 32 && SNO_STATUS_LEASE_UNAVAILABLE == 33 &&
+              SNO_STATUS_LEASED_GENERATOR == 34,
+          "status values");
+    for (int i = 0; i <= 34; i++) {
+        CHECK(strcmp(sno_status_str(i), "unknown status") != 0, "status %d undescribed", i);
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(sno_status_str(i), sno_status_str(j)) != 0, "statuses %d and %d read alike", i, j);
+    }
+    CHECK(strcmp(sno_status_str(35), "unknown status") == 0, "35 is not a status");
+}
+
 static void lifecycle_and_snapshots(void) {
-    sno_generator_options o = {0x0102, 10, 13};
+    sno_generator_options o = {SNO_PARTITION_FIXED | 0x0102, 10, 13};
     sno_generator *g = NULL;
     CHECK_STATUS(sno_generator_new(&o, &g), SNO_STATUS_OK);
     sno_id prev = {{0}}, id;
@@ -138,6 +205,14 @@ static void lifecycle_and_snapshots(void) {
     CHECK_STATUS(sno_generator_restore(&s, 0x0203, &r), SNO_STATUS_OK);
     CHECK_STATUS(sno_generator_next(r, 0, &id), SNO_STATUS_OK);
     CHECK(sno_id_partition(id) == 0x0203, "override partition");
+    sno_generator_free(r);
+    CHECK_STATUS(sno_generator_restore(&s, SNO_PARTITION_FIXED | 0x0304, &r), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(r, 0, &id), SNO_STATUS_OK);
+    CHECK(sno_id_partition(id) == 0x0304, "override partition, FIXED form");
+    sno_generator_free(r);
+    CHECK_STATUS(sno_generator_restore(&s, SNO_PARTITION_DEFAULT, &r), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next(r, 0, &id), SNO_STATUS_OK);
+    CHECK(sno_id_partition(id) == 0x0102, "snapshot's own partition");
     sno_snapshot broken = s;
     broken.wall_hi = -1;
     sno_generator *never = NULL;
@@ -165,6 +240,8 @@ int main(void) {
     versions();
     nulls();
     bad_arguments();
+    partitions();
+    statuses();
     lifecycle_and_snapshots();
     return finish("test_api");
 }

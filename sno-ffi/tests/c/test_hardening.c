@@ -40,7 +40,7 @@ static int probe(void) {
  * next returns at once instead of sleeping until a unit that does not exist. */
 static int last_unit(void) {
     sno_generator_options opts = {0};
-    opts.partition = 1;
+    opts.partition = SNO_PARTITION_FIXED | 1;
     opts.sequence_max = 3;
     sno_generator *g;
     if (sno_generator_new(&opts, &g) != SNO_STATUS_OK) return 40;
@@ -168,7 +168,7 @@ static int only_an_explicit_generator(void) {
 
 static void fork_rules(void) {
     sno_generator_options explicit_opts = {0};
-    explicit_opts.partition = 0x0102;
+    explicit_opts.partition = SNO_PARTITION_FIXED | 0x0102;
     CHECK_STATUS(sno_generator_new(&explicit_opts, &explicit_gen), SNO_STATUS_OK);
     CHECK_STATUS(sno_generator_next(explicit_gen, 0, &parent_id), SNO_STATUS_OK);
     int first = in_child(only_an_explicit_generator);

@@ -1,0 +1,351 @@
+//! Leased partitions (sno-lease) through the C ABI: sno_lease_* and sno_generator_new_leased,
+//! the process-wide partition, and the thread's last error message.
+
+use std::ffi::{CStr, c_char};
+use std::time::Duration;
+
+use ::sno_lease::{Lease, LeaseOptions};
+use sno_core::Generator;
+
+use crate::boundary::{Failure, ffi_boundary, last_error, recording_boundary, try_ref};
+use crate::boundary::{value_boundary, write_out};
+use crate::types::{
+    GeneratorKind, sno_generator, sno_generator_options, sno_lease, sno_lease_options, sno_status,
+};
+
+/// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
+/// store's clock.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct sno_lease_grant {
+    /// The partition granted.
+    pub partition: u16,
+    /// The fencing token: larger than every token granted before it in the namespace.
+    pub token: u64,
+    /// The earliest time the grant stamps into an ID (where the partition's earlier holders
+    /// stopped).
+    pub ids_from_unix_ms: i64,
+    /// Every ID of the grant is stamped before this time (the expiry minus the margin); it
+    /// moves forward with every renewal.
+    pub ids_before_unix_ms: i64,
+    /// When the store lets the grant lapse unless it is renewed.
+    pub expires_unix_ms: i64,
+}
+
+impl From<::sno_lease::Grant> for sno_lease_grant {
+    fn from(g: ::sno_lease::Grant) -> Self {
+        sno_lease_grant {
+            partition: g.partition,
+            token: g.token,
+            ids_from_unix_ms: g.ids_from_unix_ms,
+            ids_before_unix_ms: g.ids_before_unix_ms,
+            expires_unix_ms: g.expires_unix_ms,
+        }
+    }
+}
+
+/// The Rust options for C options (each zero field takes its default).
+///
+/// # Safety
+/// `opts.namespace_name` must be NULL or a valid NUL-terminated string.
+unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failure> {
+    let namespace = if opts.namespace_name.is_null() {
+        "default"
+    } else {
+        // SAFETY: non-NULL and NUL-terminated per the contract.
+        unsafe { CStr::from_ptr(opts.namespace_name) }
+            .to_str()
+            .map_err(|_| {
+                Failure::new(
+                    sno_status::LeaseInvalidOptions,
+                    "sno lease: invalid option: the namespace is not UTF-8",
+                )
+            })?
+    };
+    let last = match opts.partition_last {
+        0 => u16::MAX,
+        last => last,
+    };
+    let mut options = LeaseOptions::new(namespace).partitions(opts.partition_first..=last);
+    if opts.ttl_ms != 0 {
+        options = options.ttl(Duration::from_millis(opts.ttl_ms.into()));
+    }
+    if opts.margin_ms != 0 {
+        options = options.margin(Duration::from_millis(opts.margin_ms.into()));
+    }
+    if opts.timeout_ms != 0 {
+        options = options.timeout(Duration::from_millis(opts.timeout_ms.into()));
+    }
+    Ok(options)
+}
+
+/// Leases a free partition of a namespace from the store at `url` and starts renewing it on a
+/// background thread (every third of the TTL) until sno_lease_free. Every lease of a namespace
+/// holds a different partition, so generators made from them (sno_generator_new_leased) never
+/// repeat each other's IDs, across processes and hosts.
+///
+/// `url`: `postgres://user:password@host:port/db` or `postgresql://…` (PostgreSQL: the table
+/// `sno_partition_leases` is created on first use) or `redis://[:password@]host:port/[db]` and
+/// `redis+unix://` or `unix://` (Redis). TLS is not supported by this build (SNO_STATUS_LEASE_INVALID_URL).
+/// `opts` may be NULL: every default (namespace "default", partitions 0..=65535, TTL 15 s); a
+/// zeroed sno_lease_options means the same, field by field. The environment (SNO_LEASE_*) is
+/// not read here: it configures only the process-wide generator (sno_new).
+///
+/// Blocks: it connects (within the timeout, 10 s by default), and when the partition's
+/// previous holder stamped IDs up to a moment this host's clock has not reached yet (a
+/// partition released a moment ago, a fresh Redis namespace), it waits for it, at most one
+/// TTL.
+///
+/// Fails with SNO_STATUS_LEASE_INVALID_URL, _LEASE_INVALID_OPTIONS, _LEASE_UNREACHABLE,
+/// _LEASE_AUTHENTICATION_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE, and records the
+/// store's words for sno_last_error_message. Thread-safe.
+///
+/// # Safety
+/// `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose
+/// namespace_name is NULL or NUL-terminated; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_acquire(
+    url: *const c_char,
+    opts: *const sno_lease_options,
+    out: *mut *mut sno_lease,
+) -> sno_status {
+    recording_boundary(|| {
+        if url.is_null() || out.is_null() {
+            return Err(sno_status::NullArgument.into());
+        }
+        // SAFETY: non-NULL and NUL-terminated per the contract.
+        let url = unsafe { CStr::from_ptr(url) }.to_str().map_err(|_| {
+            Failure::new(
+                sno_status::LeaseInvalidUrl,
+                "sno lease: invalid store URL: not UTF-8",
+            )
+        })?;
+        // SAFETY: NULL or valid per the contract.
+        let opts = unsafe { opts.as_ref() }
+            .copied()
+            .unwrap_or(sno_lease_options::DEFAULT);
+        // SAFETY: namespace_name is NULL or NUL-terminated per the contract.
+        let options = unsafe { lease_options(&opts) }?;
+        let lease = Lease::acquire(url, &options)?;
+        let handle = Box::into_raw(Box::new(sno_lease { inner: lease }));
+        // SAFETY: checked non-NULL; the caller guarantees it is writable.
+        unsafe { out.write(handle) };
+        Ok(())
+    })
+}
+
+/// The partition currently leased. It changes only if the lease is lost (it expired while the
+/// store was unreachable and another holder took the partition): the renewal thread then
+/// leases a new one, and the generator follows. Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_partition(lease: *const sno_lease, out: *mut u16) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.partition()) }
+    })
+}
+
+/// The fencing token of the current grant: larger than every token granted before it in the
+/// namespace (pass it to a storage system that rejects writes of an older holder). Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_token(lease: *const sno_lease, out: *mut u64) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.token()) }
+    })
+}
+
+/// When the store lets the current grant lapse unless it is renewed (Unix ms, the store's
+/// clock); it moves forward with every renewal. Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_expires_unix_ms(
+    lease: *const sno_lease,
+    out: *mut i64,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.expires_unix_ms()) }
+    })
+}
+
+/// The current grant in one consistent read: partition, token, the window its IDs lie in, and
+/// the expiry (reading partition and token separately could straddle a switch to a new
+/// partition). Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_current_grant(
+    lease: *const sno_lease,
+    out: *mut sno_lease_grant,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.grant().into()) }
+    })
+}
+
+/// The state of the renewals: SNO_STATUS_OK while the last renewal succeeded, otherwise the
+/// status of the last renewal error (SNO_STATUS_LEASE_UNREACHABLE, _LEASE_STORE, …, until a
+/// renewal succeeds again), with its message recorded for sno_last_error_message. Monitoring
+/// can poll it; a generator whose lease runs out meanwhile answers SNO_STATUS_LEASE_EXPIRED.
+/// Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_last_error(lease: *const sno_lease) -> sno_status {
+    recording_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        match lease.inner.last_error() {
+            None => Ok(()),
+            Some(e) => Err(e.into()),
+        }
+    })
+}
+
+/// Creates the generator of a lease: every ID carries the leased partition and lies inside the
+/// lease's window, so it never repeats another holder's IDs. It is a plain `sno_generator`:
+/// sno_generator_next, _try_next, _next_many, _stats and _free work as for any generator, and
+/// are thread-safe. Differences:
+/// - it answers SNO_STATUS_LEASE_EXPIRED when the lease does not cover the clock (renewals
+///   failing; sno_generator_next waits for a renewal within its 5 s first), and for good once
+///   the lease is freed;
+/// - sno_generator_repartition, sno_generator_next_with_time and sno_generator_snapshot answer
+///   SNO_STATUS_LEASED_GENERATOR (the partition and the times belong to the lease);
+/// - in a fork() child it answers SNO_STATUS_FORKED for good: the lease is the parent's;
+///   acquire a lease of the child's own.
+///
+/// `opts` may be NULL; only its sequence bounds are used, and its partition must be 0 or
+/// SNO_PARTITION_DEFAULT (anything else is SNO_STATUS_LEASED_GENERATOR). One lease drives one
+/// generator: a second call is SNO_STATUS_LEASE_UNAVAILABLE. The generator may outlive the
+/// lease handle (it then refuses with SNO_STATUS_LEASE_EXPIRED); free both. Failures are
+/// recorded for sno_last_error_message. Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `opts` NULL or valid; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_new_leased(
+    lease: *mut sno_lease,
+    opts: *const sno_generator_options,
+    out: *mut *mut sno_generator,
+) -> sno_status {
+    recording_boundary(|| {
+        // SAFETY: NULL or live per the contract; only shared access is needed.
+        let lease = unsafe { try_ref(lease.cast_const()) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument.into());
+        }
+        // SAFETY: NULL or valid per the contract.
+        let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
+        if !matches!(opts.partition, 0 | crate::SNO_PARTITION_DEFAULT) {
+            return Err(Failure::new(
+                sno_status::LeasedGenerator,
+                "sno lease: a leased generator stamps the lease's partition: leave \
+                 sno_generator_options.partition 0",
+            ));
+        }
+        let builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
+        let generator = lease.inner.generator_with(builder)?;
+        let handle = Box::into_raw(Box::new(sno_generator {
+            inner: GeneratorKind::Leased(generator),
+        }));
+        // SAFETY: checked non-NULL; the caller guarantees it is writable.
+        unsafe { out.write(handle) };
+        Ok(())
+    })
+}
+
+/// Releases the lease: stops the renewals and frees the partition in the store (waiting for
+/// the store at most the lease's timeout; if it cannot be reached, the grant simply expires
+/// after its TTL). A generator made from it answers SNO_STATUS_LEASE_EXPIRED from then on;
+/// free it too. NULL is accepted and ignored. In a fork() child it only frees the child's copy
+/// (the lease stays the parent's). Not thread-safe with respect to other calls on the same
+/// lease: call it once, after every user is done.
+///
+/// # Safety
+/// `lease` must be NULL or a pointer from sno_lease_acquire not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_free(lease: *mut sno_lease) {
+    if lease.is_null() {
+        return;
+    }
+    value_boundary((), || {
+        // SAFETY: a live pointer from Box::into_raw per the contract, freed once; dropping the
+        // Lease closes it (stops renewing, releases the partition).
+        drop(unsafe { Box::from_raw(lease) });
+    })
+}
+
+/// The partition of the process-wide generator behind sno_new, building it on first use from
+/// the environment: SNO_PARTITION (a fixed partition), SNO_LEASE_URL (a leased one: this call
+/// acquires the lease, with SNO_LEASE_NAMESPACE, SNO_LEASE_TTL, SNO_LEASE_PARTITIONS), or
+/// neither (a random default). Call it at start-up to fail fast on a bad environment; it fails
+/// as sno_new does (SNO_STATUS_INVALID_ENVIRONMENT, SNO_STATUS_LEASE_*), recording the message
+/// for sno_last_error_message. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_process_partition(out: *mut u16) -> sno_status {
+    recording_boundary(|| {
+        if out.is_null() {
+            return Err(sno_status::NullArgument.into());
+        }
+        let partition = ::sno_lease::process_generator()?.partition();
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { out.write(partition) };
+        Ok(())
+    })
+}
+
+/// Copies the message of this thread's last recorded failure into `buf`, like snprintf: at
+/// most `len - 1` bytes and a terminating NUL (nothing when `buf` is NULL or `len` is 0), and
+/// returns the message's full length in bytes (without the NUL; 0 when nothing was recorded),
+/// so `sno_last_error_message(NULL, 0) + 1` is the buffer size that holds it all.
+///
+/// Recorded on failure by sno_lease_acquire, sno_lease_last_error, sno_generator_new_leased,
+/// sno_new and sno_process_partition: the store's or the environment's words, e.g. "sno lease:
+/// the store refused the credentials: password authentication failed for user \"app\"" or
+/// "sno: environment variable SNO_PARTITION: expected a partition number 0 ..= 65535". As with
+/// errno, a successful call leaves the message in place: read it right after the failure.
+/// The minting calls of generators do not record (their statuses say it all). Per thread,
+/// thread-safe.
+///
+/// # Safety
+/// `buf` must be NULL or valid for `len` byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_last_error_message(buf: *mut c_char, len: usize) -> usize {
+    value_boundary(0, || {
+        let message = last_error();
+        let bytes = message.as_bytes();
+        if !buf.is_null() && len > 0 {
+            let n = bytes.len().min(len - 1);
+            // SAFETY: n + 1 <= len bytes, writable per the contract; the message does not
+            // overlap the caller's buffer (it is this library's own String).
+            unsafe {
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
+                buf.add(n).write(0);
+            }
+        }
+        bytes.len()
+    })
+}
