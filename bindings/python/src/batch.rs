@@ -1,6 +1,7 @@
 //! What never crashes and never hangs: fallible allocation (`MemoryError`, not an abort), lists
 //! built without panicking, and waits in short steps with the thread detached, checking for
-//! signals (Ctrl-C) between steps and between chunks of a batch.
+//! signals (Ctrl-C) between steps and between chunks of a batch. The same for the sno
+//! generators of every kind: plain, leased and process-wide.
 
 use std::time::{Duration, Instant};
 
@@ -11,6 +12,7 @@ use pyo3::types::PyList;
 use sno_core::monotonic::{MillisState, Shared};
 use sno_core::ulid::{AtomicGenerator, Ulid};
 use sno_core::{Error, Generator, Id, SystemClock};
+use sno_lease::{LeasedGenerator, ProcessGenerator};
 
 use crate::to_py;
 
@@ -85,13 +87,80 @@ pub(crate) fn list_of<'py>(
     Ok(unsafe { list.cast_into_unchecked::<PyList>() })
 }
 
+/// A source of sno IDs: a plain generator, a leased one, or the process-wide one.
+pub(crate) trait Mint: Sync {
+    /// The next ID, or at once the error that says why not.
+    fn try_next(&self, meta: u8) -> Result<Id, Error>;
+    /// Whether waiting can end `err`.
+    fn can_wait(&self, err: &Error) -> bool;
+    /// One sleep of at most `at_most` towards the end of `err`.
+    fn wait_step(&self, err: &Error, at_most: Duration);
+    /// The longest a call waits in all.
+    fn max_wait(&self) -> Duration;
+}
+
+impl Mint for Generator<SystemClock> {
+    #[inline]
+    fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        Generator::try_next(self, meta)
+    }
+    fn can_wait(&self, err: &Error) -> bool {
+        matches!(
+            *err,
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at }
+                if retry_at <= sno_core::time::MAX_TIMESTAMP
+        )
+    }
+    fn wait_step(&self, err: &Error, at_most: Duration) {
+        if let Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } = *err {
+            Generator::wait_step(self, retry_at, at_most);
+        }
+    }
+    fn max_wait(&self) -> Duration {
+        Generator::max_wait(self)
+    }
+}
+
+impl Mint for LeasedGenerator {
+    #[inline]
+    fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        LeasedGenerator::try_next(self, meta)
+    }
+    fn can_wait(&self, err: &Error) -> bool {
+        LeasedGenerator::can_wait(self, err)
+    }
+    fn wait_step(&self, err: &Error, at_most: Duration) {
+        LeasedGenerator::wait_step(self, err, at_most);
+    }
+    fn max_wait(&self) -> Duration {
+        LeasedGenerator::max_wait(self)
+    }
+}
+
+impl Mint for ProcessGenerator {
+    #[inline]
+    fn try_next(&self, meta: u8) -> Result<Id, Error> {
+        ProcessGenerator::try_next(self, meta)
+    }
+    fn can_wait(&self, err: &Error) -> bool {
+        ProcessGenerator::can_wait(self, err)
+    }
+    fn wait_step(&self, err: &Error, at_most: Duration) {
+        ProcessGenerator::wait_step(self, err, at_most);
+    }
+    fn max_wait(&self) -> Duration {
+        ProcessGenerator::max_wait(self)
+    }
+}
+
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
-/// 4 ms pool is used up or the clock regressed, a wait in steps of at most [`WAIT_STEP`] with
-/// the thread detached, checking for signals after each, for at most the generator's maximum
-/// wait (5 s by default; then the error). A retry time further away than that, or past the end
-/// of the sno range, is raised at once, as the core's `next` does.
+/// 4 ms pool is used up, the clock regressed or a lease is being renewed, a wait in steps of at
+/// most [`WAIT_STEP`] with the thread detached, checking for signals after each, for at most the
+/// generator's maximum wait (5 s by default; then the error). A retry time further away than
+/// that, or past the end of the sno range, is raised at once, as the core's `next` does; so is
+/// an error no wait can end (a closed lease).
 #[inline]
-pub(crate) fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> PyResult<Id> {
+pub(crate) fn next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8) -> PyResult<Id> {
     match g.try_next(meta) {
         Ok(id) => Ok(id),
         Err(e) => wait_next_id(py, g, meta, e),
@@ -99,29 +168,23 @@ pub(crate) fn next_id(py: Python<'_>, g: &Generator<SystemClock>, meta: u8) -> P
 }
 
 #[cold]
-fn wait_next_id(
-    py: Python<'_>,
-    g: &Generator<SystemClock>,
-    meta: u8,
-    mut err: Error,
-) -> PyResult<Id> {
+fn wait_next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8, mut err: Error) -> PyResult<Id> {
     let max_wait = g.max_wait();
     let deadline = Instant::now() + max_wait;
     loop {
-        let retry_at = match err {
-            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => retry_at,
-            other => return Err(to_py(py, other)),
-        };
-        let Some(target) = err.retry_at_unix_nanos() else {
-            return Err(to_py(py, err));
-        };
-        let left = i128::from(target) - i128::from(SystemClock::precise_unix_nanos());
-        if left > max_wait.as_nanos() as i128 || Instant::now() > deadline {
+        if !g.can_wait(&err) || Instant::now() > deadline {
             return Err(to_py(py, err));
         }
+        if let Some(target) = err.retry_at_unix_nanos() {
+            let left = i128::from(target) - i128::from(SystemClock::precise_unix_nanos());
+            if left > max_wait.as_nanos() as i128 {
+                return Err(to_py(py, err));
+            }
+        }
         // Steps of at most WAIT_STEP; the last one is the clock's own wait, which also covers a
-        // coarse clock's lag. Each is counted in stats()["waits"].
-        py.detach(|| g.wait_step(retry_at, WAIT_STEP));
+        // coarse clock's lag. Each is counted in stats()["waits"]. A lease's wait ends early
+        // when it is renewed or closed.
+        py.detach(|| g.wait_step(&err, WAIT_STEP));
         py.check_signals()?;
         match g.try_next(meta) {
             Ok(id) => return Ok(id),

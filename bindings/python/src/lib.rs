@@ -5,6 +5,7 @@ mod args;
 mod batch;
 mod flakes;
 mod formats;
+mod lease;
 
 use std::sync::Arc;
 
@@ -15,7 +16,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
 
-use crate::batch::{list_of, next_id, try_push, try_vec};
+use crate::batch::{Mint, list_of, next_id, try_push, try_vec};
+use crate::lease::PyLease;
 
 /// The exception classes of `sno._errors` (a Python module, so that each can be both a
 /// `SnoError` and a `ValueError`/`RuntimeError`), looked up once.
@@ -52,6 +54,8 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::ClockRegression { .. } | Error::ClockRollback { .. } => "ClockRegressionError",
         Error::Forked { .. } => "ForkedGeneratorError",
         Error::RandomnessUnavailable => "RandomnessUnavailableError",
+        Error::LeaseExpired { .. } => "LeaseExpiredError",
+        // InvalidEnvironment (SNO_PARTITION) is a setting, as are the errors below.
         // BatchTooLarge, SnapshotAhead, InvalidSnapshot, InvalidSequenceBounds, … (settings).
         _ => "ConfigError",
     };
@@ -71,8 +75,11 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
             let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }
-        Error::Forked { partition } => {
+        Error::Forked { partition } | Error::LeaseExpired { partition } => {
             let _ = value.setattr("partition", partition);
+        }
+        Error::InvalidEnvironment { variable, .. } => {
+            let _ = value.setattr("variable", variable);
         }
         _ => {}
     }
@@ -379,11 +386,13 @@ pub(crate) fn pickle_reduce<'py>(
     PyTuple::new(py, [ctor, args.into_any()])
 }
 
-/// A new ID from the process-wide generator (random partition, renewed after `os.fork()`).
+/// A new ID from the process-wide generator: the partition `SNO_PARTITION` fixes, or one
+/// leased from `SNO_LEASE_URL` (each `os.fork()` child leases its own), else a random one
+/// (renewed after `os.fork()`).
 #[pyfunction]
 #[pyo3(name = "new", signature = (meta = 0))]
 fn new_id(py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
-    next_id(py, sno_core::global_generator(), meta).map(PyId)
+    next_id(py, &lease::process_generator(py)?, meta).map(PyId)
 }
 
 /// `n` (at most `MAX_BATCH`) new IDs from the process-wide generator, as a list of `ID`s, or of
@@ -396,14 +405,14 @@ fn new_many<'py>(
     #[pyo3(from_py_with = args::meta)] meta: u8,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    many(py, sno_core::global_generator(), n, meta, as_str)
+    many(py, &lease::process_generator(py)?, n, meta, as_str)
 }
 
 /// `n` new IDs of `g` (a count already checked), as `ID`s or their text; signals are checked
 /// between chunks.
-fn many<'py>(
+fn many<'py, G: Mint>(
     py: Python<'py>,
-    g: &Generator<SystemClock>,
+    g: &G,
     n: usize,
     meta: u8,
     as_str: bool,
@@ -526,10 +535,48 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
     })
 }
 
-/// A thread-safe generator with its own partition and sequence bounds.
+/// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[pyclass(frozen, subclass, module = "sno._sno", name = "Generator")]
 struct PyGenerator {
-    inner: Arc<Generator<SystemClock>>,
+    inner: Source,
+}
+
+enum Source {
+    /// Its own partition (given, restored or a default one).
+    Plain(Arc<Generator<SystemClock>>),
+    /// A lease's self-fencing generator.
+    Leased(Box<Leased>),
+}
+
+struct Leased {
+    generator: sno_lease::LeasedGenerator,
+    /// Kept open as long as the generator lives.
+    lease: Py<PyLease>,
+    sequence_min: u16,
+    sequence_max: u16,
+}
+
+/// `ConfigError` (code `"leased_generator"`): what a leased generator cannot do, and why.
+fn leased_refusal(py: Python<'_>, what: &str, why: &str) -> PyErr {
+    raise_code(
+        py,
+        "ConfigError",
+        "leased_generator",
+        format!("sno: {what} does not apply to a leased generator: {why}"),
+    )
+}
+
+/// Why a leased generator takes no explicit time.
+const LEASED_TIMES: &str = "it stamps only times inside its lease, and an ID for any other time could repeat another holder's";
+
+impl PyGenerator {
+    /// The plain generator, or the refusal of `what` for a leased one.
+    fn plain(&self, py: Python<'_>, what: &str, why: &str) -> PyResult<&Generator<SystemClock>> {
+        match &self.inner {
+            Source::Plain(g) => Ok(g),
+            Source::Leased(_) => Err(leased_refusal(py, what, why)),
+        }
+    }
 }
 
 const SNAPSHOT_KEYS: [&str; 8] = [
@@ -612,12 +659,15 @@ const _: () = assert!(sno_core::time::DEFAULT_MAX_WAIT.as_millis() == 5000);
 
 #[pymethods]
 impl PyGenerator {
-    /// `Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None)`: without a
-    /// partition, a per-process default is used; `snapshot` (a dict from `.snapshot()`) restores
-    /// a saved state (its partition is kept unless `partition` is given).
+    /// `Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None, *,
+    /// max_wait_ms=5000, lease=None)`: without a partition, a per-process default is used;
+    /// `snapshot` (a dict from `.snapshot()`) restores a saved state (its partition is kept
+    /// unless `partition` is given); `lease` (a `sno.Lease`) makes the lease's self-fencing
+    /// generator, which takes the leased partition and mints only while the lease holds.
     #[new]
     #[pyo3(signature = (
-        partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *, max_wait_ms = 5000
+        partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *,
+        max_wait_ms = 5000, lease = None
     ))]
     fn py_new(
         py: Python<'_>,
@@ -626,10 +676,37 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::sequence_max)] sequence_max: u16,
         snapshot: Option<&Bound<'_, PyDict>>,
         #[pyo3(from_py_with = args::max_wait_ms)] max_wait_ms: u32,
+        lease: Option<Bound<'_, PyLease>>,
     ) -> PyResult<Self> {
         let mut b = Generator::builder()
             .sequence_bounds(sequence_min, sequence_max)
             .max_wait(std::time::Duration::from_millis(max_wait_ms.into()));
+        if let Some(lease) = lease {
+            if partition.is_some() {
+                return Err(leased_refusal(
+                    py,
+                    "partition=",
+                    "its partition is the lease's; leave partition out",
+                ));
+            }
+            if snapshot.is_some() {
+                return Err(leased_refusal(
+                    py,
+                    "snapshot=",
+                    "it starts inside its lease, and a saved state from elsewhere could \
+                     repeat another holder's IDs; leave snapshot out",
+                ));
+            }
+            let generator = lease.get().with_open(py, |l| l.generator_with(b))?;
+            return Ok(PyGenerator {
+                inner: Source::Leased(Box::new(Leased {
+                    generator,
+                    lease: lease.unbind(),
+                    sequence_min,
+                    sequence_max,
+                })),
+            });
+        }
         if let Some(s) = snapshot {
             b = b.snapshot(snapshot_from_dict(py, s)?);
         }
@@ -637,16 +714,22 @@ impl PyGenerator {
             b = b.partition(p);
         }
         let g = b.build().map_err(|e| to_py(py, e))?;
-        Ok(PyGenerator { inner: Arc::new(g) })
+        Ok(PyGenerator {
+            inner: Source::Plain(Arc::new(g)),
+        })
     }
 
     /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
     /// pool is used up or the clock went back, for at most `max_wait_ms` (5 s by default; then
     /// the error `try_new` gives). Raises `ForkedGeneratorError` in a `fork()` child for an
-    /// explicit partition (see `repartition`), `TimeRangeError` for a clock outside 2010 … 2079.
+    /// explicit partition (see `repartition`), `TimeRangeError` for a clock outside 2010 … 2079;
+    /// a leased generator waits for a renewal, then raises `LeaseExpiredError`.
     #[pyo3(name = "new", signature = (meta = 0))]
     fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
-        next_id(py, &self.inner, meta).map(PyId)
+        match &self.inner {
+            Source::Plain(g) => next_id(py, &**g, meta).map(PyId),
+            Source::Leased(l) => next_id(py, &l.generator, meta).map(PyId),
+        }
     }
 
     /// `n` (at most `MAX_BATCH`) new IDs, as a list of `ID`s or (`as_str=True`) their text;
@@ -659,39 +742,51 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::meta)] meta: u8,
         as_str: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        many(py, &self.inner, n, meta, as_str)
+        match &self.inner {
+            Source::Plain(g) => many(py, &**g, n, meta, as_str),
+            Source::Leased(l) => many(py, &l.generator, n, meta, as_str),
+        }
     }
 
-    /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError`.
+    /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError` (and
+    /// `LeaseExpiredError` for a leased generator whose lease does not cover the clock).
     #[pyo3(signature = (meta = 0))]
     fn try_new(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::meta)] meta: u8,
     ) -> PyResult<PyId> {
-        self.inner
-            .try_next(meta)
-            .map(PyId)
-            .map_err(|e| to_py(py, e))
+        let result = match &self.inner {
+            Source::Plain(g) => g.try_next(meta),
+            Source::Leased(l) => l.generator.try_next(meta),
+        };
+        result.map(PyId).map_err(|e| to_py(py, e))
     }
 
     /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence; a time outside
-    /// 2010 .. 2079-09-07 is a `TimeRangeError`.
+    /// 2010 .. 2079-09-07 is a `TimeRangeError`. Not for a leased generator.
     fn new_with_unix_ns(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::meta)] meta: u8,
         #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
     ) -> PyResult<PyId> {
-        self.inner
+        self.plain(py, "an ID for a given time", LEASED_TIMES)?
             .new_with_unix_nanos(meta, unix_ns)
             .map(PyId)
             .map_err(|e| to_py(py, e))
     }
 
-    /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`.
+    /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`. Not for a
+    /// leased generator (its lease, not a snapshot, keeps it unique).
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.inner.snapshot();
+        let s = self
+            .plain(
+                py,
+                "snapshot()",
+                "its lease keeps it unique, and its state cannot be restored elsewhere",
+            )?
+            .snapshot();
         let d = PyDict::new(py);
         d.set_item("partition", s.partition)?;
         d.set_item("sequence_min", s.sequence_min)?;
@@ -706,7 +801,10 @@ impl PyGenerator {
 
     /// Counters of overflows, regressions and waits, as a dict.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.inner.stats();
+        let s = match &self.inner {
+            Source::Plain(g) => g.stats(),
+            Source::Leased(l) => l.generator.stats(),
+        };
         let d = PyDict::new(py);
         d.set_item("overflows", s.overflows)?;
         d.set_item("overflow_episodes", s.overflow_episodes)?;
@@ -716,49 +814,89 @@ impl PyGenerator {
         Ok(d)
     }
 
-    /// The partition stamped into every ID.
+    /// The partition stamped into every ID (a leased generator's follows its lease).
     #[getter]
     fn partition(&self) -> u16 {
-        self.inner.partition()
+        match &self.inner {
+            Source::Plain(g) => g.partition(),
+            Source::Leased(l) => l.generator.partition(),
+        }
+    }
+
+    /// The lease of a leased generator, else `None`.
+    #[getter]
+    fn lease(&self, py: Python<'_>) -> Option<Py<PyLease>> {
+        match &self.inner {
+            Source::Plain(_) => None,
+            Source::Leased(l) => Some(l.lease.clone_ref(py)),
+        }
     }
 
     /// Gives the generator a new partition: in a `fork()` child, a generator with an explicit
-    /// partition raises `ForkedGeneratorError` until it has one of its own.
-    fn repartition(&self, #[pyo3(from_py_with = args::partition)] partition: u16) {
-        self.inner.repartition(partition);
+    /// partition raises `ForkedGeneratorError` until it has one of its own. Not for a leased
+    /// generator (in a child, lease a partition of the child's own).
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::partition)] partition: u16,
+    ) -> PyResult<()> {
+        self.plain(
+            py,
+            "repartition()",
+            "its partition is the lease's (in a fork() child, lease one for the child)",
+        )?
+        .repartition(partition);
+        Ok(())
     }
 
     /// The longest `new()` waits (ms) before raising the error `try_new` gives; also how far
     /// ahead of the clock a restored snapshot may reach.
     #[getter]
     fn max_wait_ms(&self) -> u128 {
-        self.inner.max_wait().as_millis()
+        match &self.inner {
+            Source::Plain(g) => g.max_wait(),
+            Source::Leased(l) => l.generator.max_wait(),
+        }
+        .as_millis()
     }
 
     /// Lower sequence bound.
     #[getter]
     fn sequence_min(&self) -> u16 {
-        self.inner.sequence_min()
+        match &self.inner {
+            Source::Plain(g) => g.sequence_min(),
+            Source::Leased(l) => l.sequence_min,
+        }
     }
 
     /// Upper sequence bound.
     #[getter]
     fn sequence_max(&self) -> u16 {
-        self.inner.sequence_max()
+        match &self.inner {
+            Source::Plain(g) => g.sequence_max(),
+            Source::Leased(l) => l.sequence_max,
+        }
     }
 
     /// IDs per 4 ms unit.
     #[getter]
     fn capacity(&self) -> u32 {
-        self.inner.capacity()
+        match &self.inner {
+            Source::Plain(g) => g.capacity(),
+            Source::Leased(l) => u32::from(l.sequence_max - l.sequence_min) + 1,
+        }
     }
 
     fn __repr__(&self) -> String {
+        let lease = match &self.inner {
+            Source::Plain(_) => String::new(),
+            Source::Leased(l) => format!("lease={}, ", l.lease.get().describe()),
+        };
         format!(
-            "sno.Generator(partition={}, sequence_min={}, sequence_max={})",
-            self.inner.partition(),
-            self.inner.sequence_min(),
-            self.inner.sequence_max()
+            "sno.Generator({lease}partition={}, sequence_min={}, sequence_max={})",
+            self.partition(),
+            self.sequence_min(),
+            self.sequence_max()
         )
     }
 }
@@ -774,6 +912,7 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_many, m)?)?;
     formats::register(m)?;
     flakes::register(m)?;
+    lease::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;
     m.add("BINARY_LEN", sno_core::BINARY_LEN)?;

@@ -18,6 +18,13 @@ from sno._errors import (
     ConfigError,
     DecodeError,
     ForkedGeneratorError,
+    LeaseAuthenticationError,
+    LeaseConfigError,
+    LeaseError,
+    LeaseExpiredError,
+    LeaseStoreError,
+    LeaseUnreachableError,
+    NoFreePartitionError,
     RandomnessExhaustedError,
     RandomnessUnavailableError,
     SequenceExhaustedError,
@@ -29,6 +36,7 @@ from sno._sno import (
     ENCODED_LEN,
     ID,
     MAX_BATCH,
+    Lease,
     SCRU128,
     SCRU160,
     ULID,
@@ -53,8 +61,16 @@ __all__ = [
     "ForkedGeneratorError",
     "Generator",
     "ID",
+    "Lease",
+    "LeaseAuthenticationError",
+    "LeaseConfigError",
+    "LeaseError",
+    "LeaseExpiredError",
+    "LeaseStoreError",
+    "LeaseUnreachableError",
     "MAX_BATCH",
     "Nanoflake",
+    "NoFreePartitionError",
     "RandomnessExhaustedError",
     "RandomnessUnavailableError",
     "SCRU128",
@@ -82,15 +98,21 @@ _EPOCH = _datetime(1970, 1, 1, tzinfo=_timezone.utc)
 
 
 class Generator(_NativeGenerator):
-    """A thread-safe sno generator with its own partition and sequence bounds.
+    """A thread-safe sno generator with its own partition and sequence bounds, or a lease's.
 
     ``Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None, *,
-    max_wait_ms=5000)``: without a partition a per-process default is used (renewed in a
-    ``fork()`` child); ``snapshot`` (a dict from :meth:`snapshot`) restores a saved state, and is
-    refused (``ConfigError``, code ``"snapshot_ahead"``) when it reaches more than ``max_wait_ms``
-    ahead of the clock. ``new`` waits at most ``max_wait_ms`` (interruptibly, GIL released), then
-    raises what ``try_new`` would. A generator with an explicit partition raises
+    max_wait_ms=5000, lease=None)``: without a partition a per-process default is used (renewed
+    in a ``fork()`` child); ``snapshot`` (a dict from :meth:`snapshot`) restores a saved state, and
+    is refused (``ConfigError``, code ``"snapshot_ahead"``) when it reaches more than
+    ``max_wait_ms`` ahead of the clock. ``new`` waits at most ``max_wait_ms`` (interruptibly, GIL
+    released), then raises what ``try_new`` would. A generator with an explicit partition raises
     ``ForkedGeneratorError`` in a ``fork()`` child until :meth:`repartition` gives it its own.
+
+    ``lease`` (a :class:`Lease`) makes the lease's self-fencing generator (one per lease): it
+    stamps the leased partition, mints only while the lease covers the clock, and raises
+    ``LeaseExpiredError`` once the lease is closed. It keeps the lease open while it lives.
+    ``partition``, ``snapshot``, :meth:`repartition`, :meth:`snapshot` and IDs for a given time
+    do not apply to it (``ConfigError``, code ``"leased_generator"``).
     """
 
     __slots__ = ()

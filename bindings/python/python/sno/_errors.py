@@ -27,7 +27,13 @@ class ConfigError(SnoError, ValueError):
     ``"sequence_out_of_range"``, ``"invalid_snapshot"`` (a snapshot field outside its range),
     ``"missing_snapshot_key"``, ``"unknown_snapshot_key"``, ``"snapshot_ahead"`` (a snapshot
     further ahead of the clock than a generator waits), ``"value_overflow"`` /
-    ``"millis_out_of_range"`` (settings only the core checks), ``"partition_pool_exhausted"``."""
+    ``"millis_out_of_range"`` (settings only the core checks), ``"partition_pool_exhausted"``,
+    ``"invalid_environment"`` (``SNO_PARTITION`` holds no partition number, ``Lease.from_env()``
+    without ``SNO_LEASE_URL``; ``.variable`` names the variable), ``"leased_generator"`` (what a
+    leased generator cannot do: an explicit partition or snapshot, ``repartition``,
+    ``snapshot()``, an ID for a given time)."""
+
+    variable: "str | None" = None
 
 
 class TimeRangeError(SnoError, ValueError):
@@ -70,3 +76,49 @@ class ForkedGeneratorError(SnoError, RuntimeError):
 class RandomnessUnavailableError(SnoError, OSError):
     """The operating system's randomness source cannot be read (code
     ``"randomness_unavailable"``)."""
+
+
+class LeaseError(SnoError):
+    """Base class of the errors of leased partitions (``sno.Lease``, ``Generator(lease=...)``,
+    the process-wide generator with ``SNO_LEASE_URL``). Raised as such for ``"lease_unavailable"``
+    (the lease is closed, or already drives a generator: one lease, one generator) and, as
+    ``Lease.last_error``, ``"lease_lost"`` (the lease expired and was granted to another holder;
+    ``.partition``)."""
+
+    partition: "int | None" = None
+
+
+class LeaseConfigError(LeaseError, ConfigError):
+    """A lease that cannot be asked for: ``"lease_invalid_url"`` (malformed, an unknown scheme,
+    TLS) or ``"lease_invalid_options"`` (namespace, TTL, margin, timeout or partition range out
+    of range; a ``SNO_LEASE_*`` variable that holds none of these; ``SNO_PARTITION`` and
+    ``SNO_LEASE_URL`` both set)."""
+
+
+class LeaseUnreachableError(LeaseError, ConnectionError):
+    """The store cannot be reached, or did not answer within the timeout
+    (``"lease_unreachable"``). Retrying later may succeed."""
+
+
+class LeaseAuthenticationError(LeaseError, PermissionError):
+    """The store refused the credentials (``"lease_authentication_failed"``)."""
+
+
+class NoFreePartitionError(LeaseError, RuntimeError):
+    """Every partition of the range is held by a live lease (``"lease_no_free_partition"``);
+    ``.namespace``, ``.first`` and ``.last`` say which."""
+
+    namespace: "str | None" = None
+    first: "int | None" = None
+    last: "int | None" = None
+
+
+class LeaseStoreError(LeaseError, RuntimeError):
+    """The store answered with an error: missing privileges, an unexpected schema, a Redis
+    error (``"lease_store"``)."""
+
+
+class LeaseExpiredError(LeaseError, RuntimeError):
+    """A leased generator's lease does not cover the clock: renewals failing, the lease lost or
+    closed (``"lease_expired"``; ``.partition``). No ID is minted until it is renewed or a new
+    partition is leased; ``new()`` waits for that within ``max_wait_ms``."""

@@ -1,0 +1,484 @@
+//! Leased partitions (`sno.Lease`), the errors of `sno-lease`, and the process-wide generator
+//! that `SNO_PARTITION` / `SNO_LEASE_URL` configure.
+//!
+//! Acquiring (which may wait for the store, and on a fresh Redis namespace for one TTL) runs on
+//! a helper thread while the calling thread waits detached, in steps of [`WAIT_STEP`], checking
+//! for signals: Ctrl-C interrupts it (the helper thread finishes alone and releases what it
+//! got). Closing waits detached, bounded by the store timeout.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, sync_channel};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use sno_lease::{Error, Grant, Lease, LeaseOptions, ProcessGenerator};
+
+use crate::batch::WAIT_STEP;
+use crate::{datetime_from_ms, raise_code, to_py};
+
+/// The Python exception of a lease error: its class (of `sno._errors`), `.code`, the Rust
+/// message, and the fields as attributes.
+pub(crate) fn lease_to_py(py: Python<'_>, e: Error) -> PyErr {
+    let class = match e {
+        Error::Id(core) => return to_py(py, core),
+        Error::InvalidUrl { .. } | Error::InvalidOptions { .. } => "LeaseConfigError",
+        Error::Unreachable { .. } => "LeaseUnreachableError",
+        Error::AuthenticationFailed { .. } => "LeaseAuthenticationError",
+        Error::NoFreePartition { .. } => "NoFreePartitionError",
+        Error::Store { .. } => "LeaseStoreError",
+        // Lost, Unavailable, and any kind a later sno-lease adds.
+        _ => "LeaseError",
+    };
+    let err = raise_code(py, class, e.code(), e.to_string());
+    let value = err.value(py);
+    match &e {
+        Error::NoFreePartition {
+            namespace,
+            first,
+            last,
+        } => {
+            let _ = value.setattr("namespace", namespace);
+            let _ = value.setattr("first", first);
+            let _ = value.setattr("last", last);
+        }
+        Error::Lost { partition } => {
+            let _ = value.setattr("partition", partition);
+        }
+        _ => {}
+    }
+    err
+}
+
+/// An invalid lease option, as `sno-lease` reports its own (`LeaseConfigError`, code
+/// `"lease_invalid_options"`).
+fn invalid_option(py: Python<'_>, detail: String) -> PyErr {
+    lease_to_py(py, Error::InvalidOptions { detail })
+}
+
+/// Runs `job` (blocking network I/O) on a helper thread while this thread waits detached,
+/// checking for signals every [`WAIT_STEP`]: a `KeyboardInterrupt` returns at once, and the
+/// helper finishes alone (a result nobody takes is dropped: a lease is released).
+fn interruptible<T, F>(py: Python<'_>, job: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let shared = std::sync::Arc::new(Mutex::new(Some(job)));
+    let (tx, mut rx) = sync_channel(1);
+    let theirs = std::sync::Arc::clone(&shared);
+    let spawned = std::thread::Builder::new()
+        .name("sno-lease-call".into())
+        .spawn(move || {
+            let job = theirs.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(job) = job {
+                // The receiver may be gone (interrupted): then the result is dropped here.
+                let _ = tx.send(job());
+            }
+        });
+    if spawned.is_err() {
+        // No thread to be had: run it here, detached (not interruptible, still bounded by the
+        // store timeout).
+        let job = shared.lock().unwrap_or_else(PoisonError::into_inner).take();
+        return match job {
+            Some(job) => Ok(py.detach(job)),
+            None => Err(PyRuntimeError::new_err(
+                "sno: the lease call could not be started",
+            )),
+        };
+    }
+    loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(WAIT_STEP);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(value) => return Ok(value),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "sno: the lease call ended without an answer (it panicked)",
+                ));
+            }
+        }
+    }
+}
+
+/// Seconds as a `Duration`; anything negative, not finite or too large is an invalid option
+/// naming `name`.
+fn seconds(py: Python<'_>, value: f64, name: &str) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        invalid_option(
+            py,
+            format!("{name} must be a finite number of seconds >= 0, not {value}"),
+        )
+    })
+}
+
+/// `(first, last)`: a tuple or list of two partitions, inclusive.
+fn partitions(obj: &Bound<'_, PyAny>) -> PyResult<(u16, u16)> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect()
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "partitions must be a tuple (first, last), not {}",
+            obj.get_type().name()?
+        )));
+    };
+    let [first, last] = items.as_slice() else {
+        return Err(PyTypeError::new_err(format!(
+            "partitions must be (first, last): two ints, not {} items",
+            items.len()
+        )));
+    };
+    let one = |v: &Bound<'_, PyAny>| -> PyResult<u16> {
+        if !v.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "partitions must hold ints, not {}",
+                v.get_type().name()?
+            )));
+        }
+        v.extract::<u16>().map_err(|_| {
+            let shown = v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+            let shown = if shown.len() > 40 {
+                "an int beyond 16 bits".to_owned()
+            } else {
+                shown
+            };
+            invalid_option(
+                v.py(),
+                format!("partitions must lie in 0 ..= 65535, not {shown}"),
+            )
+        })
+    };
+    Ok((one(first)?, one(last)?))
+}
+
+/// A partition leased from PostgreSQL or Redis, renewed in the background until closed.
+#[pyclass(frozen, module = "sno._sno", name = "Lease")]
+pub(crate) struct PyLease {
+    /// The lease while open; its last grant once closed.
+    slot: Mutex<Slot>,
+    /// Held by `close()` while it releases, so that a second `close()` returns once released.
+    closing: Mutex<()>,
+    namespace: String,
+    holder: String,
+    ttl: Duration,
+    margin: Duration,
+    first: u16,
+    last: u16,
+    /// The process that acquired the lease.
+    pid: u32,
+}
+
+struct Slot {
+    lease: Option<Lease>,
+    last: Grant,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl PyLease {
+    fn acquire(py: Python<'_>, url: String, options: LeaseOptions) -> PyResult<Self> {
+        let opts = options.clone();
+        let lease = interruptible(py, move || Lease::acquire(&url, &opts))?
+            .map_err(|e| lease_to_py(py, e))?;
+        let range = options.partition_range();
+        let holder = lease.holder().to_owned();
+        Ok(PyLease {
+            slot: Mutex::new(Slot {
+                last: lease.grant(),
+                lease: Some(lease),
+            }),
+            closing: Mutex::new(()),
+            namespace: options.namespace().to_owned(),
+            holder,
+            ttl: options.ttl_duration(),
+            margin: options.margin_duration(),
+            first: *range.start(),
+            last: *range.end(),
+            pid: std::process::id(),
+        })
+    }
+
+    /// The current grant (the last one once closed).
+    fn grant(&self) -> Grant {
+        let slot = lock(&self.slot);
+        slot.lease.as_ref().map_or(slot.last, Lease::grant)
+    }
+
+    /// Calls `f` with the open lease, or returns the closed lease's error.
+    pub(crate) fn with_open<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Lease) -> Result<R, Error>,
+    ) -> PyResult<R> {
+        let slot = lock(&self.slot);
+        let result = match slot.lease.as_ref() {
+            Some(lease) => f(lease),
+            None => Err(Error::Unavailable {
+                detail: "the lease is closed",
+            }),
+        };
+        drop(slot);
+        result.map_err(|e| lease_to_py(py, e))
+    }
+
+    /// The short description used by `repr()` of the lease and of its generator.
+    pub(crate) fn describe(&self) -> String {
+        let grant = self.grant();
+        let closed = self.is_closed();
+        let mut utc = [0u8; sno_core::time::UTC_LEN];
+        let state = if closed {
+            "closed".to_owned()
+        } else {
+            format!(
+                "expires={}",
+                sno_core::time::format_utc(
+                    grant.expires_unix_ms.saturating_mul(1_000_000),
+                    &mut utc
+                )
+            )
+        };
+        format!(
+            "<sno.Lease namespace='{}' partition={} token={} {state}>",
+            self.namespace, grant.partition, grant.token
+        )
+    }
+
+    fn is_closed(&self) -> bool {
+        lock(&self.slot).lease.as_ref().is_none_or(Lease::is_closed)
+    }
+
+    fn close_now(&self) {
+        let _closing = lock(&self.closing);
+        let taken = {
+            let mut slot = lock(&self.slot);
+            let lease = slot.lease.take();
+            // In a fork() child the lease is the parent's, and its lock may have been held by
+            // the parent's renewal thread at the fork: the child keeps the grant it saw.
+            if let Some(l) = lease.as_ref().filter(|_| std::process::id() == self.pid) {
+                slot.last = l.grant();
+            }
+            lease
+        };
+        if let Some(mut lease) = taken {
+            lease.close();
+        }
+    }
+}
+
+impl Drop for PyLease {
+    fn drop(&mut self) {
+        let taken = self
+            .slot
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .lease
+            .take();
+        if let Some(lease) = taken {
+            // Releasing waits for the store (within the timeout): let other threads run
+            // meanwhile. Where the interpreter cannot be attached to (shutting down), the
+            // closure is dropped unrun, which closes the lease all the same.
+            Python::try_attach(move |py| py.detach(move || drop(lease)));
+        }
+    }
+}
+
+#[pymethods]
+impl PyLease {
+    /// `Lease(url, *, namespace="default", ttl=15.0, partitions=(0, 65535), margin=None,
+    /// timeout=10.0)`: leases a free partition of `namespace` from the store at `url`
+    /// (`postgres://…`, `postgresql://…`, `redis://…`, `redis+unix://…`) and renews it in the
+    /// background every third of `ttl` (seconds) until `close()`.
+    #[new]
+    #[pyo3(
+        signature = (
+            url, *, namespace = "default", ttl = 15.0, partitions = (0, 65535), margin = None,
+            timeout = 10.0
+        ),
+        text_signature = "(url, *, namespace='default', ttl=15.0, partitions=(0, 65535), margin=None, timeout=10.0)"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        url: String,
+        namespace: &str,
+        ttl: f64,
+        #[pyo3(from_py_with = self::partitions)] partitions: (u16, u16),
+        margin: Option<f64>,
+        timeout: f64,
+    ) -> PyResult<Self> {
+        let mut options = LeaseOptions::new(namespace)
+            .partitions(partitions.0..=partitions.1)
+            .ttl(seconds(py, ttl, "ttl")?)
+            .timeout(seconds(py, timeout, "timeout")?);
+        if let Some(m) = margin {
+            options = options.margin(seconds(py, m, "margin")?);
+        }
+        options.validate().map_err(|e| lease_to_py(py, e))?;
+        PyLease::acquire(py, url, options)
+    }
+
+    /// A lease configured by the environment: `SNO_LEASE_URL` (required: `ConfigError` with code
+    /// `"invalid_environment"` when unset), `SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`,
+    /// `SNO_LEASE_PARTITIONS`.
+    #[staticmethod]
+    fn from_env(py: Python<'_>) -> PyResult<Self> {
+        // What `sno_lease::Lease::from_env` answers (not used here: the acquisition must run
+        // on the interruptible helper thread, the environment is read on this one).
+        const VARIABLE: &str = "SNO_LEASE_URL";
+        let url = match std::env::var_os(VARIABLE) {
+            None => {
+                let unset = sno_core::Error::InvalidEnvironment {
+                    variable: VARIABLE,
+                    reason: "is not set: it names the store to lease from (postgres://… or redis://…)",
+                };
+                return Err(to_py(py, unset));
+            }
+            Some(v) => match v.to_str().map(str::trim) {
+                Some(t) if !t.is_empty() => t.to_owned(),
+                _ => {
+                    return Err(invalid_option(
+                        py,
+                        format!("{VARIABLE} is set but empty or not UTF-8"),
+                    ));
+                }
+            },
+        };
+        let options = LeaseOptions::from_env().map_err(|e| lease_to_py(py, e))?;
+        PyLease::acquire(py, url, options)
+    }
+
+    /// The partition leased (a lost lease is replaced by a new partition).
+    #[getter]
+    fn partition(&self) -> u16 {
+        self.grant().partition
+    }
+
+    /// The fencing token of the grant: larger than every token granted before it in the
+    /// namespace.
+    #[getter]
+    fn token(&self) -> u64 {
+        self.grant().token
+    }
+
+    /// When the store lets the grant lapse unless it is renewed: an aware UTC `datetime` (the
+    /// store's clock).
+    #[getter]
+    fn expires_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        datetime_from_ms(py, self.grant().expires_unix_ms)
+    }
+
+    /// `expires_at` in milliseconds since the Unix epoch.
+    #[getter]
+    fn expires_unix_ms(&self) -> i64 {
+        self.grant().expires_unix_ms
+    }
+
+    /// The namespace.
+    #[getter]
+    fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The holder name kept in the store (`host/pid/random`).
+    #[getter]
+    fn holder(&self) -> &str {
+        &self.holder
+    }
+
+    /// The TTL in seconds.
+    #[getter]
+    fn ttl(&self) -> f64 {
+        self.ttl.as_secs_f64()
+    }
+
+    /// How much sooner than the store's expiry the generator stops minting, in seconds.
+    #[getter]
+    fn margin(&self) -> f64 {
+        self.margin.as_secs_f64()
+    }
+
+    /// The range leased from, `(first, last)` inclusive.
+    #[getter]
+    fn partitions(&self) -> (u16, u16) {
+        (self.first, self.last)
+    }
+
+    /// Whether the lease is closed.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.is_closed()
+    }
+
+    /// The last renewal error (a `LeaseError`, not raised), until a renewal succeeds again.
+    #[getter]
+    fn last_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        let error = lock(&self.slot)
+            .lease
+            .as_ref()
+            .and_then(Lease::last_error)?;
+        Some(lease_to_py(py, error).into_value(py).into_any())
+    }
+
+    /// Stops renewing and releases the partition (within the timeout; if the store cannot be
+    /// reached the grant simply expires). Its generator raises `LeaseExpiredError` from now
+    /// on. Idempotent.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| self.close_now());
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
+        self.close(py);
+        false
+    }
+
+    fn __repr__(&self) -> String {
+        self.describe()
+    }
+}
+
+/// The fork generation (plus one) in which the process-wide generator was last built: a call
+/// in it takes the fast path with the thread attached. Otherwise the first use, which may lease
+/// a partition over the network, runs detached and interruptibly.
+static PROCESS_READY: AtomicU64 = AtomicU64::new(0);
+
+/// The process-wide generator (`SNO_PARTITION`, `SNO_LEASE_URL`, else a default partition).
+/// Its configuration errors are raised at every call.
+#[inline]
+pub(crate) fn process_generator(py: Python<'_>) -> PyResult<ProcessGenerator> {
+    let generation = sno_core::rng::fork_generation().wrapping_add(1);
+    if PROCESS_READY.load(Ordering::Acquire) == generation {
+        return sno_lease::process_generator().map_err(|e| lease_to_py(py, e));
+    }
+    process_generator_first(py, generation)
+}
+
+#[cold]
+fn process_generator_first(py: Python<'_>, generation: u64) -> PyResult<ProcessGenerator> {
+    let built = if std::env::var_os("SNO_LEASE_URL").is_some() {
+        interruptible(py, sno_lease::process_generator)?
+    } else {
+        sno_lease::process_generator()
+    };
+    let g = built.map_err(|e| lease_to_py(py, e))?;
+    PROCESS_READY.store(generation, Ordering::Release);
+    Ok(g)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyLease>()?;
+    Ok(())
+}
