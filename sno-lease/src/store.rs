@@ -145,11 +145,19 @@ mod tests {
         #[cfg(not(feature = "redis"))]
         assert!(e("redis://127.0.0.1/").unwrap().contains("no Redis store"));
         #[cfg(not(feature = "postgres"))]
-        assert!(e("postgres://127.0.0.1/db").unwrap().contains("no PostgreSQL store"));
+        assert!(
+            e("postgres://127.0.0.1/db")
+                .unwrap()
+                .contains("no PostgreSQL store")
+        );
         #[cfg(feature = "redis")]
         assert_eq!(e("redis://127.0.0.1/"), None, "opening does not connect");
         #[cfg(feature = "postgres")]
-        assert_eq!(e("postgres://u@127.0.0.1/db"), None, "opening does not connect");
+        assert_eq!(
+            e("postgres://u@127.0.0.1/db"),
+            None,
+            "opening does not connect"
+        );
     }
 
     #[test]
