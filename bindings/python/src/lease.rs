@@ -186,25 +186,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl PyLease {
-    fn acquire(py: Python<'_>, url: String, options: LeaseOptions) -> PyResult<Self> {
-        let opts = options.clone();
-        let lease = interruptible(py, move || Lease::acquire(&url, &opts))?
-            .map_err(|e| lease_to_py(py, e))?;
+    /// Runs `acquire` on the interruptible helper thread.
+    fn acquire(
+        py: Python<'_>,
+        acquire: impl FnOnce() -> Result<Lease, Error> + Send + 'static,
+    ) -> PyResult<Self> {
+        let lease = interruptible(py, acquire)?.map_err(|e| lease_to_py(py, e))?;
+        let options = lease.options();
         let range = options.partition_range();
-        let holder = lease.holder().to_owned();
         Ok(PyLease {
-            slot: Mutex::new(Slot {
-                last: lease.grant(),
-                lease: Some(lease),
-            }),
-            closing: Mutex::new(()),
             namespace: options.namespace().to_owned(),
-            holder,
+            holder: lease.holder().to_owned(),
             ttl: options.ttl_duration(),
             margin: options.margin_duration(),
             first: *range.start(),
             last: *range.end(),
             pid: std::process::id(),
+            closing: Mutex::new(()),
+            slot: Mutex::new(Slot {
+                last: lease.grant(),
+                lease: Some(lease),
+            }),
         })
     }
 
@@ -323,7 +325,7 @@ impl PyLease {
             options = options.margin(seconds(py, m, "margin")?);
         }
         options.validate().map_err(|e| lease_to_py(py, e))?;
-        PyLease::acquire(py, url, options)
+        PyLease::acquire(py, move || Lease::acquire(&url, &options))
     }
 
     /// A lease configured by the environment: `SNO_LEASE_URL` (required: `ConfigError` with code
@@ -331,29 +333,7 @@ impl PyLease {
     /// `SNO_LEASE_PARTITIONS`.
     #[staticmethod]
     fn from_env(py: Python<'_>) -> PyResult<Self> {
-        // What `sno_lease::Lease::from_env` answers (not used here: the acquisition must run
-        // on the interruptible helper thread, the environment is read on this one).
-        const VARIABLE: &str = "SNO_LEASE_URL";
-        let url = match std::env::var_os(VARIABLE) {
-            None => {
-                let unset = sno_core::Error::InvalidEnvironment {
-                    variable: VARIABLE,
-                    reason: "is not set: it names the store to lease from (postgres://… or redis://…)",
-                };
-                return Err(to_py(py, unset));
-            }
-            Some(v) => match v.to_str().map(str::trim) {
-                Some(t) if !t.is_empty() => t.to_owned(),
-                _ => {
-                    return Err(invalid_option(
-                        py,
-                        format!("{VARIABLE} is set but empty or not UTF-8"),
-                    ));
-                }
-            },
-        };
-        let options = LeaseOptions::from_env().map_err(|e| lease_to_py(py, e))?;
-        PyLease::acquire(py, url, options)
+        PyLease::acquire(py, Lease::from_env)
     }
 
     /// The partition leased (a lost lease is replaced by a new partition).
