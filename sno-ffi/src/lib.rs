@@ -137,8 +137,8 @@ pub(crate) fn describe(status: i32) -> &'static CStr {
 ///
 /// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
 /// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
-/// (SNO_PARTITION), SNO_STATUS_LEASE_INVALID_OPTIONS (SNO_LEASE_* values, or both SNO_PARTITION
-/// and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
+/// (SNO_PARTITION, or both SNO_PARTITION and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_OPTIONS
+/// (SNO_LEASE_* values), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
 /// other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
 /// recorded for sno_last_error_message. sno_process_partition tells the partition.
 /// Thread-safe.

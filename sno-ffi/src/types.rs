@@ -119,15 +119,15 @@ pub enum sno_status {
     /// it is freed.
     LeaseExpired = 24,
     /// An environment variable that configures the process-wide generator (sno_new) holds a
-    /// value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty).
-    /// sno_last_error_message names the variable.
+    /// value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
+    /// SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
     InvalidEnvironment = 25,
     /// The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
     /// redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
     /// does not support.
     LeaseInvalidUrl = 26,
     /// A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-    /// from SNO_LEASE_* variables, or SNO_PARTITION and SNO_LEASE_URL are both set.
+    /// also from SNO_LEASE_* variables.
     LeaseInvalidOptions = 27,
     /// The store cannot be reached, or did not answer within the timeout; retrying may succeed.
     LeaseUnreachable = 28,

@@ -298,7 +298,7 @@ fn c_lease_api_against_real_servers() {
     let both = Run::new(
         &build,
         "static",
-        &["env-fail", "lease_invalid_options", "SNO_PARTITION"],
+        &["env-fail", "invalid_environment", "SNO_PARTITION"],
     );
     check(
         both.env("SNO_PARTITION", "7")

@@ -123,6 +123,16 @@ impl LeasedGenerator {
         self.generator.stats()
     }
 
+    /// The lower sequence bound.
+    pub fn sequence_min(&self) -> u16 {
+        self.generator.sequence_min()
+    }
+
+    /// The upper sequence bound.
+    pub fn sequence_max(&self) -> u16 {
+        self.generator.sequence_max()
+    }
+
     /// IDs per 4 ms unit (`sequence_max − sequence_min + 1`).
     pub fn capacity(&self) -> u32 {
         self.generator.capacity()

@@ -3,6 +3,7 @@
 
 use core::time::Duration;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -35,7 +36,6 @@ use crate::store::{self, Grant, Request, Store};
 pub struct Lease {
     shared: Arc<Shared>,
     renewer: Option<JoinHandle<()>>,
-    pid: u32,
 }
 
 /// What the lease, its renewal thread and its generator share.
@@ -47,6 +47,22 @@ pub(crate) struct Shared {
     state: Mutex<State>,
     changed: Condvar,
     generator: OnceLock<Arc<Generator<SystemClock>>>,
+    /// Lock-free copies of the grant and of `closed`, written under the lock: the generator's
+    /// error paths read them, and so does a `fork()` child, which must never take the mutex
+    /// (the parent's renewal thread may have held it at the moment of the fork).
+    seen: Seen,
+    /// The process that acquired the lease.
+    pid: u32,
+}
+
+#[derive(Debug, Default)]
+struct Seen {
+    partition: AtomicU32,
+    token: AtomicU64,
+    ids_from: AtomicI64,
+    ids_before: AtomicI64,
+    expires: AtomicI64,
+    closed: AtomicBool,
 }
 
 #[derive(Debug)]
@@ -92,7 +108,10 @@ impl Lease {
             }),
             changed: Condvar::new(),
             generator: OnceLock::new(),
+            seen: Seen::default(),
+            pid: std::process::id(),
         });
+        shared.publish(&shared.lock());
         shared.fence.switch(
             unit_of_millis(grant.ids_from_unix_ms),
             unit_of_millis(grant.ids_before_unix_ms),
@@ -110,7 +129,6 @@ impl Lease {
         let lease = Lease {
             shared,
             renewer: Some(renewer),
-            pid: std::process::id(),
         };
         lease.wait_for_window();
         Ok(lease)
@@ -183,8 +201,12 @@ impl Lease {
         Ok(LeasedGenerator::new(Arc::clone(&self.shared), generator))
     }
 
-    /// The current grant: partition, token, window and expiry.
+    /// The current grant: partition, token, window and expiry (read under the lease's lock, so
+    /// consistent; in a `fork()` child, from lock-free copies).
     pub fn grant(&self) -> Grant {
+        if self.shared.forked() {
+            return self.shared.seen_grant();
+        }
         self.shared.lock().grant
     }
 
@@ -215,8 +237,12 @@ impl Lease {
         &self.shared.holder
     }
 
-    /// The last renewal error, until a renewal succeeds again.
+    /// The last renewal error, until a renewal succeeds again (`None` in a `fork()` child,
+    /// where the parent renews).
     pub fn last_error(&self) -> Option<Error> {
+        if self.shared.forked() {
+            return None;
+        }
         self.shared.lock().last_error.clone()
     }
 
@@ -229,7 +255,7 @@ impl Lease {
     /// if the store cannot be reached the grant simply expires). The generator refuses from
     /// now on with [`sno_core::Error::LeaseExpired`]. Idempotent.
     pub fn close(&mut self) {
-        if std::process::id() != self.pid {
+        if self.shared.forked() {
             // A fork() child's copy: the renewal thread and the connection are the parent's.
             if let Some(handle) = self.renewer.take() {
                 core::mem::forget(handle);
@@ -242,6 +268,7 @@ impl Lease {
                 state.closed = true;
                 state.version += 1;
                 self.shared.fence.close();
+                self.shared.publish(&state);
             }
         }
         self.shared.changed.notify_all();
@@ -265,6 +292,11 @@ impl Shared {
 
     /// Waits (at most `at_most`) for the lease to change: a renewal, a new partition or a close.
     pub(crate) fn wait_for_change(&self, at_most: Duration) {
+        if self.forked() {
+            // No renewal comes in a fork() child, and the lock is the parent's.
+            std::thread::sleep(at_most);
+            return;
+        }
         let state = self.lock();
         let seen = state.version;
         let _ = self
@@ -272,17 +304,53 @@ impl Shared {
             .wait_timeout_while(state, at_most, |s| s.version == seen);
     }
 
-    /// The current partition, for error messages.
+    /// Whether this is a `fork()` child's copy of the lease.
+    fn forked(&self) -> bool {
+        std::process::id() != self.pid
+    }
+
+    /// Copies the grant and `closed` for lock-free readers; called with the lock held.
+    fn publish(&self, state: &State) {
+        let g = &state.grant;
+        self.seen
+            .partition
+            .store(u32::from(g.partition), Ordering::Relaxed);
+        self.seen.token.store(g.token, Ordering::Relaxed);
+        self.seen
+            .ids_from
+            .store(g.ids_from_unix_ms, Ordering::Relaxed);
+        self.seen
+            .ids_before
+            .store(g.ids_before_unix_ms, Ordering::Relaxed);
+        self.seen
+            .expires
+            .store(g.expires_unix_ms, Ordering::Relaxed);
+        self.seen.closed.store(state.closed, Ordering::Release);
+    }
+
+    fn seen_grant(&self) -> Grant {
+        Grant {
+            partition: self.partition(),
+            token: self.token(),
+            ids_from_unix_ms: self.seen.ids_from.load(Ordering::Relaxed),
+            ids_before_unix_ms: self.seen.ids_before.load(Ordering::Relaxed),
+            expires_unix_ms: self.seen.expires.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The current partition (lock-free).
     pub(crate) fn partition(&self) -> u16 {
-        self.lock().grant.partition
+        self.seen.partition.load(Ordering::Relaxed) as u16
     }
 
+    /// Whether the lease was closed (lock-free).
     pub(crate) fn is_closed(&self) -> bool {
-        self.lock().closed
+        self.seen.closed.load(Ordering::Acquire)
     }
 
+    /// The current token (lock-free).
     pub(crate) fn token(&self) -> u64 {
-        self.lock().grant.token
+        self.seen.token.load(Ordering::Relaxed)
     }
 }
 
@@ -347,11 +415,13 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
                 }
                 state.grant = fresh;
                 state.last_error = None;
+                shared.publish(&state);
                 next = sent + options.renew_every();
             }
             Ok((fresh, _)) => {
                 // Closed while the call ran: release what we just got.
                 state.grant = fresh;
+                shared.publish(&state);
                 next = Instant::now();
             }
             Err(e) => {

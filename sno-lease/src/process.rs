@@ -5,7 +5,7 @@
 //! | neither `SNO_PARTITION` nor `SNO_LEASE_URL` | a random default partition (as `sno_core::new`) |
 //! | `SNO_PARTITION=<0..=65535>` | that partition (a `fork()` child refuses: see below) |
 //! | `SNO_LEASE_URL=postgres://…` or `redis://…` | a leased partition (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`) |
-//! | both | [`Error::InvalidOptions`]: one of them must go |
+//! | both | [`sno_core::Error::InvalidEnvironment`]: one of them must go |
 //!
 //! The environment is read on first use; an invalid value is an error then (and at every
 //! later use), never ignored. After `fork()`, a leased process generator leases a partition of
@@ -149,9 +149,10 @@ fn build() -> Result<Process, Error> {
     let url = env_text("SNO_LEASE_URL")?;
     let fixed = sno_core::partition_from_env()?;
     match (url, fixed) {
-        (Some(_), Some(_)) => Err(Error::InvalidOptions {
-            detail: "SNO_PARTITION and SNO_LEASE_URL are both set: fix the partition or lease one, not both".into(),
-        }),
+        (Some(_), Some(_)) => Err(Error::Id(sno_core::Error::InvalidEnvironment {
+            variable: "SNO_LEASE_URL",
+            reason: "is set together with SNO_PARTITION: fix the partition or lease one, not both",
+        })),
         (Some(url), None) => {
             let options = LeaseOptions::from_env()?;
             // The process lease lives as long as the process: its grant lapses after the TTL

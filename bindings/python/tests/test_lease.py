@@ -482,7 +482,7 @@ def test_sno_partition_fixes_the_process_partition(tmp_path):
 @pytest.mark.parametrize(
     "variables, cls, code",
     [
-        ({"SNO_PARTITION": "1", "SNO_LEASE_URL": "{pg}"}, "LeaseConfigError", "lease_invalid_options"),
+        ({"SNO_PARTITION": "1", "SNO_LEASE_URL": "{pg}"}, "ConfigError", "invalid_environment"),
         ({"SNO_PARTITION": "abc"}, "ConfigError", "invalid_environment"),
         ({"SNO_PARTITION": ""}, "ConfigError", "invalid_environment"),
         ({"SNO_PARTITION": "65536"}, "ConfigError", "invalid_environment"),
