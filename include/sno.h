@@ -141,15 +141,15 @@ typedef enum sno_status {
   // it is freed.
   SNO_STATUS_LEASE_EXPIRED = 24,
   // An environment variable that configures the process-wide generator (sno_new) holds a
-  // value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty).
-  // sno_last_error_message names the variable.
+  // value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
+  // SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
   SNO_STATUS_INVALID_ENVIRONMENT = 25,
   // The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
   // redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
   // does not support.
   SNO_STATUS_LEASE_INVALID_URL = 26,
   // A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-  // from SNO_LEASE_* variables, or SNO_PARTITION and SNO_LEASE_URL are both set.
+  // also from SNO_LEASE_* variables.
   SNO_STATUS_LEASE_INVALID_OPTIONS = 27,
   // The store cannot be reached, or did not answer within the timeout; retrying may succeed.
   SNO_STATUS_LEASE_UNREACHABLE = 28,
@@ -411,8 +411,8 @@ const char *sno_status_str(int32_t status);
 //
 // Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
 // renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
-// (SNO_PARTITION), SNO_STATUS_LEASE_INVALID_OPTIONS (SNO_LEASE_* values, or both SNO_PARTITION
-// and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
+// (SNO_PARTITION, or both SNO_PARTITION and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_OPTIONS
+// (SNO_LEASE_* values), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
 // other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
 // recorded for sno_last_error_message. sno_process_partition tells the partition.
 // Thread-safe.
