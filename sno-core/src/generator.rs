@@ -851,6 +851,7 @@ impl<C: Clock> Generator<C> {
 
     /// Whether the partition was chosen by the caller (or restored from a snapshot) rather
     /// than handed out as a process default: it decides the [fork rule](Generator#after-fork).
+    #[cfg(feature = "std")]
     pub fn has_explicit_partition(&self) -> bool {
         self.explicit_partition
     }
