@@ -11,7 +11,7 @@ pub use rand_core::RngCore;
 #[cfg(all(test, feature = "std", not(loom)))]
 pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
-pub use thread::{ThreadRng, fork_generation};
+pub use thread::{ThreadRng, fork_generation, watch_forks};
 #[cfg(feature = "std")]
 pub(crate) use thread::{after_fork, thread_rng_ready};
 
@@ -64,6 +64,17 @@ mod thread {
     /// ```
     pub fn fork_generation() -> u64 {
         FORK_GENERATION.load(Ordering::Relaxed)
+    }
+
+    /// Registers the crate's `pthread_atfork` handler now (building any generator does it
+    /// too), so that [`fork_generation`] counts every later `fork()`. Call it before caching
+    /// anything keyed by the fork generation. Idempotent and cheap after the first call.
+    ///
+    /// ```
+    /// sno_core::rng::watch_forks();
+    /// ```
+    pub fn watch_forks() {
+        crate::global::register_fork_handler();
     }
 
     /// Called by the crate's `pthread_atfork` child handler (atomics only).

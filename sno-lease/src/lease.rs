@@ -179,10 +179,18 @@ impl Lease {
 
     /// [`generator`](Self::generator) with the builder's sequence bounds, maximum wait and
     /// observer (its clock must be the system clock; its partition is replaced by the lease's).
+    /// In a `fork()` child of the process that acquired the lease: [`sno_core::Error::Forked`]
+    /// (the partition is the parent's; lease anew in the child).
     pub fn generator_with(
         &self,
         builder: GeneratorBuilder<SystemClock>,
     ) -> Result<LeasedGenerator, Error> {
+        if self.shared.forked() {
+            // The partition is the parent's (and so is the lock): a child leases its own.
+            return Err(Error::Id(sno_core::Error::Forked {
+                partition: self.shared.partition(),
+            }));
+        }
         let state = self.shared.lock();
         if state.closed {
             return Err(Error::Unavailable {

@@ -191,6 +191,9 @@ impl Slot {
 static SLOT: AtomicPtr<Slot> = AtomicPtr::new(core::ptr::null_mut());
 
 fn current() -> &'static Slot {
+    // Before the first lease exists no generator may have registered the fork handler: without
+    // it a child forked during the first acquisition would share this slot (and its held lock).
+    sno_core::rng::watch_forks();
     let generation = sno_core::rng::fork_generation();
     loop {
         let seen = SLOT.load(Ordering::Acquire);

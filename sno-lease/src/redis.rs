@@ -7,19 +7,26 @@
 //! | `p:<n>` | `<token> <holder>` of the live grant of partition `n` | the TTL (`SET … NX PX`) |
 //! | `h:<n>` | `<token> <holder>` of the last grant of `n` | none |
 //! | `b:<n>` | Unix ms before which every holder of `n` so far stamped its IDs | none |
+//! | `r:<n>` | the Redis `run_id` under which the last grant of `n` was made | none |
 //! | `token` | the last fencing token (`INCR`) | none |
-//! | `born` | Unix ms at which the namespace was first seen | none |
+//! | `born` | Unix ms at which the namespace was first seen by this Redis process | none |
+//! | `run` | the Redis `run_id` that `born` belongs to | none |
 //!
 //! Acquire, renew (compare-and-extend) and release (compare-and-delete) are Lua scripts, so
 //! each is atomic, and every time in them is the server's `TIME`.
 //!
-//! A Redis that loses its data (a restart without persistence, `FLUSHALL`, eviction) also
-//! loses the `b:<n>` bounds of partitions whose holders may still be minting. The acquire
-//! script notices (no `born` key) and then grants nothing usable before `born + TTL`: by then
-//! every grant made before the loss has expired (Redlock's "delayed restart", done by the
-//! client). The token restarts above the server's clock in microseconds, so it still grows.
-//! The first use of a namespace looks the same and waits one TTL too. Give every holder of a
-//! namespace the same TTL, and run Redis with `maxmemory-policy noeviction`.
+//! A Redis that loses data loses the `b:<n>` bounds of partitions whose holders may still be
+//! minting, or rolls them back: a restart without persistence or `FLUSHALL` loses everything, a
+//! restart from an RDB snapshot or an `everysec` AOF (or a failover to a replica) comes back
+//! with older values. Both change what the scripts see: the `born` key is gone, or the `run` key
+//! names another Redis process than the one answering (`INFO server` `run_id`). The acquire
+//! script then starts a new epoch (`born` = now, `run` = this process) and grants nothing usable
+//! before `born + TTL`: by then every grant made before the restart has expired (Redlock's
+//! "delayed restart", done by the client); the token restarts above the server's clock in
+//! microseconds, so it still grows. A renewal of a grant made under another `run_id` is refused
+//! (lost), so no holder extends a window that a rolled-back key no longer accounts for. The first
+//! use of a namespace waits one TTL too. Give every holder of a namespace the same TTL, and run
+//! Redis with `maxmemory-policy noeviction`.
 
 use core::time::Duration;
 
@@ -36,10 +43,15 @@ local first, last, start = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4
 local holder, ttl, margin = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
 local born = tonumber(redis.call('GET', prefix .. 'born'))
-if not born then
+if not born or redis.call('GET', prefix .. 'run') ~= run then
+  -- A new namespace, or a Redis that lost or rolled back data: a new epoch.
   born = now
   redis.call('SET', prefix .. 'born', born)
+  redis.call('SET', prefix .. 'run', run)
+  local last = tonumber(redis.call('GET', prefix .. 'token')) or 0
+  if last < now * 1000 then redis.call('SET', prefix .. 'token', string.format('%.0f', now * 1000)) end
 end
 local quarantine = 0
 if now < born + ttl then quarantine = born + ttl end
@@ -59,14 +71,11 @@ for k = 0, n - 1 do
 end
 if not chosen then return {} end
 local token = redis.call('INCR', prefix .. 'token')
-if token == 1 then
-  token = now * 1000
-  redis.call('SET', prefix .. 'token', token)
-end
 -- '%.0f': plain `..` would write a token above 1e14 as 1.79e+15.
 local value = string.format('%.0f', token) .. ' ' .. holder
 redis.call('SET', prefix .. 'p:' .. chosen, value, 'PX', ttl)
 redis.call('SET', prefix .. 'h:' .. chosen, value)
+redis.call('SET', prefix .. 'r:' .. chosen, run)
 local before = math.max(chosen_bound, now + ttl - margin)
 redis.call('SET', prefix .. 'b:' .. chosen, before)
 return {chosen, token, math.max(chosen_bound, quarantine), before, now + ttl}
@@ -74,11 +83,15 @@ return {chosen, token, math.max(chosen_bound, quarantine), before, now + ttl}
 
 /// ARGV: prefix, partition, "<token> <holder>", ttl ms, margin ms.
 /// Returns {ids_before, expires} or {} when the partition is no longer ours. An expired grant
-/// that nobody took since (`h:<n>` still ours) is extended: no one stamped with it meanwhile.
+/// that nobody took since (`h:<n>` still ours, granted by this Redis process) is extended: no
+/// one stamped with it meanwhile.
 const RENEW: &str = r#"
 local prefix, p, value = ARGV[1], ARGV[2], ARGV[3]
 local ttl, margin = tonumber(ARGV[4]), tonumber(ARGV[5])
 if redis.call('GET', prefix .. 'h:' .. p) ~= value then return {} end
+-- Granted by another Redis process (restart, failover): the keys may be rolled back.
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+if redis.call('GET', prefix .. 'r:' .. p) ~= run then return {} end
 local live = redis.call('GET', prefix .. 'p:' .. p)
 if live and live ~= value then return {} end
 local t = redis.call('TIME')

@@ -191,6 +191,17 @@ fn a_paused_store_is_a_timeout_not_a_hang() {
 
 /// A worker process: `sno-lease mint` with the process-wide generator leasing from `url`.
 fn worker(url: &str, ns: &str, partitions: &str, seconds: f64, rate: u32) -> Child {
+    worker_with_ttl(url, ns, partitions, seconds, rate, "2")
+}
+
+fn worker_with_ttl(
+    url: &str,
+    ns: &str,
+    partitions: &str,
+    seconds: f64,
+    rate: u32,
+    ttl: &str,
+) -> Child {
     Command::new(env!("CARGO_BIN_EXE_sno-lease"))
         .args([
             "mint",
@@ -201,7 +212,7 @@ fn worker(url: &str, ns: &str, partitions: &str, seconds: f64, rate: u32) -> Chi
         ])
         .env("SNO_LEASE_URL", url)
         .env("SNO_LEASE_NAMESPACE", ns)
-        .env("SNO_LEASE_TTL", "2")
+        .env("SNO_LEASE_TTL", ttl)
         .env("SNO_LEASE_PARTITIONS", partitions)
         .env_remove("SNO_PARTITION")
         .stdout(Stdio::piped())
@@ -369,4 +380,34 @@ fn holders_recover_after_a_store_restart() {
         }
         check_fleet(&runs);
     }
+}
+
+/// Redis restarted from an older snapshot (RDB, an `everysec` AOF, a failover) comes back with
+/// the partition's bound rolled back. The old holder (TTL 3 s) is frozen over the restart; once
+/// the snapshot's grant has expired a newcomer takes the partition, and the old holder wakes up
+/// while its window is still open. The new epoch (a new `run_id`) must start the newcomer above
+/// every bound the old holder was told. (With the `run_id` check removed this test finds
+/// duplicates.)
+#[test]
+fn a_redis_rolled_back_by_a_restart_starts_a_new_epoch() {
+    let server = Server::start(Kind::Redis);
+    let old = worker_with_ttl(&server.url, "rollback", "7-7", 10.0, 300, "3");
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(server.redis_cli(&["SAVE"]), "OK");
+    let key = "sno:lease:{rollback}:b:7";
+    let saved: i64 = server.redis_cli(&["GET", key]).parse().unwrap();
+    std::thread::sleep(Duration::from_millis(2000)); // two renewals raise the bound
+    let latest: i64 = server.redis_cli(&["GET", key]).parse().unwrap();
+    assert!(latest > saved);
+    signal(&old, "-STOP");
+    server.restart(); // loads the snapshot: the bound goes back
+    let restored: i64 = server.redis_cli(&["GET", key]).parse().unwrap();
+    assert_eq!(restored, saved, "the restart rolled the bound back");
+    std::thread::sleep(Duration::from_millis(900)); // the snapshot's grant expires
+    let newcomer = worker_with_ttl(&server.url, "rollback", "7-7", 5.0, 300, "3");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&old, "-CONT"); // its window (up to `latest`) is still open
+    let runs = vec![collect(old), collect(newcomer)];
+    assert!(!runs[1].is_empty(), "the newcomer took the partition");
+    check_fleet(&runs);
 }

@@ -109,7 +109,26 @@ impl Server {
         self.control("resume");
     }
 
-    /// PostgreSQL: `pg_ctl restart` (data kept). Redis: stop and start (data lost).
+    /// A `redis-cli` command against this (Redis) server.
+    pub fn redis_cli(&self, args: &[&str]) -> String {
+        assert_eq!(self.kind, Kind::Redis);
+        let out = Command::new("redis-cli")
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-a",
+                "sno-test",
+                "--no-auth-warning",
+            ])
+            .args(args)
+            .output()
+            .expect("run redis-cli");
+        assert!(out.status.success(), "redis-cli {args:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// PostgreSQL: `pg_ctl restart` (data kept). Redis: stop and start (data lost, unless a
+    /// `SAVE` left a snapshot, which the new process loads).
     pub fn restart(&self) {
         self.control("restart");
     }
