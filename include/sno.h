@@ -284,7 +284,7 @@ typedef struct sno_lease_options {
   uint32_t ttl_ms;
   // How much sooner than the store's expiry the holder stops minting, in ms: the bound on
   // how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
-  // must leave at least a third of the TTL.
+  // must be at most half the TTL.
   uint32_t margin_ms;
   // The longest one call to the store (connect, acquire, renew, release) may take, in ms
   // (100..=60000); 0: 10000.

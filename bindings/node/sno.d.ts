@@ -97,7 +97,7 @@ export interface LeaseOptions {
   /** The partitions leased from, inclusive (default [0, 65535]). */
   partitions?: readonly [first: number, last: number]
   /** How much before the store's expiry minting stops (default a tenth of the TTL, at most 1000);
-   * at least a third of the TTL must remain. */
+   * at most half the TTL. */
   marginMs?: number
   /** The longest one call to the store may take, 100 ..= 60000 ms (default 10000). */
   timeoutMs?: number

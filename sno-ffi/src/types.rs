@@ -249,7 +249,7 @@ pub struct sno_lease_options {
     pub ttl_ms: u32,
     /// How much sooner than the store's expiry the holder stops minting, in ms: the bound on
     /// how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
-    /// must leave at least a third of the TTL.
+    /// must be at most half the TTL.
     pub margin_ms: u32,
     /// The longest one call to the store (connect, acquire, renew, release) may take, in ms
     /// (100..=60000); 0: 10000.

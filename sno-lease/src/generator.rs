@@ -73,10 +73,20 @@ impl LeasedGenerator {
                     if left.is_zero() || !self.can_wait(&err) {
                         return Err(err);
                     }
-                    self.wait_step(&err, left);
+                    // The change count before the attempt: a renewal landing between a refusal
+                    // and the wait must end the wait, not be waited past.
+                    let seen = self.shared.version();
                     match self.try_next(meta) {
                         Ok(id) => return Ok(id),
                         Err(e) => err = e,
+                    }
+                    match err {
+                        Error::SequenceExhausted { retry_at }
+                        | Error::ClockRegression { retry_at } => {
+                            self.generator.wait_step(retry_at, left)
+                        }
+                        Error::LeaseExpired { .. } => self.shared.wait_for_change_since(seen, left),
+                        _ => {}
                     }
                 }
             }

@@ -4,7 +4,7 @@
 use core::time::Duration;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, mpsc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -35,7 +35,8 @@ use crate::store::{self, Grant, Request, Store};
 #[derive(Debug)]
 pub struct Lease {
     shared: Arc<Shared>,
-    renewer: Option<JoinHandle<()>>,
+    /// The renewal thread, and the channel on which it says it is done.
+    renewer: Option<(JoinHandle<()>, mpsc::Receiver<()>)>,
 }
 
 /// What the lease, its renewal thread and its generator share.
@@ -63,6 +64,7 @@ struct Seen {
     ids_before: AtomicI64,
     expires: AtomicI64,
     closed: AtomicBool,
+    version: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -117,18 +119,22 @@ impl Lease {
             unit_of_millis(grant.ids_before_unix_ms),
             || {},
         );
+        let (done, finished) = mpsc::channel();
         let renewer = {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("sno-lease".into())
-                .spawn(move || renew_loop(&shared, store))
+                .spawn(move || {
+                    renew_loop(&shared, store);
+                    let _ = done.send(());
+                })
                 .map_err(|e| Error::Store {
                     detail: format!("cannot start the renewal thread: {e}"),
                 })?
         };
         let lease = Lease {
             shared,
-            renewer: Some(renewer),
+            renewer: Some((renewer, finished)),
         };
         lease.wait_for_window();
         Ok(lease)
@@ -259,14 +265,15 @@ impl Lease {
         self.shared.is_closed()
     }
 
-    /// Stops renewing and releases the partition in the store (within the options' timeout;
-    /// if the store cannot be reached the grant simply expires). The generator refuses from
-    /// now on with [`sno_core::Error::LeaseExpired`]. Idempotent.
+    /// Stops renewing and releases the partition in the store. The generator refuses from now
+    /// on with [`sno_core::Error::LeaseExpired`]. Returns within the options' timeout: if the
+    /// store is slow, the release goes on in the background (bounded by the same timeout), and
+    /// if it cannot be reached the grant simply expires. Idempotent.
     pub fn close(&mut self) {
         if self.shared.forked() {
             // A fork() child's copy: the renewal thread and the connection are the parent's.
-            if let Some(handle) = self.renewer.take() {
-                core::mem::forget(handle);
+            if let Some(renewer) = self.renewer.take() {
+                core::mem::forget(renewer);
             }
             return;
         }
@@ -280,8 +287,12 @@ impl Lease {
             }
         }
         self.shared.changed.notify_all();
-        if let Some(handle) = self.renewer.take() {
-            let _ = handle.join();
+        if let Some((handle, finished)) = self.renewer.take() {
+            // The thread may be inside a renewal, then releases: wait for it within the timeout,
+            // else let it finish on its own (both its calls are bounded).
+            if finished.recv_timeout(self.shared.options.timeout).is_ok() {
+                let _ = handle.join();
+            }
         }
     }
 }
@@ -300,13 +311,17 @@ impl Shared {
 
     /// Waits (at most `at_most`) for the lease to change: a renewal, a new partition or a close.
     pub(crate) fn wait_for_change(&self, at_most: Duration) {
+        self.wait_for_change_since(self.version(), at_most);
+    }
+
+    /// Waits (at most `at_most`) until the change count differs from `seen`.
+    pub(crate) fn wait_for_change_since(&self, seen: u64, at_most: Duration) {
         if self.forked() {
             // No renewal comes in a fork() child, and the lock is the parent's.
             std::thread::sleep(at_most);
             return;
         }
         let state = self.lock();
-        let seen = state.version;
         let _ = self
             .changed
             .wait_timeout_while(state, at_most, |s| s.version == seen);
@@ -334,6 +349,13 @@ impl Shared {
             .expires
             .store(g.expires_unix_ms, Ordering::Relaxed);
         self.seen.closed.store(state.closed, Ordering::Release);
+        self.seen.version.store(state.version, Ordering::Release);
+    }
+
+    /// The change count (renewals, switches, close), lock-free: taken before a call that may
+    /// fail, it lets [`wait_for_change_since`](Self::wait_for_change_since) miss no change.
+    pub(crate) fn version(&self) -> u64 {
+        self.seen.version.load(Ordering::Acquire)
     }
 
     fn seen_grant(&self) -> Grant {
@@ -438,6 +460,7 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
             }
         }
         state.version += 1;
+        shared.publish(&state);
         drop(state);
         shared.changed.notify_all();
     }

@@ -71,9 +71,9 @@ impl LeaseOptions {
 
     /// How much sooner than the store's expiry the holder stops minting: the bound on how far
     /// the holder's clock may lag the store's clock for the stop to come, in real time, before
-    /// the partition can be granted again. Default: a tenth of the TTL, at most 1 s. It must
-    /// leave at least a third of the TTL. Uniqueness does not depend on it (see the crate's
-    /// safety argument); only how the holders' minting lines up in real time.
+    /// the partition can be granted again. Default: a tenth of the TTL, at most 1 s; at most
+    /// half the TTL (the window must outlast the next renewal). Uniqueness does not depend on it
+    /// (see the crate's safety argument); only how the holders' minting lines up in real time.
     pub fn margin(mut self, margin: Duration) -> Self {
         self.margin = Some(margin);
         self
@@ -147,9 +147,9 @@ impl LeaseOptions {
                 self.ttl.as_millis()
             ));
         }
-        if self.margin_duration() > self.ttl / 3 * 2 {
+        if self.margin_duration() > self.ttl / 2 {
             return bad(format!(
-                "the margin ({} ms) must leave at least a third of the TTL ({} ms) for renewals",
+                "the margin ({} ms) must be at most half the TTL ({} ms): the window must outlast the next renewal",
                 self.margin_duration().as_millis(),
                 self.ttl.as_millis()
             ));

@@ -111,7 +111,9 @@ WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4";
 pub(crate) struct PostgresStore {
     config: Config,
     url: String,
-    runtime: tokio::runtime::Runtime,
+    /// Always `Some` until drop, which shuts it down without waiting for a name lookup that
+    /// the resolver still runs on a blocking thread.
+    runtime: Option<tokio::runtime::Runtime>,
     client: Option<Client>,
     schema_ready: bool,
 }
@@ -142,7 +144,7 @@ impl PostgresStore {
         Ok(PostgresStore {
             config,
             url: redact(url),
-            runtime,
+            runtime: Some(runtime),
             client: None,
             schema_ready: false,
         })
@@ -159,7 +161,12 @@ impl PostgresStore {
         let url = &self.url;
         let client_slot = &mut self.client;
         let schema_ready = &mut self.schema_ready;
-        let result = self.runtime.block_on(async {
+        let Some(runtime) = self.runtime.as_ref() else {
+            return Err(Error::Store {
+                detail: "the store is shut down".into(),
+            });
+        };
+        let result = runtime.block_on(async {
             tokio::time::timeout(timeout, async {
                 if client_slot.is_none() {
                     config.connect_timeout(timeout);
@@ -202,16 +209,31 @@ impl PostgresStore {
     }
 }
 
-fn grant_of(row: &tokio_postgres::Row) -> Grant {
-    let partition: i32 = row.get(0);
-    let token: i64 = row.get(1);
-    Grant {
-        partition: partition as u16,
-        token: token as u64,
-        ids_from_unix_ms: row.get(2),
-        ids_before_unix_ms: row.get(3),
-        expires_unix_ms: row.get(4),
+/// A returned row as a grant; a table whose columns have other types (created by hand, or by
+/// another schema version) is a store error, not a panic.
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
     }
+}
+
+fn grant_of(row: &tokio_postgres::Row) -> Result<Grant, Error> {
+    let read = || -> Result<Grant, tokio_postgres::Error> {
+        let partition: i32 = row.try_get(0)?;
+        let token: i64 = row.try_get(1)?;
+        Ok(Grant {
+            partition: partition as u16,
+            token: token as u64,
+            ids_from_unix_ms: row.try_get(2)?,
+            ids_before_unix_ms: row.try_get(3)?,
+            expires_unix_ms: row.try_get(4)?,
+        })
+    };
+    read().map_err(|e| Error::Store {
+        detail: format!("sno_partition_leases has an unexpected shape: {e}"),
+    })
 }
 
 fn millis(d: Duration) -> i64 {
@@ -239,7 +261,7 @@ impl Store for PostgresStore {
                 .await
             })?;
             if let Some(row) = rows.first() {
-                return Ok(grant_of(row));
+                return grant_of(row);
             }
         }
         Err(Error::NoFreePartition {
@@ -268,7 +290,7 @@ impl Store for PostgresStore {
         })?;
         match rows.first() {
             Some(row) => {
-                let mut renewed = grant_of(row);
+                let mut renewed = grant_of(row)?;
                 renewed.ids_from_unix_ms = grant.ids_from_unix_ms;
                 Ok(renewed)
             }
@@ -307,9 +329,17 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
                 detail: format!("{url}: {}", db.message()),
             };
         }
-        if *code == SqlState::INVALID_CATALOG_NAME {
-            return Error::Store {
-                detail: format!("{url}: {}", db.message()),
+        // States that pass: too many connections, a server starting up or shutting down, a
+        // standby in recovery (a failover in progress), a dropped connection.
+        let transient = *code == SqlState::TOO_MANY_CONNECTIONS
+            || *code == SqlState::CANNOT_CONNECT_NOW
+            || *code == SqlState::ADMIN_SHUTDOWN
+            || *code == SqlState::CRASH_SHUTDOWN
+            || *code == SqlState::READ_ONLY_SQL_TRANSACTION
+            || code.code().starts_with("08");
+        if transient {
+            return Error::Unreachable {
+                detail: format!("{url}: {} ({})", db.message(), code.code()),
             };
         }
         return Error::Store {

@@ -29,8 +29,10 @@
 //! Redis with `maxmemory-policy noeviction`.
 
 use core::time::Duration;
+use std::net::{IpAddr, ToSocketAddrs};
+use std::time::Instant;
 
-use redis::{Client, Connection, ErrorKind, Script};
+use redis::{Client, Connection, ConnectionAddr, ConnectionInfo, ErrorKind, Script};
 
 use crate::error::Error;
 use crate::store::{Grant, Request, Store, redact};
@@ -135,22 +137,36 @@ impl RedisStore {
         })
     }
 
+    /// Runs `f` on a connection within `timeout` in all (connecting first if needed: the name
+    /// resolved on a helper thread, each handshake read given a quarter of what is left, then
+    /// the call itself what remains). A failed call drops the connection.
     fn call<T>(
         &mut self,
         timeout: Duration,
         f: impl FnOnce(&mut Connection, &Self) -> redis::RedisResult<T>,
     ) -> Result<T, Error> {
-        if self.connection.is_none() {
-            let con = self
-                .client
-                .get_connection_with_timeout(timeout)
-                .map_err(|e| classify(&self.url, e))?;
-            self.connection = Some(con);
+        let deadline = Instant::now() + timeout;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let too_late = || Error::Unreachable {
+            detail: format!("{}: no answer within {} ms", self.url, timeout.as_millis()),
+        };
+        let mut con = match self.connection.take() {
+            Some(con) => con,
+            None => {
+                let client = resolved(&self.client, left()).ok_or_else(too_late)??;
+                let per_read = (left() / 4).max(Duration::from_millis(1));
+                client
+                    .get_connection_with_timeout(per_read)
+                    .map_err(|e| classify(&self.url, e))?
+            }
+        };
+        let rest = left();
+        if rest.is_zero() {
+            return Err(too_late());
         }
-        let mut con = self.connection.take().expect("connected above");
         let set = con
-            .set_read_timeout(Some(timeout))
-            .and_then(|()| con.set_write_timeout(Some(timeout)));
+            .set_read_timeout(Some(rest))
+            .and_then(|()| con.set_write_timeout(Some(rest)));
         if let Err(e) = set {
             return Err(classify(&self.url, e));
         }
@@ -163,6 +179,50 @@ impl RedisStore {
             Err(e) => Err(classify(&self.url, e)),
         }
     }
+}
+
+/// `client` with its host name resolved to an address, on a helper thread bounded by
+/// `within` (the system resolver has no timeout of its own): `None` when it took longer.
+fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> {
+    let info: ConnectionInfo = client.get_connection_info().clone();
+    let ConnectionAddr::Tcp(host, port) = &info.addr else {
+        return Some(Ok(client.clone()));
+    };
+    if host.parse::<IpAddr>().is_ok() {
+        return Some(Ok(client.clone()));
+    }
+    let (host, port) = (host.clone(), *port);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let lookup = host.clone();
+    let spawned = std::thread::Builder::new()
+        .name("sno-lease-dns".into())
+        .spawn(move || {
+            let _ = tx.send(
+                (lookup.as_str(), port)
+                    .to_socket_addrs()
+                    .map(|mut a| a.next()),
+            );
+        });
+    if let Err(e) = spawned {
+        return Some(Err(Error::Unreachable {
+            detail: format!("cannot resolve {host}: {e}"),
+        }));
+    }
+    let found = match rx.recv_timeout(within).ok()? {
+        Ok(Some(addr)) => addr,
+        Ok(None) | Err(_) => {
+            return Some(Err(Error::Unreachable {
+                detail: format!("cannot resolve the Redis host {host:?}"),
+            }));
+        }
+    };
+    let info = ConnectionInfo {
+        addr: ConnectionAddr::Tcp(found.ip().to_string(), port),
+        redis: info.redis.clone(),
+    };
+    Some(Client::open(info).map_err(|e| Error::InvalidUrl {
+        detail: format!("{host}: {e}"),
+    }))
 }
 
 fn prefix(namespace: &str) -> String {
@@ -270,6 +330,17 @@ fn classify(url: &str, e: redis::RedisError) -> Error {
         _ if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() => Error::Unreachable {
             detail: format!("{url}: {e}"),
         },
+        // States that pass: loading a snapshot, a read-only replica (a failover in progress),
+        // a cluster reconfiguring, a busy script.
+        _ if matches!(
+            e.code(),
+            Some("LOADING" | "READONLY" | "TRYAGAIN" | "CLUSTERDOWN" | "MASTERDOWN" | "BUSY")
+        ) =>
+        {
+            Error::Unreachable {
+                detail: format!("{url}: {e}"),
+            }
+        }
         _ if e.code() == Some("NOAUTH") || e.code() == Some("WRONGPASS") => {
             Error::AuthenticationFailed {
                 detail: format!("{url}: {e}"),

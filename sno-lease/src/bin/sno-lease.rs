@@ -71,10 +71,12 @@ fn acquire(args: &[String]) -> Result<(), String> {
             .ttl(options.ttl_duration());
     }
     if let Some(ttl) = flag(args, "--ttl")? {
-        let secs: f64 = ttl
-            .parse()
-            .map_err(|_| format!("--ttl {ttl:?} is not a number of seconds"))?;
-        options = options.ttl(Duration::from_secs_f64(secs.clamp(0.0, 1e6)));
+        let secs = ttl
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| format!("--ttl {ttl:?} is not a number of seconds"))?;
+        options = options.ttl(Duration::from_secs_f64(secs.min(1e6)));
     }
     if let Some(range) = flag(args, "--partitions")? {
         let (a, b) = range
