@@ -149,7 +149,7 @@ typedef enum sno_status {
   // does not support.
   SNO_STATUS_LEASE_INVALID_URL = 26,
   // A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-  // also from SNO_LEASE_* variables.
+  // from SNO_LEASE_* variables.
   SNO_STATUS_LEASE_INVALID_OPTIONS = 27,
   // The store cannot be reached, or did not answer within the timeout; retrying may succeed.
   SNO_STATUS_LEASE_UNREACHABLE = 28,

@@ -354,14 +354,14 @@ impl fmt::Display for Error {
             ),
             Error::Forked { partition } => write!(
                 f,
-                "sno: this generator (partition {partition}) was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own"
+                "sno: this generator (partition {partition}) was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own (a leased generator: lease anew in the child; the process-wide generator with SNO_PARTITION: lease with SNO_LEASE_URL instead)"
             ),
             Error::RandomnessUnavailable => {
                 f.write_str("sno: the operating system's randomness source cannot be read")
             }
             Error::LeaseExpired { partition } => write!(
                 f,
-                "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed); no ID is minted until it is renewed or a new partition is leased"
+                "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never"
             ),
             Error::InvalidEnvironment { variable, reason } => {
                 write!(f, "sno: environment variable {variable}: {reason}")

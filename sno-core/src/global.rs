@@ -80,7 +80,7 @@ fn build_global() -> Result<Generator<SystemClock>, Error> {
     if std::env::var_os("SNO_LEASE_URL").is_some() {
         return Err(Error::InvalidEnvironment {
             variable: "SNO_LEASE_URL",
-            reason: "sno_core's process-wide generator cannot lease a partition: use sno_lease::new (the C, Python and Node libraries do)",
+            reason: "sno_core's process-wide generator cannot lease a partition: use sno_lease::try_new (the C, Python and Node libraries do)",
         });
     }
     if let Some(partition) = partition_from_env()? {

@@ -127,7 +127,7 @@ pub enum sno_status {
     /// does not support.
     LeaseInvalidUrl = 26,
     /// A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-    /// also from SNO_LEASE_* variables.
+    /// from SNO_LEASE_* variables.
     LeaseInvalidOptions = 27,
     /// The store cannot be reached, or did not answer within the timeout; retrying may succeed.
     LeaseUnreachable = 28,

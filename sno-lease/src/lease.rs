@@ -147,7 +147,7 @@ impl Lease {
         let url = crate::options::env_text("SNO_LEASE_URL")?.ok_or(Error::Id(
             sno_core::Error::InvalidEnvironment {
                 variable: "SNO_LEASE_URL",
-                reason: "is not set: it names the store to lease from (postgres://… or redis://…)",
+                reason: "not set: it names the store to lease from (postgres://… or redis://…)",
             },
         ))?;
         Lease::acquire(&url, &LeaseOptions::from_env()?)

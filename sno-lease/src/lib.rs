@@ -48,7 +48,7 @@ mod redis;
 pub use error::Error;
 pub use generator::LeasedGenerator;
 pub use lease::Lease;
-pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL};
+pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL, parse_duration};
 pub use process::{ProcessGenerator, process_generator, try_new};
 pub use store::Grant;
 

@@ -171,8 +171,8 @@ impl LeaseOptions {
 
     /// Options from the environment: `SNO_LEASE_NAMESPACE` (default `default`),
     /// `SNO_LEASE_TTL` (seconds, or a number with `ms`, `s` or `m`; default 15 s) and
-    /// `SNO_LEASE_PARTITIONS` (`first-last`, default `0-65535`). A set but invalid variable is
-    /// [`Error::InvalidOptions`], naming the variable.
+    /// `SNO_LEASE_PARTITIONS` (`first-last`, default `0-65535`). A set but invalid variable, or
+    /// an unknown `SNO_LEASE_*` one (a typo), is [`Error::InvalidOptions`], naming the variable.
     ///
     /// ```
     /// // None of the variables is set in this doctest's environment.
@@ -180,6 +180,7 @@ impl LeaseOptions {
     /// # Ok::<(), sno_lease::Error>(())
     /// ```
     pub fn from_env() -> Result<LeaseOptions, Error> {
+        check_lease_variables()?;
         let mut opts = LeaseOptions::default();
         if let Some(ns) = env_text("SNO_LEASE_NAMESPACE")? {
             opts.namespace = ns;
@@ -210,6 +211,31 @@ impl LeaseOptions {
     }
 }
 
+/// The variables that configure leasing.
+pub(crate) const LEASE_VARIABLES: [&str; 4] = [
+    "SNO_LEASE_URL",
+    "SNO_LEASE_NAMESPACE",
+    "SNO_LEASE_TTL",
+    "SNO_LEASE_PARTITIONS",
+];
+
+/// An error for a `SNO_LEASE_*` variable that is not one of [`LEASE_VARIABLES`] (a typo such as
+/// `SNO_LEASE_URI` would otherwise leave the process on a random partition without a word).
+pub(crate) fn check_lease_variables() -> Result<(), Error> {
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with("SNO_LEASE_") && !LEASE_VARIABLES.contains(&name) {
+            return Err(Error::InvalidOptions {
+                detail: format!(
+                    "unknown variable {name} (the lease variables are {})",
+                    LEASE_VARIABLES.join(", ")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A variable's value, trimmed: `None` when unset, an error when it is not UTF-8 or blank.
 pub(crate) fn env_text(name: &str) -> Result<Option<String>, Error> {
     match std::env::var_os(name) {
@@ -223,7 +249,14 @@ pub(crate) fn env_text(name: &str) -> Result<Option<String>, Error> {
     }
 }
 
-fn parse_duration(text: &str) -> Option<Duration> {
+/// A duration as `SNO_LEASE_TTL` takes it: `15` (seconds), `1500ms`, `2s`, `1m`.
+///
+/// ```
+/// use core::time::Duration;
+/// assert_eq!(sno_lease::parse_duration("1500ms"), Some(Duration::from_millis(1500)));
+/// assert_eq!(sno_lease::parse_duration("soon"), None);
+/// ```
+pub fn parse_duration(text: &str) -> Option<Duration> {
     let (number, scale_ms) = if let Some(n) = text.strip_suffix("ms") {
         (n, 1)
     } else if let Some(n) = text.strip_suffix('s') {

@@ -8,7 +8,8 @@
 //! | both | [`sno_core::Error::InvalidEnvironment`]: one of them must go |
 //!
 //! The environment is read on first use; an invalid value is an error then (and at every
-//! later use), never ignored. After `fork()`, a leased process generator leases a partition of
+//! later use), never ignored: so is a `SNO_LEASE_*` variable without `SNO_LEASE_URL`, or an
+//! unknown one (`SNO_LEASE_URI`). After `fork()`, a leased process generator leases a partition of
 //! its own in the child on first use (gunicorn and uWSGI workers each get one); the parent's
 //! lease stays the parent's. A fixed `SNO_PARTITION` cannot be shared by two processes, so in a
 //! child it refuses with [`sno_core::Error::Forked`].
@@ -22,7 +23,7 @@ use sno_core::{Generator, Id, SystemClock};
 use crate::error::Error;
 use crate::generator::LeasedGenerator;
 use crate::lease::Lease;
-use crate::options::{LeaseOptions, env_text};
+use crate::options::{LEASE_VARIABLES, LeaseOptions, check_lease_variables, env_text};
 
 /// The process-wide generator: fixed or default partition, or leased.
 #[derive(Debug, Clone, Copy)]
@@ -146,12 +147,24 @@ struct Process {
 }
 
 fn build() -> Result<Process, Error> {
+    check_lease_variables()?;
     let url = env_text("SNO_LEASE_URL")?;
     let fixed = sno_core::partition_from_env()?;
+    if url.is_none()
+        && let Some(other) = LEASE_VARIABLES
+            .iter()
+            .find(|v| std::env::var_os(v).is_some())
+    {
+        return Err(Error::InvalidOptions {
+            detail: format!(
+                "{other} is set but SNO_LEASE_URL is not: set it to lease a partition, or unset {other}"
+            ),
+        });
+    }
     match (url, fixed) {
         (Some(_), Some(_)) => Err(Error::Id(sno_core::Error::InvalidEnvironment {
             variable: "SNO_LEASE_URL",
-            reason: "is set together with SNO_PARTITION: fix the partition or lease one, not both",
+            reason: "set together with SNO_PARTITION: fix the partition or lease one, not both",
         })),
         (Some(url), None) => {
             let options = LeaseOptions::from_env()?;

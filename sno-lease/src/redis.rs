@@ -155,9 +155,13 @@ impl RedisStore {
             None => {
                 let client = resolved(&self.client, left()).ok_or_else(too_late)??;
                 let per_read = (left() / 4).max(Duration::from_millis(1));
-                client
-                    .get_connection_with_timeout(per_read)
-                    .map_err(|e| classify(&self.url, e))?
+                client.get_connection_with_timeout(per_read).map_err(|e| {
+                    if e.is_timeout() {
+                        too_late()
+                    } else {
+                        classify(&self.url, e)
+                    }
+                })?
             }
         };
         let rest = left();
@@ -176,6 +180,7 @@ impl RedisStore {
                 Ok(v)
             }
             // A failed call leaves the connection out: the next one reconnects.
+            Err(e) if e.is_timeout() => Err(too_late()),
             Err(e) => Err(classify(&self.url, e)),
         }
     }

@@ -57,15 +57,18 @@ pub(crate) trait Store: Send {
 /// The store behind `url`, chosen by scheme. Nothing is connected yet: the first call
 /// connects (and reconnects after a failure).
 pub(crate) fn open(url: &str) -> Result<Box<dyn Store>, Error> {
-    let scheme = url
-        .split_once("://")
-        .map(|(s, _)| s.to_ascii_lowercase())
-        .ok_or_else(|| Error::InvalidUrl {
-            detail: format!(
-                "{:?} has no scheme: use postgres://… or redis://…",
-                redact(url)
-            ),
-        })?;
+    let Some((scheme, _)) = url.split_once("://") else {
+        // libpq's `host=… port=… user=…` form: PostgreSQL.
+        if url.contains('=') {
+            return open_postgres(url);
+        }
+        // Not echoed: without a scheme there is no telling where a password would be.
+        return Err(Error::InvalidUrl {
+            detail: "the URL has no scheme: use postgres://…, redis://… or libpq's key=value form"
+                .into(),
+        });
+    };
+    let scheme = scheme.to_ascii_lowercase();
     match scheme.as_str() {
         "postgres" | "postgresql" => open_postgres(url),
         "redis" | "redis+unix" | "unix" => open_redis(url),
@@ -104,10 +107,21 @@ fn open_redis(_url: &str) -> Result<Box<dyn Store>, Error> {
     })
 }
 
-/// `url` with any password replaced by `***`, for messages.
+/// `url` with any password replaced by `***`, for messages (a libpq key=value string: its
+/// `password=` value).
 pub(crate) fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return url.chars().take(200).collect();
+        return url
+            .split_whitespace()
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => "password=***",
+                _ => kv,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(200)
+            .collect();
     };
     let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(authority_end);
@@ -137,6 +151,12 @@ mod tests {
         assert_eq!(redact("redis://:pw@h"), "redis://:***@h");
         assert_eq!(redact("redis://h/0"), "redis://h/0");
         assert_eq!(redact("no scheme"), "no scheme");
+        assert_eq!(
+            redact("host=db user=u password=hunter2 dbname=x"),
+            "host=db user=u password=*** dbname=x"
+        );
+        let e = open("app:hunter2@db:5432/app").err().unwrap().to_string();
+        assert!(!e.contains("hunter2"), "{e}");
     }
 
     #[test]

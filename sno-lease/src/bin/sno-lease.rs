@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! sno-lease acquire URL [--namespace NS] [--ttl DUR] [--partitions A-B] [--hold SECS]
+//!     DUR as SNO_LEASE_TTL: 15 (seconds), 1500ms, 2s, 1m
 //!     leases a partition, prints the grant, holds it (renewing) for SECS (default 0), releases
 //! sno-lease mint [--seconds SECS] [--rate PER_SEC]
 //!     mints with the process-wide generator (SNO_PARTITION / SNO_LEASE_URL / defaults):
@@ -19,8 +20,18 @@ use sno_lease::{Lease, LeaseOptions};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("acquire") => acquire(&args[1..]),
-        Some("mint") => mint(&args[1..]),
+        Some("acquire") => known_flags(
+            &args[2..],
+            &["--namespace", "--ttl", "--partitions", "--hold"],
+        )
+        .and_then(|()| acquire(&args[1..])),
+        Some("mint") => {
+            known_flags(&args[1..], &["--seconds", "--rate"]).and_then(|()| mint(&args[1..]))
+        }
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -35,6 +46,18 @@ fn main() -> ExitCode {
 const USAGE: &str =
     "usage: sno-lease acquire URL [--namespace NS] [--ttl DUR] [--partitions A-B] [--hold SECS]
        sno-lease mint [--seconds SECS] [--rate PER_SEC]";
+
+/// Every `--flag` of `args` (flag, value pairs) must be one of `known`.
+fn known_flags(args: &[String], known: &[&str]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        if !known.contains(&args[i].as_str()) {
+            return Err(format!("unknown argument {:?}\n{USAGE}", args[i]));
+        }
+        i += 2;
+    }
+    Ok(())
+}
 
 /// The value after `--name`, if given.
 fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
@@ -71,12 +94,9 @@ fn acquire(args: &[String]) -> Result<(), String> {
             .ttl(options.ttl_duration());
     }
     if let Some(ttl) = flag(args, "--ttl")? {
-        let secs = ttl
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .ok_or_else(|| format!("--ttl {ttl:?} is not a number of seconds"))?;
-        options = options.ttl(Duration::from_secs_f64(secs.min(1e6)));
+        let ttl = sno_lease::parse_duration(ttl)
+            .ok_or_else(|| format!("--ttl {ttl:?} is not a duration (15, 1500ms, 2s, 1m)"))?;
+        options = options.ttl(ttl);
     }
     if let Some(range) = flag(args, "--partitions")? {
         let (a, b) = range
