@@ -109,6 +109,47 @@ impl Server {
         self.control("resume");
     }
 
+    /// The live grant of `partition` in `namespace` as the store sees it: (expiry, the store's
+    /// now), Unix ms; `None` when there is none.
+    pub fn live_grant(&self, namespace: &str, partition: u16) -> Option<(i64, i64)> {
+        match self.kind {
+            Kind::Postgres => {
+                let sql = format!(
+                    "SELECT (extract(epoch FROM expires_at) * 1000)::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM sno_partition_leases WHERE namespace = '{namespace}' AND partition = {partition} AND expires_at > clock_timestamp()"
+                );
+                let out = Command::new("psql")
+                    .args([
+                        "-qtA",
+                        "-F",
+                        " ",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        &self.port.to_string(),
+                    ])
+                    .args(["-U", "postgres", "-d", "postgres", "-c", &sql])
+                    .output()
+                    .expect("run psql");
+                assert!(
+                    out.status.success(),
+                    "psql: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let text = String::from_utf8_lossy(&out.stdout);
+                let mut f = text.split_whitespace().map(|x| x.parse::<i64>().unwrap());
+                Some((f.next()?, f.next()?))
+            }
+            Kind::Redis => {
+                let key = format!("sno:lease:{{{namespace}}}:p:{partition}");
+                let pttl: i64 = self.redis_cli(&["PTTL", &key]).parse().unwrap();
+                let time = self.redis_cli(&["TIME"]);
+                let mut t = time.split_whitespace().map(|x| x.parse::<i64>().unwrap());
+                let now = t.next().unwrap() * 1000 + t.next().unwrap() / 1000;
+                (pttl > 0).then_some((now + pttl, now))
+            }
+        }
+    }
+
     /// A `redis-cli` command against this (Redis) server.
     pub fn redis_cli(&self, args: &[&str]) -> String {
         assert_eq!(self.kind, Kind::Redis);
