@@ -571,6 +571,26 @@ impl<C: Clock> Generator<C> {
         }
     }
 
+    /// Whether waiting can end `err`: a used-up pool or a regression ([`Error::SequenceExhausted`],
+    /// [`Error::ClockRegression`]) whose retry unit lies within the sno range. Callers with wait
+    /// loops of their own ([`wait_step`](Self::wait_step)) ask it before waiting.
+    ///
+    /// ```
+    /// use sno_core::{Error, Generator};
+    /// let g = Generator::builder().partition(1).build()?;
+    /// assert!(g.can_wait(&Error::SequenceExhausted { retry_at: 10 }));
+    /// assert!(!g.can_wait(&Error::SequenceExhausted { retry_at: 1 << 39 }));
+    /// assert!(!g.can_wait(&Error::ValueOverflow));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn can_wait(&self, err: &Error) -> bool {
+        matches!(
+            *err,
+            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at }
+                if retry_at <= MAX_TIMESTAMP
+        )
+    }
+
     /// One sleep of a caller's own wait loop (the blocking [`next`](Self::next) is one), counted
     /// in [`Stats::waits`]: until unit `retry_at` (from an error of
     /// [`try_next`](Self::try_next)) by [`Clock::wait_until`], or `at_most` when that comes

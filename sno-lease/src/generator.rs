@@ -4,7 +4,6 @@ use core::time::Duration;
 use std::sync::Arc;
 use std::time::Instant;
 
-use sno_core::time::MAX_TIMESTAMP;
 use sno_core::{Error, Generator, Id, SystemClock};
 
 use crate::fence::Refusal;
@@ -96,12 +95,9 @@ impl LeasedGenerator {
     /// Whether waiting can end `err`: a used-up unit, a regression or a window not reached yet
     /// (within the range), or an expired lease (a renewal may come).
     pub fn can_wait(&self, err: &Error) -> bool {
-        match *err {
-            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
-                retry_at <= MAX_TIMESTAMP
-            }
+        match err {
             Error::LeaseExpired { .. } => !self.shared.is_closed(),
-            _ => false,
+            _ => self.generator.can_wait(err),
         }
     }
 

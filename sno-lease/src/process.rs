@@ -55,12 +55,7 @@ impl ProcessGenerator {
     /// Whether waiting can end `err` (see [`LeasedGenerator::can_wait`]).
     pub fn can_wait(&self, err: &sno_core::Error) -> bool {
         match self {
-            ProcessGenerator::Fixed(_) => matches!(
-                *err,
-                sno_core::Error::SequenceExhausted { retry_at }
-                    | sno_core::Error::ClockRegression { retry_at }
-                    if retry_at <= sno_core::time::MAX_TIMESTAMP
-            ),
+            ProcessGenerator::Fixed(g) => g.can_wait(err),
             ProcessGenerator::Leased(g) => g.can_wait(err),
         }
     }

@@ -17,7 +17,7 @@ use napi_derive::napi;
 use sno_lease::LeaseOptions;
 
 use crate::fail::{Class, Fail, OrThrow, R, error_value, own, rejection};
-use crate::{Generator, Snapshot, u16_arg, wait};
+use crate::{Generator, Snapshot, generator_builder, wait};
 
 /// `detail` as the lease's own "invalid option" error (`ERR_SNO_LEASE_INVALID_OPTIONS`).
 fn invalid(detail: String) -> Fail {
@@ -167,14 +167,7 @@ impl Lease {
                 ));
             }
             let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
-            let min = u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?;
-            let max = u16_arg(
-                "Generator: option sequenceMax",
-                sequence_max.unwrap_or(65535.0),
-            )?;
-            let builder = sno_core::Generator::builder()
-                .max_wait(Duration::from_millis(u64::from(max_wait_ms)))
-                .sequence_bounds(min, max);
+            let builder = generator_builder(sequence_min, sequence_max, max_wait_ms)?;
             let leased = self.inner.generator_with(builder)?;
             Ok(Generator::leased(leased, max_wait_ms))
         })()

@@ -394,6 +394,24 @@ pub struct Stats {
     pub waits: i64,
 }
 
+/// A sno generator builder with the `sequenceMin` / `sequenceMax` options (defaults: the full
+/// range) and the maximum wait, for plain and leased generators alike.
+pub(crate) fn generator_builder(
+    sequence_min: Option<f64>,
+    sequence_max: Option<f64>,
+    max_wait_ms: u32,
+) -> R<sno_core::GeneratorBuilder<sno_core::SystemClock>> {
+    Ok(CoreGenerator::builder()
+        .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
+        .sequence_bounds(
+            u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
+            u16_arg(
+                "Generator: option sequenceMax",
+                sequence_max.unwrap_or(65535.0),
+            )?,
+        ))
+}
+
 pub(crate) fn u16_arg(name: &str, v: f64) -> R<u16> {
     Ok(int_arg(name, v, 0, 65535)? as u16)
 }
@@ -478,15 +496,7 @@ impl Generator {
     ) -> Result<Self, String> {
         (|| -> R<Self> {
             let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
-            let mut b = CoreGenerator::builder()
-                .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
-                .sequence_bounds(
-                    u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
-                    u16_arg(
-                        "Generator: option sequenceMax",
-                        sequence_max.unwrap_or(65535.0),
-                    )?,
-                );
+            let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms)?;
             if let Some(s) = snapshot {
                 let s = sno_core::Snapshot {
                     partition: u16_arg("Generator: option snapshot.partition", s.partition)?,

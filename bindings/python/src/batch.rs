@@ -105,11 +105,7 @@ impl Mint for Generator<SystemClock> {
         Generator::try_next(self, meta)
     }
     fn can_wait(&self, err: &Error) -> bool {
-        matches!(
-            *err,
-            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at }
-                if retry_at <= sno_core::time::MAX_TIMESTAMP
-        )
+        Generator::can_wait(self, err)
     }
     fn wait_step(&self, err: &Error, at_most: Duration) {
         if let Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } = *err {
