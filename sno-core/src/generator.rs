@@ -576,8 +576,8 @@ impl<C: Clock> Generator<C> {
     /// loops of their own ([`wait_step`](Self::wait_step)) ask it before waiting.
     ///
     /// ```
-    /// use sno_core::{Error, Generator};
-    /// let g = Generator::builder().partition(1).build()?;
+    /// use sno_core::{Error, GeneratorBuilder, ManualClock};
+    /// let g = GeneratorBuilder::new(ManualClock::new(10)).partition(1).build()?;
     /// assert!(g.can_wait(&Error::SequenceExhausted { retry_at: 10 }));
     /// assert!(!g.can_wait(&Error::SequenceExhausted { retry_at: 1 << 39 }));
     /// assert!(!g.can_wait(&Error::ValueOverflow));
