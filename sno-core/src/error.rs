@@ -177,37 +177,118 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A format name that is not one of [`Format::ALL`](crate::Format::ALL)'s names.
+    UnknownFormat,
+    /// A text that no format's strict decoder accepts ([`AnyId::detect`](crate::AnyId::detect)).
+    UnrecognizedFormat {
+        /// The text's length in bytes.
+        length: usize,
+    },
+    /// A text that several formats accept, or only a Nanoflake (whose variable-length base36
+    /// text any short word matches): [`AnyId::detect`](crate::AnyId::detect) cannot choose;
+    /// name the format.
+    AmbiguousFormat {
+        /// The formats that accept the text.
+        candidates: crate::model::FormatSet,
+    },
+    /// A TypeID prefix that breaks the spec's rules (at most 63 characters of `[a-z_]`, not
+    /// starting or ending with `_`).
+    InvalidPrefix {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+}
+
+/// The one table of error kinds: variant, C status number (`sno_status`), stable code, and the
+/// one-line summary (C's `sno_status_str`). The bindings derive their codes from it: Python's
+/// exception `code` and Node's `ERR_SNO_…` codes are [`ErrorKind::code`] and
+/// [`ErrorKind::js_code`]; the full message is the error's `Display`.
+macro_rules! error_table {
+    ($($variant:ident => $status:literal, $code:literal, $js:literal, $summary:literal;)*) => {
+        /// The kind of an [`Error`], without its data.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorKind {
+            $(
+                #[doc = concat!("[`Error::", stringify!($variant), "`]: ", $summary, ".")]
+                $variant,
+            )*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in table order.
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
+
+            /// The stable snake-case code (`"invalid_length"`, …).
+            pub const fn code(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $code),* }
+            }
+
+            /// The Node.js-style code: `ERR_SNO_` and the upper-case [`code`](Self::code).
+            pub const fn js_code(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $js),* }
+            }
+
+            /// The C status number (`sno_status`; never reused).
+            pub const fn status(self) -> u8 {
+                match self { $(ErrorKind::$variant => $status),* }
+            }
+
+            /// A one-line summary without the error's data (C's `sno_status_str`).
+            pub const fn summary(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $summary),* }
+            }
+
+            /// The kind of C status number `status`.
+            pub const fn from_status(status: u8) -> Option<ErrorKind> {
+                match status { $($status => Some(ErrorKind::$variant),)* _ => None }
+            }
+        }
+
+        impl Error {
+            /// The error's kind (its entry in the error table).
+            pub const fn kind(&self) -> ErrorKind {
+                match self { $(Error::$variant { .. } => ErrorKind::$variant),* }
+            }
+        }
+    };
+}
+
+error_table! {
+    InvalidLength => 2, "invalid_length", "ERR_SNO_INVALID_LENGTH", "invalid length for the format";
+    InvalidByte => 3, "invalid_byte", "ERR_SNO_INVALID_BYTE", "invalid byte: not in the format's alphabet";
+    TimestampOverflow => 4, "timestamp_overflow", "ERR_SNO_TIMESTAMP_OVERFLOW", "timestamp above 2^39-1 units";
+    TimeOutOfRange => 5, "time_out_of_range", "ERR_SNO_TIME_OUT_OF_RANGE", "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z";
+    ClockOutOfRange => 6, "clock_out_of_range", "ERR_SNO_CLOCK_OUT_OF_RANGE", "the system clock reads a time outside the sno range";
+    InvalidSequenceBounds => 7, "invalid_sequence_bounds", "ERR_SNO_INVALID_SEQUENCE_BOUNDS", "sequence bounds leave fewer than 4 values";
+    SequenceOutOfRange => 8, "sequence_out_of_range", "ERR_SNO_SEQUENCE_OUT_OF_RANGE", "snapshot sequence outside its bounds";
+    InvalidSnapshot => 9, "invalid_snapshot", "ERR_SNO_INVALID_SNAPSHOT", "snapshot time field outside 0..=2^39-1";
+    PartitionPoolExhausted => 10, "partition_pool_exhausted", "ERR_SNO_PARTITION_POOL_EXHAUSTED", "65536 default partitions used in this process";
+    SequenceExhausted => 11, "sequence_exhausted", "ERR_SNO_SEQUENCE_EXHAUSTED", "sequence pool of this 4 ms unit exhausted";
+    ClockRegression => 12, "clock_regression", "ERR_SNO_CLOCK_REGRESSION", "clock regressed into a period used by both timelines";
+    ValueOverflow => 15, "value_overflow", "ERR_SNO_VALUE_OVERFLOW", "value above the format's maximum";
+    NotVersion7 => 16, "not_version_7", "ERR_SNO_NOT_VERSION_7", "not a version 7 UUID with the RFC 9562 variant";
+    MillisOutOfRange => 17, "millis_out_of_range", "ERR_SNO_MILLIS_OUT_OF_RANGE", "millisecond time outside the format's range";
+    RandomnessExhausted => 18, "randomness_exhausted", "ERR_SNO_RANDOMNESS_EXHAUSTED", "this millisecond's randomness, counter or sequence is used up";
+    ClockRollback => 19, "clock_rollback", "ERR_SNO_CLOCK_ROLLBACK", "the clock went back";
+    BatchTooLarge => 20, "batch_too_large", "ERR_SNO_BATCH_TOO_LARGE", "batch count above SNO_MAX_BATCH (16777216) per call";
+    SnapshotAhead => 21, "snapshot_ahead", "ERR_SNO_SNAPSHOT_AHEAD", "snapshot further ahead of the clock than the generator's maximum wait";
+    Forked => 22, "forked", "ERR_SNO_FORKED", "generator inherited across fork(): give it a partition of its own";
+    RandomnessUnavailable => 23, "randomness_unavailable", "ERR_SNO_RANDOMNESS_UNAVAILABLE", "the operating system's randomness source cannot be read";
+    LeaseExpired => 24, "lease_expired", "ERR_SNO_LEASE_EXPIRED", "the lease does not cover the clock (renewals failing, lease lost or freed)";
+    InvalidEnvironment => 25, "invalid_environment", "ERR_SNO_INVALID_ENVIRONMENT", "an SNO_* environment variable holds a value it cannot use";
+    MissingPartition => 35, "missing_partition", "ERR_SNO_MISSING_PARTITION", "no partition given, and no_std builds have no default";
+    UnknownFormat => 36, "unknown_format", "ERR_SNO_UNKNOWN_FORMAT", "unknown format name";
+    UnrecognizedFormat => 37, "unrecognized_format", "ERR_SNO_UNRECOGNIZED_FORMAT", "the text is an ID of no known format";
+    AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", "the text reads as more than one format: name the format";
+    InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", "invalid TypeID prefix";
 }
 
 impl Error {
-    /// A stable, machine-readable name of the error kind (`"invalid_length"`, …), used as the
-    /// `code` of JavaScript errors and in the C status strings.
+    /// A stable, machine-readable name of the error kind (`"invalid_length"`, …): the `code` of
+    /// Python exceptions, and in upper case after `ERR_SNO_` the `code` of JavaScript errors.
     pub const fn code(&self) -> &'static str {
-        match self {
-            Error::InvalidLength { .. } => "invalid_length",
-            Error::InvalidByte { .. } => "invalid_byte",
-            Error::TimestampOverflow { .. } => "timestamp_overflow",
-            Error::TimeOutOfRange { .. } => "time_out_of_range",
-            Error::ClockOutOfRange { .. } => "clock_out_of_range",
-            Error::InvalidSequenceBounds { .. } => "invalid_sequence_bounds",
-            Error::SequenceOutOfRange { .. } => "sequence_out_of_range",
-            Error::InvalidSnapshot { .. } => "invalid_snapshot",
-            Error::PartitionPoolExhausted => "partition_pool_exhausted",
-            Error::MissingPartition => "missing_partition",
-            Error::SequenceExhausted { .. } => "sequence_exhausted",
-            Error::ClockRegression { .. } => "clock_regression",
-            Error::ValueOverflow => "value_overflow",
-            Error::NotVersion7 { .. } => "not_version_7",
-            Error::MillisOutOfRange { .. } => "millis_out_of_range",
-            Error::RandomnessExhausted { .. } => "randomness_exhausted",
-            Error::ClockRollback { .. } => "clock_rollback",
-            Error::BatchTooLarge { .. } => "batch_too_large",
-            Error::SnapshotAhead { .. } => "snapshot_ahead",
-            Error::Forked { .. } => "forked",
-            Error::RandomnessUnavailable => "randomness_unavailable",
-            Error::LeaseExpired { .. } => "lease_expired",
-            Error::InvalidEnvironment { .. } => "invalid_environment",
-        }
+        self.kind().code()
     }
 
     /// Whether the error says when to call again: [`SequenceExhausted`](Error::SequenceExhausted),
@@ -366,6 +447,26 @@ impl fmt::Display for Error {
             Error::InvalidEnvironment { variable, reason } => {
                 write!(f, "sno: environment variable {variable}: {reason}")
             }
+            Error::UnknownFormat => {
+                f.write_str("sno: unknown format name (")?;
+                for (i, format) in crate::model::Format::ALL.iter().enumerate() {
+                    f.write_str(if i == 0 { "" } else { ", " })?;
+                    f.write_str(format.name())?;
+                }
+                f.write_str(" are known)")
+            }
+            Error::UnrecognizedFormat { length } => write!(
+                f,
+                "sno: the text ({length} bytes) is an ID of no format libsno knows"
+            ),
+            Error::AmbiguousFormat { candidates } => {
+                if candidates.len() == 1 {
+                    write!(f, "sno: the text reads only as a {candidates}, whose short variable-length text any word can match: name the format to read it")
+                } else {
+                    write!(f, "sno: the text reads as more than one format ({candidates}): name the format")
+                }
+            }
+            Error::InvalidPrefix { reason } => write!(f, "sno: invalid TypeID prefix: {reason}"),
         }
     }
 }

@@ -51,12 +51,12 @@ impl Id {
     ///
     /// ```
     /// use sno_core::{Error, Id};
-    /// let id = Id::from_parts(1, true, 2, 3, 4)?;
+    /// let id = Id::from_fields(1, true, 2, 3, 4)?;
     /// assert_eq!((id.timestamp(), id.tick_tock(), id.meta(), id.partition(), id.sequence()), (1, true, 2, 3, 4));
-    /// assert_eq!(Id::from_parts(1 << 39, false, 0, 0, 0), Err(Error::TimestampOverflow { units: 1 << 39 }));
+    /// assert_eq!(Id::from_fields(1 << 39, false, 0, 0, 0), Err(Error::TimestampOverflow { units: 1 << 39 }));
     /// # Ok::<(), Error>(())
     /// ```
-    pub const fn from_parts(
+    pub const fn from_fields(
         timestamp: u64,
         tick_tock: bool,
         meta: u8,
@@ -124,7 +124,7 @@ impl Id {
 
     /// The start of the timestamp's 4 ms unit, in milliseconds since the Unix epoch.
     #[inline]
-    pub const fn unix_millis(&self) -> i64 {
+    pub const fn unix_ms(&self) -> i64 {
         self.unix_nanos() / 1_000_000
     }
 
@@ -313,5 +313,63 @@ impl AsRef<[u8]> for Id {
     #[inline]
     fn as_ref(&self) -> &[u8] {
         &self.0
+    }
+}
+
+crate::model::fixed_text_format!(
+    Id,
+    Sno,
+    ENCODED_LEN,
+    unix_ms = |id: &Id| Some(id.unix_ms()),
+    fields = |id: &Id| {
+        use crate::model::{Field, FieldValue, Unit};
+        [
+            Field::uint("timestamp", id.timestamp().into(), 39, Unit::SnoUnits),
+            Field {
+                name: "tick_tock",
+                value: FieldValue::Bool(id.tick_tock()),
+                unit: Unit::None,
+                bits: 1,
+            },
+            Field::uint("meta", id.meta().into(), 8, Unit::None),
+            Field::uint("partition", id.partition().into(), 16, Unit::None),
+            Field::uint("sequence", id.sequence().into(), 16, Unit::None),
+        ]
+    }
+);
+
+impl Id {
+    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[doc(hidden)]
+    pub const fn from_parts(
+        timestamp: u64,
+        tick_tock: bool,
+        meta: u8,
+        partition: u16,
+        sequence: u16,
+    ) -> Result<Id, Error> {
+        Id::from_fields(timestamp, tick_tock, meta, partition, sequence)
+    }
+
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
+    pub const fn unix_millis(&self) -> i64 {
+        self.unix_ms()
+    }
+
+    /// For an error of [`Id::decode_many`], the index of the ID it is about (an invalid byte
+    /// at `position` of the text is in ID `position / 16`); `None` for other errors.
+    ///
+    /// ```
+    /// use sno_core::{Error, Id};
+    /// let mut ids = [Id::ZERO; 2];
+    /// let err = Id::decode_many(b"xxxxxxxxxxxxxxxx22222222222z2222", &mut ids).unwrap_err();
+    /// assert_eq!(Id::batch_index(&err), Some(1));
+    /// ```
+    pub const fn batch_index(error: &Error) -> Option<usize> {
+        match *error {
+            Error::InvalidByte { position, .. } => Some(position / ENCODED_LEN),
+            _ => None,
+        }
     }
 }

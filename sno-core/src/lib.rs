@@ -51,6 +51,7 @@ pub mod generator;
 #[cfg(feature = "std")]
 mod global;
 mod id;
+pub mod model;
 pub mod monotonic;
 pub mod nanoflake;
 mod radix;
@@ -72,7 +73,7 @@ pub use clock::SystemClock;
 pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
@@ -80,6 +81,7 @@ pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
 pub use global::{global_generator, new, partition_from_env, try_global_generator, try_new};
 pub use id::{BINARY_LEN, ENCODED_LEN, Id};
+pub use model::{AnyId, Field, FieldValue, Fields, Format, FormatSet, IdFormat, Text, Unit};
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true.
 #[cfg(all(doctest, feature = "std"))]

@@ -26,7 +26,7 @@
 //! let id: Nanoflake = "jnxxr658jlkw".parse()?;
 //! assert_eq!(id.to_i64(), 2588350721531334656);
 //! assert_eq!((id.timestamp(), id.generator_id(), id.sequence()), (617110901244, 5, 0));
-//! assert_eq!(id.unix_millis(1_640_995_200_000), 2_258_106_101_244);
+//! assert_eq!(id.unix_ms_at(1_640_995_200_000), 2_258_106_101_244);
 //! assert_eq!(&id.encode_padded(), b"0jnxxr658jlkw");
 //! # Ok::<(), sno_core::Error>(())
 //! ```
@@ -85,6 +85,11 @@ impl Nanoflake {
         (self.bits() & MAX_SEQUENCE as u64) as u16
     }
     /// Milliseconds since 1970, given the epoch the ID was made with (saturating).
+    pub const fn unix_ms_at(&self, epoch_ms: i64) -> i64 {
+        epoch_ms.saturating_add(self.timestamp() as i64)
+    }
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms_at`")]
+    #[doc(hidden)]
     pub const fn unix_millis(&self, epoch_ms: i64) -> i64 {
         epoch_ms.saturating_add(self.timestamp() as i64)
     }
@@ -238,5 +243,36 @@ impl<C: crate::MillisClock> Generator<C> {
                 ..Monotonic::new(s.epoch_ms, generator_id)?
             })
         })
+    }
+}
+
+impl crate::model::IdFormat for Nanoflake {
+    const FORMAT: crate::model::Format = crate::model::Format::Nanoflake;
+    fn decode(text: &[u8]) -> Result<Self, Error> {
+        Nanoflake::decode(text)
+    }
+    fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        Nanoflake::from_slice(bytes)
+    }
+    fn as_slice(&self) -> &[u8] {
+        self.as_bytes()
+    }
+    fn write_text(&self, buf: &mut [u8; crate::model::MAX_TEXT_LEN]) -> usize {
+        let mut text = [0u8; MAX_ENCODED_LEN];
+        let text = self.encode(&mut text).as_bytes();
+        buf[..text.len()].copy_from_slice(text);
+        text.len()
+    }
+    /// `None`: a Nanoflake does not carry its epoch ([`Nanoflake::unix_ms_at`] takes it).
+    fn unix_ms(&self) -> Option<i64> {
+        None
+    }
+    fn fields(&self) -> crate::model::Fields<'_> {
+        use crate::model::{Field, Fields, Unit};
+        Fields::new(&[
+            Field::uint("timestamp", self.timestamp().into(), 41, Unit::EpochMs),
+            Field::uint("generator_id", self.generator_id().into(), 10, Unit::None),
+            Field::uint("sequence", self.sequence().into(), 12, Unit::None),
+        ])
     }
 }

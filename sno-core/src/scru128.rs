@@ -14,7 +14,7 @@
 //! ```
 //! use sno_core::scru128::Scru128Id;
 //! let id: Scru128Id = "0372hg16csmsm50l8dikcvukc".parse()?;
-//! assert_eq!((id.timestamp_ms(), id.counter_hi(), id.counter_lo()), (1648973836097, 8268596, 3320878));
+//! assert_eq!((id.unix_ms(), id.counter_hi(), id.counter_lo()), (1648973836097, 8268596, 3320878));
 //! assert_eq!(id.entropy(), 3310577788);
 //! # Ok::<(), sno_core::Error>(())
 //! ```
@@ -82,7 +82,13 @@ impl Scru128Id {
         ))
     }
     /// Milliseconds since 1970.
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
+        self.unix_ms()
+    }
+    /// Milliseconds since 1970 (48 bits).
+    pub const fn unix_ms(&self) -> u64 {
         (self.to_u128() >> 80) as u64
     }
     /// The 24-bit `counter_hi`.
@@ -229,3 +235,19 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 }
 
 std_generator!(Scru128Id, "SCRU128 ID");
+
+crate::model::fixed_text_format!(
+    Scru128Id,
+    Scru128,
+    ENCODED_LEN,
+    unix_ms = |id: &Scru128Id| Some(id.unix_ms() as i64),
+    fields = |id: &Scru128Id| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
+            Field::uint("counter_hi", id.counter_hi().into(), 24, Unit::None),
+            Field::uint("counter_lo", id.counter_lo().into(), 24, Unit::None),
+            Field::uint("entropy", id.entropy().into(), 32, Unit::None),
+        ]
+    }
+);

@@ -20,7 +20,7 @@
 //! ```
 //! use sno_core::scru160::Scru160Id;
 //! let id: Scru160Id = "05TTUP1HNCPNH30VEK64KDQT9BSNU4C4".parse()?;
-//! assert_eq!((id.timestamp_ms(), id.counter(), id.random16()), (1631540490683, 13176, 35871));
+//! assert_eq!((id.unix_ms(), id.counter(), id.random16()), (1631540490683, 13176, 35871));
 //! let mut hex = [0u8; 40];
 //! assert_eq!(id.encode_hex(&mut hex), "017bdf6431bb33788c1f750c4a375d4af97f1184");
 //! assert_eq!("017BDF6431BB33788C1F750C4A375D4AF97F1184".parse::<Scru160Id>(), Ok(id));
@@ -92,7 +92,13 @@ impl Scru160Id {
         u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
     /// Milliseconds since 1970 (48 bits).
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
+        self.unix_ms()
+    }
+    /// Milliseconds since 1970 (48 bits).
+    pub const fn unix_ms(&self) -> u64 {
         self.head() >> 16
     }
     /// The 16-bit `counter`.
@@ -251,3 +257,19 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 }
 
 std_generator!(Scru160Id, "SCRU160 ID");
+
+crate::model::fixed_text_format!(
+    Scru160Id,
+    Scru160,
+    ENCODED_LEN,
+    unix_ms = |id: &Scru160Id| Some(id.unix_ms() as i64),
+    fields = |id: &Scru160Id| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
+            Field::uint("counter", id.counter().into(), 16, Unit::None),
+            Field::uint("random16", id.random16().into(), 16, Unit::None),
+            Field::uint("random80", id.random80(), 80, Unit::None),
+        ]
+    }
+);

@@ -14,7 +14,7 @@
 //! ```
 //! use sno_core::ulid::Ulid;
 //! let u: Ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV".parse()?;
-//! assert_eq!(u.timestamp_ms(), 1469922850259);
+//! assert_eq!(u.unix_ms(), 1469922850259);
 //! assert_eq!(u.to_string(), "01ARZ3NDEKTSV4RRFFQ69G5FAV");
 //! assert_eq!("01arz3ndektsv4rrffq69g5fav".parse::<Ulid>(), Ok(u));
 //! # Ok::<(), sno_core::Error>(())
@@ -65,7 +65,13 @@ impl Ulid {
         u128::from_be_bytes(self.0)
     }
     /// From a timestamp (≤ 2^48 − 1 ms) and an 80-bit randomness.
+    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[doc(hidden)]
     pub const fn from_parts(unix_millis: u64, randomness: u128) -> Result<Ulid, Error> {
+        Ulid::from_fields(unix_millis, randomness)
+    }
+    /// From the fields: 48-bit Unix milliseconds and 80-bit randomness.
+    pub const fn from_fields(unix_millis: u64, randomness: u128) -> Result<Ulid, Error> {
         if unix_millis >= 1 << 48 {
             return Err(Error::MillisOutOfRange {
                 unix_millis: unix_millis as i64,
@@ -77,7 +83,13 @@ impl Ulid {
         Ok(Ulid::from_u128(((unix_millis as u128) << 80) | randomness))
     }
     /// Milliseconds since 1970.
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
+        self.unix_ms()
+    }
+    /// Milliseconds since 1970 (48 bits).
+    pub const fn unix_ms(&self) -> u64 {
         (self.to_u128() >> 80) as u64
     }
     /// The 80-bit randomness.
@@ -209,3 +221,17 @@ pub fn global_generator() -> &'static AtomicGenerator {
     static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
     GLOBAL.get_or_init(AtomicGenerator::default)
 }
+
+crate::model::fixed_text_format!(
+    Ulid,
+    Ulid,
+    ENCODED_LEN,
+    unix_ms = |id: &Ulid| Some(id.unix_ms() as i64),
+    fields = |id: &Ulid| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
+            Field::uint("randomness", id.randomness(), 80, Unit::None),
+        ]
+    }
+);

@@ -26,7 +26,7 @@
 //! assert_eq!(id.to_string(), "00CMXB6TAK4SA");
 //! assert_eq!((id.timestamp(), id.randomness()), (13586766666, 627498));
 //! assert_eq!((id.scalable_randomness(), id.sid()), (19609, 10));
-//! assert_eq!(id.unix_millis(), 1717653966666);
+//! assert_eq!(id.unix_ms(), 1717653966666);
 //! # Ok::<(), sno_core::Error>(())
 //! ```
 
@@ -63,7 +63,32 @@ i64_id!(UlidFlake);
 
 impl UlidFlake {
     /// A stand-alone value from its timestamp (ms since the epoch) and 20-bit randomness.
+    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[doc(hidden)]
     pub const fn from_parts(timestamp: u64, randomness: u32) -> Result<UlidFlake, Error> {
+        UlidFlake::from_fields(timestamp, randomness)
+    }
+    #[deprecated(since = "0.3.0", note = "renamed `from_scalable_fields`")]
+    #[doc(hidden)]
+    pub const fn from_scalable_parts(
+        timestamp: u64,
+        randomness: u16,
+        sid: u8,
+    ) -> Result<UlidFlake, Error> {
+        UlidFlake::from_scalable_fields(timestamp, randomness, sid)
+    }
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
+    pub const fn unix_millis(&self) -> i64 {
+        self.unix_ms()
+    }
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms_at`")]
+    #[doc(hidden)]
+    pub const fn unix_millis_with_epoch(&self, epoch_ms: i64) -> i64 {
+        self.unix_ms_at(epoch_ms)
+    }
+    /// A stand-alone value from its timestamp (ms since the epoch) and 20-bit randomness.
+    pub const fn from_fields(timestamp: u64, randomness: u32) -> Result<UlidFlake, Error> {
         if timestamp > MAX_TIMESTAMP {
             return Err(Error::MillisOutOfRange {
                 unix_millis: DEFAULT_EPOCH_MS.saturating_add(timestamp as i64),
@@ -77,7 +102,7 @@ impl UlidFlake {
         ))
     }
     /// A scalable value from its timestamp, 15-bit randomness and 5-bit `sid`.
-    pub const fn from_scalable_parts(
+    pub const fn from_scalable_fields(
         timestamp: u64,
         randomness: u16,
         sid: u8,
@@ -85,7 +110,7 @@ impl UlidFlake {
         if randomness > MAX_SCALABLE_RANDOMNESS || sid > MAX_SID {
             return Err(Error::ValueOverflow);
         }
-        UlidFlake::from_parts(timestamp, ((randomness as u32) << 5) | sid as u32)
+        UlidFlake::from_fields(timestamp, ((randomness as u32) << 5) | sid as u32)
     }
     /// The 43-bit timestamp: milliseconds since the epoch.
     pub const fn timestamp(&self) -> u64 {
@@ -104,11 +129,11 @@ impl UlidFlake {
         (self.bits() as u8) & MAX_SID
     }
     /// Milliseconds since 1970 with the default epoch (2024-01-01).
-    pub const fn unix_millis(&self) -> i64 {
-        self.unix_millis_with_epoch(DEFAULT_EPOCH_MS)
+    pub const fn unix_ms(&self) -> i64 {
+        self.unix_ms_at(DEFAULT_EPOCH_MS)
     }
     /// Milliseconds since 1970 for IDs made with another epoch (saturating).
-    pub const fn unix_millis_with_epoch(&self, epoch_ms: i64) -> i64 {
+    pub const fn unix_ms_at(&self, epoch_ms: i64) -> i64 {
         epoch_ms.saturating_add(self.timestamp() as i64)
     }
     /// Writes the canonical text: 13 upper-case Crockford base32 characters.
@@ -249,8 +274,8 @@ impl<R: RngCore> MillisState for Monotonic<R> {
         };
         self.last = Some((ts, randomness));
         match self.config.sid {
-            None => UlidFlake::from_parts(ts, randomness),
-            Some(sid) => UlidFlake::from_scalable_parts(ts, randomness as u16, sid),
+            None => UlidFlake::from_fields(ts, randomness),
+            Some(sid) => UlidFlake::from_scalable_fields(ts, randomness as u16, sid),
         }
     }
 
@@ -310,3 +335,24 @@ impl<R: RngCore + Clone, C: crate::MillisClock> crate::monotonic::Shared<Monoton
         })
     }
 }
+
+crate::model::fixed_text_format!(
+    UlidFlake,
+    UlidFlake,
+    ENCODED_LEN,
+    unix_ms = |id: &UlidFlake| Some(id.unix_ms()),
+    fields = |id: &UlidFlake| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("timestamp", id.timestamp().into(), 43, Unit::EpochMs),
+            Field::uint("randomness", id.randomness().into(), 20, Unit::None),
+            Field::uint(
+                "scalable_randomness",
+                id.scalable_randomness().into(),
+                15,
+                Unit::None,
+            ),
+            Field::uint("sid", id.sid().into(), 5, Unit::None),
+        ]
+    }
+);

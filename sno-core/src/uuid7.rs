@@ -15,7 +15,7 @@
 //! ```
 //! use sno_core::uuid7::Uuid7;
 //! let u: Uuid7 = "017F22E2-79B0-7CC3-98C4-DC0C0C07398F".parse()?;
-//! assert_eq!(u.timestamp_ms(), 1645557742000);
+//! assert_eq!(u.unix_ms(), 1645557742000);
 //! assert_eq!(u.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 //! # Ok::<(), sno_core::Error>(())
 //! ```
@@ -51,7 +51,13 @@ impl Uuid7 {
     }
     /// From a timestamp (≤ 2^48 − 1 ms), 12 bits of `rand_a` and 62 bits of `rand_b` (higher bits
     /// are [`Error::ValueOverflow`]).
+    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[doc(hidden)]
     pub const fn from_parts(unix_millis: u64, rand_a: u16, rand_b: u64) -> Result<Uuid7, Error> {
+        Uuid7::from_fields(unix_millis, rand_a, rand_b)
+    }
+    /// From the fields: 48-bit Unix milliseconds, 12-bit `rand_a`, 62-bit `rand_b`.
+    pub const fn from_fields(unix_millis: u64, rand_a: u16, rand_b: u64) -> Result<Uuid7, Error> {
         if unix_millis >= 1 << 48 {
             return Err(Error::MillisOutOfRange {
                 unix_millis: unix_millis as i64,
@@ -80,7 +86,13 @@ impl Uuid7 {
         u128::from_be_bytes(self.0)
     }
     /// Milliseconds since 1970 (`unix_ts_ms`).
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
+        self.unix_ms()
+    }
+    /// Milliseconds since 1970 (48 bits).
+    pub const fn unix_ms(&self) -> u64 {
         (self.to_u128() >> 80) as u64
     }
     /// The 12-bit `rand_a` field.
@@ -214,7 +226,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
         };
         self.last = Some((ms, counter));
         let low = u64::from(self.rng.next_u32());
-        Uuid7::from_parts(
+        Uuid7::from_fields(
             ms,
             (counter >> 30) as u16,
             ((counter & ((1 << 30) - 1)) << 32) | low,
@@ -251,12 +263,9 @@ mod tests {
         let mut g = Monotonic::new(Constant(7));
         g.last = Some((1000, COUNTER_MAX - 1));
         let a = g.next_at(1000).unwrap();
-        assert_eq!((a.timestamp_ms(), a.rand_a()), (1000, 0xFFF));
+        assert_eq!((a.unix_ms(), a.rand_a()), (1000, 0xFFF));
         let b = g.next_at(999).unwrap();
-        assert_eq!(
-            (b.timestamp_ms(), b.rand_a(), b.rand_b() >> 32),
-            (1001, 0, 7)
-        );
+        assert_eq!((b.unix_ms(), b.rand_a(), b.rand_b() >> 32), (1001, 0, 7));
         assert!(b > a);
         g.last = Some(((1 << 48) - 1, COUNTER_MAX));
         assert_eq!(
@@ -267,3 +276,20 @@ mod tests {
         );
     }
 }
+
+crate::model::fixed_text_format!(
+    Uuid7,
+    Uuid7,
+    ENCODED_LEN,
+    unix_ms = |id: &Uuid7| Some(id.unix_ms() as i64),
+    fields = |id: &Uuid7| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
+            Field::uint("version", id.version().into(), 4, Unit::None),
+            Field::uint("rand_a", id.rand_a().into(), 12, Unit::None),
+            Field::uint("variant", id.variant().into(), 2, Unit::None),
+            Field::uint("rand_b", id.rand_b().into(), 62, Unit::None),
+        ]
+    }
+);

@@ -23,7 +23,7 @@ fn codec_rows_match_the_reference() {
         assert_eq!(id.timestamp().to_string(), r["ts_units"], "{label}");
         assert_eq!(u8::from(id.tick_tock()).to_string(), r["tick"], "{label}");
         assert_eq!(id.unix_nanos().to_string(), r["unix_ns"], "{label}");
-        assert_eq!(id.unix_millis(), id.unix_nanos() / 1_000_000, "{label}");
+        assert_eq!(id.unix_ms(), id.unix_nanos() / 1_000_000, "{label}");
         assert_eq!(
             sno_core::time::format_utc(id.unix_nanos(), &mut utc),
             r["time_utc"],
@@ -38,7 +38,7 @@ fn codec_rows_match_the_reference() {
         );
         assert_eq!(id.sequence().to_string(), r["sequence"], "{label}");
         assert_eq!(id.is_zero(), bytes == [0; 10], "{label}");
-        let rebuilt = Id::from_parts(
+        let rebuilt = Id::from_fields(
             id.timestamp(),
             id.tick_tock(),
             id.meta(),

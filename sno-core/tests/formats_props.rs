@@ -13,7 +13,7 @@ use sno_core::uuid7::Uuid7;
 
 fn uuid7() -> impl Strategy<Value = Uuid7> {
     (0u64..1 << 48, 0u16..1 << 12, 0u64..1 << 62)
-        .prop_map(|(ms, a, b)| Uuid7::from_parts(ms, a, b).unwrap())
+        .prop_map(|(ms, a, b)| Uuid7::from_fields(ms, a, b).unwrap())
 }
 
 proptest! {
@@ -27,7 +27,7 @@ proptest! {
         prop_assert_eq!(tx.to_lowercase().parse::<Ulid>(), Ok(x));
         prop_assert_eq!(Ulid::from_slice(x.as_bytes()), Ok(x));
         prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
-        prop_assert_eq!(Ulid::from_parts(x.timestamp_ms(), x.randomness()), Ok(x));
+        prop_assert_eq!(Ulid::from_fields(x.unix_ms(), x.randomness()), Ok(x));
     }
 
     #[test]
@@ -38,7 +38,7 @@ proptest! {
         prop_assert_eq!(tx.to_uppercase().parse::<Scru128Id>(), Ok(x));
         prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
         prop_assert_eq!(
-            Scru128Id::from_fields(x.timestamp_ms(), x.counter_hi(), x.counter_lo(), x.entropy()),
+            Scru128Id::from_fields(x.unix_ms(), x.counter_hi(), x.counter_lo(), x.entropy()),
             Ok(x)
         );
     }
@@ -65,7 +65,7 @@ proptest! {
         prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
         prop_assert_eq!(x.cmp(&y), hx.cmp(&hy));
         prop_assert_eq!(
-            Scru160Id::from_fields(x.timestamp_ms(), x.counter(), x.random16(), x.random80()),
+            Scru160Id::from_fields(x.unix_ms(), x.counter(), x.random16(), x.random80()),
             Ok(x)
         );
     }
@@ -91,7 +91,7 @@ proptest! {
         prop_assert_eq!(tx.to_lowercase().parse::<UlidFlake>(), Ok(x));
         prop_assert_eq!(x.cmp(&y), a.cmp(&b));
         prop_assert_eq!(x.cmp(&y), tx.cmp(&ty));
-        prop_assert_eq!(UlidFlake::from_parts(x.timestamp(), x.randomness()), Ok(x));
+        prop_assert_eq!(UlidFlake::from_fields(x.timestamp(), x.randomness()), Ok(x));
         prop_assert_eq!(UlidFlake::from_slice(x.as_bytes()), Ok(x));
     }
 

@@ -34,14 +34,14 @@ fn ulid_rows() {
             Ok(u),
             "{note}"
         );
-        assert_eq!(u.timestamp_ms().to_string(), r["timestamp_ms"], "{note}");
+        assert_eq!(u.unix_ms().to_string(), r["timestamp_ms"], "{note}");
         assert_eq!(
             format!("{:020x}", u.randomness()),
             r["randomness_hex"],
             "{note}"
         );
         assert_eq!(
-            Ulid::from_parts(u.timestamp_ms(), u.randomness()),
+            Ulid::from_fields(u.unix_ms(), u.randomness()),
             Ok(u),
             "{note}"
         );
@@ -169,12 +169,12 @@ fn uuid7_rows() {
         );
         let urn = format!("urn:uuid:{}", r["uuid"]);
         assert_eq!(Uuid7::decode(urn.as_bytes()), Ok(u), "{note}");
-        assert_eq!(u.timestamp_ms().to_string(), r["unix_ts_ms"], "{note}");
+        assert_eq!(u.unix_ms().to_string(), r["unix_ts_ms"], "{note}");
         assert_eq!(format!("{:03x}", u.rand_a()), r["rand_a_hex"], "{note}");
         assert_eq!(format!("{:016x}", u.rand_b()), r["rand_b_hex"], "{note}");
         assert_eq!((u.version(), u.variant()), (7, 0b10), "{note}");
         assert_eq!(
-            Uuid7::from_parts(u.timestamp_ms(), u.rand_a(), u.rand_b()),
+            Uuid7::from_fields(u.unix_ms(), u.rand_a(), u.rand_b()),
             Ok(u),
             "{note}"
         );
@@ -182,7 +182,7 @@ fn uuid7_rows() {
         let input = u128_of(&r["builder_input_hex"]);
         let (rand_a, rand_b) = ((input >> 64) as u16 & 0xFFF, input as u64 & ((1 << 62) - 1));
         assert_eq!(
-            Uuid7::from_parts(u.timestamp_ms(), rand_a, rand_b),
+            Uuid7::from_fields(u.unix_ms(), rand_a, rand_b),
             Ok(u),
             "{note}"
         );
@@ -264,12 +264,7 @@ fn scru128_rows() {
             Ok(id),
             "{note}"
         );
-        let fields = (
-            id.timestamp_ms(),
-            id.counter_hi(),
-            id.counter_lo(),
-            id.entropy(),
-        );
+        let fields = (id.unix_ms(), id.counter_hi(), id.counter_lo(), id.entropy());
         let want = (
             r["timestamp_ms"].parse().unwrap(),
             r["counter_hi"].parse().unwrap(),

@@ -16,7 +16,7 @@ proptest! {
         prop_assert!(text.iter().all(|c| ALPHABET.contains(c)));
         prop_assert_eq!(Id::decode(&text), Ok(id));
         prop_assert_eq!(Id::try_from(&bytes[..]), Ok(id));
-        prop_assert_eq!(Id::from_parts(id.timestamp(), id.tick_tock(), id.meta(), id.partition(), id.sequence()), Ok(id));
+        prop_assert_eq!(Id::from_fields(id.timestamp(), id.tick_tock(), id.meta(), id.partition(), id.sequence()), Ok(id));
     }
 
     #[test]

@@ -70,12 +70,7 @@ fn scru160_rows() {
             random80,
         );
         assert_eq!(
-            (
-                id.timestamp_ms(),
-                id.counter(),
-                id.random16(),
-                id.random80()
-            ),
+            (id.unix_ms(), id.counter(), id.random16(), id.random80()),
             want,
             "{note}"
         );
@@ -135,7 +130,7 @@ fn scru160_generator_follows_the_reference_algorithm() {
     // A new millisecond: the counter's low 15 bits of the draw; then +1 per ID.
     let a = g.next_at(t).unwrap();
     assert_eq!(
-        (a.timestamp_ms(), a.counter(), a.random16()),
+        (a.unix_ms(), a.counter(), a.random16()),
         (t as u64, 0x7FFE, 0)
     );
     let b = g.next_at(t).unwrap();
@@ -145,13 +140,13 @@ fn scru160_generator_follows_the_reference_algorithm() {
     );
     // The clock went back 5 s: the last timestamp continues.
     let c = g.next_at(t - 5_000).unwrap();
-    assert_eq!((c.timestamp_ms(), c.counter()), (t as u64, 0x8000));
+    assert_eq!((c.unix_ms(), c.counter()), (t as u64, 0x8000));
     assert!(a < b && b < c);
     // Back more than the allowance: the state resets to the new time.
     let d = g.next_at(t - 10_001).unwrap();
-    assert_eq!((d.timestamp_ms(), d.counter()), (t as u64 - 10_001, 0x1234));
+    assert_eq!((d.unix_ms(), d.counter()), (t as u64 - 10_001, 0x1234));
     let e = g.next_at(t + 1).unwrap();
-    assert_eq!((e.timestamp_ms(), e.counter()), (t as u64 + 1, 0));
+    assert_eq!((e.unix_ms(), e.counter()), (t as u64 + 1, 0));
     // Reserved and out-of-range times are refused.
     for bad in [0, (1 << 48) - 1, -1, 1 << 48] {
         assert_eq!(
@@ -216,7 +211,7 @@ fn nanoflakes_rows() {
             "{note}"
         );
         let epoch: i64 = r["epoch_ms"].parse().unwrap();
-        assert_eq!(id.unix_millis(epoch).to_string(), r["unix_ms"], "{note}");
+        assert_eq!(id.unix_ms_at(epoch).to_string(), r["unix_ms"], "{note}");
         let ref_ts: u64 = r["ref_timestampValue"].parse().unwrap();
         assert_eq!(id.reference_timestamp(), ref_ts, "{note}");
         assert_eq!(
@@ -394,10 +389,10 @@ fn ulidflake_rows() {
             (ts, rnd, rnd15, sid),
             "{note}"
         );
-        assert_eq!(id.unix_millis().to_string(), r["unix_ms"], "{note}");
-        assert_eq!(UlidFlake::from_parts(ts, rnd), Ok(id), "{note}");
+        assert_eq!(id.unix_ms().to_string(), r["unix_ms"], "{note}");
+        assert_eq!(UlidFlake::from_fields(ts, rnd), Ok(id), "{note}");
         assert_eq!(
-            UlidFlake::from_scalable_parts(ts, rnd15, sid),
+            UlidFlake::from_scalable_fields(ts, rnd15, sid),
             Ok(id),
             "{note}"
         );

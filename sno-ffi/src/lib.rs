@@ -583,7 +583,7 @@ pub unsafe extern "C" fn sno_id_from_parts(
     out: *mut sno_id,
 ) -> sno_status {
     ffi_boundary(|| {
-        let id = Id::from_parts(timestamp, tick_tock, meta, partition, sequence)?;
+        let id = Id::from_fields(timestamp, tick_tock, meta, partition, sequence)?;
         // SAFETY: NULL or writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -610,7 +610,7 @@ pub extern "C" fn sno_id_unix_nanos(id: sno_id) -> i64 {
 /// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_unix_millis(id: sno_id) -> i64 {
-    value_boundary(0, || Id::from(id).unix_millis())
+    value_boundary(0, || Id::from(id).unix_ms())
 }
 
 /// The meta byte. Thread-safe.

@@ -93,7 +93,7 @@ pub unsafe extern "C" fn sno_scru128_decode(
 /// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_timestamp_ms(id: sno_scru128) -> u64 {
-    Scru128Id::from_bytes(id.bytes).timestamp_ms()
+    Scru128Id::from_bytes(id.bytes).unix_ms()
 }
 
 /// The 24-bit counter_hi field. Thread-safe.

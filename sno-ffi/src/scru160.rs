@@ -114,7 +114,7 @@ pub unsafe extern "C" fn sno_scru160_decode(
 /// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru160_timestamp_ms(id: sno_scru160) -> u64 {
-    Scru160Id::from_bytes(id.bytes).timestamp_ms()
+    Scru160Id::from_bytes(id.bytes).unix_ms()
 }
 
 /// The 16-bit counter field. Thread-safe.

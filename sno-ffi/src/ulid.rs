@@ -92,7 +92,7 @@ pub unsafe extern "C" fn sno_ulid_decode(
 /// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_ulid_timestamp_ms(id: sno_ulid) -> u64 {
-    Ulid::from_bytes(id.bytes).timestamp_ms()
+    Ulid::from_bytes(id.bytes).unix_ms()
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.

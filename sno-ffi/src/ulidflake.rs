@@ -152,7 +152,7 @@ pub unsafe extern "C" fn sno_ulidflake_from_parts(
     out: *mut sno_ulidflake,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { formats::build(out, || UlidFlake::from_parts(timestamp, randomness)) }
+    unsafe { formats::build(out, || UlidFlake::from_fields(timestamp, randomness)) }
 }
 
 /// A scalable Ulid-Flake from its timestamp, 15-bit randomness and 5-bit sid. Thread-safe.
@@ -169,7 +169,7 @@ pub unsafe extern "C" fn sno_ulidflake_from_scalable_parts(
     // SAFETY: forwarded contract.
     unsafe {
         formats::build(out, || {
-            UlidFlake::from_scalable_parts(timestamp, randomness, sid)
+            UlidFlake::from_scalable_fields(timestamp, randomness, sid)
         })
     }
 }

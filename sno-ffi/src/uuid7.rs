@@ -144,7 +144,7 @@ pub unsafe extern "C" fn sno_uuid7_fields(
         let id = id.to_core()?;
         // SAFETY: each pointer is NULL or writable per the contract.
         unsafe {
-            write_optional(unix_ts_ms, id.timestamp_ms());
+            write_optional(unix_ts_ms, id.unix_ms());
             write_optional(rand_a, id.rand_a());
             write_optional(rand_b, id.rand_b());
         }
@@ -155,7 +155,7 @@ pub unsafe extern "C" fn sno_uuid7_fields(
 /// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_uuid7_timestamp_ms(id: sno_uuid7) -> u64 {
-    Ulid::from_bytes(id.bytes).timestamp_ms()
+    Ulid::from_bytes(id.bytes).unix_ms()
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.

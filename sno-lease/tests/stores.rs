@@ -67,7 +67,7 @@ fn grants_mint_and_close() {
         )
         .unwrap();
         assert_eq!(c.partition(), a.partition());
-        assert!(c.grant().ids_from_unix_ms > id.unix_millis(), "{kind:?}");
+        assert!(c.grant().ids_from_unix_ms > id.unix_ms(), "{kind:?}");
         let next = c.generator().unwrap().next(0).unwrap();
         assert!(next > id);
     }
@@ -94,7 +94,7 @@ fn renewal_moves_the_window() {
         assert_eq!(later.partition, first.partition);
         assert_eq!(later.token, first.token, "renewal keeps the token");
         assert!(later.expires_unix_ms > first.expires_unix_ms + 2_000);
-        assert!(last.unix_millis() < later.ids_before_unix_ms);
+        assert!(last.unix_ms() < later.ids_before_unix_ms);
     }
 }
 
@@ -415,8 +415,7 @@ fn holders_recover_after_a_store_restart() {
         let runs: Vec<_> = workers.into_iter().map(collect).collect();
         for (w, ids) in runs.iter().enumerate() {
             assert!(
-                ids.iter()
-                    .any(|(id, _)| id.unix_millis() > restarted + 1000),
+                ids.iter().any(|(id, _)| id.unix_ms() > restarted + 1000),
                 "{kind:?}: worker {w} did not recover"
             );
         }

@@ -68,7 +68,7 @@ impl Format for Ulid {
     }
     format_common!(ulid::ENCODED_LEN);
     fn fields(&self) -> Vec<f64> {
-        vec![self.timestamp_ms() as f64]
+        vec![self.unix_ms() as f64]
     }
     fn global() -> Option<CoreResult<Self>> {
         Some(ulid::try_new())
@@ -85,7 +85,7 @@ impl Format for Uuid7 {
     }
     format_common!(uuid7::ENCODED_LEN);
     fn fields(&self) -> Vec<f64> {
-        vec![self.timestamp_ms() as f64, f64::from(self.rand_a())]
+        vec![self.unix_ms() as f64, f64::from(self.rand_a())]
     }
     fn global() -> Option<CoreResult<Self>> {
         Some(uuid7::try_new())
@@ -100,7 +100,7 @@ impl Format for Scru128Id {
     format_common!(scru128::ENCODED_LEN);
     fn fields(&self) -> Vec<f64> {
         vec![
-            self.timestamp_ms() as f64,
+            self.unix_ms() as f64,
             f64::from(self.counter_hi()),
             f64::from(self.counter_lo()),
             f64::from(self.entropy()),
@@ -119,7 +119,7 @@ impl Format for Scru160Id {
     format_common!(scru160::ENCODED_LEN);
     fn fields(&self) -> Vec<f64> {
         vec![
-            self.timestamp_ms() as f64,
+            self.unix_ms() as f64,
             f64::from(self.counter()),
             f64::from(self.random16()),
         ]
@@ -137,7 +137,7 @@ impl Format for UlidFlake {
     format_common!(ulidflake::ENCODED_LEN);
     fn fields(&self) -> Vec<f64> {
         vec![
-            self.unix_millis() as f64,
+            self.unix_ms() as f64,
             self.timestamp() as f64,
             f64::from(self.randomness()),
             f64::from(self.scalable_randomness()),
@@ -302,8 +302,8 @@ pub fn fmt_unix_ms_at(env: &Env, kind: u32, text: String, epoch_ms: f64) -> Resu
         };
         let epoch = epoch_arg(what, epoch_ms, -MAX_DATE_MS)?;
         let unix_ms = match kind {
-            4 => UlidFlake::decode(text.as_bytes())?.unix_millis_with_epoch(epoch),
-            5 => Nanoflake::decode(text.as_bytes())?.unix_millis(epoch),
+            4 => UlidFlake::decode(text.as_bytes())?.unix_ms_at(epoch),
+            5 => Nanoflake::decode(text.as_bytes())?.unix_ms_at(epoch),
             other => return Err(range_error(format!("format kind {other} has no epoch"))),
         };
         // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.

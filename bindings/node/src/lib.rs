@@ -203,7 +203,7 @@ pub fn text_fields(env: &Env, text: String) -> Result<Vec<f64>, String> {
                 f64::from(id.meta()),
                 f64::from(id.partition()),
                 f64::from(id.sequence()),
-                id.unix_millis() as f64,
+                id.unix_ms() as f64,
             ]
         })
         .or_throw(env)

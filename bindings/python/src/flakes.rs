@@ -186,7 +186,7 @@ py_int64!(
 
         /// Milliseconds since 1970, given the epoch the ID was made with.
         fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-            self.0.unix_millis(epoch_ms)
+            self.0.unix_ms_at(epoch_ms)
         }
 
         /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
@@ -195,7 +195,7 @@ py_int64!(
             py: Python<'py>,
             #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
         ) -> PyResult<Bound<'py, PyAny>> {
-            datetime_from_ms(py, self.0.unix_millis(epoch_ms))
+            datetime_from_ms(py, self.0.unix_ms_at(epoch_ms))
         }
     }
 );
@@ -205,9 +205,9 @@ py_int64!(
     "UlidFlake",
     UlidFlake,
     repr = |f: &UlidFlake| {
-        let time = match iso_ms(f.unix_millis() as u64) {
+        let time = match iso_ms(f.unix_ms() as u64) {
             Some(iso) => format!("time='{iso}'"),
-            None => format!("unix_ms={}", f.unix_millis()),
+            None => format!("unix_ms={}", f.unix_ms()),
         };
         format!(
             "{time}, randomness={}, scalable_randomness={}, sid={}",
@@ -226,13 +226,13 @@ py_int64!(
         /// The time with the default epoch (2024-01-01), as an aware UTC `datetime`.
         #[getter]
         fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-            datetime_from_ms(py, self.0.unix_millis())
+            datetime_from_ms(py, self.0.unix_ms())
         }
 
         /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted).
         #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
         fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-            self.0.unix_millis_with_epoch(epoch_ms)
+            self.0.unix_ms_at(epoch_ms)
         }
 
         /// The low 20 bits: a stand-alone value's randomness.

@@ -159,9 +159,9 @@ macro_rules! py_format {
             }
 
             fn __repr__(&self) -> String {
-                let time = match iso_ms(self.0.timestamp_ms()) {
+                let time = match iso_ms(self.0.unix_ms()) {
                     Some(iso) => format!("time='{iso}'"),
-                    None => format!("unix_ms={}", self.0.timestamp_ms()),
+                    None => format!("unix_ms={}", self.0.unix_ms()),
                 };
                 #[allow(clippy::redundant_closure_call, reason = "the macro takes a formatter")]
                 let fields: String = ($repr)(&self.0);
@@ -188,13 +188,13 @@ macro_rules! py_format {
             /// The timestamp as an aware UTC `datetime` (millisecond precision).
             #[getter]
             fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                datetime_from_ms(py, self.0.timestamp_ms() as i64)
+                datetime_from_ms(py, self.0.unix_ms() as i64)
             }
 
             /// The timestamp in milliseconds since the Unix epoch.
             #[getter]
             fn unix_ms(&self) -> u64 {
-                self.0.timestamp_ms()
+                self.0.unix_ms()
             }
 
             fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {

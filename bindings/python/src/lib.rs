@@ -312,7 +312,7 @@ impl PyId {
     /// Start of the ID's 4 ms unit as an aware UTC `datetime`.
     #[getter]
     fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        datetime_from_ms(py, self.0.unix_millis())
+        datetime_from_ms(py, self.0.unix_ms())
     }
 
     /// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch.
@@ -324,7 +324,7 @@ impl PyId {
     /// Start of the ID's 4 ms unit in milliseconds since the Unix epoch.
     #[getter]
     fn unix_ms(&self) -> i64 {
-        self.0.unix_millis()
+        self.0.unix_ms()
     }
 
     /// The raw timestamp: 4 ms units since 2010-01-01T00:00:00Z.

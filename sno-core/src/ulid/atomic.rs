@@ -270,15 +270,15 @@ mod tests {
         static CLOCK: AtomicI64 = AtomicI64::new(1_000);
         let g = generator(5, &CLOCK);
         let a = g.try_next().unwrap();
-        assert_eq!((a.timestamp_ms(), a.randomness()), (1_000, 5));
+        assert_eq!((a.unix_ms(), a.randomness()), (1_000, 5));
         assert_eq!(g.try_next().unwrap().randomness(), 6);
         // The clock goes back: the last millisecond is kept.
         CLOCK.store(999, Ordering::Relaxed);
         let c = g.try_next().unwrap();
-        assert_eq!((c.timestamp_ms(), c.randomness()), (1_000, 7));
+        assert_eq!((c.unix_ms(), c.randomness()), (1_000, 7));
         CLOCK.store(1_001, Ordering::Relaxed);
         let d = g.try_next().unwrap();
-        assert_eq!((d.timestamp_ms(), d.randomness()), (1_001, 5));
+        assert_eq!((d.unix_ms(), d.randomness()), (1_001, 5));
         assert!(a < c && c < d);
     }
 
@@ -317,7 +317,7 @@ mod tests {
             }
         }
         CLOCK.store(8, Ordering::Relaxed);
-        assert_eq!(g.try_next().unwrap().timestamp_ms(), 8);
+        assert_eq!(g.try_next().unwrap().unix_ms(), 8);
     }
 
     #[test]
@@ -340,7 +340,7 @@ mod tests {
         let a = g.try_next().unwrap();
         crate::rng::after_fork();
         let b = g.try_next().unwrap();
-        assert_eq!(b.timestamp_ms(), 3);
+        assert_eq!(b.unix_ms(), 3);
         assert_ne!(
             b.randomness(),
             a.randomness() + 1,

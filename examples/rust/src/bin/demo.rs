@@ -55,7 +55,7 @@ const READERS: [Reader; 7] = [
     }),
     ("ULID", &[26], |t| {
         let u: Ulid = t.parse()?;
-        let ms = u.timestamp_ms() as i64;
+        let ms = u.unix_ms() as i64;
         Ok(format!(
             "time={}  randomness={:#022x}  bytes={}",
             iso(ms),
@@ -65,7 +65,7 @@ const READERS: [Reader; 7] = [
     }),
     ("UUIDv7", &[32, 36, 38, 45], |t| {
         let u = Uuid7::decode_lenient(t.as_bytes())?;
-        let ms = u.timestamp_ms() as i64;
+        let ms = u.unix_ms() as i64;
         Ok(format!(
             "time={}  rand_a={:#05x}  rand_b={:#018x}  text={u}",
             iso(ms),
@@ -75,7 +75,7 @@ const READERS: [Reader; 7] = [
     }),
     ("SCRU128", &[25], |t| {
         let s: Scru128Id = t.parse()?;
-        let ms = s.timestamp_ms() as i64;
+        let ms = s.unix_ms() as i64;
         Ok(format!(
             "time={}  counter_hi={}  counter_lo={}  entropy={}",
             iso(ms),
@@ -86,7 +86,7 @@ const READERS: [Reader; 7] = [
     }),
     ("SCRU160", &[32, 40], |t| {
         let s: Scru160Id = t.parse()?;
-        let ms = s.timestamp_ms() as i64;
+        let ms = s.unix_ms() as i64;
         let mut h = [0u8; 40];
         Ok(format!(
             "time={}  counter={}  random16={}  random80={:#022x}  base32hex={s}  hex={}",
@@ -101,7 +101,7 @@ const READERS: [Reader; 7] = [
         let f: UlidFlake = t.parse()?;
         Ok(format!(
             "time={} (default epoch)  randomness={}  scalable: randomness={} sid={}  int={}",
-            iso(f.unix_millis()),
+            iso(f.unix_ms()),
             f.randomness(),
             f.scalable_randomness(),
             f.sid(),

@@ -1,0 +1,255 @@
+//! The format model: every format's vectors read the same through `AnyId` as through the
+//! concrete type, detection finds each format (or says it is ambiguous), and the error table is
+//! consistent.
+
+mod common;
+
+use sno_core::{AnyId, Error, ErrorKind, FieldValue, Format, FormatSet, IdFormat};
+
+/// (format, vector file, text column, hex column)
+const TABLES: &[(Format, &str, &str, &str)] = &[
+    (Format::Sno, "sno_codec.tsv", "encoded", "hex"),
+    (Format::Ulid, "ulid_vectors.tsv", "ulid", "hex"),
+    (Format::Uuid7, "uuidv7_vectors.tsv", "uuid", "hex"),
+    (Format::Scru128, "scru128_vectors.tsv", "scru128", "hex"),
+    (Format::Scru160, "scru160_vectors.tsv", "base32hex", "hex"),
+    (Format::Nanoflake, "nanoflakes_vectors.tsv", "base36", "hex"),
+    (
+        Format::UlidFlake,
+        "ulidflake_vectors.tsv",
+        "ulidflake",
+        "hex",
+    ),
+];
+
+#[test]
+fn every_format_has_a_vector_table() {
+    let covered: Vec<Format> = TABLES.iter().map(|t| t.0).collect();
+    assert_eq!(covered, Format::ALL);
+}
+
+#[test]
+fn vectors_read_the_same_through_any_id() {
+    for &(format, file, text_col, hex_col) in TABLES {
+        for row in common::rows(file) {
+            let text = &row[text_col];
+            let id = AnyId::parse_as(format, text.as_bytes())
+                .unwrap_or_else(|e| panic!("{file} {text}: {e}"));
+            assert_eq!(id.format(), format);
+            assert_eq!(
+                common::to_hex(id.as_slice()),
+                row[hex_col].to_lowercase(),
+                "{file} {text}"
+            );
+            let back = AnyId::from_slice_as(format, id.as_slice()).unwrap();
+            assert_eq!(back, id);
+            // The canonical text decodes to the same value.
+            assert_eq!(
+                AnyId::parse_as(format, id.text().as_bytes()),
+                Ok(id),
+                "{file} {text}"
+            );
+            assert!(id.text().len() <= format.max_text_len());
+            assert_eq!(id.as_slice().len(), format.binary_len());
+            // Detection names the format, or says the text is ambiguous and lists it.
+            match AnyId::detect(text.as_bytes()) {
+                Ok(found) => assert_eq!(found, id, "{file} {text}"),
+                Err(Error::AmbiguousFormat { candidates }) => {
+                    assert!(candidates.contains(format), "{file} {text}: {candidates}")
+                }
+                Err(e) => panic!("{file} {text}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn fields_match_the_vectors() {
+    for row in common::rows("sno_codec.tsv") {
+        let id = AnyId::parse_as(Format::Sno, row["encoded"].as_bytes()).unwrap();
+        let fields = id.fields();
+        let get = |name: &str| fields.get(name).unwrap().value;
+        assert_eq!(
+            get("timestamp"),
+            FieldValue::Uint(row["ts_units"].parse().unwrap())
+        );
+        assert_eq!(get("tick_tock"), FieldValue::Bool(row["tick"] == "1"));
+        assert_eq!(get("meta"), FieldValue::Uint(row["meta"].parse().unwrap()));
+        assert_eq!(
+            get("partition"),
+            FieldValue::Uint(row["partition"].parse().unwrap())
+        );
+        assert_eq!(
+            get("sequence"),
+            FieldValue::Uint(row["sequence"].parse().unwrap())
+        );
+        let nanos: i64 = row["unix_ns"].parse().unwrap();
+        assert_eq!(id.unix_nanos(), Some(nanos));
+        assert_eq!(id.unix_ms(), Some(nanos / 1_000_000));
+    }
+    for row in common::rows("scru128_vectors.tsv") {
+        let id = AnyId::parse_as(Format::Scru128, row["scru128"].as_bytes()).unwrap();
+        let names: Vec<(&str, String)> = id
+            .fields()
+            .iter()
+            .map(|f| (f.name, f.value.to_string()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("unix_ms", row["timestamp_ms"].clone()),
+                ("counter_hi", row["counter_hi"].clone()),
+                ("counter_lo", row["counter_lo"].clone()),
+                ("entropy", row["entropy"].clone()),
+            ]
+        );
+    }
+    for row in common::rows("nanoflakes_vectors.tsv") {
+        let id = AnyId::parse_as(Format::Nanoflake, row["base36"].as_bytes()).unwrap();
+        assert_eq!(id.unix_ms(), None, "the value does not carry its epoch");
+        assert_eq!(id.fields()[0].value.to_string(), row["timestamp_field"]);
+    }
+    for row in common::rows("ulidflake_vectors.tsv") {
+        let id = AnyId::parse_as(Format::UlidFlake, row["ulidflake"].as_bytes()).unwrap();
+        assert_eq!(
+            id.unix_ms().map(|m| m.to_string()).as_deref(),
+            Some(&*row["unix_ms"])
+        );
+    }
+}
+
+#[test]
+fn field_widths_cover_the_binary_form() {
+    let samples = [
+        AnyId::detect(b"brpk4q72xwf2m63l").unwrap(),
+        AnyId::detect(b"01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap(),
+        AnyId::detect(b"017f22e2-79b0-7cc3-98c4-dc0c0c07398f").unwrap(),
+        AnyId::detect(b"0372hg16csmsm50l8dikcvukc").unwrap(),
+        AnyId::detect(b"05TTUP1HNCPNH30VEK64KDQT9BSNU4C4").unwrap(),
+    ];
+    for id in samples {
+        let bits: u32 = id.fields().iter().map(|f| u32::from(f.bits)).sum();
+        assert_eq!(
+            bits as usize,
+            8 * id.format().binary_len(),
+            "{}",
+            id.format()
+        );
+        for f in id.fields().iter() {
+            if let FieldValue::Uint(v) = f.value {
+                assert!(
+                    f.bits == 128 || v >> f.bits == 0,
+                    "{} {} wider than {} bits",
+                    id.format(),
+                    f.name,
+                    f.bits
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn detection_reports_ambiguity_and_unknown_text() {
+    // A 13-character Crockford/base36 text is a Ulid-Flake and a Nanoflake.
+    assert_eq!(
+        AnyId::detect(b"00CMXB6TAK4SA"),
+        Err(Error::AmbiguousFormat {
+            candidates: FormatSet::EMPTY
+                .with(Format::Nanoflake)
+                .with(Format::UlidFlake)
+        })
+    );
+    assert_eq!(
+        AnyId::parse_as(Format::UlidFlake, b"00CMXB6TAK4SA").map(|id| id.format()),
+        Ok(Format::UlidFlake)
+    );
+    // Any short word is a Nanoflake: never chosen on its own.
+    let hello = AnyId::detect(b"hello").unwrap_err();
+    assert_eq!(hello.kind(), ErrorKind::AmbiguousFormat);
+    assert!(hello.to_string().contains("Nanoflake"), "{hello}");
+    assert!(AnyId::parse_as(Format::Nanoflake, b"hello").is_ok());
+    assert_eq!(
+        AnyId::detect(b""),
+        Err(Error::UnrecognizedFormat { length: 0 })
+    );
+    assert_eq!(
+        AnyId::detect(b"not an id!"),
+        Err(Error::UnrecognizedFormat { length: 10 })
+    );
+}
+
+#[test]
+fn format_names_round_trip() {
+    for f in Format::ALL {
+        assert_eq!(f.name().parse::<Format>(), Ok(f));
+        assert_eq!(f.display_name().parse::<Format>(), Ok(f));
+        assert_eq!(f.name().to_uppercase().parse::<Format>(), Ok(f));
+    }
+    assert_eq!("uuidv7".parse::<Format>(), Ok(Format::Uuid7));
+    let err = "xid".parse::<Format>().unwrap_err();
+    assert_eq!(err, Error::UnknownFormat);
+    assert!(err.to_string().contains("ulidflake"), "{err}");
+}
+
+#[test]
+fn error_table_is_consistent() {
+    let mut statuses = std::collections::HashSet::new();
+    let mut codes = std::collections::HashSet::new();
+    for &kind in ErrorKind::ALL {
+        assert!(
+            statuses.insert(kind.status()),
+            "status {} twice",
+            kind.status()
+        );
+        assert!(codes.insert(kind.code()), "code {} twice", kind.code());
+        assert_eq!(
+            kind.js_code(),
+            format!("ERR_SNO_{}", kind.code().to_uppercase())
+        );
+        assert_eq!(ErrorKind::from_status(kind.status()), Some(kind));
+        assert!(!kind.summary().is_empty() && !kind.summary().ends_with('.'));
+        // Statuses 0, 1, 13, 14 and 26..=34, 255 are the C layer's own (success, NULL, buffer,
+        // argument, leases, panic).
+        assert!(
+            ![0, 1, 13, 14, 255].contains(&kind.status()) && !(26..=34).contains(&kind.status())
+        );
+    }
+    for e in [
+        Error::InvalidLength {
+            expected: 1,
+            actual: 2,
+        },
+        Error::ValueOverflow,
+        Error::UnknownFormat,
+        Error::AmbiguousFormat {
+            candidates: FormatSet::EMPTY,
+        },
+        Error::InvalidPrefix { reason: "x" },
+    ] {
+        assert_eq!(e.code(), e.kind().code());
+        assert!(e.to_string().starts_with("sno: "), "{e}");
+    }
+}
+
+#[test]
+fn the_trait_drives_generic_code() {
+    fn roundtrip<T: IdFormat>(text: &str) -> String {
+        let id = T::decode(text.as_bytes()).unwrap();
+        assert_eq!(T::from_slice(id.as_slice()), Ok(id));
+        assert_eq!(T::FORMAT.binary_len(), id.as_slice().len());
+        id.text().to_string()
+    }
+    assert_eq!(
+        roundtrip::<sno_core::Id>("brpk4q72xwf2m63l"),
+        "brpk4q72xwf2m63l"
+    );
+    assert_eq!(
+        roundtrip::<sno_core::ulid::Ulid>("01arz3ndektsv4rrffq69g5fav"),
+        "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+    );
+    assert_eq!(
+        roundtrip::<sno_core::nanoflake::Nanoflake>("0jnxxr658jlkw"),
+        "jnxxr658jlkw"
+    );
+}
