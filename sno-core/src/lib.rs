@@ -87,3 +87,8 @@ pub use model::{AnyId, Field, FieldValue, Fields, Format, FormatSet, IdFormat, T
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// The Rust examples of docs/formats.md, compiled and run as doc tests so they stay true.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../docs/formats.md")]
+struct FormatsDocDoctests;
