@@ -25,9 +25,13 @@ trap cleanup EXIT
 step "test data matches shared/ (when a shared/ checkout sits beside the repo)"
 if [ -d ../shared/vectors ]; then
   for f in testdata/vectors/*; do
-    cmp "$f" "../shared/vectors/$(basename "$f")"
+    if [ -e "../shared/vectors/$(basename "$f")" ]; then
+      cmp "$f" "../shared/vectors/$(basename "$f")"
+    else
+      echo "repo-only (not in ../shared/vectors): $f"
+    fi
   done
-  echo "testdata/vectors is byte-identical to ../shared/vectors"
+  echo "every file of testdata/vectors that ../shared/vectors holds is byte-identical to it"
 else
   echo "no ../shared/vectors here: skipped"
 fi
