@@ -4,7 +4,7 @@
 //! use.
 //!
 //! A format is described once, in its own module (layout, codec, generator) plus one
-//! `impl IdFormat` next to it; the line that registers it in [`for_each_format!`] makes it
+//! `impl IdFormat` next to it; the line that registers it in [`for_each_format!`](crate::for_each_format) makes it
 //! known to `Format`, `AnyId`, the C ABI, Python, Node and the CLI.
 //!
 //! ```
