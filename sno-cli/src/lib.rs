@@ -2,9 +2,9 @@
 //! script `sno` (through the extension module) both call [`run`], so they print the same bytes
 //! and exit with the same statuses.
 //!
-//! * `sno new [--format F] [-n N] [--meta M] [--partition P] [--epoch MS] [--generator-id G] [--sid S]`
+//! * `sno new [--format F] [-n N] [--meta M] [--partition P] [--epoch MS] [--generator-id G] [--sid S] [--prefix P]`
 //! * `sno inspect ID... [--format F] [--json] [--epoch MS | --nanoflake-epoch MS | --ulidflake-epoch MS]`
-//! * `sno convert ID... --to F [--format F]`
+//! * `sno convert ID... --to F [--format F] [--prefix P]`
 //!
 //! Formats are read with [`AnyId::detect`] (or [`AnyId::parse_as`] when `--format` names one);
 //! fields come from [`AnyId::fields`], errors are the core's [`Error`] messages.
@@ -24,6 +24,7 @@ use std::io::{self, BufWriter, Write};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use sno_core::rng::ThreadRng;
+use sno_core::typeid::TypeId;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
 use sno_core::{AnyId, Error, FieldValue, Format, nanoflake, ulidflake};
@@ -57,7 +58,7 @@ enum Command {
     New(NewArgs),
     /// Print every field of each ID (its format detected, unless --format names it).
     Inspect(InspectArgs),
-    /// Convert IDs to a format with the same bits (ULID <-> UUIDv7).
+    /// Convert IDs to a format with the same bits (ULID, UUIDv7, TypeID).
     Convert(ConvertArgs),
 }
 
@@ -91,6 +92,9 @@ struct NewArgs {
     /// ulidflake: the scalable variant with this sid, 0 ..= 31 [default: the stand-alone variant].
     #[arg(long, value_name = "S", value_parser = parse_sid)]
     sid: Option<u8>,
+    /// typeid: the type prefix, a-z and '_' [default: none].
+    #[arg(long, value_name = "PREFIX")]
+    prefix: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +136,9 @@ struct ConvertArgs {
     /// Read every ID as this format instead of detecting it.
     #[arg(long, value_name = "FORMAT", value_parser = FormatParser)]
     format: Option<Format>,
+    /// --to typeid: the type prefix [default: a TypeID's own, else none].
+    #[arg(long, value_name = "PREFIX")]
+    prefix: Option<String>,
 }
 
 /// Runs the command line `args` (the program name first, as `std::env::args_os` gives it),
@@ -328,7 +335,7 @@ fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i
 
 /// The generator `sno new` draws from, after checking that every option given applies.
 fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
-    let options: [(&str, bool, &[Format]); 5] = [
+    let options: [(&str, bool, &[Format]); 6] = [
         ("--meta", args.meta.is_some(), &[Format::Sno]),
         ("--partition", args.partition.is_some(), &[Format::Sno]),
         (
@@ -342,6 +349,7 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             &[Format::Nanoflake],
         ),
         ("--sid", args.sid.is_some(), &[Format::UlidFlake]),
+        ("--prefix", args.prefix.is_some(), &[Format::TypeId]),
     ];
     for (flag, given, formats) in options {
         if given && !formats.contains(&format) {
@@ -399,6 +407,11 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             let state = ulidflake::Monotonic::with_config(ThreadRng, config).map_err(setting)?;
             let g = ulidflake::Generator::new(state);
             Box::new(move || g.next().map(AnyId::from))
+        }
+        Format::TypeId => {
+            let prefix = args.prefix.clone().unwrap_or_default();
+            check_prefix(&prefix).map_err(setting)?;
+            Box::new(move || TypeId::try_new(&prefix).map(AnyId::from))
         }
         other => {
             return Err(Setup::Usage(format!(
@@ -581,12 +594,26 @@ fn json_string(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
+/// `Ok` for a valid TypeID prefix, else the core's [`Error::InvalidPrefix`].
+fn check_prefix(prefix: &str) -> Result<(), Error> {
+    TypeId::from_uuid(prefix, [0; 16]).map(|_| ())
+}
+
 fn convert(args: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    if let Some(prefix) = &args.prefix {
+        let message = match args.to {
+            Format::TypeId => check_prefix(prefix).err().map(|e| e.to_string()),
+            _ => Some("--prefix applies to --to typeid only".to_owned()),
+        };
+        if let Some(message) = message {
+            return Ok(usage(err, &["sno".into(), "convert".into()], &message));
+        }
+    }
     let mut status = EXIT_OK;
     for input in &args.ids {
         let converted = match read(args.format, input.as_bytes()) {
             Err(e) => Err(e.to_string()),
-            Ok(id) => convert_to(id, args.to),
+            Ok(id) => convert_to(id, args.to, args.prefix.as_deref()),
         };
         match converted {
             Ok(id) => {
@@ -603,20 +630,33 @@ fn convert(args: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write) -> io::
 }
 
 /// `id` as a value of `to`: the same value, or the core's conversion between formats that
-/// share their bits.
-fn convert_to(id: AnyId, to: Format) -> Result<AnyId, String> {
-    match (id, to) {
+/// share their 128 bits (a TypeID made gets `prefix`; one converted to a TypeID keeps its own
+/// unless `prefix` is given).
+fn convert_to(id: AnyId, to: Format, prefix: Option<&str>) -> Result<AnyId, String> {
+    let prefix_or_none = prefix.unwrap_or_default();
+    let converted = match (id, to) {
+        (AnyId::TypeId(t), Format::TypeId) => match prefix {
+            Some(prefix) => TypeId::from_uuid(prefix, t.uuid_bytes()).map(AnyId::from),
+            None => Ok(id),
+        },
         (id, to) if id.format() == to => Ok(id),
-        (AnyId::Ulid(u), Format::Uuid7) => Uuid7::try_from(u)
-            .map(AnyId::from)
-            .map_err(|e| e.to_string()),
+        (AnyId::Ulid(u), Format::Uuid7) => Uuid7::try_from(u).map(AnyId::from),
         (AnyId::Uuid7(u), Format::Ulid) => Ok(Ulid::from(u).into()),
-        (id, to) => Err(format!(
-            "sno: cannot convert a {} to {}: only formats with the same bits convert (ULID <-> UUIDv7)",
-            id.format().display_name(),
-            to.display_name()
-        )),
-    }
+        (AnyId::Uuid7(u), Format::TypeId) => TypeId::from_uuid7(prefix_or_none, u).map(AnyId::from),
+        (AnyId::Ulid(u), Format::TypeId) => {
+            TypeId::from_uuid(prefix_or_none, u.to_bytes()).map(AnyId::from)
+        }
+        (AnyId::TypeId(t), Format::Uuid7) => t.to_uuid7().map(AnyId::from),
+        (AnyId::TypeId(t), Format::Ulid) => Ok(Ulid::from_bytes(t.uuid_bytes()).into()),
+        (id, to) => {
+            return Err(format!(
+                "sno: cannot convert a {} to {}: only formats with the same 128 bits convert (ULID, UUIDv7, TypeID)",
+                id.format().display_name(),
+                to.display_name()
+            ));
+        }
+    };
+    converted.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -693,6 +733,8 @@ mod tests {
             "01ARZ3NDEKTSV4RRFFQ69G5FAV",
             "",
             "é",
+            "typeid",
+            "--prefix",
         ];
         let mut count = 0;
         for a in words {

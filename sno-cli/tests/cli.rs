@@ -110,7 +110,8 @@ fn check_vectors(
             match value {
                 serde_json::Value::String(s) => {
                     assert_eq!(s, text, "{name}");
-                    let number = !["input", "format", "text", "time", "hex"].contains(&&**name);
+                    let number =
+                        !["input", "format", "text", "time", "hex", "prefix"].contains(&&**name);
                     assert_eq!(number, wide.contains(&&**name), "{name} is a string");
                 }
                 serde_json::Value::Number(n) => {
@@ -152,11 +153,12 @@ fn sno_vectors() {
 
 #[test]
 fn ulid_vectors() {
+    // Named: 26 digits are also a TypeID with no prefix (the ambiguity test covers detection).
     check_vectors(
         &rows("ulid_vectors.tsv"),
         "ulid",
         ("ulid", &["randomness"]),
-        &[],
+        &["--format", "ulid"],
         |r| {
             vec![
                 ("hex", r["hex"].clone()),
@@ -282,6 +284,53 @@ fn ulidflake_vectors() {
             ]
         },
     );
+}
+
+#[test]
+fn typeid_vectors() {
+    let extra = ["--format", "typeid"];
+    check_vectors(
+        &rows("typeid_valid.tsv"),
+        "typeid",
+        ("typeid", &["rand_b"]),
+        &extra,
+        |r| {
+            vec![
+                ("text", r["typeid"].clone()),
+                ("prefix", r["prefix"].clone()),
+                ("hex", r["uuid"].replace('-', "")),
+            ]
+        },
+    );
+    // A TypeID's time is its UUIDv7's; other UUID versions have none.
+    let out = sno(&[
+        "inspect",
+        "--json",
+        "prefix_01h455vb4pex5vsknk084sn02q",
+        "prefix_0123456789abcdefghjkmnpqrs",
+    ]);
+    let objects: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(objects[0]["time"], "2023-06-30T03:34:18.518Z");
+    assert_eq!(objects[0]["unix_ms"], 1_688_096_058_518_i64);
+    assert!(objects[1]["time"].is_null() && objects[1]["unix_ms"].is_null());
+    assert_eq!(objects[1]["version"], 5);
+}
+
+#[test]
+fn typeid_invalid_vectors_print_the_core_error() {
+    for row in rows("typeid_invalid.tsv") {
+        let text = &row["typeid"];
+        let error = sno_core::typeid::TypeId::decode(text.as_bytes()).expect_err("invalid");
+        assert_eq!(error.kind().code(), row["error_code"], "{text:?}");
+        let out = sno(&["inspect", "--format", "typeid", "--", text]);
+        assert_eq!(out.code, 1, "{text:?}");
+        assert_eq!(out.stdout, "");
+        assert_eq!(out.stderr, format!("{text}: {error}\n"));
+    }
 }
 
 #[test]
@@ -440,6 +489,25 @@ fn usage_errors_exit_2_on_one_line() {
         &["new", "--format", "ulidflake", "--generator-id", "1"],
         &["convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV"],
         &["convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "--to", "nope"],
+        &[
+            "convert",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            "--to",
+            "typeid",
+            "--prefix",
+            "User",
+        ],
+        &[
+            "convert",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            "--to",
+            "uuid7",
+            "--prefix",
+            "user",
+        ],
+        &["new", "--prefix", "user"],
+        &["new", "--format", "typeid", "--prefix", "user_"],
+        &["new", "--format", "typeid", "--meta", "1"],
     ]
     .iter()
     .map(|args| args.iter().map(std::ffi::OsStr::new).collect())
@@ -505,7 +573,7 @@ fn help_and_version() {
     let out = sno(&["inspect", "--help"]);
     assert!(
         out.stdout
-            .contains("sno, ulid, uuid7, scru128, scru160, nanoflake, ulidflake")
+            .contains("sno, ulid, uuid7, scru128, scru160, nanoflake, ulidflake, typeid")
     );
 }
 
@@ -575,6 +643,17 @@ fn new_makes_increasing_ids_of_every_format() {
         &[],
     );
     assert!(ids.iter().all(|v| v["sid"] == "3"));
+    let typeid = ["new", "-n", "3", "--format", "typeid", "--prefix", "user"];
+    let ids = new_ids(&typeid, "typeid", &[]);
+    assert!(
+        ids.iter()
+            .all(|v| v["prefix"] == "user" && v["version"] == "7" && v.contains_key("time"))
+    );
+    let ids = new_ids(&["new", "-n", "3", "--format", "typeid"], "typeid", &[]);
+    assert!(
+        ids.iter()
+            .all(|v| v["prefix"].is_empty() && v["text"].len() == 26)
+    );
     let out = sno(&["new", "-n", "0"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""));
 }
@@ -623,8 +702,68 @@ fn convert_ulid_and_uuid7_both_ways() {
     let lower: Vec<String> = uuids.iter().map(|u| u.to_lowercase()).collect();
     assert_eq!(out.stdout.lines().collect::<Vec<_>>(), lower);
     // The same format: the canonical text.
-    let out = sno(&["convert", "--to", "ulid", "01arz3ndektsv4rrffq69g5fav"]);
+    let out = sno(&[
+        "convert",
+        "--format",
+        "ulid",
+        "--to",
+        "ulid",
+        "01arz3ndektsv4rrffq69g5fav",
+    ]);
     assert_eq!(out.stdout, "01ARZ3NDEKTSV4RRFFQ69G5FAV\n");
+}
+
+#[test]
+fn convert_typeid_to_and_from_ulid_and_uuid7() {
+    for row in rows("typeid_valid.tsv") {
+        let (typeid, prefix, uuid) = (&row["typeid"], &row["prefix"], &row["uuid"]);
+        // TypeID -> ULID -> TypeID (any 128 bits), and UUIDv7 <-> TypeID for version 7 UUIDs.
+        let ulid = sno(&["convert", "--format", "typeid", "--to", "ulid", typeid]);
+        assert_eq!(ulid.code, 0, "{typeid}: {}", ulid.stderr);
+        let ulid = ulid.stdout.trim_end();
+        let back = sno(&[
+            "convert", "--format", "ulid", "--to", "typeid", "--prefix", prefix, ulid,
+        ]);
+        assert_eq!(back.stdout, format!("{typeid}\n"), "{}", back.stderr);
+        let to_uuid = sno(&["convert", "--format", "typeid", "--to", "uuid7", typeid]);
+        if uuid.as_bytes()[14] == b'7' && (b'8'..=b'b').contains(&uuid.as_bytes()[19]) {
+            assert_eq!(
+                (to_uuid.code, to_uuid.stdout.trim_end()),
+                (0, uuid.as_str())
+            );
+            let from_uuid = sno(&["convert", "--to", "typeid", "--prefix", prefix, uuid]);
+            assert_eq!(
+                from_uuid.stdout,
+                format!("{typeid}\n"),
+                "{}",
+                from_uuid.stderr
+            );
+        } else {
+            assert_eq!(to_uuid.code, 1, "{typeid}");
+            assert!(
+                to_uuid.stderr.contains("not a UUIDv7"),
+                "{}",
+                to_uuid.stderr
+            );
+        }
+    }
+    // A new prefix for a TypeID; without --prefix, its own.
+    let out = sno(&[
+        "convert",
+        "--to",
+        "typeid",
+        "--prefix",
+        "order",
+        "user_01h455vb4pex5vsknk084sn02q",
+    ]);
+    assert_eq!(out.stdout, "order_01h455vb4pex5vsknk084sn02q\n");
+    let out = sno(&[
+        "convert",
+        "--to",
+        "typeid",
+        "user_01h455vb4pex5vsknk084sn02q",
+    ]);
+    assert_eq!(out.stdout, "user_01h455vb4pex5vsknk084sn02q\n");
 }
 
 #[test]

@@ -79,6 +79,8 @@ def _vector_texts():
         "scru160": [r["base32hex"] for r in rows("scru160_vectors.tsv")[:40]],
         "nanoflake": [r["base36"] for r in rows("nanoflakes_vectors.tsv")[:40]],
         "ulidflake": [r["ulidflake"] for r in rows("ulidflake_vectors.tsv")[:40]],
+        "typeid": [r["typeid"] for r in rows("typeid_valid.tsv")],
+        "typeid_invalid": [r["typeid"] for r in rows("typeid_invalid.tsv")],
     }
     return texts
 
@@ -98,6 +100,9 @@ SAME_OUTPUT = [
     ["inspect", "--format", "nanoflake", "--nanoflake-epoch", "1640995200000", *_TEXTS["nanoflake"]],
     ["inspect", "--format", "ulidflake", "--json", *_TEXTS["ulidflake"]],
     ["inspect", *_TEXTS["ulidflake"]],
+    ["inspect", "--format", "ulid", *_TEXTS["ulid"]],
+    ["inspect", "--json", *_TEXTS["typeid"]],
+    ["inspect", "--format", "typeid", "--", *_TEXTS["typeid"], *_TEXTS["typeid_invalid"]],
     ["inspect", "00CMXB6TAK4SA", "jnxxr658jlkw", "--epoch", "0"],
     ["inspect", "BRPK4Q72XWF2M63L", "00CMXB6TAK4S-", "x" * 50, "2222228a2222g22é", "VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV"],
     ["inspect", "--format", "ulid", "brpk4q72xwf2m63l"],
@@ -117,6 +122,10 @@ SAME_OUTPUT = [
     ["bogus"],
     ["convert", "--to", "ulid", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "brpk4q72xwf2m63l"],
     ["convert", "--to", "uuid7", "01FWHE4YDGFK1SHH6W1G60EECF", "01ARZ3NDEKTSV4RRFFQ69G5FAV"],
+    ["convert", "--to", "typeid", "--prefix", "user", "01890a5d-ac96-774b-bcce-b302099a8057", "01FWHE4YDGFK1SHH6W1G60EECF"],
+    ["convert", "--to", "uuid7", "user_01h455vb4pex5vsknk084sn02q", "prefix_0123456789abcdefghjkmnpqrs"],
+    ["convert", "--to", "typeid", "--prefix", "User", "01FWHE4YDGFK1SHH6W1G60EECF"],
+    ["new", "--format", "typeid", "--prefix", "user_"],
 ]
 
 
@@ -140,6 +149,7 @@ def test_same_output_and_status(commands, args, tmp_path):
         ["new", "-n", "5", "--format", "scru160"],
         ["new", "-n", "5", "--format", "ulidflake", "--sid", "3"],
         ["new", "-n", "5", "--format", "nanoflake", "--epoch", "1640995200000", "--generator-id", "5"],
+        ["new", "-n", "5", "--format", "typeid", "--prefix", "user"],
     ],
     ids=lambda a: " ".join(a[3:]) or "sno",
 )
@@ -167,6 +177,8 @@ def test_new_same_shape(commands, args, tmp_path):
             assert all('"meta":7,"partition":258,' in r for r in readings)
         if "--sid" in args:
             assert all('"sid":3,' in r for r in readings)
+        if "--prefix" in args:
+            assert all('"prefix":"user",' in r for r in readings)
 
 
 def test_same_environment_errors(commands, tmp_path):
