@@ -97,6 +97,13 @@
 // Characters in the hex text of a SCRU160 ID (no terminating NUL).
 #define SNO_SCRU160_HEX_LEN 40
 
+// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
+// suffix; no terminating NUL).
+#define SNO_TYPEID_MAX_ENCODED_LEN 90
+
+// Characters in the longest TypeID prefix.
+#define SNO_TYPEID_MAX_PREFIX_LEN 63
+
 // The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 #define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
 
@@ -229,6 +236,8 @@ typedef enum sno_format {
   SNO_FORMAT_NANOFLAKE = 5,
   // Ulid-Flake: a binary form of 8 bytes, a text of up to 13 characters; sno_ulidflake_*.
   SNO_FORMAT_ULIDFLAKE = 6,
+  // TypeID: a binary form of 16 bytes, a text of up to 90 characters.
+  SNO_FORMAT_TYPEID = 7,
 } sno_format;
 
 // Which member of a sno_field holds its value.
@@ -1408,6 +1417,33 @@ uint16_t sno_scru160_counter(struct sno_scru160 id);
 
 // The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
 uint16_t sno_scru160_random16(struct sno_scru160 id);
+
+// Writes the text of a new TypeID, with `prefix` (NUL-terminated; "" for none) and a UUIDv7
+// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL to `out`. `out_len`
+// must exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
+// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
+// prefix the spec refuses (at most 63 of `a-z` and `_`, not starting or ending with `_`) is
+// SNO_STATUS_INVALID_PREFIX, with the rule in sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL
+// or writable.
+enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
+
+// Writes the text of the TypeID with `prefix` (NUL-terminated; "" for none) and the UUID in
+// `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; any UUID, as the spec allows),
+// and a NUL to `out`, as sno_typeid_new does. With sno_parse_as (which gives the UUID) and the
+// prefix field of sno_inspect, it round-trips a TypeID. Thread-safe.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length
+// 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+enum sno_status sno_typeid_from_uuid(const char *prefix,
+                                     const uint8_t *uuid,
+                                     size_t uuid_len,
+                                     char *out,
+                                     size_t out_len,
+                                     size_t *written);
 
 // The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
 // SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.

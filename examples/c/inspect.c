@@ -1,7 +1,7 @@
 /* Inspect IDs of any format with the generic C API: detection, canonical text, Unix time and
  * the named fields, with no per-format code.
  * Build: make -C examples/c   (uses pkg-config --cflags --libs sno)
- * Run:   ./inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV brpk4q72xwf2m63l nanoflake:hello */
+ * Run:   ./inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV user_01h455vb4pex5vsknk084sn02q nanoflake:hello */
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
     static const char *samples[] = {
         "brpk4q72xwf2m63l", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
         "0372hg16csmsm50l8dikcvukc", "05TTUP1HNCPNH30VEK64KDQT9BSNU4C4", "00CMXB6TAK4SA",
-        "ulidflake:00CMXB6TAK4SA", "nanoflake:1y2p0ij32e8e7",
+        "ulidflake:00CMXB6TAK4SA", "nanoflake:1y2p0ij32e8e7", "user_01h455vb4pex5vsknk084sn02q",
     };
     int failed = 0;
     if (argc > 1) {

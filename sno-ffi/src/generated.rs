@@ -5,7 +5,7 @@
 //! The common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`,
 //! `timestamp_ms`, `compare`, the generator handle) over the generic helpers of `formats.rs`, and
 //! the `sno_format` enum of the generic API (`any.rs`). Formats reached through the generic API
-//! alone: none.
+//! alone: typeid.
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
 
 use std::ffi::c_char;
@@ -895,10 +895,12 @@ pub enum sno_format {
     Nanoflake = 5,
     /// Ulid-Flake: a binary form of 8 bytes, a text of up to 13 characters; sno_ulidflake_*.
     Ulidflake = 6,
+    /// TypeID: a binary form of 16 bytes, a text of up to 90 characters.
+    Typeid = 7,
 }
 
 /// Every format, in `sno_core::Format::ALL` order: the core's, C's and its name.
-pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 7] = [
+pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 8] = [
     (sno_core::Format::Sno, sno_format::Sno, c"sno"),
     (sno_core::Format::Ulid, sno_format::Ulid, c"ulid"),
     (sno_core::Format::Uuid7, sno_format::Uuid7, c"uuid7"),
@@ -906,4 +908,5 @@ pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 7] =
     (sno_core::Format::Scru160, sno_format::Scru160, c"scru160"),
     (sno_core::Format::Nanoflake, sno_format::Nanoflake, c"nanoflake"),
     (sno_core::Format::UlidFlake, sno_format::Ulidflake, c"ulidflake"),
+    (sno_core::Format::TypeId, sno_format::Typeid, c"typeid"),
 ];

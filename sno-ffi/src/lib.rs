@@ -19,6 +19,7 @@ mod lease;
 mod nanoflake;
 mod scru128;
 mod scru160;
+mod typeid;
 mod types;
 mod ulid;
 mod ulidflake;
@@ -35,6 +36,7 @@ pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
 use sno_core::{ErrorKind, Generator, Id};
+pub use typeid::*;
 use types::GeneratorKind;
 pub use types::{
     sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options, sno_snapshot,

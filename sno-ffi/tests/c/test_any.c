@@ -1,7 +1,9 @@
 /* The format-generic API (sno_format, sno_detect, sno_format_candidates, sno_parse_as,
  * sno_inspect, sno_inspect_bytes): every format of the core's table by number and name, the
  * vector files of each format read through it and compared with the vectors' columns and the
- * per-format functions, detection and ambiguity, and bad arguments. */
+ * per-format functions, detection and ambiguity, and bad arguments. TypeID, which has no
+ * per-format functions beyond sno_typeid_new / sno_typeid_from_uuid, goes through it too:
+ * every row of the spec's valid and invalid cases. */
 #include "common.h"
 
 static sno_inspection in;
@@ -52,13 +54,22 @@ static void read_as(int format, const char *text, const char *hex, const char *c
     CHECK_STATUS(sno_parse_as(format, text, len, bytes, sizeof bytes, &written), SNO_STATUS_OK);
     CHECK(written == (size_t)n && memcmp(bytes, want, written) == 0, "%s: parse_as", text);
 
+    /* From the binary form: the same ID, but for text fields (a TypeID's prefix), which the
+     * binary form does not hold and which read as empty. */
     sno_inspection again;
+    int text_fields = 0;
     CHECK_STATUS(sno_inspect_bytes(format, want, (size_t)n, &again), SNO_STATUS_OK);
-    CHECK(strcmp(again.text, in.text) == 0 && again.field_count == in.field_count &&
-              again.has_unix_ms == in.has_unix_ms && again.unix_ms == in.unix_ms,
+    CHECK(again.field_count == in.field_count && again.has_unix_ms == in.has_unix_ms && again.unix_ms == in.unix_ms,
           "%s: from bytes", text);
-    for (size_t k = 0; k < in.field_count; k++)
-        CHECK(memcmp(&again.fields[k], &in.fields[k], sizeof in.fields[k]) == 0, "%s: field %zu", text, k);
+    for (size_t k = 0; k < in.field_count; k++) {
+        if (in.fields[k].kind == SNO_FIELD_KIND_TEXT) {
+            text_fields += in.fields[k].text[0] != '\0';
+            CHECK(again.fields[k].kind == SNO_FIELD_KIND_TEXT && again.fields[k].text[0] == '\0', "%s: field %zu", text, k);
+        } else {
+            CHECK(memcmp(&again.fields[k], &in.fields[k], sizeof in.fields[k]) == 0, "%s: field %zu", text, k);
+        }
+    }
+    if (!text_fields) CHECK(strcmp(again.text, in.text) == 0, "%s: text from bytes %s", text, again.text);
 
     /* Detection: the one candidate, else ambiguous; a Nanoflake alone is ambiguous too. */
     uint32_t candidates = sno_format_candidates(text, len);
@@ -158,6 +169,82 @@ static void ulidflake_row(char **c) {
     CHECK(in.has_unix_ms && in.unix_ms == strtoll(c[4], NULL, 10), "%s: unix_ms", c[8]);
 }
 
+/* name, typeid, prefix, uuid */
+static void typeid_row(char **c) {
+    char hex[33];
+    size_t n = 0;
+    for (const char *p = c[3]; *p && n < 32; p++)
+        if (*p != '-') hex[n++] = *p;
+    hex[n] = '\0';
+    read_as(SNO_FORMAT_TYPEID, c[1], hex, c[1]);
+    const sno_field *prefix = field(&in, "prefix");
+    CHECK(prefix && prefix->kind == SNO_FIELD_KIND_TEXT && strcmp(prefix->text, c[2]) == 0, "%s: prefix", c[0]);
+    char ms[13];
+    memcpy(ms, hex, 12);
+    ms[12] = '\0';
+    CHECK(in.field_count == 6 && field_is("unix_ms", strtoull(ms, NULL, 16)), "%s: fields", c[0]);
+    CHECK(in.has_unix_ms == (hex[12] == '7') && (!in.has_unix_ms || in.unix_ms == (long long)strtoull(ms, NULL, 16)),
+          "%s: time of a UUIDv7 only", c[0]);
+    /* Back from the prefix and the UUID. */
+    unsigned char uuid[16];
+    char text[SNO_TYPEID_MAX_ENCODED_LEN + 1];
+    size_t written = 0;
+    CHECK(from_hex(hex, uuid, 16) == 16, "%s: uuid", c[0]);
+    CHECK_STATUS(sno_typeid_from_uuid(c[2], uuid, 16, text, sizeof text, &written), SNO_STATUS_OK);
+    CHECK(strcmp(text, c[1]) == 0 && written == strlen(c[1]), "%s: from_uuid %s", c[0], text);
+    CHECK_STATUS(sno_typeid_from_uuid(c[2], uuid, 16, text, strlen(c[1]), &written), SNO_STATUS_BUFFER_TOO_SMALL);
+    /* The binary form is the UUID alone: the prefix reads as empty. */
+    sno_inspection bare;
+    CHECK_STATUS(sno_inspect_bytes(SNO_FORMAT_TYPEID, uuid, 16, &bare), SNO_STATUS_OK);
+    CHECK(strcmp(bare.fields[0].text, "") == 0 && strcmp(bare.text + bare.text_len - 26, c[1] + strlen(c[1]) - 26) == 0,
+          "%s: from bytes %s", c[0], bare.text);
+}
+
+/* name, typeid, description, error_code */
+static void typeid_invalid_row(char **c) {
+    static const struct { const char *code; sno_status status; } codes[] = {
+        {"invalid_prefix", SNO_STATUS_INVALID_PREFIX}, {"invalid_length", SNO_STATUS_INVALID_LENGTH},
+        {"invalid_byte", SNO_STATUS_INVALID_BYTE}, {"value_overflow", SNO_STATUS_VALUE_OVERFLOW},
+    };
+    sno_status want = SNO_STATUS_PANIC;
+    for (size_t k = 0; k < sizeof codes / sizeof *codes; k++)
+        if (strcmp(codes[k].code, c[3]) == 0) want = codes[k].status;
+    CHECK(want != SNO_STATUS_PANIC, "%s: unknown code %s", c[0], c[3]);
+    unsigned char bytes[SNO_MAX_BINARY_LEN];
+    size_t len = strlen(c[1]);
+    CHECK_STATUS(sno_parse_as(SNO_FORMAT_TYPEID, c[1], len, bytes, sizeof bytes, NULL), want);
+    CHECK_STATUS(sno_inspect(SNO_FORMAT_TYPEID, c[1], len, &in), want);
+    CHECK(!(sno_format_candidates(c[1], len) & 1u << SNO_FORMAT_TYPEID), "%s: a candidate", c[0]);
+}
+
+/* New TypeIDs, and the prefix rules of the functions that take one. */
+static void typeid_new(void) {
+    char text[SNO_TYPEID_MAX_ENCODED_LEN + 1], msg[256];
+    size_t written = 0;
+    CHECK_STATUS(sno_typeid_new("user", text, sizeof text, &written), SNO_STATUS_OK);
+    CHECK(written == 31 && strncmp(text, "user_", 5) == 0 && text[31] == '\0', "new: %s", text);
+    CHECK_STATUS(sno_inspect(SNO_FORMAT_DETECT, text, written, &in), SNO_STATUS_OK);
+    CHECK(in.format == SNO_FORMAT_TYPEID && in.has_unix_ms && field_is("version", 7) && field_is("variant", 2),
+          "new: %s reads as a TypeID of a UUIDv7", text);
+    sno_uuid7 u;
+    CHECK_STATUS(sno_uuid7_new(&u), SNO_STATUS_OK);
+    CHECK(in.unix_ms <= (long long)sno_uuid7_timestamp_ms(u), "new: time");
+    CHECK_STATUS(sno_typeid_new("", text, sizeof text, &written), SNO_STATUS_OK);
+    CHECK(written == 26, "no prefix: %s", text);
+    CHECK_STATUS(sno_typeid_new("User", text, sizeof text, &written), SNO_STATUS_INVALID_PREFIX);
+    sno_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "prefix") != NULL, "the rule: %s", msg);
+    CHECK_STATUS(sno_typeid_new("caf\xc3\xa9", text, sizeof text, NULL), SNO_STATUS_INVALID_PREFIX);
+    CHECK_STATUS(sno_typeid_new("caf\xff", text, sizeof text, NULL), SNO_STATUS_INVALID_PREFIX);
+    CHECK_STATUS(sno_typeid_new("user", text, 31, NULL), SNO_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(sno_typeid_new(NULL, text, sizeof text, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_typeid_new("user", NULL, sizeof text, NULL), SNO_STATUS_NULL_ARGUMENT);
+    unsigned char uuid[16] = {0};
+    CHECK_STATUS(sno_typeid_from_uuid("user", uuid, 15, text, sizeof text, NULL), SNO_STATUS_INVALID_LENGTH);
+    CHECK_STATUS(sno_typeid_from_uuid("user_", uuid, 16, text, sizeof text, NULL), SNO_STATUS_INVALID_PREFIX);
+    CHECK_STATUS(sno_typeid_from_uuid("user", NULL, 16, text, sizeof text, NULL), SNO_STATUS_NULL_ARGUMENT);
+}
+
 /* Every format by number and name; the numbers follow the core's table. */
 static void formats(void) {
     int count = 0;
@@ -171,10 +258,11 @@ static void formats(void) {
         CHECK_STATUS(sno_format_from_name(up, &back), SNO_STATUS_OK);
         CHECK((int)back == f, "%s -> %d", up, (int)back);
     }
-    CHECK(count >= 7, "%d formats", count);
+    CHECK(count >= 8, "%d formats", count);
     CHECK(sno_format_name(-1) == NULL && sno_format_name(count) == NULL, "past the table");
     CHECK(SNO_FORMAT_SNO == 0 && SNO_FORMAT_ULID == 1 && SNO_FORMAT_UUID7 == 2 && SNO_FORMAT_SCRU128 == 3 &&
-              SNO_FORMAT_SCRU160 == 4 && SNO_FORMAT_NANOFLAKE == 5 && SNO_FORMAT_ULIDFLAKE == 6,
+              SNO_FORMAT_SCRU160 == 4 && SNO_FORMAT_NANOFLAKE == 5 && SNO_FORMAT_ULIDFLAKE == 6 &&
+              SNO_FORMAT_TYPEID == 7,
           "format values");
     CHECK(strcmp(sno_format_name(SNO_FORMAT_UUID7), "uuid7") == 0, "uuid7 name");
     sno_format f = (sno_format)99;
@@ -257,6 +345,9 @@ int main(int argc, char **argv) {
     rows += each_row(dir, "scru160_vectors.tsv", 8, scru160_row);
     rows += each_row(dir, "nanoflakes_vectors.tsv", 11, nanoflake_row);
     rows += each_row(dir, "ulidflake_vectors.tsv", 9, ulidflake_row);
-    CHECK(rows > 30, "%d vector rows", rows);
+    int typeids = each_row(dir, "typeid_valid.tsv", 4, typeid_row);
+    typeids += each_row(dir, "typeid_invalid.tsv", 4, typeid_invalid_row);
+    CHECK(rows > 30 && typeids == 30, "%d vector rows, %d TypeID rows", rows, typeids);
+    typeid_new();
     return finish("test_any");
 }
