@@ -11,7 +11,7 @@ usage: scripts/test.sh [LAYER]
 
 Runs the tests of one layer, or with no LAYER every layer and then the fleet test.
 
-  rust     cargo tests of sno-core, sno-lease and the examples (all features; sno-lease with
+  rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
            one store at a time; sno-core without default features and without simd), the two
            loom models, and a short stress run
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
@@ -73,8 +73,8 @@ repo=$(pwd)
 venv="$repo/target/py-test-venv"
 
 rust_layer() {
-  step "Rust: sno-core, sno-lease and the examples, all features"
-  cargo test --all-features -p sno-core -p sno-lease -p sno-examples
+  step "Rust: sno-core, sno-lease, the sno CLI and the examples, all features"
+  cargo test --all-features -p sno-core -p sno-lease -p sno-cli -p sno-examples
 
   step "Rust: sno-lease with one store compiled in at a time"
   cargo test -q -p sno-lease --no-default-features --features postgres --lib
@@ -125,7 +125,8 @@ c_layer() {
   LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
   "$out/generate-static" >/dev/null
   LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
-  echo "examples: 3 passed, 0 failed"
+  LD_LIBRARY_PATH="$prefix/lib" "$out/inspect" brpk4q72xwf2m63l ulidflake:00CMXB6TAK4SA >/dev/null
+  echo "examples: 4 passed, 0 failed"
 }
 
 python_layer() {
@@ -141,7 +142,9 @@ python_layer() {
   "$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions
   (cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
   "$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
-  (cd "$outside" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
+  # test_cli.py compares the console script with the Rust `sno` binary on the same arguments.
+  cargo build -q -p sno-cli
+  (cd "$outside" && SNO_CLI_BIN="$repo/target/debug/sno" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
 
   step "Python: pip install ./bindings/python in a second fresh venv (PEP 517 source build)"
   local venv2="$repo/target/py-sdist-venv"

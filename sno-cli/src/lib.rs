@@ -95,6 +95,9 @@ struct NewArgs {
     /// typeid: the type prefix, a-z and '_' [default: none].
     #[arg(long, value_name = "PREFIX")]
     prefix: Option<String>,
+    /// Print each new ID as `sno inspect` does (every field), not only its text.
+    #[arg(long)]
+    inspect: bool,
 }
 
 #[derive(Args, Debug)]
@@ -318,8 +321,13 @@ fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i
             return Ok(EXIT_FAILURE);
         }
     };
+    let epochs = Epochs {
+        nanoflake: args.epoch,
+        ulidflake: args.epoch.unwrap_or(ulidflake::DEFAULT_EPOCH_MS),
+    };
     for _ in 0..args.count {
         match next() {
+            Ok(id) if args.inspect => write_reading(out, &id.text(), &id, &epochs, false)?,
             Ok(id) => {
                 out.write_all(id.text().as_bytes())?;
                 out.write_all(b"\n")?;

@@ -793,3 +793,39 @@ fn convert_refuses_what_does_not_share_bits() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("name the format"), "{}", out.stderr);
 }
+
+#[test]
+fn new_inspect_prints_what_inspect_prints() {
+    for (format, extra) in [
+        ("sno", &[][..]),
+        ("ulid", &[][..]),
+        (
+            "nanoflake",
+            &["--epoch", "1640995200000", "--generator-id", "5"][..],
+        ),
+        ("typeid", &["--prefix", "user"][..]),
+    ] {
+        let mut args = vec!["new", "-n", "2", "--inspect", "--format", format];
+        args.extend(extra);
+        let out = sno(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", out.stdout);
+        for line in lines {
+            let (text, fields) = parse_line(line);
+            assert_eq!(fields["format"], format);
+            let mut again = vec!["inspect", "--format", format];
+            if format == "nanoflake" {
+                again.extend(["--epoch", "1640995200000"]);
+            }
+            again.push(&text);
+            let read = sno(&again);
+            assert_eq!(read.code, 0, "{}", read.stderr);
+            assert_eq!(
+                read.stdout.trim_end(),
+                line,
+                "new --inspect and inspect agree"
+            );
+        }
+    }
+}
