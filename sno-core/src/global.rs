@@ -1,82 +1,30 @@
-//! The process-wide generator, default partitions and fork safety (`std`).
+//! The process-wide sno generator behind [`new`] and [`try_new`] (`std`).
 //!
-//! Default partitions: the Go original seeds them from the start-up time, so two processes
-//! started 262.144 s apart collide. Here the process draws a 16-bit seed from the operating
-//! system's entropy once; the global generator takes `seed` and each default-configured
-//! [`Generator`] takes `seed + 1`, `seed + 2`, … (65 536 in all). Two processes still pick the
-//! same seed with probability 1/65 536 per pair (birthday bound: about 1 % for 37 processes
-//! generating in the same 4 ms unit), so deployments with many processes should assign explicit
-//! partitions.
-//!
-//! Fork safety: a `pthread_atfork` child handler draws a new seed in the child (different from
-//! the parent's whole default range where possible) and gives the global generator the new
-//! partition, so a child never repeats the parent's IDs.
+//! Its partition: the one `SNO_PARTITION` fixes, else a default one (`partition`). Fork safety:
+//! in a `fork()` child a `pthread_atfork` handler, registered after those of `fork` and
+//! `partition`, gives the global generator the child's new default seed as its partition, so a
+//! child never repeats the parent's IDs.
 
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Once, OnceLock};
 
 use crate::clock::SystemClock;
 use crate::error::Error;
 use crate::generator::Generator;
 use crate::id::Id;
+use crate::partition::{partition_from_env, seed};
 
-/// Bit 16 marks the seed as drawn; bits 0..16 hold it.
-static SEED: AtomicU32 = AtomicU32::new(0);
-const SEEDED: u32 = 1 << 16;
-/// Default partitions handed out so far (the global generator counts as one).
-static HANDED_OUT: AtomicU64 = AtomicU64::new(0);
 static GLOBAL: OnceLock<Result<Generator<SystemClock>, Error>> = OnceLock::new();
 static ATFORK: Once = Once::new();
 
-fn seed() -> u16 {
-    let s = SEED.load(Ordering::Acquire);
-    if s & SEEDED != 0 {
-        return s as u16;
-    }
-    register_fork_handler();
-    let fresh = SEEDED | (entropy() as u16 as u32);
-    match SEED.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
-        Ok(_) => fresh as u16,
-        Err(winner) => winner as u16,
-    }
-}
-
-/// The next default partition of this process.
-pub(crate) fn default_partition() -> Result<u16, Error> {
-    let seed = seed();
-    let n = HANDED_OUT.fetch_add(1, Ordering::AcqRel);
-    if n > u64::from(u16::MAX) {
-        return Err(Error::PartitionPoolExhausted);
-    }
-    Ok(seed.wrapping_add(n as u16))
-}
-
-/// The partition that `SNO_PARTITION` fixes for process-wide generators: `Ok(None)` when the
-/// variable is unset, the number when it holds a decimal `0 ..= 65535` (surrounding blanks
-/// allowed), and [`Error::InvalidEnvironment`] for anything else, an empty value included:
-/// a deployment setting is never silently ignored.
-///
-/// ```
-/// // Unset in this doctest's environment.
-/// assert_eq!(sno_core::partition_from_env(), Ok(None));
-/// ```
-pub fn partition_from_env() -> Result<Option<u16>, Error> {
-    const VARIABLE: &str = "SNO_PARTITION";
-    let Some(value) = std::env::var_os(VARIABLE) else {
-        return Ok(None);
-    };
-    let invalid = Error::InvalidEnvironment {
-        variable: VARIABLE,
-        reason: "expected a partition number 0 ..= 65535",
-    };
-    let text = value.to_str().ok_or(invalid)?.trim();
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(invalid);
-    }
-    text.parse::<u16>().map(Some).map_err(|_| invalid)
-}
-
 fn build_global() -> Result<Generator<SystemClock>, Error> {
+    let global = configure_global();
+    // After building, which registered the handlers of `fork` and (for a default partition)
+    // `partition`: in a child, this one then runs after them.
+    register_fork_handler();
+    global
+}
+
+fn configure_global() -> Result<Generator<SystemClock>, Error> {
     if std::env::var_os("SNO_LEASE_URL").is_some() {
         return Err(Error::InvalidEnvironment {
             variable: "SNO_LEASE_URL",
@@ -161,7 +109,7 @@ pub fn try_new(meta: u8) -> Result<Id, Error> {
     }
 }
 
-pub(crate) fn register_fork_handler() {
+fn register_fork_handler() {
     #[cfg(unix)]
     ATFORK.call_once(|| {
         // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
@@ -172,53 +120,17 @@ pub(crate) fn register_fork_handler() {
     ATFORK.call_once(|| {});
 }
 
-/// Runs in the child right after `fork()`, single-threaded: atomics and a syscall only.
+/// Runs in the child right after `fork()`, after the handlers of `fork` (the generation) and
+/// `partition` (the child's seed), single-threaded: atomics only.
 #[cfg(unix)]
 extern "C" fn after_fork_in_child() {
-    crate::rng::after_fork();
-    let old = SEED.load(Ordering::Relaxed);
-    if old & SEEDED == 0 {
+    let Some(fresh) = crate::partition::drawn_seed() else {
         return; // nothing handed out yet: the child will draw its own seed
-    }
-    let old = old as u16;
-    let used = HANDED_OUT.load(Ordering::Relaxed).min(65_536) as u32;
-    let mut fresh = entropy() as u16;
-    // Avoid the parent's range [old, old + used) where there is room to.
-    let mut tries = 0;
-    while (u32::from(fresh.wrapping_sub(old))) < used.max(1) && tries < 64 {
-        fresh = entropy() as u16;
-        tries += 1;
-    }
-    if fresh == old {
-        fresh = old.wrapping_add(used.max(1) as u16);
-    }
-    SEED.store(SEEDED | u32::from(fresh), Ordering::Relaxed);
-    HANDED_OUT.store(1, Ordering::Relaxed);
+    };
     // A partition fixed by SNO_PARTITION stays: the child refuses with `Forked`.
     if let Some(Ok(g)) = GLOBAL.get()
         && !g.has_explicit_partition()
     {
         g.repartition(fresh);
     }
-}
-
-/// 64 bits from the operating system, mixed with the pid and time so that a failing source
-/// still differs between processes.
-fn entropy() -> u64 {
-    let mut x: u64 = 0;
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        let mut buf = [0u8; 8];
-        // SAFETY: `buf` is 8 writable bytes; getrandom writes at most that many.
-        let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
-        if n == 8 {
-            x = u64::from_ne_bytes(buf);
-        }
-    }
-    x ^= u64::from(std::process::id()).rotate_left(32);
-    x ^= SystemClock::precise_unix_nanos() as u64;
-    // splitmix64 finaliser
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }

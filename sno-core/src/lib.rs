@@ -45,7 +45,11 @@ pub mod clock;
 mod codec;
 #[doc(hidden)]
 pub use codec::backends as __backends;
+#[cfg(feature = "std")]
+mod entropy;
 mod error;
+#[cfg(feature = "std")]
+mod fork;
 #[cfg(target_has_atomic = "64")]
 pub mod generator;
 #[cfg(feature = "std")]
@@ -53,6 +57,8 @@ mod global;
 mod id;
 pub mod monotonic;
 pub mod nanoflake;
+#[cfg(feature = "std")]
+mod partition;
 mod radix;
 pub mod rng;
 pub mod scru128;
@@ -78,8 +84,10 @@ pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
-pub use global::{global_generator, new, partition_from_env, try_global_generator, try_new};
+pub use global::{global_generator, new, try_global_generator, try_new};
 pub use id::{BINARY_LEN, ENCODED_LEN, Id};
+#[cfg(feature = "std")]
+pub use partition::partition_from_env;
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true.
 #[cfg(all(doctest, feature = "std"))]
