@@ -59,6 +59,8 @@ pub mod monotonic;
 pub mod nanoflake;
 #[cfg(feature = "std")]
 mod partition;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod platform;
 mod radix;
 pub mod rng;
 pub mod scru128;

@@ -7,6 +7,8 @@ use super::x86;
 use super::{check_len, id_bytes, id_bytes_mut, scalar};
 use crate::error::Error;
 use crate::id::{ENCODED_LEN, Id};
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use crate::platform::{has_avx2, has_avx512vbmi, has_ssse3};
 
 /// One implementation of the codec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,11 +55,11 @@ impl Backend {
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
             Backend::Sse2 => true,
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Ssse3 => x86::has_ssse3(),
+            Backend::Ssse3 => has_ssse3(),
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Avx2 => x86::has_avx2(),
+            Backend::Avx2 => has_avx2(),
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Avx512Vbmi => x86::has_avx512vbmi(),
+            Backend::Avx512Vbmi => has_avx512vbmi(),
             #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
             _ => false,
         }
@@ -111,7 +113,7 @@ pub fn encode(backend: Backend, id: &Id) -> Option<[u8; ENCODED_LEN]> {
         Backend::Sse2 => Some(unsafe { x86::sse2::encode(id.as_bytes()) }),
         // SAFETY: SSSE3 was just checked.
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        Backend::Ssse3 if x86::has_ssse3() => Some(unsafe { x86::ssse3::encode(id.as_bytes()) }),
+        Backend::Ssse3 if has_ssse3() => Some(unsafe { x86::ssse3::encode(id.as_bytes()) }),
         _ => {
             let mut text = [0u8; ENCODED_LEN];
             try_encode_many(backend, core::slice::from_ref(id), &mut text)?.ok()?;

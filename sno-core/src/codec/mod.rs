@@ -42,7 +42,7 @@ pub(crate) fn decode(input: &[u8]) -> Result<[u8; BINARY_LEN], Error> {
     // The SSSE3 kernel joins the digits with two multiplies and one PSHUFB where SSE2 needs
     // shifts and scalar stores, which outweighs its call (measured: 3.9 against 4.3 ns).
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    return if x86::has_ssse3() {
+    return if crate::platform::has_ssse3() {
         // SAFETY: SSSE3 is present (detected, or enabled at compile time).
         unsafe { x86::ssse3::decode(text) }
     } else {

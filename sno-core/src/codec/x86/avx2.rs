@@ -6,9 +6,11 @@
 
 use core::arch::x86_64::*;
 
-use super::{DEC_JOIN5, DEC_JOIN10, DEC_STORE, ENC_HALVES, repeat, ssse3, v256};
+use super::{DEC_STORE, ENC_HALVES, ssse3};
 use crate::codec::scalar;
 use crate::error::Error;
+use crate::platform::{repeat, v256};
+use crate::radix::ssse3::{DEC_JOIN5, DEC_JOIN10};
 
 const HALVES: [u8; 32] = repeat(ENC_HALVES);
 const JOIN5: [u8; 32] = repeat(DEC_JOIN5);
