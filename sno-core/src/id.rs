@@ -315,3 +315,26 @@ impl AsRef<[u8]> for Id {
         &self.0
     }
 }
+
+#[cfg(feature = "serde")]
+impl crate::serde::TextId for crate::Id {
+    const EXPECTING_TEXT: &'static str = "a 16-character sno ID string";
+    const EXPECTING_BYTES: &'static str = "10 sno ID bytes";
+    const BINARY_LEN: usize = crate::BINARY_LEN;
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        let mut buf = [0u8; crate::ENCODED_LEN];
+        f(self.encode(&mut buf))
+    }
+    fn raw(&self) -> &[u8] {
+        self.as_bytes()
+    }
+    fn parse_text(text: &[u8]) -> Result<Self, Error> {
+        crate::Id::decode(text)
+    }
+    fn parse_raw(bytes: &[u8]) -> Result<Self, Error> {
+        crate::Id::from_slice(bytes)
+    }
+}
+
+#[cfg(feature = "serde")]
+crate::serde::text_serde!(Id);

@@ -299,6 +299,8 @@ macro_rules! id_traits {
                 <$ty>::from_slice(bytes)
             }
         }
+        #[cfg(feature = "serde")]
+        $crate::serde::text_serde!($ty);
     };
 }
 pub(crate) use id_traits;

@@ -4,7 +4,7 @@
 
 use rand_core::RngCore;
 
-use super::{MAX_RANDOMNESS, Ulid};
+use super::id::{MAX_RANDOMNESS, Ulid};
 use crate::clock::{MillisClock, SystemClock};
 use crate::error::Error;
 use crate::monotonic::{be_bytes, millis48};
