@@ -21,6 +21,7 @@ pub(crate) use scalar::{
     decode_hex, encode_base32, encode_base32_groups, encode_base36, encode_base36_u64, encode_hex,
 };
 
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 use crate::alphabet::CROCKFORD;
 use crate::error::Error;
 
@@ -81,11 +82,5 @@ pub(crate) fn decode_ulid(input: &[u8]) -> Result<[u8; 16], Error> {
             return Ok(bytes);
         }
     }
-    decode_ulid_scalar(input)
-}
-
-/// The scalar ULID decoder: the reference, and the error report behind the fast paths.
-#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), cold)]
-fn decode_ulid_scalar(input: &[u8]) -> Result<[u8; 16], Error> {
-    decode_base32::<26, 128>(input, &CROCKFORD).map(u128::to_be_bytes)
+    scalar::decode_ulid_scalar(input)
 }

@@ -2,7 +2,7 @@
 //! of builds without `simd`, the error report behind every fast path, and the reference the fast
 //! paths are tested against.
 
-use crate::alphabet::{Alphabet, BASE36};
+use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
 use crate::error::Error;
 
 /// Positions of the hyphens in the hyphenated UUID form (`8-4-4-4-12`).
@@ -40,6 +40,12 @@ pub(crate) fn decode_uuid_scalar(text: &[u8; 36]) -> Option<[u8; 16]> {
     let mut bytes = [0u8; 16];
     let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
     (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok()).then_some(bytes)
+}
+
+/// The scalar ULID decoder: the reference, and the error report behind the fast paths.
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), cold)]
+pub(crate) fn decode_ulid_scalar(input: &[u8]) -> Result<[u8; 16], Error> {
+    decode_base32::<26, 128>(input, &CROCKFORD).map(u128::to_be_bytes)
 }
 
 /// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top
