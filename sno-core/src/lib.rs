@@ -42,19 +42,11 @@ extern crate std;
 pub mod alphabet;
 mod batch;
 pub mod clock;
-mod codec;
-#[doc(hidden)]
-pub use codec::backends as __backends;
 #[cfg(feature = "std")]
 mod entropy;
 mod error;
 #[cfg(feature = "std")]
 mod fork;
-#[cfg(target_has_atomic = "64")]
-pub mod generator;
-#[cfg(feature = "std")]
-mod global;
-mod id;
 pub mod monotonic;
 pub mod nanoflake;
 #[cfg(feature = "std")]
@@ -67,12 +59,16 @@ pub mod scru128;
 pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
+mod sno;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
 pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
+
+#[doc(hidden)]
+pub use sno::codec::backends as __backends;
 
 pub use batch::{MAX_BATCH, batch_len};
 #[cfg(feature = "std")]
@@ -81,15 +77,20 @@ pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::Error;
+// Through the public `generator` module, and shown as links to it (not copied here).
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
+#[doc(no_inline)]
 pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
+#[doc(no_inline)]
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
-pub use global::{global_generator, new, try_global_generator, try_new};
-pub use id::{BINARY_LEN, ENCODED_LEN, Id};
-#[cfg(feature = "std")]
 pub use partition::partition_from_env;
+#[cfg(target_has_atomic = "64")]
+pub use sno::generator;
+#[cfg(feature = "std")]
+pub use sno::global::{global_generator, new, try_global_generator, try_new};
+pub use sno::id::{BINARY_LEN, ENCODED_LEN, Id};
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true.
 #[cfg(all(doctest, feature = "std"))]

@@ -69,7 +69,7 @@ use alloc::sync::Arc;
 
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::id::Id;
+use crate::sno::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
 use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
 

@@ -11,10 +11,10 @@
 use core::arch::x86_64::*;
 
 use super::{DEC_STORE, ENC_HALVES, sse2};
-use crate::codec::scalar;
 use crate::error::Error;
 use crate::platform::v128;
 use crate::radix::ssse3::{DEC_JOIN5, DEC_JOIN10};
+use crate::sno::codec::scalar;
 
 /// Encodes one ID.
 ///

@@ -9,9 +9,9 @@ use std::sync::{Once, OnceLock};
 
 use crate::clock::SystemClock;
 use crate::error::Error;
-use crate::generator::Generator;
-use crate::id::Id;
 use crate::partition::{partition_from_env, seed};
+use crate::sno::generator::Generator;
+use crate::sno::id::Id;
 
 static GLOBAL: OnceLock<Result<Generator<SystemClock>, Error>> = OnceLock::new();
 static ATFORK: Once = Once::new();

@@ -14,9 +14,9 @@
 
 use core::arch::x86_64::*;
 
-use crate::codec::scalar;
 use crate::error::Error;
 use crate::radix::sse2::{join40, spread40};
+use crate::sno::codec::scalar;
 
 /// Encodes one ID.
 ///
