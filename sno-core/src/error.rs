@@ -189,7 +189,7 @@ pub enum Error {
     /// name the format.
     AmbiguousFormat {
         /// The formats that accept the text.
-        candidates: crate::model::FormatSet,
+        candidates: crate::format::FormatSet,
     },
     /// A TypeID prefix that breaks the spec's rules (at most 63 characters of `[a-z_]`, not
     /// starting or ending with `_`).
@@ -449,7 +449,7 @@ impl fmt::Display for Error {
             }
             Error::UnknownFormat => {
                 f.write_str("sno: unknown format name (")?;
-                for (i, format) in crate::model::Format::ALL.iter().enumerate() {
+                for (i, format) in crate::format::Format::ALL.iter().enumerate() {
                     f.write_str(if i == 0 { "" } else { ", " })?;
                     f.write_str(format.name())?;
                 }

@@ -43,26 +43,29 @@ extern crate alloc;
 extern crate std;
 
 pub mod alphabet;
+mod any;
 mod batch;
 pub mod clock;
-mod codec;
-#[doc(hidden)]
-pub use codec::backends as __backends;
-mod error;
-#[cfg(target_has_atomic = "64")]
-pub mod generator;
 #[cfg(feature = "std")]
-mod global;
-mod id;
+mod entropy;
+mod error;
+#[cfg(feature = "std")]
+mod fork;
+mod format;
 pub mod model;
 pub mod monotonic;
 pub mod nanoflake;
+#[cfg(feature = "std")]
+mod partition;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod platform;
 mod radix;
 pub mod rng;
 pub mod scru128;
 pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
+mod sno;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
@@ -71,6 +74,10 @@ pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
 
+#[doc(hidden)]
+pub use sno::codec::backends as __backends;
+
+pub use any::AnyId;
 pub use batch::{MAX_BATCH, batch_len};
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
@@ -78,14 +85,22 @@ pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind};
+pub use format::{Format, FormatSet};
+// Through the public `generator` module, and shown as links to it (not copied here).
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
+#[doc(no_inline)]
 pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
+#[doc(no_inline)]
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
+pub use model::{Field, FieldValue, Fields, IdFormat, Text, Unit};
 #[cfg(feature = "std")]
-pub use global::{global_generator, new, partition_from_env, try_global_generator, try_new};
-pub use id::{BINARY_LEN, ENCODED_LEN, Id};
-pub use model::{AnyId, Field, FieldValue, Fields, Format, FormatSet, IdFormat, Text, Unit};
+pub use partition::partition_from_env;
+#[cfg(target_has_atomic = "64")]
+pub use sno::generator;
+#[cfg(feature = "std")]
+pub use sno::global::{global_generator, new, try_global_generator, try_new};
+pub use sno::id::{BINARY_LEN, ENCODED_LEN, Id};
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true.
 #[cfg(all(doctest, feature = "std"))]

@@ -69,9 +69,9 @@ mod shared {
     impl<S: MillisState + Clone, C: MillisClock> Shared<S, C> {
         /// Wraps `state`, reading time from `clock`.
         pub fn with_state_and_clock(state: S, clock: C) -> Self {
-            crate::global::register_fork_handler();
+            crate::fork::register_fork_handler();
             Shared {
-                state: Mutex::new((crate::rng::fork_generation(), state)),
+                state: Mutex::new((crate::fork::fork_generation(), state)),
                 clock,
             }
         }
@@ -79,7 +79,7 @@ mod shared {
         #[inline]
         fn lock(&self) -> Result<MutexGuard<'_, (u64, S)>, Error> {
             let mut guard = self.lock_any();
-            let generation = crate::rng::fork_generation();
+            let generation = crate::fork::fork_generation();
             if guard.0 != generation {
                 guard.1.after_fork()?;
                 guard.0 = generation;
@@ -99,7 +99,7 @@ mod shared {
         /// ([`nanoflake::Generator::repartition`](crate::nanoflake::Generator::repartition),
         /// [`ulidflake::Generator::repartition`](crate::ulidflake::Generator::repartition)).
         pub fn replace_state(&self, state: S) {
-            *self.lock_any() = (crate::rng::fork_generation(), state);
+            *self.lock_any() = (crate::fork::fork_generation(), state);
         }
 
         /// Replaces the state by `f(current)` under the lock; the new state counts as this
@@ -110,7 +110,7 @@ mod shared {
         ) -> Result<(), Error> {
             let mut guard = self.lock_any();
             let next = f(&guard.1)?;
-            *guard = (crate::rng::fork_generation(), next);
+            *guard = (crate::fork::fork_generation(), next);
             Ok(())
         }
 
@@ -299,6 +299,8 @@ macro_rules! id_traits {
                 <$ty>::from_slice(bytes)
             }
         }
+        #[cfg(feature = "serde")]
+        $crate::serde::text_serde!($ty);
     };
 }
 pub(crate) use id_traits;

@@ -8,23 +8,23 @@
 
 pub use rand_core::RngCore;
 
-#[cfg(all(test, feature = "std", not(loom)))]
-pub(crate) use thread::tests::GENERATION_LOCK;
 #[cfg(feature = "std")]
-pub use thread::{ThreadRng, fork_generation, watch_forks};
+pub use crate::fork::{fork_generation, watch_forks};
 #[cfg(feature = "std")]
-pub(crate) use thread::{after_fork, thread_rng_ready};
+pub use thread::ThreadRng;
+#[cfg(feature = "std")]
+pub(crate) use thread::thread_rng_ready;
 
 #[cfg(feature = "std")]
 mod thread {
     use core::cell::{Cell, RefCell};
-    use core::sync::atomic::{AtomicU64, Ordering};
+    use core::sync::atomic::Ordering;
 
     use rand_chacha::ChaCha12Rng;
     use rand_core::{RngCore, SeedableRng};
 
-    /// Bumped in the child after every `fork()`.
-    static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+    use crate::entropy::os_seed;
+    use crate::fork::FORK_GENERATION;
 
     std::thread_local! {
         static STATE: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
@@ -52,34 +52,6 @@ mod thread {
                     .map_err(|_| crate::Error::RandomnessUnavailable),
             }
         })
-    }
-
-    /// How many times this process is a `fork()` child of its ancestors (as far as the crate's
-    /// `pthread_atfork` handler saw; building any generator registers it): state copied across
-    /// a fork is stale when this changed. One relaxed load.
-    ///
-    /// ```
-    /// let g = sno_core::rng::fork_generation();
-    /// assert_eq!(g, sno_core::rng::fork_generation()); // no fork in between
-    /// ```
-    pub fn fork_generation() -> u64 {
-        FORK_GENERATION.load(Ordering::Relaxed)
-    }
-
-    /// Registers the crate's `pthread_atfork` handler now (building any generator does it
-    /// too), so that [`fork_generation`] counts every later `fork()`. Call it before caching
-    /// anything keyed by the fork generation. Idempotent and cheap after the first call.
-    ///
-    /// ```
-    /// sno_core::rng::watch_forks();
-    /// ```
-    pub fn watch_forks() {
-        crate::global::register_fork_handler();
-    }
-
-    /// Called by the crate's `pthread_atfork` child handler (atomics only).
-    pub(crate) fn after_fork() {
-        FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The calling thread's CSPRNG (ChaCha12, seeded from the OS, reseeded after `fork()`).
@@ -119,7 +91,7 @@ mod thread {
         state: &mut Option<(u64, ChaCha12Rng)>,
         generation: u64,
     ) -> std::io::Result<&mut ChaCha12Rng> {
-        crate::global::register_fork_handler();
+        crate::fork::register_fork_handler();
         let seed = os_seed()?;
         SEEDED_IN.set(generation);
         Ok(&mut state.insert((generation, ChaCha12Rng::from_seed(seed))).1)
@@ -140,39 +112,10 @@ mod thread {
         }
     }
 
-    /// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`).
-    fn os_seed() -> std::io::Result<[u8; 32]> {
-        let mut seed = [0u8; 32];
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            let mut filled = 0;
-            while filled < seed.len() {
-                let rest = &mut seed[filled..];
-                // SAFETY: `rest` is writable for its length; getrandom writes at most that many.
-                let n = unsafe { libc::getrandom(rest.as_mut_ptr().cast(), rest.len(), 0) };
-                if n > 0 {
-                    filled += n as usize;
-                } else if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-                {
-                    break;
-                }
-            }
-            if filled == seed.len() {
-                return Ok(seed);
-            }
-        }
-        use std::io::Read;
-        std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
-        Ok(seed)
-    }
-
     #[cfg(test)]
-    pub(crate) mod tests {
+    mod tests {
         use super::*;
-
-        /// Held by the tests that bump the fork generation, and by those whose checks a bump
-        /// would upset (a generator with a fixed RNG reopens with the same randomness).
-        pub(crate) static GENERATION_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        use crate::fork::{GENERATION_LOCK, after_fork};
 
         #[test]
         fn threads_and_generations_differ() {

@@ -1,6 +1,7 @@
 //! serde support for every ID type: the canonical string in human-readable formats (JSON, TOML,
 //! …), the raw bytes in binary ones (a TypeID: its text in both, as its binary form lacks the
-//! prefix). One generic implementation, instantiated per type.
+//! prefix). One generic implementation, instantiated beside each type ([`TextId`] and
+//! `text_serde!`).
 //!
 //! Unlike the Go original, the zero sno ID serialises as `"2222222222222222"`, not `null`, and
 //! `null` does not deserialise into an ID: use `Option<_>` for nullable fields. Decoding is as
@@ -9,8 +10,8 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Serialize, Serializer};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::Serializer;
 
 use crate::error::Error;
 
@@ -35,7 +36,10 @@ pub(crate) trait TextId: Sized {
     fn parse_raw(bytes: &[u8]) -> Result<Self, Error>;
 }
 
-fn serialize<T: TextId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<T: TextId, S: Serializer>(
+    id: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     if serializer.is_human_readable() || T::TEXT_ONLY {
         id.with_text(|t| serializer.serialize_str(t))
     } else {
@@ -43,7 +47,9 @@ fn serialize<T: TextId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S
     }
 }
 
-fn deserialize<'de, T: TextId, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+pub(crate) fn deserialize<'de, T: TextId, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
     if deserializer.is_human_readable() || T::TEXT_ONLY {
         deserializer.deserialize_str(TextVisitor(PhantomData))
     } else {
@@ -88,48 +94,20 @@ impl<'de, T: TextId> Visitor<'de> for BytesVisitor<T> {
     }
 }
 
-/// `Serialize` / `Deserialize` for ID types implementing [`TextId`].
+/// `Serialize` / `Deserialize` for ID types implementing [`TextId`], invoked beside each type
+/// (the ID types depend on this module, not the other way round).
 macro_rules! text_serde {
     ($($ty:ty),+) => {$(
-        impl Serialize for $ty {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serialize(self, serializer)
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                $crate::serde::serialize(self, serializer)
             }
         }
-        impl<'de> Deserialize<'de> for $ty {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserialize(deserializer)
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::serde::deserialize(deserializer)
             }
         }
     )+};
 }
-
-text_serde!(
-    crate::Id,
-    crate::ulid::Ulid,
-    crate::uuid7::Uuid7,
-    crate::scru128::Scru128Id,
-    crate::scru160::Scru160Id,
-    crate::nanoflake::Nanoflake,
-    crate::ulidflake::UlidFlake,
-    crate::typeid::TypeId
-);
-
-impl TextId for crate::Id {
-    const EXPECTING_TEXT: &'static str = "a 16-character sno ID string";
-    const EXPECTING_BYTES: &'static str = "10 sno ID bytes";
-    const BINARY_LEN: usize = crate::BINARY_LEN;
-    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
-        let mut buf = [0u8; crate::ENCODED_LEN];
-        f(self.encode(&mut buf))
-    }
-    fn raw(&self) -> &[u8] {
-        self.as_bytes()
-    }
-    fn parse_text(text: &[u8]) -> Result<Self, Error> {
-        crate::Id::decode(text)
-    }
-    fn parse_raw(bytes: &[u8]) -> Result<Self, Error> {
-        crate::Id::from_slice(bytes)
-    }
-}
+pub(crate) use text_serde;

@@ -323,6 +323,9 @@ impl crate::serde::TextId for TypeId {
     }
 }
 
+#[cfg(feature = "serde")]
+crate::serde::text_serde!(TypeId);
+
 #[cfg(test)]
 mod tests {
     use super::*;

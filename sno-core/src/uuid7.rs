@@ -181,6 +181,13 @@ impl core::fmt::Debug for Uuid7 {
 
 id_traits!(Uuid7, ENCODED_LEN, 16, "hyphenated UUIDv7");
 
+impl From<Uuid7> for crate::ulid::Ulid {
+    /// The same 128 bits (a UUIDv7 is a valid ULID with timestamp `unix_ts_ms`).
+    fn from(u: Uuid7) -> crate::ulid::Ulid {
+        crate::ulid::Ulid::from_bytes(u.to_bytes())
+    }
+}
+
 impl TryFrom<crate::ulid::Ulid> for Uuid7 {
     type Error = Error;
     /// The same 128 bits, if they carry version 7 and the RFC variant.

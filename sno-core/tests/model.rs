@@ -259,3 +259,20 @@ fn the_trait_drives_generic_code() {
         "jnxxr658jlkw"
     );
 }
+
+#[test]
+fn the_format_table_and_the_type_table_agree() {
+    macro_rules! check {
+        ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {{
+            let rows = [$((Format::$variant, <$ty as IdFormat>::FORMAT, $name, $display, $bin, $text)),*];
+            assert_eq!(rows.len(), Format::ALL.len());
+            for (i, (variant, of_type, name, display, bin, text)) in rows.into_iter().enumerate() {
+                assert_eq!(variant, Format::ALL[i], "same order");
+                assert_eq!(of_type, variant, "{name}: the type's FORMAT");
+                assert_eq!((variant.name(), variant.display_name()), (name, display));
+                assert_eq!((variant.binary_len(), variant.max_text_len()), (bin, text), "{name}");
+            }
+        }};
+    }
+    sno_core::for_each_format!(check);
+}

@@ -14,7 +14,13 @@
 use core::arch::x86_64::*;
 
 use crate::alphabet::CROCKFORD;
-use crate::codec::x86::{DEC_JOIN5, DEC_JOIN10, v128};
+use crate::platform::{repeat, v128};
+
+/// PMADDUBSW weights joining two 5-bit values into 10 bits: `a · 32 + b` (also the sno codec's
+/// SSSE3, AVX2 and AVX-512 decoders').
+pub(crate) const DEC_JOIN5: [u8; 16] = repeat([32, 1]);
+/// PMADDWD weights joining two 10-bit values into 20 bits: `a · 1024 + b` (little-endian i16s).
+pub(crate) const DEC_JOIN10: [u8; 16] = repeat([0, 4, 1, 0]);
 
 /// Writes 16 bytes (a big-endian 128-bit number) as 26 Crockford base32 digits.
 ///
@@ -250,7 +256,7 @@ mod tests {
 
     #[test]
     fn ulid_matches_scalar() {
-        if !crate::codec::x86::has_ssse3() {
+        if !crate::platform::has_ssse3() {
             return;
         }
         crate::radix::sse2::tests::check_ulid(

@@ -4,7 +4,7 @@
 
 use rand_core::RngCore;
 
-use super::{MAX_RANDOMNESS, Ulid};
+use super::id::{MAX_RANDOMNESS, Ulid};
 use crate::clock::{MillisClock, SystemClock};
 use crate::error::Error;
 use crate::monotonic::{be_bytes, millis48};
@@ -131,7 +131,7 @@ impl Default for AtomicGenerator {
 impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
     /// A generator reading `clock` and drawing each millisecond's randomness from `rng`.
     pub fn with_clock_and_rng(clock: C, rng: R) -> Self {
-        crate::global::register_fork_handler();
+        crate::fork::register_fork_handler();
         AtomicGenerator {
             // Epoch 0 is never published: the first call opens epoch 1.
             state: CachePadded(AtomicU64::new(0)),
@@ -146,7 +146,7 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
     #[inline]
     pub fn try_next(&self) -> Result<Ulid, Error> {
         let now = millis48(self.clock.now_unix_millis())?;
-        let generation = crate::rng::fork_generation();
+        let generation = crate::fork::fork_generation();
         loop {
             let word = self.state.0.fetch_add(1, Ordering::Acquire);
             let (epoch, ticket) = (word >> TICKET_BITS, word & ((1 << TICKET_BITS) - 1));
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn increments_within_a_millisecond_and_draws_for_the_next() {
-        let _serial = crate::rng::GENERATION_LOCK.lock();
+        let _serial = crate::fork::GENERATION_LOCK.lock();
         static CLOCK: AtomicI64 = AtomicI64::new(1_000);
         let g = generator(5, &CLOCK);
         let a = g.try_next().unwrap();
@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_used_up_epoch_continues_past_its_tickets_then_the_80_bits_run_out() {
-        let _serial = crate::rng::GENERATION_LOCK.lock();
+        let _serial = crate::fork::GENERATION_LOCK.lock();
         static CLOCK: AtomicI64 = AtomicI64::new(7);
         let start = MAX_RANDOMNESS - u128::from(TICKETS) - 2;
         let g = generator(start, &CLOCK);
@@ -334,11 +334,11 @@ mod tests {
 
     #[test]
     fn a_fork_child_opens_a_fresh_epoch() {
-        let _serial = crate::rng::GENERATION_LOCK.lock();
+        let _serial = crate::fork::GENERATION_LOCK.lock();
         static CLOCK: AtomicI64 = AtomicI64::new(3);
         let g = AtomicGenerator::with_clock_and_rng(|| CLOCK.load(Ordering::Relaxed), ThreadRng);
         let a = g.try_next().unwrap();
-        crate::rng::after_fork();
+        crate::fork::after_fork();
         let b = g.try_next().unwrap();
         assert_eq!(b.unix_ms(), 3);
         assert_ne!(

@@ -10,9 +10,11 @@
 
 use core::arch::x86_64::*;
 
-use super::{DEC_JOIN5, DEC_JOIN10, DEC_STORE, ENC_HALVES, sse2, v128};
-use crate::codec::scalar;
+use super::{DEC_STORE, ENC_HALVES, sse2};
 use crate::error::Error;
+use crate::platform::v128;
+use crate::radix::ssse3::{DEC_JOIN5, DEC_JOIN10};
+use crate::sno::codec::scalar;
 
 /// Encodes one ID.
 ///

@@ -15,12 +15,11 @@
 
 use core::arch::x86_64::*;
 
-use super::{
-    DEC_ASCII, DEC_JOIN5, DEC_JOIN10, DEC_SCATTER4, ENC_GATHER4, ENC_MULTISHIFT, ENC_SYMBOLS64,
-    repeat, v512,
-};
-use crate::codec::scalar;
+use super::{DEC_ASCII, DEC_SCATTER4, ENC_GATHER4, ENC_MULTISHIFT, ENC_SYMBOLS64};
 use crate::error::Error;
+use crate::platform::{repeat, v512};
+use crate::radix::ssse3::{DEC_JOIN5, DEC_JOIN10};
+use crate::sno::codec::scalar;
 
 const JOIN5: [u8; 64] = repeat(DEC_JOIN5);
 const JOIN10: [u8; 64] = repeat(DEC_JOIN10);

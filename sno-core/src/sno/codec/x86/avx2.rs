@@ -6,9 +6,11 @@
 
 use core::arch::x86_64::*;
 
-use super::{DEC_JOIN5, DEC_JOIN10, DEC_STORE, ENC_HALVES, repeat, ssse3, v256};
-use crate::codec::scalar;
+use super::{DEC_STORE, ENC_HALVES, ssse3};
 use crate::error::Error;
+use crate::platform::{repeat, v256};
+use crate::radix::ssse3::{DEC_JOIN5, DEC_JOIN10};
+use crate::sno::codec::scalar;
 
 const HALVES: [u8; 32] = repeat(ENC_HALVES);
 const JOIN5: [u8; 32] = repeat(DEC_JOIN5);
@@ -70,7 +72,7 @@ pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error
 unsafe fn encode2(src: *const u8, dst: *mut u8) {
     // SAFETY: per the contract; the loads are unaligned.
     let v = unsafe { _mm256_loadu2_m128i(src.add(10).cast(), src.cast()) };
-    // Four 40-bit halves, one per 64-bit lane, split 40 → 20 → 10 → 5 as in `sse2.rs`.
+    // Four 40-bit halves, one per 64-bit lane, split 40 → 20 → 10 → 5 as in `spread40`.
     let v = _mm256_shuffle_epi8(v, v256(&HALVES));
     let v = _mm256_or_si256(
         _mm256_srli_epi64(v, 20),

@@ -1,10 +1,11 @@
 //! The sno text codec: 10 bytes ⇄ 16 characters, strict in both directions.
 //!
-//! Each operation picks its kernel here:
+//! Each operation picks its kernel, single IDs here, batches in `backends` (which also names
+//! every kernel for tests and benchmarks):
 //! 1. with the `simd` feature on x86_64, the best instruction set the CPU has: a compile-time
 //!    constant when the build enables it (`-C target-cpu=…`), else CPUID once, cached, no std
-//!    needed (`cpufeatures`); single IDs branch on that flag (no function pointer), batches
-//!    decide once per slice;
+//!    needed (`cpufeatures`, in `platform`); single IDs branch on that flag (no function
+//!    pointer), batches decide once per slice;
 //! 2. otherwise (other targets, Miri, `simd` off) the scalar code, which is also the reference
 //!    the kernels are tested against.
 //!
@@ -17,8 +18,7 @@ mod scalar;
 pub(crate) mod x86;
 
 use crate::error::Error;
-use crate::id::{BINARY_LEN, ENCODED_LEN, Id};
-use backends::Backend;
+use crate::sno::id::{BINARY_LEN, ENCODED_LEN};
 
 /// Encodes one ID.
 #[inline]
@@ -42,7 +42,7 @@ pub(crate) fn decode(input: &[u8]) -> Result<[u8; BINARY_LEN], Error> {
     // The SSSE3 kernel joins the digits with two multiplies and one PSHUFB where SSE2 needs
     // shifts and scalar stores, which outweighs its call (measured: 3.9 against 4.3 ns).
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    return if x86::has_ssse3() {
+    return if crate::platform::has_ssse3() {
         // SAFETY: SSSE3 is present (detected, or enabled at compile time).
         unsafe { x86::ssse3::decode(text) }
     } else {
@@ -51,43 +51,4 @@ pub(crate) fn decode(input: &[u8]) -> Result<[u8; BINARY_LEN], Error> {
     };
     #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
     scalar::decode(text)
-}
-
-/// Encodes `ids` into `out`, 16 bytes per ID, with the best batch kernel.
-#[inline]
-pub(crate) fn encode_many(ids: &[Id], out: &mut [u8]) -> Result<(), Error> {
-    backends::encode_many(Backend::batch(), ids, out)
-}
-
-/// Decodes `text` (16 bytes per ID) into `out`, with the best batch kernel.
-#[inline]
-pub(crate) fn decode_many(text: &[u8], out: &mut [Id]) -> Result<(), Error> {
-    backends::decode_many(Backend::batch(), text, out)
-}
-
-/// Checks that `actual == per_item · items`, as an [`Error::InvalidLength`].
-fn check_len(actual: usize, per_item: usize, items: usize) -> Result<(), Error> {
-    match per_item.checked_mul(items) {
-        Some(expected) if expected == actual => Ok(()),
-        expected => Err(Error::InvalidLength {
-            expected: expected.unwrap_or(usize::MAX),
-            actual,
-        }),
-    }
-}
-
-/// The IDs as their 10-byte representations laid end to end.
-fn id_bytes(ids: &[Id]) -> &[u8] {
-    // SAFETY: `Id` is `#[repr(transparent)]` over `[u8; 10]`, so `ids` is `10 · len` initialised
-    // bytes with alignment 1, borrowed for the same lifetime.
-    unsafe { core::slice::from_raw_parts(ids.as_ptr().cast::<u8>(), ids.len() * BINARY_LEN) }
-}
-
-/// The IDs as their 10-byte representations laid end to end, writable.
-fn id_bytes_mut(ids: &mut [Id]) -> &mut [u8] {
-    // SAFETY: as in `id_bytes`, and every byte pattern is a valid `Id`, so any write keeps the
-    // slice valid; the mutable borrow is carried over.
-    unsafe {
-        core::slice::from_raw_parts_mut(ids.as_mut_ptr().cast::<u8>(), ids.len() * BINARY_LEN)
-    }
 }

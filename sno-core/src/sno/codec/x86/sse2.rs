@@ -9,13 +9,14 @@
 //! Decode: the range checks of the SSSE3 kernel, then [`join40`]: 5 → 10 bits with 16-bit shifts,
 //! 10 → 20 with PMADDWD, 20 → 40 with 64-bit shifts; two scalar big-endian stores.
 //!
-//! [`spread40`] and [`join40`] (40 bits ⇄ eight 5-bit groups per 64-bit lane) are shared with the
-//! ULID codec in `radix`.
+//! [`spread40`] and [`join40`] (40 bits ⇄ eight 5-bit groups per 64-bit lane) are the ULID
+//! codec's, in `radix`.
 
 use core::arch::x86_64::*;
 
-use crate::codec::scalar;
 use crate::error::Error;
+use crate::radix::sse2::{join40, spread40};
+use crate::sno::codec::scalar;
 
 /// Encodes one ID.
 ///
@@ -44,51 +45,6 @@ pub(super) fn encode_halves(v: __m128i) -> __m128i {
     let gap = _mm_and_si128(letters, _mm_set1_epi8(39));
     _mm_add_epi8(_mm_add_epi8(groups, _mm_set1_epi8(b'2' as i8)), gap)
 }
-
-/// The sixteen 5-bit groups, one per byte in text order, of two 40-bit numbers held in the 64-bit
-/// lanes (high half first): split 40 → 2 × 20 → 4 × 10 → 8 × 5 bits, each step putting the high
-/// part in the lower lane. Uniform shifts only, so the compiler has nothing to rewrite. Shared
-/// with the other base-32 formats (ULID), which map the groups to their own alphabet.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub(crate) fn spread40(v: __m128i) -> __m128i {
-    // 40 → 20 + 20: the high 20 bits to the low 32-bit lane.
-    let v = _mm_or_si128(
-        _mm_srli_epi64(v, 20),
-        _mm_slli_epi64(_mm_and_si128(v, _mm_set1_epi64x(0xF_FFFF)), 32),
-    );
-    // 20 → 10 + 10 within each 32-bit lane.
-    let v = _mm_or_si128(
-        _mm_srli_epi32(v, 10),
-        _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3FF)), 16),
-    );
-    // 10 → 5 + 5 within each 16-bit lane.
-    _mm_or_si128(
-        _mm_srli_epi16(v, 5),
-        _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0x1F)), 8),
-    )
-}
-
-/// The inverse of [`spread40`]: sixteen 5-bit values (text order) joined into two 40-bit numbers,
-/// the first eight values' and the last eight's.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub(crate) fn join40(values: __m128i) -> (u64, u64) {
-    // 5 + 5 → 10: the first character of each pair is the high part.
-    let tens = _mm_or_si128(
-        _mm_slli_epi16(_mm_and_si128(values, _mm_set1_epi16(0xFF)), 5),
-        _mm_srli_epi16(values, 8),
-    );
-    // 10 + 10 → 20, then 20 + 20 → 40 (bits 40..64 hold leftovers, masked off).
-    let twenties = _mm_madd_epi16(tens, _mm_set1_epi32(0x0001_0400));
-    let halves = _mm_or_si128(_mm_slli_epi64(twenties, 20), _mm_srli_epi64(twenties, 32));
-    let hi = _mm_cvtsi128_si64(halves) as u64;
-    let lo = _mm_cvtsi128_si64(_mm_unpackhi_epi64(halves, halves)) as u64;
-    (hi & MASK40, lo & MASK40)
-}
-
-/// The low 40 bits.
-const MASK40: u64 = (1 << 40) - 1;
 
 /// Strictly decodes one ID.
 ///

@@ -1,8 +1,5 @@
-//! x86_64 kernels for the sno codec, one file per instruction set, and their CPU detection.
-//!
-//! Detection uses `cpufeatures`: CPUID once, cached in an atomic, no std. When the build already
-//! enables a feature (`-C target-feature` / `target-cpu`), `get()` is the constant `true` and the
-//! branch folds away; under Miri it is `false` unless enabled statically.
+//! x86_64 kernels for the sno codec, one file per instruction set; their CPU detection is in
+//! `platform`, the base-32 steps they share with the ULID codec in `radix`.
 //!
 //! The tables below are shared by the kernels: the 16-byte ones drive PSHUFB and PMADDUBSW /
 //! PMADDWD (SSSE3, and AVX2 per 128-bit lane), the 64-byte ones drive VPERMB/VPMULTISHIFTQB (AVX-512 VBMI).
@@ -10,45 +7,18 @@
 //! Bit layout recap: an ID is two 40-bit big-endian halves (bytes 0..5 and 5..10); character `j` of
 //! a half holds bits `35 − 5j .. 40 − 5j` of it.
 
-use core::arch::x86_64::{__m128i, __m256i, __m512i};
-
 pub(super) mod avx2;
 pub(super) mod avx512vbmi;
 pub(crate) mod sse2;
 pub(crate) mod ssse3;
 
-cpufeatures::new!(ssse3_token, "ssse3");
-cpufeatures::new!(avx2_token, "avx2");
-cpufeatures::new!(avx512vbmi_token, "avx512f", "avx512bw", "avx512vbmi");
-
-/// SSSE3 is available (PSHUFB, PMADDUBSW).
-#[inline(always)]
-pub(crate) fn has_ssse3() -> bool {
-    ssse3_token::get()
-}
-
-/// AVX2 is available and enabled by the OS.
-#[inline(always)]
-pub(super) fn has_avx2() -> bool {
-    avx2_token::get()
-}
-
-/// AVX-512 F + BW + VBMI are available and the OS saves the ZMM state.
-#[inline(always)]
-pub(super) fn has_avx512vbmi() -> bool {
-    avx512vbmi_token::get()
-}
+use crate::platform::repeat;
 
 /// PSHUFB pattern putting each 40-bit big-endian half of an ID (bytes 0..5, 5..10) in its own
 /// 64-bit lane as a little-endian number, the top three bytes zero.
 pub(super) const ENC_HALVES: [u8; 16] = [
     4, 3, 2, 1, 0, 0x80, 0x80, 0x80, 9, 8, 7, 6, 5, 0x80, 0x80, 0x80,
 ];
-
-/// PMADDUBSW weights joining two 5-bit values into 10 bits: `a · 32 + b`.
-pub(crate) const DEC_JOIN5: [u8; 16] = repeat([32, 1]);
-/// PMADDWD weights joining two 10-bit values into 20 bits: `a · 1024 + b` (little-endian i16s).
-pub(crate) const DEC_JOIN10: [u8; 16] = repeat([0, 4, 1, 0]);
 
 /// PSHUFB pattern writing the two 40-bit halves (low 5 bytes of each 64-bit lane, little-endian)
 /// as 10 big-endian bytes; the last 6 bytes are zeroed.
@@ -108,37 +78,3 @@ pub(super) const DEC_SCATTER4: [u8; 64] = {
     }
     t
 };
-
-/// `N` bytes made of `pattern` repeated.
-pub(super) const fn repeat<const P: usize, const N: usize>(pattern: [u8; P]) -> [u8; N] {
-    let mut t = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        t[i] = pattern[i % P];
-        i += 1;
-    }
-    t
-}
-
-/// Loads a 16-byte table.
-#[inline(always)]
-pub(crate) fn v128(t: &[u8; 16]) -> __m128i {
-    // SAFETY: `t` is 16 readable bytes and the load is unaligned; SSE2 is baseline on x86_64.
-    unsafe { core::arch::x86_64::_mm_loadu_si128(t.as_ptr().cast()) }
-}
-
-/// Loads a 32-byte table.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn v256(t: &[u8; 32]) -> __m256i {
-    // SAFETY: `t` is 32 readable bytes and the load is unaligned; AVX is enabled on this function.
-    unsafe { core::arch::x86_64::_mm256_loadu_si256(t.as_ptr().cast()) }
-}
-
-/// Loads a 64-byte table.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub(super) fn v512(t: &[u8; 64]) -> __m512i {
-    // SAFETY: `t` is 64 readable bytes and the load is unaligned; AVX-512F is enabled here.
-    unsafe { core::arch::x86_64::_mm512_loadu_si512(t.as_ptr().cast()) }
-}

@@ -69,7 +69,7 @@ use alloc::sync::Arc;
 
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::id::Id;
+use crate::sno::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
 use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
 
@@ -395,7 +395,7 @@ impl<C: Clock> GeneratorBuilder<C> {
         // Every generator must see a `fork()`, even one with an explicit partition built before
         // anything else of the crate registered the handler.
         #[cfg(feature = "std")]
-        crate::global::register_fork_handler();
+        crate::fork::register_fork_handler();
         let (min, max) = match &self.snapshot {
             Some(s) => sanitize_bounds(s.sequence_min, s.sequence_max)?,
             None => sanitize_bounds(self.sequence_min, self.sequence_max)?,
@@ -439,7 +439,7 @@ impl<C: Clock> GeneratorBuilder<C> {
                 state: AtomicU64::new(state),
                 partition: AtomicU32::new(u32::from(partition)),
                 #[cfg(feature = "std")]
-                generation: AtomicU64::new(crate::rng::fork_generation()),
+                generation: AtomicU64::new(crate::fork::fork_generation()),
             }),
             #[cfg(feature = "std")]
             explicit_partition: self.partition.is_some() || self.snapshot.is_some(),
@@ -461,7 +461,7 @@ impl<C: Clock> GeneratorBuilder<C> {
         match self.partition {
             Some(p) => Ok(p),
             #[cfg(feature = "std")]
-            None => crate::global::default_partition(),
+            None => crate::partition::default_partition(),
             #[cfg(not(feature = "std"))]
             None => Err(Error::MissingPartition),
         }
@@ -507,7 +507,7 @@ impl<C: Clock> Generator<C> {
     #[inline]
     pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
         #[cfg(feature = "std")]
-        if self.hot.0.generation.load(Ordering::Acquire) != crate::rng::fork_generation() {
+        if self.hot.0.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
         let now = self.clock.now_units();
@@ -763,7 +763,7 @@ impl<C: Clock> Generator<C> {
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).
     pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
         #[cfg(feature = "std")]
-        if self.hot.0.generation.load(Ordering::Acquire) != crate::rng::fork_generation() {
+        if self.hot.0.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
         let units = unix_nanos_to_units(unix_nanos).ok_or(Error::TimeOutOfRange { unix_nanos })?;
@@ -851,7 +851,7 @@ impl<C: Clock> Generator<C> {
         self.hot
             .0
             .generation
-            .store(crate::rng::fork_generation(), Ordering::Release);
+            .store(crate::fork::fork_generation(), Ordering::Release);
     }
 
     /// The first call in a `fork()` child: a default-partitioned generator takes a fresh default
@@ -865,7 +865,7 @@ impl<C: Clock> Generator<C> {
                 partition: self.partition(),
             });
         }
-        self.repartition(crate::global::default_partition()?);
+        self.repartition(crate::partition::default_partition()?);
         Ok(())
     }
 
@@ -914,7 +914,7 @@ mod tests {
     /// another test of this binary bumps the fork generation.
     #[cfg(feature = "std")]
     fn serial() -> impl Drop {
-        crate::rng::GENERATION_LOCK
+        crate::fork::GENERATION_LOCK
             .lock()
             .unwrap_or_else(|p| p.into_inner())
     }

@@ -2,11 +2,13 @@
 //! supports against the scalar reference. Re-exported as the hidden `sno_core::__backends`: not
 //! part of the stable API (the public entry points always pick the best kernel).
 
+use super::scalar;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use super::x86;
-use super::{check_len, id_bytes, id_bytes_mut, scalar};
 use crate::error::Error;
-use crate::id::{ENCODED_LEN, Id};
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use crate::platform::{has_avx2, has_avx512vbmi, has_ssse3};
+use crate::sno::id::{BINARY_LEN, ENCODED_LEN, Id};
 
 /// One implementation of the codec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,11 +55,11 @@ impl Backend {
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
             Backend::Sse2 => true,
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Ssse3 => x86::has_ssse3(),
+            Backend::Ssse3 => has_ssse3(),
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Avx2 => x86::has_avx2(),
+            Backend::Avx2 => has_avx2(),
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Avx512Vbmi => x86::has_avx512vbmi(),
+            Backend::Avx512Vbmi => has_avx512vbmi(),
             #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
             _ => false,
         }
@@ -111,7 +113,7 @@ pub fn encode(backend: Backend, id: &Id) -> Option<[u8; ENCODED_LEN]> {
         Backend::Sse2 => Some(unsafe { x86::sse2::encode(id.as_bytes()) }),
         // SAFETY: SSSE3 was just checked.
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        Backend::Ssse3 if x86::has_ssse3() => Some(unsafe { x86::ssse3::encode(id.as_bytes()) }),
+        Backend::Ssse3 if has_ssse3() => Some(unsafe { x86::ssse3::encode(id.as_bytes()) }),
         _ => {
             let mut text = [0u8; ENCODED_LEN];
             try_encode_many(backend, core::slice::from_ref(id), &mut text)?.ok()?;
@@ -172,7 +174,7 @@ pub fn try_decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Option<
 }
 
 /// Batch encode with a backend known to be supported.
-pub(super) fn encode_many(backend: Backend, ids: &[Id], out: &mut [u8]) -> Result<(), Error> {
+pub(crate) fn encode_many(backend: Backend, ids: &[Id], out: &mut [u8]) -> Result<(), Error> {
     check_len(out.len(), ENCODED_LEN, ids.len())?;
     let src = id_bytes(ids);
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -196,7 +198,7 @@ pub(super) fn encode_many(backend: Backend, ids: &[Id], out: &mut [u8]) -> Resul
 }
 
 /// Batch decode with a backend known to be supported.
-pub(super) fn decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Result<(), Error> {
+pub(crate) fn decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Result<(), Error> {
     check_len(text.len(), ENCODED_LEN, out.len())?;
     let dst = id_bytes_mut(out);
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -215,5 +217,32 @@ pub(super) fn decode_many(backend: Backend, text: &[u8], out: &mut [Id]) -> Resu
     {
         debug_assert_eq!(backend, Backend::Scalar);
         scalar::decode_many(text, dst, 0)
+    }
+}
+
+/// Checks that `actual == per_item · items`, as an [`Error::InvalidLength`].
+fn check_len(actual: usize, per_item: usize, items: usize) -> Result<(), Error> {
+    match per_item.checked_mul(items) {
+        Some(expected) if expected == actual => Ok(()),
+        expected => Err(Error::InvalidLength {
+            expected: expected.unwrap_or(usize::MAX),
+            actual,
+        }),
+    }
+}
+
+/// The IDs as their 10-byte representations laid end to end.
+fn id_bytes(ids: &[Id]) -> &[u8] {
+    // SAFETY: `Id` is `#[repr(transparent)]` over `[u8; 10]`, so `ids` is `10 · len` initialised
+    // bytes with alignment 1, borrowed for the same lifetime.
+    unsafe { core::slice::from_raw_parts(ids.as_ptr().cast::<u8>(), ids.len() * BINARY_LEN) }
+}
+
+/// The IDs as their 10-byte representations laid end to end, writable.
+fn id_bytes_mut(ids: &mut [Id]) -> &mut [u8] {
+    // SAFETY: as in `id_bytes`, and every byte pattern is a valid `Id`, so any write keeps the
+    // slice valid; the mutable borrow is carried over.
+    unsafe {
+        core::slice::from_raw_parts_mut(ids.as_mut_ptr().cast::<u8>(), ids.len() * BINARY_LEN)
     }
 }

@@ -1,0 +1,178 @@
+//! [`AnyId`]: a value of any format, and the single format detection ([`AnyId::detect`]) that
+//! the CLI and every binding use. The list of formats, [`for_each_format!`](crate::for_each_format),
+//! is here, above every format's module.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::Error;
+use crate::format::{Format, FormatSet};
+use crate::model::{Fields, IdFormat, Text};
+
+/// Calls `$callback!` with the table of every format, one `Variant(Type, "name", "Display
+/// name", binary_len, text_len)` per format; `text_len` is the longest text. The bindings build
+/// their per-format surface from this one list. (The same rows without the types make
+/// [`Format`], below the formats' modules.)
+///
+/// ```
+/// macro_rules! names {
+///     ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+///         [$($name),*]
+///     };
+/// }
+/// assert_eq!(sno_core::for_each_format!(names)[..2], ["sno", "ulid"]);
+/// ```
+#[macro_export]
+macro_rules! for_each_format {
+    ($callback:ident) => {
+        $callback! {
+            Sno($crate::Id, "sno", "sno", 10, 16),
+            Ulid($crate::ulid::Ulid, "ulid", "ULID", 16, 26),
+            Uuid7($crate::uuid7::Uuid7, "uuid7", "UUIDv7", 16, 45),
+            Scru128($crate::scru128::Scru128Id, "scru128", "SCRU128", 16, 25),
+            Scru160($crate::scru160::Scru160Id, "scru160", "SCRU160", 20, 40),
+            Nanoflake($crate::nanoflake::Nanoflake, "nanoflake", "Nanoflake", 8, 13),
+            UlidFlake($crate::ulidflake::UlidFlake, "ulidflake", "Ulid-Flake", 8, 13),
+            TypeId($crate::typeid::TypeId, "typeid", "TypeID", 16, 90),
+        }
+    };
+}
+
+macro_rules! define_any {
+    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+        /// A value of any format.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum AnyId {
+            $(
+                #[doc = concat!("A ", $display, ".")]
+                $variant($ty),
+            )*
+        }
+
+        $(
+            impl From<$ty> for AnyId {
+                fn from(id: $ty) -> AnyId {
+                    AnyId::$variant(id)
+                }
+            }
+        )*
+
+        impl AnyId {
+            /// Strictly decodes `text` as a value of `format`.
+            ///
+            /// # Errors
+            /// The format's decoding error.
+            pub fn parse_as(format: Format, text: &[u8]) -> Result<AnyId, Error> {
+                match format { $(Format::$variant => <$ty as IdFormat>::decode(text).map(AnyId::$variant)),* }
+            }
+
+            /// Takes the binary form of a value of `format`.
+            ///
+            /// # Errors
+            /// As [`IdFormat::from_slice`].
+            pub fn from_slice_as(format: Format, bytes: &[u8]) -> Result<AnyId, Error> {
+                match format { $(Format::$variant => <$ty as IdFormat>::from_slice(bytes).map(AnyId::$variant)),* }
+            }
+
+            /// The value's format.
+            pub const fn format(&self) -> Format {
+                match self { $(AnyId::$variant(_) => Format::$variant),* }
+            }
+
+            /// The binary form, borrowed.
+            pub fn as_slice(&self) -> &[u8] {
+                match self { $(AnyId::$variant(id) => IdFormat::as_slice(id)),* }
+            }
+
+            /// The canonical text.
+            pub fn text(&self) -> Text {
+                match self { $(AnyId::$variant(id) => IdFormat::text(id)),* }
+            }
+
+            /// As [`IdFormat::unix_ms`].
+            pub fn unix_ms(&self) -> Option<i64> {
+                match self { $(AnyId::$variant(id) => IdFormat::unix_ms(id)),* }
+            }
+
+            /// As [`IdFormat::unix_nanos`].
+            pub fn unix_nanos(&self) -> Option<i64> {
+                match self { $(AnyId::$variant(id) => IdFormat::unix_nanos(id)),* }
+            }
+
+            /// As [`IdFormat::fields`].
+            pub fn fields(&self) -> Fields<'_> {
+                match self { $(AnyId::$variant(id) => IdFormat::fields(id)),* }
+            }
+        }
+    };
+}
+
+crate::for_each_format!(define_any);
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// A format by its [name](Format::name) or [display name](Format::display_name), in any
+    /// case; `uuidv7` and `ulid-flake` also work.
+    fn from_str(s: &str) -> Result<Format, Error> {
+        Format::ALL
+            .into_iter()
+            .find(|f| {
+                s.eq_ignore_ascii_case(f.name())
+                    || s.eq_ignore_ascii_case(f.display_name())
+                    || (*f == Format::Uuid7 && s.eq_ignore_ascii_case("uuid"))
+            })
+            .ok_or(Error::UnknownFormat)
+    }
+}
+
+impl AnyId {
+    /// Every format whose strict decoder accepts `text`.
+    pub fn candidates(text: &[u8]) -> FormatSet {
+        Format::ALL
+            .into_iter()
+            .filter(|f| AnyId::parse_as(*f, text).is_ok())
+            .fold(FormatSet::EMPTY, FormatSet::with)
+    }
+
+    /// The one format `text` is written in.
+    ///
+    /// A text is recognised when exactly one format accepts it **and** that format's text is
+    /// recognisable: Nanoflakes (1 to 13 base36 digits, no fixed length) accept almost any
+    /// short word, so a text that only a Nanoflake reads is reported as ambiguous too; pass the
+    /// format ([`parse_as`](Self::parse_as), `--format nanoflake`) to read it.
+    ///
+    /// # Errors
+    /// * [`Error::AmbiguousFormat`] with the candidates when several formats accept the text
+    ///   (a 13-character text can be a Ulid-Flake and a Nanoflake), or only a Nanoflake does;
+    /// * [`Error::UnrecognizedFormat`] when none does.
+    ///
+    /// ```
+    /// use sno_core::{AnyId, Error, Format, FormatSet};
+    /// assert_eq!(AnyId::detect(b"brpk4q72xwf2m63l")?.format(), Format::Sno);
+    /// assert_eq!(
+    ///     AnyId::detect(b"hello"),
+    ///     Err(Error::AmbiguousFormat { candidates: FormatSet::EMPTY.with(Format::Nanoflake) })
+    /// );
+    /// assert_eq!(AnyId::detect(b"!"), Err(Error::UnrecognizedFormat { length: 1 }));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn detect(text: &[u8]) -> Result<AnyId, Error> {
+        let candidates = AnyId::candidates(text);
+        let mut formats = candidates.iter();
+        match (formats.next(), formats.next()) {
+            (None, _) => Err(Error::UnrecognizedFormat { length: text.len() }),
+            (Some(Format::Nanoflake), None) | (Some(_), Some(_)) => {
+                Err(Error::AmbiguousFormat { candidates })
+            }
+            (Some(format), None) => AnyId::parse_as(format, text),
+        }
+    }
+}
+
+impl fmt::Display for AnyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.text().as_str())
+    }
+}

@@ -1,0 +1,51 @@
+//! Randomness from the operating system (`std`): the 32-byte seed of each thread's CSPRNG
+//! ([`ThreadRng`](crate::rng::ThreadRng)) and the 64-bit draw behind the default partitions
+//! (`partition`). Both go to `getrandom` first; neither is on a hot path.
+
+use crate::clock::SystemClock;
+
+/// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`).
+pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
+    let mut seed = [0u8; 32];
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let mut filled = 0;
+        while filled < seed.len() {
+            let rest = &mut seed[filled..];
+            // SAFETY: `rest` is writable for its length; getrandom writes at most that many.
+            let n = unsafe { libc::getrandom(rest.as_mut_ptr().cast(), rest.len(), 0) };
+            if n > 0 {
+                filled += n as usize;
+            } else if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                break;
+            }
+        }
+        if filled == seed.len() {
+            return Ok(seed);
+        }
+    }
+    use std::io::Read;
+    std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
+    Ok(seed)
+}
+
+/// 64 bits from the operating system, mixed with the pid and time so that a failing source
+/// still differs between processes.
+pub(crate) fn entropy() -> u64 {
+    let mut x: u64 = 0;
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let mut buf = [0u8; 8];
+        // SAFETY: `buf` is 8 writable bytes; getrandom writes at most that many.
+        let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
+        if n == 8 {
+            x = u64::from_ne_bytes(buf);
+        }
+    }
+    x ^= u64::from(std::process::id()).rotate_left(32);
+    x ^= SystemClock::precise_unix_nanos() as u64;
+    // splitmix64 finaliser
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}

@@ -1,0 +1,119 @@
+//! Default partitions (`std`): the pool every generator without an explicit partition draws
+//! from, its fork handling, and `SNO_PARTITION` ([`partition_from_env`]).
+//!
+//! The Go original seeds them from the start-up time, so two processes started 262.144 s apart
+//! collide. Here the process draws a 16-bit seed from the operating system's entropy once; the
+//! global generator takes `seed` and each default-configured [`Generator`](crate::Generator)
+//! takes `seed + 1`, `seed + 2`, … (65 536 in all). Two processes still pick the same seed with
+//! probability 1/65 536 per pair (birthday bound: about 1 % for 37 processes generating in the
+//! same 4 ms unit), so deployments with many processes should assign explicit partitions.
+//!
+//! Fork safety: a `pthread_atfork` child handler draws a new seed in the child (different from
+//! the parent's whole default range where possible), so a child never repeats the parent's
+//! partitions; the global generator's handler then gives it the new seed.
+
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Once;
+
+use crate::entropy::entropy;
+use crate::error::Error;
+
+/// Bit 16 marks the seed as drawn; bits 0..16 hold it.
+static SEED: AtomicU32 = AtomicU32::new(0);
+const SEEDED: u32 = 1 << 16;
+/// Default partitions handed out so far (the global generator counts as one).
+static HANDED_OUT: AtomicU64 = AtomicU64::new(0);
+static ATFORK: Once = Once::new();
+
+/// The process's seed, drawn on first use.
+pub(crate) fn seed() -> u16 {
+    let s = SEED.load(Ordering::Acquire);
+    if s & SEEDED != 0 {
+        return s as u16;
+    }
+    register_fork_handler();
+    let fresh = SEEDED | (entropy() as u16 as u32);
+    match SEED.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => fresh as u16,
+        Err(winner) => winner as u16,
+    }
+}
+
+/// The seed, if one was drawn (in a `fork()` child, after this module's handler ran: the
+/// child's own).
+pub(crate) fn drawn_seed() -> Option<u16> {
+    let s = SEED.load(Ordering::Relaxed);
+    (s & SEEDED != 0).then_some(s as u16)
+}
+
+/// The next default partition of this process.
+pub(crate) fn default_partition() -> Result<u16, Error> {
+    let seed = seed();
+    let n = HANDED_OUT.fetch_add(1, Ordering::AcqRel);
+    if n > u64::from(u16::MAX) {
+        return Err(Error::PartitionPoolExhausted);
+    }
+    Ok(seed.wrapping_add(n as u16))
+}
+
+/// The partition that `SNO_PARTITION` fixes for process-wide generators: `Ok(None)` when the
+/// variable is unset, the number when it holds a decimal `0 ..= 65535` (surrounding blanks
+/// allowed), and [`Error::InvalidEnvironment`] for anything else, an empty value included:
+/// a deployment setting is never silently ignored.
+///
+/// ```
+/// // Unset in this doctest's environment.
+/// assert_eq!(sno_core::partition_from_env(), Ok(None));
+/// ```
+pub fn partition_from_env() -> Result<Option<u16>, Error> {
+    const VARIABLE: &str = "SNO_PARTITION";
+    let Some(value) = std::env::var_os(VARIABLE) else {
+        return Ok(None);
+    };
+    let invalid = Error::InvalidEnvironment {
+        variable: VARIABLE,
+        reason: "expected a partition number 0 ..= 65535",
+    };
+    let text = value.to_str().ok_or(invalid)?.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid);
+    }
+    text.parse::<u16>().map(Some).map_err(|_| invalid)
+}
+
+/// Registers the fork generation's handler, then this module's (so that it runs second).
+fn register_fork_handler() {
+    crate::fork::register_fork_handler();
+    #[cfg(unix)]
+    ATFORK.call_once(|| {
+        // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
+        // stays valid for the life of the process.
+        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
+    });
+    #[cfg(not(unix))]
+    ATFORK.call_once(|| {});
+}
+
+/// Runs in the child right after `fork()` (after the fork generation's handler),
+/// single-threaded: atomics and a syscall only.
+#[cfg(unix)]
+extern "C" fn after_fork_in_child() {
+    let old = SEED.load(Ordering::Relaxed);
+    if old & SEEDED == 0 {
+        return; // nothing handed out yet: the child will draw its own seed
+    }
+    let old = old as u16;
+    let used = HANDED_OUT.load(Ordering::Relaxed).min(65_536) as u32;
+    let mut fresh = entropy() as u16;
+    // Avoid the parent's range [old, old + used) where there is room to.
+    let mut tries = 0;
+    while (u32::from(fresh.wrapping_sub(old))) < used.max(1) && tries < 64 {
+        fresh = entropy() as u16;
+        tries += 1;
+    }
+    if fresh == old {
+        fresh = old.wrapping_add(used.max(1) as u16);
+    }
+    SEED.store(SEEDED | u32::from(fresh), Ordering::Relaxed);
+    HANDED_OUT.store(1, Ordering::Relaxed);
+}

@@ -1,0 +1,410 @@
+//! The scalar text codecs behind [`radix`](super): portable Rust, the path of other targets and
+//! of builds without `simd`, the error report behind every fast path, and the reference the fast
+//! paths are tested against.
+
+use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
+use crate::error::Error;
+
+/// Positions of the hyphens in the hyphenated UUID form (`8-4-4-4-12`).
+pub(crate) const UUID_HYPHENS: [usize; 4] = [8, 13, 18, 23];
+
+/// The digit groups of the hyphenated UUID text (`8-4-4-4-12`).
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+const UUID_GROUPS: [core::ops::Range<usize>; 5] = [0..8, 9..13, 14..18, 19..23, 24..36];
+
+/// [`encode_uuid`](super::encode_uuid) without SIMD: the other targets' path, and the reference in tests.
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+pub(crate) fn encode_uuid_scalar(bytes: &[u8; 16], out: &mut [u8; 36]) {
+    *out = [b'-'; 36];
+    let mut from = 0;
+    for group in UUID_GROUPS {
+        let len = group.len() / 2;
+        encode_hex(
+            &bytes[from..from + len],
+            &mut out[group],
+            &crate::alphabet::HEX,
+        );
+        from += len;
+    }
+}
+
+/// [`decode_uuid`](super::decode_uuid) without SIMD: the other targets' path, and the reference in tests.
+#[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
+pub(crate) fn decode_uuid_scalar(text: &[u8; 36]) -> Option<[u8; 16]> {
+    let mut digits = [0u8; 32];
+    let mut at = 0;
+    for group in UUID_GROUPS {
+        digits[at..at + group.len()].copy_from_slice(&text[group.clone()]);
+        at += group.len();
+    }
+    let mut bytes = [0u8; 16];
+    let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
+    (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok()).then_some(bytes)
+}
+
+/// The scalar ULID decoder: the reference, and the error report behind the fast paths.
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), cold)]
+pub(crate) fn decode_ulid_scalar(input: &[u8]) -> Result<[u8; 16], Error> {
+    decode_base32::<26, 128>(input, &CROCKFORD).map(u128::to_be_bytes)
+}
+
+/// `value` as `LEN` base-32 digits, most significant first (5 bits each; the top
+/// `5 · LEN − 128` bits are zero). Works on 60-bit pieces so every shift is a 64-bit one.
+pub(crate) fn encode_base32<const LEN: usize>(value: u128, alphabet: &Alphabet<32>) -> [u8; LEN] {
+    let mut out = [0u8; LEN];
+    let mut rest = value;
+    let mut end = LEN;
+    while end > 0 {
+        let piece = (rest as u64) & ((1 << 60) - 1);
+        rest >>= 60;
+        let start = end.saturating_sub(12);
+        for (k, o) in out[start..end].iter_mut().rev().enumerate() {
+            *o = alphabet.symbols[((piece >> (5 * k)) & 31) as usize];
+        }
+        end = start;
+    }
+    out
+}
+
+/// Reads `LEN` base-32 digits of a `BITS`-bit number (`BITS` ≤ 128, `5 · LEN` ≥ `BITS`): the
+/// first digit's top `5 · LEN − BITS` bits must be zero, else [`Error::ValueOverflow`].
+pub(crate) fn decode_base32<const LEN: usize, const BITS: u32>(
+    input: &[u8],
+    alphabet: &Alphabet<32>,
+) -> Result<u128, Error> {
+    let digits = digits::<LEN, 32>(input, alphabet)?;
+    let spare = 5 * LEN as u32 - BITS;
+    if u32::from(digits[0]) >> (5 - spare) != 0 {
+        return Err(Error::ValueOverflow);
+    }
+    // 12 digits (60 bits) at a time in u64, joined in u128 once per piece.
+    let mut value = 0u128;
+    for chunk in digits.rchunks(12).rev() {
+        let piece = chunk.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
+        value = (value << (5 * chunk.len())) | u128::from(piece);
+    }
+    Ok(value)
+}
+
+/// 36^6, the largest power of 36 below 2^32: the limb of the base36 conversions.
+const B36_6: u64 = 36u64.pow(6);
+
+/// Writes `value` as 25 base-36 digits (SCRU128), most significant first: one 128-bit division by
+/// 36^12 (a constant), a 64-bit one for the top digit (36^12 = 2^24 · 3^24), then two 12-digit
+/// halves written two digits at a time from a 1 296-entry table; the four 6-digit pieces are
+/// independent, so the CPU works on them in parallel.
+/// Lower case ([`BASE36`]), as SCRU128 writes it.
+#[inline]
+pub(crate) fn encode_base36(value: u128, out: &mut [u8; 25]) {
+    const D: u128 = B36_12 as u128;
+    let high = value / D;
+    let low = (value - high * D) as u64;
+    // high < 2^128 / 36^12 < 2^67: its quotient by 36^12 is the first digit (< 16).
+    let first = ((high >> 24) as u64) / 3u64.pow(24);
+    let middle = (high - u128::from(first) * D) as u64;
+    out[0] = BASE36.symbols[first as usize];
+    for (piece, at) in [
+        (middle / B36_6, 1),
+        (middle % B36_6, 7),
+        (low / B36_6, 13),
+        (low % B36_6, 19),
+    ] {
+        // piece < 36^6 = 1296^3: three digit pairs.
+        let piece = piece as u32;
+        let (a, rest) = (piece / (1296 * 1296), piece % (1296 * 1296));
+        for (k, pair) in [a, rest / 1296, rest % 1296].into_iter().enumerate() {
+            out[at + 2 * k..at + 2 * k + 2].copy_from_slice(&BASE36_PAIRS[pair as usize]);
+        }
+    }
+}
+
+/// Every two-digit lower-case base-36 string, by value (0 ..= 1295).
+static BASE36_PAIRS: [[u8; 2]; 1296] = {
+    let mut t = [[0u8; 2]; 1296];
+    let mut i = 0;
+    while i < 1296 {
+        t[i] = [BASE36.symbols[i / 36], BASE36.symbols[i % 36]];
+        i += 1;
+    }
+    t
+};
+
+/// Reads 25 base-36 digits; values above 2^128 − 1 are [`Error::ValueOverflow`].
+pub(crate) fn decode_base36(input: &[u8], alphabet: &Alphabet<36>) -> Result<u128, Error> {
+    let digits = digits::<25, 36>(input, alphabet)?;
+    // The first digit alone, then four chunks of six (each < 36^6, so u64 arithmetic).
+    let mut value = u128::from(digits[0]);
+    for chunk in digits[1..].chunks_exact(6) {
+        let part = chunk.iter().fold(0u64, |v, &d| v * 36 + u64::from(d));
+        value = value
+            .checked_mul(u128::from(B36_6))
+            .and_then(|v| v.checked_add(u128::from(part)))
+            .ok_or(Error::ValueOverflow)?;
+    }
+    Ok(value)
+}
+
+/// 36^12, the largest power of 36 below 2^63: where a 13-digit base36 number needs a check.
+const B36_12: u64 = 36u64.pow(12);
+
+/// `value` as base-36 digits without leading zeros (`"0"` for zero), right-aligned in a 13-byte
+/// buffer left-padded with the zero symbol; returns the buffer and where the digits start.
+pub(crate) fn encode_base36_u64(value: u64, alphabet: &Alphabet<36>) -> ([u8; 13], usize) {
+    let mut out = [alphabet.symbols[0]; 13];
+    let mut rest = value;
+    let mut start = 13;
+    loop {
+        start -= 1;
+        out[start] = alphabet.symbols[(rest % 36) as usize];
+        rest /= 36;
+        if rest == 0 || start == 0 {
+            return (out, start);
+        }
+    }
+}
+
+/// Reads 1 ..= 13 base-36 digits (leading zeros allowed); values above `max` are
+/// [`Error::ValueOverflow`].
+pub(crate) fn decode_base36_u64(
+    input: &[u8],
+    max: u64,
+    alphabet: &Alphabet<36>,
+) -> Result<u64, Error> {
+    if input.is_empty() || input.len() > 13 {
+        return Err(Error::InvalidLength {
+            expected: if input.is_empty() { 1 } else { 13 },
+            actual: input.len(),
+        });
+    }
+    let mut digits = [0u8; 13];
+    let digits = &mut digits[..input.len()];
+    digit_values(input, digits, alphabet)?;
+    // The last 12 digits fit a u64 (36^12 < 2^63); a 13th is joined with a checked step.
+    let split = digits.len().saturating_sub(12);
+    let low = digits[split..]
+        .iter()
+        .fold(0u64, |v, &d| v * 36 + u64::from(d));
+    digits[..split]
+        .iter()
+        .try_fold(low, |v, &d| {
+            u64::from(d)
+                .checked_mul(B36_12)
+                .and_then(|h| h.checked_add(v))
+        })
+        .filter(|&v| v <= max)
+        .ok_or(Error::ValueOverflow)
+}
+
+/// The `LEN` digit values of `input`, or the length or first-bad-byte error.
+fn digits<const LEN: usize, const N: usize>(
+    input: &[u8],
+    alphabet: &Alphabet<N>,
+) -> Result<[u8; LEN], Error> {
+    let Ok(input) = <&[u8; LEN]>::try_from(input) else {
+        return Err(Error::InvalidLength {
+            expected: LEN,
+            actual: input.len(),
+        });
+    };
+    let mut out = [0u8; LEN];
+    digit_values(input, &mut out, alphabet)?;
+    Ok(out)
+}
+
+/// Writes the value of every byte of `input` to `out` (as long), or reports the first byte
+/// outside the alphabet.
+fn digit_values<const N: usize>(
+    input: &[u8],
+    out: &mut [u8],
+    alphabet: &Alphabet<N>,
+) -> Result<(), Error> {
+    let mut bad = 0u8;
+    for (o, &c) in out.iter_mut().zip(input) {
+        *o = alphabet.decode[c as usize];
+        bad |= *o;
+    }
+    // Values are below 128; only INVALID has the top bit set.
+    if bad & 0x80 != 0 {
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        return Err(Error::InvalidByte { position, byte });
+    }
+    Ok(())
+}
+
+/// Writes `bytes` (a multiple of 5 long) as RFC 4648 base32 without padding into `out` (8 symbols
+/// per 5 bytes).
+pub(crate) fn encode_base32_groups(bytes: &[u8], out: &mut [u8], alphabet: &Alphabet<32>) {
+    for (group, text) in bytes.chunks_exact(5).zip(out.chunks_exact_mut(8)) {
+        let v = group.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        for (k, o) in text.iter_mut().rev().enumerate() {
+            *o = alphabet.symbols[((v >> (5 * k)) & 31) as usize];
+        }
+    }
+}
+
+/// Reads RFC 4648 base32 without padding (`input` exactly 8/5 as long as `out`) into `out`.
+pub(crate) fn decode_base32_groups<const LEN: usize>(
+    input: &[u8],
+    out: &mut [u8],
+    alphabet: &Alphabet<32>,
+) -> Result<(), Error> {
+    let digits = digits::<LEN, 32>(input, alphabet)?;
+    for (text, group) in digits.chunks_exact(8).zip(out.chunks_exact_mut(5)) {
+        let v = text.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
+        group.copy_from_slice(&v.to_be_bytes()[3..]);
+    }
+    Ok(())
+}
+
+/// Writes `bytes` as lower-case hex into `out` (twice as long).
+pub(crate) fn encode_hex(bytes: &[u8], out: &mut [u8], alphabet: &Alphabet<16>) {
+    for (b, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
+        pair[0] = alphabet.symbols[usize::from(b >> 4)];
+        pair[1] = alphabet.symbols[usize::from(b & 15)];
+    }
+}
+
+/// Reads hex digit pairs from `input` into `out` (half as long); a bad byte is reported at
+/// `offset` plus its index in `input`.
+pub(crate) fn decode_hex(
+    input: &[u8],
+    out: &mut [u8],
+    offset: usize,
+    alphabet: &Alphabet<16>,
+) -> Result<(), Error> {
+    let mut bad = 0u8;
+    for (pair, o) in input.chunks_exact(2).zip(out.iter_mut()) {
+        let (h, l) = (
+            alphabet.decode[pair[0] as usize],
+            alphabet.decode[pair[1] as usize],
+        );
+        bad |= h | l;
+        *o = (h << 4) | (l & 15);
+    }
+    if bad & 0x80 != 0 {
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        return Err(Error::InvalidByte {
+            position: offset + position,
+            byte,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alphabet::{BASE36, CROCKFORD};
+
+    #[test]
+    fn base36_edges() {
+        assert_eq!(&base36(0), b"0000000000000000000000000");
+        assert_eq!(&base36(u128::MAX), b"f5lxx1zz5pnorynqglhzmsp33");
+        assert_eq!(
+            decode_base36(b"f5lxx1zz5pnorynqglhzmsp33", &BASE36),
+            Ok(u128::MAX)
+        );
+        assert_eq!(
+            decode_base36(b"f5lxx1zz5pnorynqglhzmsp34", &BASE36),
+            Err(Error::ValueOverflow)
+        );
+        for v in [1u128, 35, 36, 36u128.pow(24), u128::MAX / 3] {
+            assert_eq!(decode_base36(&base36(v), &BASE36), Ok(v));
+        }
+    }
+
+    fn base36(v: u128) -> [u8; 25] {
+        let mut out = [0u8; 25];
+        encode_base36(v, &mut out);
+        out
+    }
+
+    /// The table-driven encoder against the textbook one (repeated division by 36).
+    #[test]
+    fn base36_matches_repeated_division() {
+        let mut x = 0x0123_4567_89AB_CDEF_u128;
+        for i in 0..if cfg!(miri) { 100 } else { 20_000u128 } {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_9E37_79B9_7F4A_7C15)
+                .wrapping_add(i);
+            for v in [x, x >> (i % 128), 36u128.pow((i % 25) as u32) - 1] {
+                let mut want = [0u8; 25];
+                let mut rest = v;
+                for o in want.iter_mut().rev() {
+                    *o = BASE36.symbols[(rest % 36) as usize];
+                    rest /= 36;
+                }
+                assert_eq!(base36(v), want, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn base32_edges() {
+        let max = encode_base32::<26>(u128::MAX, &CROCKFORD);
+        assert_eq!(&max, b"7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
+        assert_eq!(decode_base32::<26, 128>(&max, &CROCKFORD), Ok(u128::MAX));
+        assert_eq!(
+            decode_base32::<26, 128>(b"80000000000000000000000000", &CROCKFORD),
+            Err(Error::ValueOverflow)
+        );
+        assert_eq!(
+            decode_base32::<13, 63>(b"7ZZZZZZZZZZZZ", &CROCKFORD),
+            Ok(u128::from(i64::MAX as u64))
+        );
+        assert_eq!(
+            decode_base32::<13, 63>(b"8000000000000", &CROCKFORD),
+            Err(Error::ValueOverflow)
+        );
+    }
+
+    #[test]
+    fn base36_u64_edges() {
+        for (v, text) in [
+            (0u64, "0"),
+            (35, "z"),
+            (36, "10"),
+            (i64::MAX as u64, "1y2p0ij32e8e7"),
+        ] {
+            let (buf, start) = encode_base36_u64(v, &BASE36);
+            assert_eq!(&buf[start..], text.as_bytes());
+            assert_eq!(decode_base36_u64(&buf, i64::MAX as u64, &BASE36), Ok(v));
+        }
+        assert_eq!(encode_base36_u64(u64::MAX, &BASE36), (*b"3w5e11264sgsf", 0));
+        assert_eq!(
+            decode_base36_u64(b"3w5e11264sgsf", u64::MAX, &BASE36),
+            Ok(u64::MAX)
+        );
+        for over in [&b"3w5e11264sgsg"[..], b"zzzzzzzzzzzzz", b"1y2p0ij32e8e8"] {
+            assert_eq!(
+                decode_base36_u64(over, i64::MAX as u64, &BASE36),
+                Err(Error::ValueOverflow)
+            );
+        }
+        assert_eq!(
+            decode_base36_u64(b"", 9, &BASE36),
+            Err(Error::InvalidLength {
+                expected: 1,
+                actual: 0
+            })
+        );
+        assert_eq!(
+            decode_base36_u64(b"1_0", 99, &BASE36),
+            Err(Error::InvalidByte {
+                position: 1,
+                byte: b'_'
+            })
+        );
+    }
+
+    #[test]
+    fn base32_groups_are_rfc4648() {
+        let mut text = [0u8; 16];
+        encode_base32_groups(b"0123456789", &mut text, &crate::alphabet::BASE32HEX);
+        // RFC 4648 base32hex of "0123456789" (checked with Python's base64.b32hexencode).
+        assert_eq!(&text, b"60OJ4CPK6KR3EE1P");
+        let mut back = [0u8; 10];
+        decode_base32_groups::<16>(&text, &mut back, &crate::alphabet::BASE32HEX).unwrap();
+        assert_eq!(&back, b"0123456789");
+    }
+}

@@ -1,0 +1,16 @@
+//! The sno format, in its own module like every other format, though its API is re-exported at
+//! the crate root (`sno_core::Id`, `sno_core::Generator`, `sno_core::new`, …):
+//!
+//! * `id`: the 10-byte [`Id`](crate::Id) and its fields;
+//! * `codec`: the text kernels (scalar, and SSE2 … AVX-512 VBMI on x86_64), with `backends`
+//!   naming each of them; `text`: the methods and traits of `Id` that go through them;
+//! * `generator`: the wait-free [`Generator`](crate::Generator); `global`: the process-wide one
+//!   behind [`new`](crate::new) (`std`).
+
+pub(crate) mod codec;
+#[cfg(target_has_atomic = "64")]
+pub mod generator;
+#[cfg(feature = "std")]
+pub(crate) mod global;
+pub(crate) mod id;
+mod text;

@@ -1,0 +1,117 @@
+//! The [`Ulid`] value type: 16 bytes, its fields and its strict text codec.
+
+use crate::error::Error;
+use crate::monotonic::{array_from_slice, id_traits};
+use crate::radix;
+
+/// Length of the text form.
+pub const ENCODED_LEN: usize = 26;
+/// Largest randomness value (80 bits).
+pub const MAX_RANDOMNESS: u128 = (1 << 80) - 1;
+
+/// A ULID: 16 bytes, big-endian; byte order is time order.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Ulid(pub(super) [u8; 16]);
+
+impl Ulid {
+    /// The all-zero ULID.
+    pub const NIL: Ulid = Ulid([0; 16]);
+    /// The largest ULID, `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`.
+    pub const MAX: Ulid = Ulid([0xFF; 16]);
+
+    /// From the 16 bytes.
+    pub const fn from_bytes(bytes: [u8; 16]) -> Ulid {
+        Ulid(bytes)
+    }
+    /// The 16 bytes.
+    pub const fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+    /// The 16 bytes, borrowed.
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+    /// From the 128-bit number.
+    pub const fn from_u128(value: u128) -> Ulid {
+        Ulid(value.to_be_bytes())
+    }
+    /// The 128-bit number.
+    pub const fn to_u128(self) -> u128 {
+        u128::from_be_bytes(self.0)
+    }
+    /// From a timestamp (≤ 2^48 − 1 ms) and an 80-bit randomness.
+    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[doc(hidden)]
+    pub const fn from_parts(unix_millis: u64, randomness: u128) -> Result<Ulid, Error> {
+        Ulid::from_fields(unix_millis, randomness)
+    }
+    /// From the fields: 48-bit Unix milliseconds and 80-bit randomness.
+    pub const fn from_fields(unix_millis: u64, randomness: u128) -> Result<Ulid, Error> {
+        if unix_millis >= 1 << 48 {
+            return Err(Error::MillisOutOfRange {
+                unix_millis: unix_millis as i64,
+            });
+        }
+        if randomness > MAX_RANDOMNESS {
+            return Err(Error::ValueOverflow);
+        }
+        Ok(Ulid::from_u128(((unix_millis as u128) << 80) | randomness))
+    }
+    /// Milliseconds since 1970.
+    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[doc(hidden)]
+    pub const fn timestamp_ms(&self) -> u64 {
+        self.unix_ms()
+    }
+    /// Milliseconds since 1970 (48 bits).
+    pub const fn unix_ms(&self) -> u64 {
+        (self.to_u128() >> 80) as u64
+    }
+    /// The 80-bit randomness.
+    pub const fn randomness(&self) -> u128 {
+        self.to_u128() & MAX_RANDOMNESS
+    }
+    /// Writes the canonical (upper-case) text.
+    #[inline]
+    fn write_text(&self, buf: &mut [u8; ENCODED_LEN]) {
+        radix::encode_ulid(&self.0, buf);
+    }
+    /// Strictly decodes the text form (either case).
+    #[inline]
+    pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
+        radix::decode_ulid(input).map(Ulid)
+    }
+    /// The 16-byte binary form.
+    pub fn from_slice(bytes: &[u8]) -> Result<Ulid, Error> {
+        array_from_slice(bytes).map(Ulid)
+    }
+}
+
+impl core::fmt::Debug for Ulid {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Ulid({self})")
+    }
+}
+
+id_traits!(Ulid, ENCODED_LEN, 16, "26-character ULID");
+
+impl From<[u8; 16]> for Ulid {
+    fn from(bytes: [u8; 16]) -> Ulid {
+        Ulid(bytes)
+    }
+}
+
+crate::model::fixed_text_format!(
+    Ulid,
+    Ulid,
+    ENCODED_LEN,
+    unix_ms = |id: &Ulid| Some(id.unix_ms() as i64),
+    fields = |id: &Ulid| {
+        use crate::model::{Field, Unit};
+        [
+            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
+            Field::uint("randomness", id.randomness(), 80, Unit::None),
+        ]
+    }
+);

@@ -1,0 +1,568 @@
+//! Keeps sno-core's modules free of dependency cycles, so the layout shows the architecture: a
+//! module only uses modules below it (shared concerns such as `fork`, `entropy`, `partition` and
+//! `platform` at the bottom, each format on top of them).
+//!
+//! Every `src/**/*.rs` file is a module (`foo/mod.rs` is `foo`, `lib.rs` the crate root). An
+//! edge `a -> b` is any path in `a`'s code that names `b` or an item inside it: `crate::b::…`,
+//! `$crate::b::…` (a macro counts where it is written), `super::…`, `self::…`, `child::…` for a
+//! child module of `a`, or `m::…` for a module `a` brought in with `use`, in `use` trees and
+//! inline alike, resolved to the deepest module the path reaches. Paths through the crate root's re-exports (`crate::Id`) count as edges to the
+//! module the item comes from. Comments (doc links included), strings and visibility
+//! restrictions (`pub(in crate::x)`) are not dependencies; test modules inside a file are part
+//! of it. Std only, a deliberately small parser: it understands the code of this crate, not all
+//! of Rust.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A module path, `""` for the crate root, else `a::b`.
+type Module = String;
+
+/// Where an edge was seen: file, line and the path as written.
+#[derive(Clone, Debug)]
+struct Site {
+    file: String,
+    line: usize,
+    path: String,
+}
+
+/// The module graph: for each module, the modules it uses and one site for each edge.
+#[derive(Default, Debug)]
+struct Graph {
+    edges: BTreeMap<Module, BTreeMap<Module, Site>>,
+}
+
+/// The module a source file is (`relative` is its path under `src/`, with `/` separators).
+fn module_of(relative: &str) -> Module {
+    let stem = relative.strip_suffix(".rs").expect("a .rs file");
+    let stem = stem.strip_suffix("/mod").unwrap_or(stem);
+    if stem == "lib" {
+        return String::new();
+    }
+    stem.replace('/', "::")
+}
+
+fn join(parent: &str, child: &str) -> Module {
+    if parent.is_empty() {
+        child.to_owned()
+    } else {
+        format!("{parent}::{child}")
+    }
+}
+
+fn parent(module: &str) -> Module {
+    module
+        .rsplit_once("::")
+        .map_or(String::new(), |(p, _)| p.to_owned())
+}
+
+/// `source` with comments, string and character literals blanked out (newlines kept, so that
+/// line numbers stay right).
+fn strip(source: &str) -> String {
+    let c: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < c.len() {
+        match literal_end(&c, i) {
+            Some(end) => {
+                for &ch in &c[i..end] {
+                    out.push(if ch == '\n' { '\n' } else { ' ' });
+                }
+                i = end;
+            }
+            None => {
+                out.push(c[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Where the comment, string or character literal that starts at `c[i]` ends (exclusive), if
+/// one starts there (lifetimes and labels, `'a`, are not literals).
+fn literal_end(c: &[char], i: usize) -> Option<usize> {
+    let at = |k: usize| c.get(k).copied().unwrap_or('\0');
+    let find = |from: usize, pattern: &[char]| {
+        (from..c.len())
+            .find(|&k| c[k..].starts_with(pattern))
+            .map_or(c.len(), |k| k + pattern.len())
+    };
+    let ident_before = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_');
+    match (at(i), at(i + 1)) {
+        ('/', '/') => Some((i..c.len()).find(|&k| c[k] == '\n').unwrap_or(c.len())),
+        ('/', '*') => {
+            let (mut depth, mut k) = (0, i);
+            while k < c.len() {
+                if at(k) == '/' && at(k + 1) == '*' {
+                    depth += 1;
+                    k += 2;
+                } else if at(k) == '*' && at(k + 1) == '/' {
+                    depth -= 1;
+                    k += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    k += 1;
+                }
+            }
+            Some(k.min(c.len()))
+        }
+        ('"', _) => {
+            let mut k = i + 1;
+            while k < c.len() && c[k] != '"' {
+                k += if c[k] == '\\' { 2 } else { 1 };
+            }
+            Some((k + 1).min(c.len()))
+        }
+        ('r', '"' | '#') if !ident_before => {
+            let hashes = c[i + 1..].iter().take_while(|&&ch| ch == '#').count();
+            if at(i + 1 + hashes) != '"' {
+                return None;
+            }
+            let close: Vec<char> = std::iter::once('"')
+                .chain(std::iter::repeat_n('#', hashes))
+                .collect();
+            Some(find(i + 2 + hashes, &close))
+        }
+        // An escape: '\n', '\'', '\u{..}'.
+        ('\'', '\\') => Some(find(i + 3, &['\''])),
+        ('\'', _) if at(i + 2) == '\'' => Some(i + 3),
+        _ => None,
+    }
+}
+
+/// Identifiers (`$crate` is one), `::` and single punctuation characters, with their lines.
+fn tokens(code: &str) -> Vec<(String, usize)> {
+    let c: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    let is_ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    while i < c.len() {
+        let ch = c[i];
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+        } else if ch.is_whitespace() {
+            i += 1;
+        } else if is_ident(ch) || (ch == '$' && c.get(i + 1).is_some_and(|&n| is_ident(n))) {
+            let start = i;
+            i += 1;
+            while i < c.len() && is_ident(c[i]) {
+                i += 1;
+            }
+            out.push((c[start..i].iter().collect(), line));
+        } else if ch == ':' && c.get(i + 1) == Some(&':') {
+            out.push(("::".to_owned(), line));
+            i += 2;
+        } else {
+            out.push((ch.to_string(), line));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// One path of a path expression or `use` tree: its segments (a `self` inside a group is
+/// dropped: it names the prefix) and, in a `use`, the name it binds (`None` for a glob).
+struct TreePath {
+    segments: Vec<String>,
+    binds: Option<String>,
+}
+
+/// The paths of a path or `use` tree starting at `tokens[*at]`. Leaves `*at` after the tree.
+fn paths(tokens: &[(String, usize)], at: &mut usize, prefix: Vec<String>) -> Vec<TreePath> {
+    let mut segments = prefix;
+    let tok = |k: usize| tokens.get(k).map_or("", |t| t.0.as_str());
+    loop {
+        match tok(*at) {
+            "{" => {
+                *at += 1;
+                let mut all = Vec::new();
+                while !matches!(tok(*at), "}" | "") {
+                    all.extend(paths(tokens, at, segments.clone()));
+                    if tok(*at) == "," {
+                        *at += 1;
+                    }
+                }
+                *at += 1;
+                return all;
+            }
+            "*" => {
+                *at += 1;
+                let binds = None;
+                return vec![TreePath { segments, binds }];
+            }
+            "self" if !segments.is_empty() => *at += 1,
+            seg if seg.starts_with(|ch: char| ch.is_alphanumeric() || ch == '_' || ch == '$') => {
+                segments.push(seg.to_owned());
+                *at += 1;
+            }
+            _ => {
+                let binds = segments.last().cloned();
+                return vec![TreePath { segments, binds }];
+            }
+        }
+        if tok(*at) == "::" {
+            *at += 1;
+        } else {
+            let mut binds = segments.last().cloned();
+            if tok(*at) == "as" {
+                binds = Some(tok(*at + 1).to_owned());
+                *at += 2;
+            }
+            return vec![TreePath { segments, binds }];
+        }
+    }
+}
+
+/// The absolute form of `path` (as written in `module`, inside the inline modules `inline`,
+/// where `local` maps the names of child modules and of modules brought in by `use` to their
+/// absolute paths), or `None` if it does not start in this crate.
+fn absolute(
+    path: &[String],
+    module: &str,
+    inline: &[String],
+    local: &BTreeMap<String, Vec<String>>,
+) -> Option<Vec<String>> {
+    let mut here: Vec<String> = module
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .chain(inline.iter().cloned())
+        .collect();
+    let mut rest = path;
+    match rest.first()?.as_str() {
+        "crate" | "$crate" => {
+            here.clear();
+            rest = &rest[1..];
+        }
+        "super" => {
+            while rest.first().map(String::as_str) == Some("super") {
+                here.pop()?;
+                rest = &rest[1..];
+            }
+        }
+        "self" => rest = &rest[1..],
+        first => {
+            here = local.get(first)?.clone();
+            rest = &rest[1..];
+        }
+    }
+    here.extend(rest.iter().cloned());
+    Some(here)
+}
+
+/// The deepest module `path` reaches, following the crate root's re-exports.
+fn target(
+    mut path: Vec<String>,
+    modules: &BTreeSet<Module>,
+    reexports: &BTreeMap<String, Vec<String>>,
+) -> Module {
+    for _ in 0..8 {
+        if let Some(first) = path.first()
+            && !modules.contains(first.as_str())
+            && let Some(source) = reexports.get(first)
+        {
+            path = source.iter().chain(&path[1..]).cloned().collect();
+            continue;
+        }
+        break;
+    }
+    let mut module = String::new();
+    for seg in &path {
+        let deeper = join(&module, seg);
+        if !modules.contains(&deeper) {
+            break;
+        }
+        module = deeper;
+    }
+    module
+}
+
+/// Every crate path in one file: (line, absolute path, the path as written). `modules` are all
+/// the crate's modules.
+fn references(
+    source: &str,
+    module: &str,
+    modules: &BTreeSet<Module>,
+) -> Vec<(usize, Vec<String>, String)> {
+    let toks = tokens(&strip(source));
+    let tok = |k: usize| toks.get(k).map_or("", |t| t.0.as_str());
+    let split = |m: &str| m.split("::").map(str::to_owned).collect::<Vec<_>>();
+    // Names that start a path here besides `crate`, `super` and `self`: child modules, then
+    // modules brought in by `use`.
+    let mut local: BTreeMap<String, Vec<String>> = modules
+        .iter()
+        .filter(|c| !c.is_empty() && parent(c) == module)
+        .map(|c| (c.rsplit("::").next().unwrap().to_owned(), split(c)))
+        .collect();
+    let mut found = Vec::new();
+    // Inline modules (`mod tests { … }`) around the current token, with the brace depth at
+    // which each closes.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0;
+    let mut at = 0;
+    while at < toks.len() {
+        match tok(at) {
+            "{" => depth += 1,
+            "}" => {
+                if inline.last().is_some_and(|&(_, d)| d == depth) {
+                    inline.pop();
+                }
+                depth -= 1;
+            }
+            "mod" if tok(at + 2) == "{" => inline.push((tok(at + 1).to_owned(), depth + 1)),
+            _ => {}
+        }
+        let first = tok(at);
+        let before = at.checked_sub(1).map_or("", tok);
+        let starts =
+            matches!(first, "crate" | "$crate" | "super" | "self") || local.contains_key(first);
+        // Not the middle of a path, nor a visibility (`pub(in crate::x)`).
+        if !starts || tok(at + 1) != "::" || before == "::" || before == "in" {
+            at += 1;
+            continue;
+        }
+        let (line, start, is_use) = (toks[at].1, at, before == "use");
+        let names: Vec<String> = inline.iter().map(|(n, _)| n.clone()).collect();
+        for path in paths(&toks, &mut at, Vec::new()) {
+            let Some(abs) = absolute(&path.segments, module, &names, &local) else {
+                continue;
+            };
+            if is_use
+                && let Some(name) = path.binds
+                && modules.contains(&abs.join("::"))
+            {
+                local.insert(name, abs.clone());
+            }
+            let written = toks[start..at.max(start + 1)]
+                .iter()
+                .map(|t| t.0.as_str())
+                .collect::<String>();
+            found.push((line, abs, written));
+        }
+        at = at.max(start + 1);
+    }
+    found
+}
+
+/// The graph of `files` (path under `src/`, source).
+fn graph(files: &[(String, String)]) -> Graph {
+    let modules: BTreeSet<Module> = files.iter().map(|(p, _)| module_of(p)).collect();
+    // The crate root's `use` items: name -> the path it stands for (absolute, or through another
+    // of these names, which `target` follows).
+    let mut reexports = BTreeMap::new();
+    for (file, source) in files {
+        if module_of(file).is_empty() {
+            let toks = tokens(&strip(source));
+            for k in 0..toks.len() {
+                if toks[k].0 == "use" {
+                    let mut at = k + 1;
+                    for path in paths(&toks, &mut at, Vec::new()) {
+                        let abs = absolute(&path.segments, "", &[], &BTreeMap::new())
+                            .unwrap_or(path.segments);
+                        if let Some(name) = path.binds {
+                            reexports.insert(name, abs);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // `#[macro_export]` macros live at the crate root (`crate::m!`) but belong to the module that
+    // defines them.
+    for (file, source) in files {
+        let toks = tokens(&strip(source));
+        for k in 0..toks.len() {
+            if toks[k].0 == "macro_export"
+                && let Some(m) = (k..toks.len()).find(|&m| toks[m].0 == "macro_rules")
+                && let Some(name) = toks.get(m + 2)
+            {
+                let module = module_of(file);
+                let segments = module
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned);
+                reexports.insert(name.0.clone(), segments.collect());
+            }
+        }
+    }
+    let mut g = Graph::default();
+    for (file, source) in files {
+        let module = module_of(file);
+        let out = g.edges.entry(module.clone()).or_default();
+        for (line, abs, path) in references(source, &module, &modules) {
+            let to = target(abs, &modules, &reexports);
+            if to != module {
+                out.entry(to).or_insert_with(|| Site {
+                    file: file.clone(),
+                    line,
+                    path,
+                });
+            }
+        }
+    }
+    g
+}
+
+/// Every cycle a depth-first search meets (one per back edge), as module lists `a, b, …, a`.
+fn cycles(g: &Graph) -> Vec<Vec<Module>> {
+    fn visit(
+        g: &Graph,
+        m: &Module,
+        stack: &mut Vec<Module>,
+        done: &mut BTreeSet<Module>,
+        found: &mut Vec<Vec<Module>>,
+    ) {
+        if let Some(pos) = stack.iter().position(|s| s == m) {
+            let mut cycle = stack[pos..].to_vec();
+            cycle.push(m.clone());
+            found.push(cycle);
+            return;
+        }
+        if done.contains(m) {
+            return;
+        }
+        stack.push(m.clone());
+        for next in g.edges.get(m).into_iter().flat_map(BTreeMap::keys) {
+            visit(g, next, stack, done, found);
+        }
+        stack.pop();
+        done.insert(m.clone());
+    }
+    let (mut done, mut found) = (BTreeSet::new(), Vec::new());
+    for m in g.edges.keys() {
+        visit(g, m, &mut Vec::new(), &mut done, &mut found);
+    }
+    found
+}
+
+/// The cycles, each edge with where it is written.
+fn describe(g: &Graph, cycles: &[Vec<Module>]) -> String {
+    let name = |m: &str| {
+        if m.is_empty() {
+            "crate".to_owned()
+        } else {
+            m.to_owned()
+        }
+    };
+    let mut text = String::new();
+    for cycle in cycles {
+        text.push_str("cycle:\n");
+        for pair in cycle.windows(2) {
+            let site = &g.edges[&pair[0]][&pair[1]];
+            text.push_str(&format!(
+                "  {} -> {}   ({}:{}: {})\n",
+                name(&pair[0]),
+                name(&pair[1]),
+                site.file,
+                site.line,
+                site.path
+            ));
+        }
+    }
+    text
+}
+
+fn read_sources(dir: &Path, under: &str, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("read src")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let relative = if under.is_empty() {
+            name
+        } else {
+            format!("{under}/{name}")
+        };
+        if path.is_dir() {
+            read_sources(&path, &relative, out);
+        } else if relative.ends_with(".rs") {
+            out.push((relative, std::fs::read_to_string(&path).expect("read file")));
+        }
+    }
+}
+
+#[test]
+fn sno_core_modules_have_no_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    read_sources(&src, "", &mut files);
+    let g = graph(&files);
+    // The parser sees the crate: every format reaches the shared error type.
+    for format in [
+        "ulid",
+        "uuid7",
+        "scru128",
+        "scru160",
+        "nanoflake",
+        "ulidflake",
+    ] {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![format.to_owned()];
+        while let Some(m) = todo.pop() {
+            if seen.insert(m.clone()) {
+                todo.extend(g.edges.get(&m).into_iter().flat_map(|e| e.keys().cloned()));
+            }
+        }
+        assert!(
+            seen.contains("error"),
+            "{format} does not reach `error`: {g:#?}"
+        );
+    }
+    let found = cycles(&g);
+    assert!(
+        found.is_empty(),
+        "sno-core's modules must not depend on each other in a cycle; move the shared piece into a module below both:\n{}",
+        describe(&g, &found)
+    );
+}
+
+/// The checker itself: each kind of path makes an edge, and a cycle through them is reported.
+#[test]
+fn a_cycle_is_reported() {
+    let files = |extra: &str| {
+        let file = |path: &str, source: &str| (path.to_owned(), source.to_owned());
+        vec![
+            file(
+                "lib.rs",
+                "mod a;\nmod b;\nmod c;\npub use b::Item as Alias;\npub use Alias as Again;\n",
+            ),
+            file(
+                "a/mod.rs",
+                "mod inner;\nuse crate::c;\nfn f() { inner::g(); c::d::h() }\n\
+                 macro_rules! m { () => { $crate::c::Y }; }\n",
+            ),
+            file("a/inner.rs", "use super::super::{b::{self, x}, c::Y};\n"),
+            file(
+                "b.rs",
+                &format!(
+                    "// crate::a is a comment\nconst S: &str = \"crate::a\"; /* crate::a */\n\
+                     pub(in crate::b) fn f() {{ let _ = ('{{', '\\'', r#\"crate::a\"#); }}\n\
+                     #[cfg(test)]\nmod tests {{ use super::*; }}\n{extra}"
+                ),
+            ),
+            file("c/mod.rs", "mod d;\nfn k() { crate::Again::new(); }"),
+            file("c/d.rs", ""),
+        ]
+    };
+    let g = graph(&files(""));
+    let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
+    assert_eq!(edges(""), ["b"]);
+    assert_eq!(edges("a"), ["a::inner", "c", "c::d"]);
+    assert_eq!(edges("a::inner"), ["b", "c"]);
+    assert!(edges("b").is_empty(), "{g:#?}");
+    assert_eq!(edges("c"), ["b"]);
+    assert!(cycles(&g).is_empty());
+
+    // An inline path in an inline module of `b` closes a cycle.
+    let g = graph(&files("mod t { fn g() { crate::a::inner::z(); } }"));
+    let found = cycles(&g);
+    let cycle = ["b", "a::inner", "b"].map(String::from).to_vec();
+    assert!(found.contains(&cycle), "{found:?}");
+    assert!(describe(&g, &found).contains("b -> a::inner   (b.rs:6: crate::a::inner::z)"));
+}
