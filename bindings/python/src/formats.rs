@@ -1,7 +1,7 @@
-//! What ULID, UUIDv7, SCRU128 and SCRU160 add to their value classes (built in `ids`): field
-//! properties, `from_fields`, conversions; and their generators and module functions, the same
-//! for the four (the Python modules `sno.ulid`, `sno.uuid7`, `sno.scru128` and `sno.scru160`
-//! re-export them under short names).
+//! What ULID, UUIDv7, SCRU128, SCRU160 and TypeID add to their value classes (built in `ids`):
+//! field properties, `from_fields`, conversions; and the generators and module functions of the
+//! first four, the same for each (the Python modules `sno.ulid`, `sno.uuid7`, `sno.scru128`,
+//! `sno.scru160` and `sno.typeid` re-export them under short names).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -9,8 +9,8 @@ use sno_core::monotonic::Shared;
 use sno_core::rng::ThreadRng;
 
 use crate::batch::{global_value, list_of, next};
-use crate::ids::{Scru128, Scru160, Ulid, Uuid7, ascii_str, text};
-use crate::{args, decode_text, to_py};
+use crate::ids::{Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, field, text, uuid_arg};
+use crate::{args, decode_text, to_py, with_utf8};
 
 /// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
 /// checked between chunks.
@@ -308,6 +308,84 @@ impl Scru160 {
     fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         ascii_str(py, &self.0.encode_hex_bytes())
     }
+}
+
+#[pymethods]
+impl TypeId {
+    /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
+    /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
+    #[staticmethod]
+    #[pyo3(name = "new")]
+    fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
+        let py = prefix.py();
+        let uuid =
+            global_value(py, sno_core::uuid7::global_generator()).map_err(|e| to_py(py, e))?;
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
+    }
+
+    /// The TypeID with `prefix` and any UUID (a `uuid.UUID` or its 16 bytes).
+    #[staticmethod]
+    fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bytes = uuid_arg(uuid)?;
+        // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
+        let raw = sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
+            .map_err(|e| to_py(uuid.py(), e))?
+            .uuid_bytes();
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
+    }
+
+    /// The type prefix (`""` for none).
+    #[getter]
+    fn prefix(&self) -> &str {
+        self.0.prefix()
+    }
+
+    /// The 26-character suffix: the UUID in lower-case Crockford base32.
+    #[getter]
+    fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let mut buf = [0u8; sno_core::typeid::SUFFIX_LEN];
+        ascii_str(py, self.0.encode_suffix(&mut buf).as_bytes())
+    }
+
+    /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
+    #[getter]
+    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::ids::to_uuid(py, &self.0)
+    }
+
+    /// The UUID's 4-bit version field (7 for generated TypeIDs).
+    #[getter]
+    fn version(&self) -> PyResult<u128> {
+        field(&self.0, "version")
+    }
+
+    /// The UUID's 12-bit `rand_a` field.
+    #[getter]
+    fn rand_a(&self) -> PyResult<u128> {
+        field(&self.0, "rand_a")
+    }
+
+    /// The UUID's two variant bits.
+    #[getter]
+    fn variant(&self) -> PyResult<u128> {
+        field(&self.0, "variant")
+    }
+
+    /// The UUID's 62-bit `rand_b` field.
+    #[getter]
+    fn rand_b(&self) -> PyResult<u128> {
+        field(&self.0, "rand_b")
+    }
+}
+
+/// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
+/// U+FFFD, which it refuses).
+fn with_prefix(
+    prefix: &Bound<'_, PyString>,
+    make: impl FnOnce(&str) -> Result<sno_core::typeid::TypeId, sno_core::Error>,
+) -> PyResult<TypeId> {
+    let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
+    made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
 }
 
 /// Adds the generators and module functions to the native module.

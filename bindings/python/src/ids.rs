@@ -10,7 +10,7 @@
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `formats.rs`, `flakes.rs`.
 
 use pyo3::IntoPyObjectExt;
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyTuple, PyType};
@@ -179,12 +179,39 @@ fn fields<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-/// `__reduce__` of an ID class: rebuild with `type(obj).from_bytes(raw)`.
-fn pickle_reduce<'py>(obj: &Bound<'py, PyAny>, raw: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+/// `__reduce__` of an ID class: rebuild with `type(obj).from_str(text)` (the text holds the
+/// whole value; a TypeID's binary form lacks its prefix).
+fn pickle_reduce<'py, T: IdFormat>(
+    obj: &Bound<'py, PyAny>,
+    id: &T,
+) -> PyResult<Bound<'py, PyTuple>> {
     let py = obj.py();
-    let ctor = obj.get_type().getattr("from_bytes")?;
-    let args = PyTuple::new(py, [PyBytes::new(py, raw)])?;
+    let ctor = obj.get_type().getattr("from_str")?;
+    let args = PyTuple::new(py, [text(py, id)?])?;
     PyTuple::new(py, [ctor, args.into_any()])
+}
+
+/// The number field `name` of `id`, for a format's field properties that its core type has no
+/// method for.
+pub(crate) fn field(id: &impl IdFormat, name: &str) -> PyResult<u128> {
+    match id.fields().get(name).map(|f| f.value) {
+        Some(FieldValue::Uint(v)) => Ok(v),
+        _ => Err(PyAttributeError::new_err(format!(
+            "no number field {name:?}"
+        ))),
+    }
+}
+
+/// The 16 bytes of a `uuid.UUID`, or of a `bytes` (its length checked by the core).
+pub(crate) fn uuid_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let py = value.py();
+    if value.is_instance(uuid_class(py)?)? {
+        return Ok(value.getattr("bytes")?.cast_into::<PyBytes>()?);
+    }
+    value
+        .cast::<PyBytes>()
+        .cloned()
+        .map_err(|_| PyTypeError::new_err("a UUID is a uuid.UUID or its 16 bytes".to_owned()))
 }
 
 /// One class per entry of the core's format table.
@@ -316,7 +343,7 @@ macro_rules! value_class {
             }
 
             fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-                pickle_reduce(slf.as_any(), slf.get().0.as_slice())
+                pickle_reduce(slf.as_any(), &slf.get().0)
             }
 
             fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
