@@ -97,15 +97,12 @@ pub(crate) fn to_uuid<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bou
     uuid_class(py)?.call((), Some(&kwargs))
 }
 
-/// A value of format `T` from what its constructor takes besides its own class (which the
-/// caller tries first): text, the binary form, a `uuid.UUID` (16-byte formats), an `int`
+/// A value of format `T` from what its constructor takes besides text and its own class (which
+/// the caller tries first): the binary form, a `uuid.UUID` (16-byte formats), an `int`
 /// (8-byte formats, whose values are integers underneath); anything else is a `TypeError`.
 fn coerce<T: IdFormat>(value: &Bound<'_, PyAny>, class: &str) -> PyResult<T> {
     let py = value.py();
     let len = T::FORMAT.binary_len();
-    if let Ok(s) = value.cast::<PyString>() {
-        return decode_text(s, T::decode);
-    }
     if let Ok(b) = value.cast::<PyBytes>() {
         return T::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
     }
@@ -261,6 +258,9 @@ macro_rules! value_class {
             /// `uuid.UUID` (128-bit formats) or the integer (64-bit formats).
             #[new]
             fn py_new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+                if let Ok(s) = value.cast::<PyString>() {
+                    return decode_text(s, <$ty as IdFormat>::decode).map($variant);
+                }
                 if let Ok(id) = value.cast::<Self>() {
                     return Ok(*id.get());
                 }

@@ -207,6 +207,7 @@ unsafe extern "C" {
 /// (CPython keeps a `str`'s UTF-8 form; an ASCII `str` is its own), else through a copy. A `str`
 /// with lone surrogates gets them encoded as 3 bytes each (`surrogatepass`), which every decoder
 /// rejects (a `DecodeError`, never a `UnicodeEncodeError`).
+#[inline]
 pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
     #[cfg(not(windows))]
     {
@@ -228,6 +229,7 @@ pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) 
 
 /// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
 /// byte offsets; see [`text_error`]).
+#[inline]
 pub(crate) fn decode_text<T>(
     s: &Bound<'_, PyString>,
     decode: fn(&[u8]) -> Result<T, Error>,
