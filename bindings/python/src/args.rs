@@ -136,11 +136,12 @@ pub(crate) fn count(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     sno_core::batch_len(requested).map_err(|e| to_py(obj.py(), e))
 }
 
-/// The integer of a 64-bit ID (Nanoflake, Ulid-Flake): beyond the `i64` range is the core's
-/// `ValueOverflow` (a `DecodeError`, like a negative value), not an `OverflowError`.
-pub(crate) fn id_int64(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+/// A field of an ID given to `from_fields`: an int in the range of `T`, else the core's
+/// `ValueOverflow` (a `DecodeError`, code `"value_overflow"`: a field above its width, as the
+/// core reports the widths it checks itself).
+pub(crate) fn field<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
     match Wide::read(obj)? {
-        Wide::Fits(v) => i64::try_from(v).map_err(|_| to_py(obj.py(), Error::ValueOverflow)),
+        Wide::Fits(v) => T::try_from(v).map_err(|_| to_py(obj.py(), Error::ValueOverflow)),
         _ => Err(to_py(obj.py(), Error::ValueOverflow)),
     }
 }

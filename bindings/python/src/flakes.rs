@@ -1,19 +1,20 @@
-//! `sno.Nanoflake` and `sno.UlidFlake`, the 64-bit formats: values are Python `int`s underneath
-//! (`int(x)`, `x.int`, `from_int`), with 8-byte big-endian `bytes`. One macro builds what the two
-//! value classes share; their generators take the formats' settings (epoch, generator id, sid).
+//! What `sno.Nanoflake` and `sno.UlidFlake`, the 64-bit formats, add to their value classes
+//! (built in `ids`; their constructors also take the integer): field properties, `from_fields`,
+//! times for a given epoch; and their generators, which take the formats' settings (epoch,
+//! generator id, sid).
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString};
 use sno_core::Error;
 use sno_core::monotonic::Shared;
 use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
-use crate::batch::global_value;
-use crate::formats::{ascii_str, decode_text, iso_ms, new_list, next};
-use crate::{args, datetime_from_ms, pickle_reduce, raise_code, to_py};
+use crate::batch::{global_value, next};
+use crate::formats::new_list;
+use crate::ids::{Nanoflake as PyNanoflake, UlidFlake as PyUlidFlake, ascii_str};
+use crate::{args, datetime_from_ms, raise_code, to_py};
 
 // The signatures spell the default epoch as a literal, so that Python shows its value.
 const _: () = assert!(ulidflake::DEFAULT_EPOCH_MS == 1_704_067_200_000);
@@ -33,227 +34,117 @@ fn config_error(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// Defines the value class `$class` (Python name `$name`) over a 64-bit core type; `$extra` are
-/// the format's own methods; `$repr` gives the fields after the text in `repr()`.
-macro_rules! py_int64 {
-    ($class:ident, $name:literal, $core:ty, repr = $repr:expr, { $($extra:tt)* }) => {
-        #[doc = concat!("A ", $name, ": immutable, hashable, ordered like its integer; `str()` is the canonical text.")]
-        #[pyclass(frozen, eq, ord, hash, module = "sno", name = $name)]
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub(crate) struct $class(pub(crate) $core);
+#[pymethods]
+impl PyNanoflake {
+    /// The Nanoflake with the given fields (`timestamp`: milliseconds since the application's
+    /// epoch, 41 bits); a field above its width is a `TimeRangeError` (the timestamp) or a
+    /// `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        #[pyo3(from_py_with = args::field)] generator_id: u16,
+        #[pyo3(from_py_with = args::field)] sequence: u16,
+    ) -> PyResult<Self> {
+        Nanoflake::from_fields(timestamp, generator_id, sequence)
+            .map(PyNanoflake)
+            .map_err(|e| to_py(py, e))
+    }
 
-        impl $class {
-            fn coerce(value: &Bound<'_, PyAny>) -> PyResult<$core> {
-                let py = value.py();
-                if let Ok(s) = value.cast::<PyString>() {
-                    return decode_text(s, <$core>::decode);
-                }
-                if let Ok(i) = value.cast::<PyInt>() {
-                    return <$core>::from_i64(args::id_int64(i)?).map_err(|e| to_py(py, e));
-                }
-                if let Ok(b) = value.cast::<PyBytes>() {
-                    return <$core>::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
-                }
-                if let Ok(id) = value.cast::<$class>() {
-                    return Ok(id.get().0);
-                }
-                Err(PyTypeError::new_err(format!(
-                    concat!("sno.", $name, "() takes a str, int or bytes (8), not {}"),
-                    value.get_type().name()?
-                )))
-            }
-        }
+    /// The 41-bit timestamp (the `timestamp` field): milliseconds since the application's
+    /// epoch (which the value does not carry).
+    #[getter]
+    fn timestamp_ms(&self) -> u64 {
+        self.0.timestamp()
+    }
 
-        #[pymethods]
-        impl $class {
-            /// Decodes text strictly, or takes the integer (0 ..= 2**63 - 1) or the 8 bytes.
-            #[new]
-            fn py_new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
-                Self::coerce(value).map($class)
-            }
+    /// The 10-bit generator id.
+    #[getter]
+    fn generator_id(&self) -> u16 {
+        self.0.generator_id()
+    }
 
-            /// Strictly decodes the text form.
-            #[staticmethod]
-            fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
-                decode_text(text, <$core>::decode).map($class)
-            }
+    /// The 12-bit sequence.
+    #[getter]
+    fn sequence(&self) -> u16 {
+        self.0.sequence()
+    }
 
-            /// Takes the 8-byte big-endian binary form.
-            #[staticmethod]
-            fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
-                <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
-            }
+    /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
+    /// layout bug); use it for IDs they generated.
+    #[getter]
+    fn reference_timestamp_ms(&self) -> u64 {
+        self.0.reference_timestamp()
+    }
 
-            /// From the integer (0 ..= 2**63 - 1; outside a `DecodeError`, code
-            /// `"value_overflow"`).
-            #[staticmethod]
-            fn from_int(
-                py: Python<'_>,
-                #[pyo3(from_py_with = args::id_int64)] value: i64,
-            ) -> PyResult<Self> {
-                <$core>::from_i64(value).map($class).map_err(|e| to_py(py, e))
-            }
+    /// The 13-digit zero-padded text, which sorts like the values.
+    #[getter]
+    fn padded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ascii_str(py, &self.0.encode_padded())
+    }
 
-            fn __str__(&self) -> String {
-                self.0.to_string()
-            }
+    /// Milliseconds since 1970, given the epoch the ID was made with (saturating).
+    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
+        self.0.unix_ms_at(epoch_ms)
+    }
 
-            fn __repr__(&self) -> String {
-                #[allow(clippy::redundant_closure_call, reason = "the macro takes a formatter")]
-                let fields: String = ($repr)(&self.0);
-                format!(concat!("sno.", $name, "('{}', {})"), self.0, fields)
-            }
-
-            fn __int__(&self) -> i64 {
-                self.0.to_i64()
-            }
-
-            fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                PyBytes::new(py, self.0.as_bytes())
-            }
-
-            /// The 8-byte big-endian binary form.
-            #[getter]
-            fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                PyBytes::new(py, self.0.as_bytes())
-            }
-
-            /// The integer.
-            #[getter]
-            fn int(&self) -> i64 {
-                self.0.to_i64()
-            }
-
-            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-                pickle_reduce(slf.as_any(), slf.get().0.as_bytes())
-            }
-
-            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-                slf
-            }
-
-            fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-                slf
-            }
-
-            $($extra)*
-        }
-    };
+    /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
+    fn datetime<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        datetime_from_ms(py, self.0.unix_ms_at(epoch_ms))
+    }
 }
 
-py_int64!(
-    PyNanoflake,
-    "Nanoflake",
-    Nanoflake,
-    repr = |n: &Nanoflake| format!(
-        "timestamp_ms={}, generator_id={}, sequence={}",
-        n.timestamp(),
-        n.generator_id(),
-        n.sequence()
-    ),
-    {
-        /// The 41-bit timestamp: milliseconds since the application's epoch (which the value
-        /// does not carry).
-        #[getter]
-        fn timestamp_ms(&self) -> u64 {
-            self.0.timestamp()
-        }
-
-        /// The 10-bit generator id.
-        #[getter]
-        fn generator_id(&self) -> u16 {
-            self.0.generator_id()
-        }
-
-        /// The 12-bit sequence.
-        #[getter]
-        fn sequence(&self) -> u16 {
-            self.0.sequence()
-        }
-
-        /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
-        /// layout bug); use it for IDs they generated.
-        #[getter]
-        fn reference_timestamp_ms(&self) -> u64 {
-            self.0.reference_timestamp()
-        }
-
-        /// The 13-digit zero-padded text, which sorts like the values.
-        #[getter]
-        fn padded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-            ascii_str(py, &self.0.encode_padded())
-        }
-
-        /// Milliseconds since 1970, given the epoch the ID was made with.
-        fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-            self.0.unix_ms_at(epoch_ms)
-        }
-
-        /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
-        fn datetime<'py>(
-            &self,
-            py: Python<'py>,
-            #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            datetime_from_ms(py, self.0.unix_ms_at(epoch_ms))
-        }
+#[pymethods]
+impl PyUlidFlake {
+    /// The Ulid-Flake with the given fields (`timestamp`: milliseconds since the epoch, 43
+    /// bits; `randomness`: the low 20 bits, a scalable value's sid included); a field above its
+    /// width is a `TimeRangeError` (the timestamp) or a `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        #[pyo3(from_py_with = args::field)] randomness: u32,
+    ) -> PyResult<Self> {
+        UlidFlake::from_fields(timestamp, randomness)
+            .map(PyUlidFlake)
+            .map_err(|e| to_py(py, e))
     }
-);
 
-py_int64!(
-    PyUlidFlake,
-    "UlidFlake",
-    UlidFlake,
-    repr = |f: &UlidFlake| {
-        let time = match iso_ms(f.unix_ms() as u64) {
-            Some(iso) => format!("time='{iso}'"),
-            None => format!("unix_ms={}", f.unix_ms()),
-        };
-        format!(
-            "{time}, randomness={}, scalable_randomness={}, sid={}",
-            f.randomness(),
-            f.scalable_randomness(),
-            f.sid()
-        )
-    },
-    {
-        /// The 43-bit timestamp: milliseconds since the epoch.
-        #[getter]
-        fn timestamp_ms(&self) -> u64 {
-            self.0.timestamp()
-        }
-
-        /// The time with the default epoch (2024-01-01), as an aware UTC `datetime`.
-        #[getter]
-        fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-            datetime_from_ms(py, self.0.unix_ms())
-        }
-
-        /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted).
-        #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
-        fn unix_ms(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-            self.0.unix_ms_at(epoch_ms)
-        }
-
-        /// The low 20 bits: a stand-alone value's randomness.
-        #[getter]
-        fn randomness(&self) -> u32 {
-            self.0.randomness()
-        }
-
-        /// Bits 5-19: a scalable value's randomness.
-        #[getter]
-        fn scalable_randomness(&self) -> u16 {
-            self.0.scalable_randomness()
-        }
-
-        /// The low 5 bits: a scalable value's scalability id.
-        #[getter]
-        fn sid(&self) -> u8 {
-            self.0.sid()
-        }
+    /// The 43-bit timestamp (the `timestamp` field): milliseconds since the epoch.
+    #[getter]
+    fn timestamp_ms(&self) -> u64 {
+        self.0.timestamp()
     }
-);
+
+    /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted;
+    /// `unix_ms` is this with the default epoch).
+    #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
+    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
+        self.0.unix_ms_at(epoch_ms)
+    }
+
+    /// The low 20 bits: a stand-alone value's randomness.
+    #[getter]
+    fn randomness(&self) -> u32 {
+        self.0.randomness()
+    }
+
+    /// Bits 5-19: a scalable value's randomness.
+    #[getter]
+    fn scalable_randomness(&self) -> u16 {
+        self.0.scalable_randomness()
+    }
+
+    /// The low 5 bits: a scalable value's scalability id.
+    #[getter]
+    fn sid(&self) -> u8 {
+        self.0.sid()
+    }
+}
 
 /// A thread-safe Nanoflakes generator on the system clock: `NanoflakeGenerator(epoch_ms,
 /// generator_id)`. Unique IDs need a distinct generator id per generator (and process).
@@ -417,16 +308,13 @@ fn ulidflake_new_many<'py>(
     #[pyo3(from_py_with = args::count)] n: usize,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let text = |id: UlidFlake| ascii_str(py, &id.encode_bytes());
     let make = || global_value(py, ulidflake::global_generator());
-    new_list(py, n, as_str, make, text, PyUlidFlake)
+    new_list(py, n, as_str, make, PyUlidFlake)
 }
 
 /// Adds the classes and functions to the native module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyNanoflake>()?;
     m.add_class::<PyNanoflakeGenerator>()?;
-    m.add_class::<PyUlidFlake>()?;
     m.add_class::<PyUlidFlakeGenerator>()?;
     m.add_function(wrap_pyfunction!(ulidflake_new, m)?)?;
     m.add_function(wrap_pyfunction!(ulidflake_new_many, m)?)?;

@@ -1,218 +1,45 @@
-//! `sno.ULID`, `sno.UUID7`, `sno.SCRU128`, `sno.SCRU160`: one macro builds each value class, its
-//! generator class and its module functions (the Python modules `sno.ulid`, `sno.uuid7`,
-//! `sno.scru128` and `sno.scru160` re-export them under short names).
+//! What ULID, UUIDv7, SCRU128, SCRU160 and TypeID add to their value classes (built in `ids`):
+//! field properties, `from_fields`, conversions; and the generators and module functions of the
+//! first four, the same for each (the Python modules `sno.ulid`, `sno.uuid7`, `sno.scru128`,
+//! `sno.scru160` and `sno.typeid` re-export them under short names).
 
-use pyo3::IntoPyObjectExt;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{IntoPyDict, PyBytes, PyList, PyString, PyTuple, PyType};
-use sno_core::Error;
+use pyo3::types::{PyList, PyString};
 use sno_core::monotonic::Shared;
-use sno_core::scru128::Scru128Id;
-use sno_core::scru160::Scru160Id;
-use sno_core::ulid::Ulid;
-use sno_core::uuid7::Uuid7;
+use sno_core::rng::ThreadRng;
 
-pub(crate) use crate::batch::next;
-use crate::batch::{global_value, list_of};
-pub(crate) use crate::decode_text;
-use crate::{args, datetime_from_ms, pickle_reduce, to_py};
+use crate::batch::{global_value, list_of, next};
+use crate::ids::{Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, field, text, uuid_arg};
+use crate::{args, decode_text, to_py, with_utf8};
 
-static UUID_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-
-/// The standard library's `uuid.UUID` class, looked up once.
-fn uuid_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    UUID_CLASS.import(py, "uuid", "UUID")
-}
-
-/// A `uuid.UUID` with the given 16 bytes.
-fn to_uuid<'py>(py: Python<'py>, bytes: &[u8; 16]) -> PyResult<Bound<'py, PyAny>> {
-    let kwargs = [("bytes", PyBytes::new(py, bytes))].into_py_dict(py)?;
-    uuid_class(py)?.call((), Some(&kwargs))
-}
-
-/// The 16 bytes of a `uuid.UUID`, or `None` if `value` is not one.
-fn uuid_bytes(value: &Bound<'_, PyAny>) -> PyResult<Option<[u8; 16]>> {
-    if !value.is_instance(uuid_class(value.py())?)? {
-        return Ok(None);
-    }
-    let bytes = value.getattr("bytes")?;
-    let bytes = bytes.cast::<PyBytes>()?.as_bytes();
-    Ok(<[u8; 16]>::try_from(bytes).ok())
-}
-
-/// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` past year 9999 (the limit of
-/// ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can reach.
-pub(crate) fn iso_ms(ms: u64) -> Option<String> {
-    let mut utc = [0u8; sno_core::time::UTC_LEN];
-    sno_core::time::format_utc_millis(i64::try_from(ms).ok()?, &mut utc).map(str::to_owned)
-}
-
-/// `n` values of `make`, as a list of objects (`wrap`) or, with `as_str`, of their text; signals
-/// are checked between chunks.
-pub(crate) fn new_list<'py, T, W: IntoPyObject<'py>>(
+/// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
+/// checked between chunks.
+pub(crate) fn new_list<'py, T, W>(
     py: Python<'py>,
     n: usize,
     as_str: bool,
-    make: impl Fn() -> Result<T, Error>,
-    text: impl Fn(T) -> PyResult<Bound<'py, PyString>>,
+    make: impl Fn() -> Result<T, sno_core::Error>,
     wrap: impl Fn(T) -> W,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<Bound<'py, PyList>>
+where
+    T: sno_core::IdFormat,
+    W: IntoPyObject<'py>,
+{
+    use pyo3::IntoPyObjectExt;
     let make = || make().map_err(|e| to_py(py, e));
     if as_str {
-        list_of(py, n, |_| Ok(text(make()?)?.into_any()))
+        list_of(py, n, |_| Ok(text(py, &make()?)?.into_any()))
     } else {
         list_of(py, n, |_| wrap(make()?).into_bound_py_any(py))
     }
 }
 
-/// A `str` of ASCII text written by a core encoder; `MemoryError` when Python cannot allocate
-/// it (`PyString::new` would panic).
-pub(crate) fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    PyString::from_bytes(py, text)
-}
-
-/// Defines the value class `$class` (Python name `$name`) over core type `$core`, its generator
-/// `$gen` on state `$state`, and the module functions `$new` / `$new_many` drawing from the
-/// process-wide generator `$global()`. `$uuid` says whether `uuid.UUID` converts (same 128 bits); `$extra`
-/// are the format's own methods; `$repr` gives the fields after the text in `repr()`.
-macro_rules! py_format {
-    (
-        $class:ident, $name:literal, $core:ty,
-        $gen:ident, $gen_name:literal, $state:ty, $global:path,
-        $new:ident, $new_many:ident, $uuid:literal, bin = $bin:literal,
-        repr = $repr:expr,
-        { $($extra:tt)* }
-    ) => {
-        #[doc = concat!("A ", $name, ": immutable, hashable, ordered by time; `str()` is the canonical text.")]
-        #[pyclass(frozen, eq, ord, hash, module = "sno", name = $name)]
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub(crate) struct $class(pub(crate) $core);
-
-        impl $class {
-            fn coerce(value: &Bound<'_, PyAny>) -> PyResult<$core> {
-                if let Ok(s) = value.cast::<PyString>() {
-                    return decode_text(s, <$core>::decode);
-                }
-                if let Ok(b) = value.cast::<PyBytes>() {
-                    return <$core>::from_slice(b.as_bytes()).map_err(|e| to_py(value.py(), e));
-                }
-                if let Ok(id) = value.cast::<$class>() {
-                    return Ok(id.get().0);
-                }
-                if $uuid {
-                    if let Some(bytes) = uuid_bytes(value)? {
-                        return <$core>::from_slice(&bytes).map_err(|e| to_py(value.py(), e));
-                    }
-                }
-                Err(PyTypeError::new_err(format!(
-                    concat!("sno.", $name, "() takes a str, bytes (", $bin, "){}, not {}"),
-                    if $uuid { " or uuid.UUID" } else { "" },
-                    value.get_type().name()?
-                )))
-            }
-        }
-
-        #[pymethods]
-        impl $class {
-            /// Decodes text strictly, or takes the 16 raw bytes (or a `uuid.UUID` where it applies).
-            #[new]
-            fn py_new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
-                Self::coerce(value).map($class)
-            }
-
-            /// Strictly decodes the text form.
-            #[staticmethod]
-            fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
-                decode_text(text, <$core>::decode).map($class)
-            }
-
-            #[doc = concat!("Takes the ", $bin, "-byte binary form.")]
-            #[staticmethod]
-            fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
-                <$core>::from_slice(data).map($class).map_err(|e| to_py(py, e))
-            }
-
-            /// From the integer (big-endian bytes); negative or too large is a `DecodeError`
-            /// (code `"value_overflow"`).
-            #[staticmethod]
-            fn from_int(value: &Bound<'_, pyo3::types::PyInt>) -> PyResult<Self> {
-                let py = value.py();
-                if value.lt(0i32)? {
-                    return Err(to_py(py, Error::ValueOverflow));
-                }
-                let bytes = match value.call_method1("to_bytes", ($bin, "big")) {
-                    Ok(bytes) => bytes,
-                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => {
-                        return Err(to_py(py, Error::ValueOverflow));
-                    }
-                    Err(e) => return Err(e),
-                };
-                <$core>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
-                    .map($class)
-                    .map_err(|e| to_py(value.py(), e))
-            }
-
-            fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-                ascii_str(py, &self.0.encode_bytes())
-            }
-
-            fn __repr__(&self) -> String {
-                let time = match iso_ms(self.0.unix_ms()) {
-                    Some(iso) => format!("time='{iso}'"),
-                    None => format!("unix_ms={}", self.0.unix_ms()),
-                };
-                #[allow(clippy::redundant_closure_call, reason = "the macro takes a formatter")]
-                let fields: String = ($repr)(&self.0);
-                format!(concat!("sno.", $name, "('{}', {}, {})"), self.0, time, fields)
-            }
-
-            fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                PyBytes::new(py, self.0.as_bytes())
-            }
-
-            #[doc = concat!("The ", $bin, "-byte binary form.")]
-            #[getter]
-            fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                PyBytes::new(py, self.0.as_bytes())
-            }
-
-            /// The integer (the bytes read big-endian).
-            #[getter]
-            fn int<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                py.get_type::<pyo3::types::PyInt>()
-                    .call_method1("from_bytes", (PyBytes::new(py, self.0.as_bytes()), "big"))
-            }
-
-            /// The timestamp as an aware UTC `datetime` (millisecond precision).
-            #[getter]
-            fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                datetime_from_ms(py, self.0.unix_ms() as i64)
-            }
-
-            /// The timestamp in milliseconds since the Unix epoch.
-            #[getter]
-            fn unix_ms(&self) -> u64 {
-                self.0.unix_ms()
-            }
-
-            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-                pickle_reduce(slf.as_any(), slf.get().0.as_bytes())
-            }
-
-            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-                slf
-            }
-
-            fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-                slf
-            }
-
-            $($extra)*
-        }
-
-        #[doc = concat!("A thread-safe monotonic ", $name, " generator on the system clock.")]
+/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on state
+/// `$state`, and the module functions `$new` / `$new_many` drawing from the process-wide
+/// generator `$global()`.
+macro_rules! monotonic {
+    ($class:ident, $gen:ident, $gen_name:literal, $state:ty, $global:path, $new:ident, $new_many:ident) => {
+        #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
         #[pyclass(frozen, module = "sno", name = $gen_name)]
         pub(crate) struct $gen(Shared<$state>);
 
@@ -250,15 +77,15 @@ macro_rules! py_format {
             }
         }
 
-        #[doc = concat!("A new ", $name, " from the process-wide generator (reset after `os.fork()`); \
-            a system clock outside the format's range is a `TimeRangeError`.")]
+        /// A new value from the process-wide generator (reset after `os.fork()`); a system
+        /// clock outside the format's range is a `TimeRangeError`.
         #[pyfunction]
         fn $new(py: Python<'_>) -> PyResult<$class> {
             global_value(py, $global()).map($class).map_err(|e| to_py(py, e))
         }
 
-        #[doc = concat!("`n` new ", $name, "s from the process-wide generator, as objects or \
-            (`as_str=True`) their text.")]
+        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
+        /// text.
         #[pyfunction]
         #[pyo3(signature = (n, *, as_str = false))]
         fn $new_many<'py>(
@@ -266,220 +93,313 @@ macro_rules! py_format {
             #[pyo3(from_py_with = args::count)] n: usize,
             as_str: bool,
         ) -> PyResult<Bound<'py, PyList>> {
-            let make = || global_value(py, $global());
-            new_list(py, n, as_str, make, |id| ascii_str(py, &id.encode_bytes()), $class)
+            new_list(py, n, as_str, || global_value(py, $global()), $class)
         }
     };
 }
 
-py_format!(
-    PyUlid,
-    "ULID",
+monotonic!(
     Ulid,
-    PyUlidGenerator,
+    UlidGenerator,
     "ULIDGenerator",
-    sno_core::ulid::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::ulid::Monotonic<ThreadRng>,
     sno_core::ulid::global_generator,
     ulid_new,
-    ulid_new_many,
-    true,
-    bin = 16,
-    repr = |u: &Ulid| format!("randomness=0x{:020x}", u.randomness()),
-    {
-        /// The 80 random bits, as an int.
-        #[getter]
-        fn randomness(&self) -> u128 {
-            self.0.randomness()
-        }
-
-        /// The same 128 bits as a `uuid.UUID`.
-        #[pyo3(name = "to_uuid")]
-        fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-            to_uuid(py, self.0.as_bytes())
-        }
-
-        /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant
-        /// (else `DecodeError`).
-        #[pyo3(name = "to_uuid7")]
-        fn as_uuid7(&self, py: Python<'_>) -> PyResult<PyUuid7> {
-            Uuid7::try_from(self.0)
-                .map(PyUuid7)
-                .map_err(|e| to_py(py, e))
-        }
-    }
+    ulid_new_many
 );
-
-py_format!(
-    PyUuid7,
-    "UUID7",
+monotonic!(
     Uuid7,
-    PyUuid7Generator,
+    Uuid7Generator,
     "UUID7Generator",
-    sno_core::uuid7::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::uuid7::Monotonic<ThreadRng>,
     sno_core::uuid7::global_generator,
     uuid7_new,
-    uuid7_new_many,
-    true,
-    bin = 16,
-    repr = |u: &Uuid7| format!("rand_a=0x{:03x}, rand_b=0x{:016x}", u.rand_a(), u.rand_b()),
-    {
-        /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and
-        /// the braced form; the UUID must be version 7.
-        #[staticmethod]
-        #[pyo3(signature = (text, *, lenient = false))]
-        fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
-            let decode = if lenient {
-                Uuid7::decode_lenient
-            } else {
-                Uuid7::decode
-            };
-            decode_text(text, decode).map(PyUuid7)
-        }
-
-        /// The 12-bit `rand_a` field (here the high part of the Method 1 counter).
-        #[getter]
-        fn rand_a(&self) -> u16 {
-            self.0.rand_a()
-        }
-
-        /// The 62-bit `rand_b` field.
-        #[getter]
-        fn rand_b(&self) -> u64 {
-            self.0.rand_b()
-        }
-
-        /// The version: 7.
-        #[getter]
-        fn version(&self) -> u8 {
-            self.0.version()
-        }
-
-        /// The two variant bits: 0b10.
-        #[getter]
-        fn variant(&self) -> u8 {
-            self.0.variant()
-        }
-
-        /// The 32 lower-case hex digits.
-        #[getter]
-        fn hex(&self) -> String {
-            format!("{:032x}", self.0.to_u128())
-        }
-
-        /// The `uuid.UUID` with the same value.
-        #[pyo3(name = "to_uuid")]
-        fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-            to_uuid(py, self.0.as_bytes())
-        }
-
-        /// The ULID with the same 128 bits (and the same timestamp).
-        #[pyo3(name = "to_ulid")]
-        fn as_ulid(&self) -> PyUlid {
-            PyUlid(Ulid::from(self.0))
-        }
-    }
+    uuid7_new_many
 );
-
-py_format!(
-    PyScru128,
-    "SCRU128",
-    Scru128Id,
-    PyScru128Generator,
+monotonic!(
+    Scru128,
+    Scru128Generator,
     "SCRU128Generator",
-    sno_core::scru128::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::scru128::Monotonic<ThreadRng>,
     sno_core::scru128::global_generator,
     scru128_new,
-    scru128_new_many,
-    false,
-    bin = 16,
-    repr = |s: &Scru128Id| format!(
-        "counter_hi={}, counter_lo={}, entropy={}",
-        s.counter_hi(),
-        s.counter_lo(),
-        s.entropy()
-    ),
-    {
-        /// The 24-bit `counter_hi` field.
-        #[getter]
-        fn counter_hi(&self) -> u32 {
-            self.0.counter_hi()
-        }
-
-        /// The 24-bit `counter_lo` field.
-        #[getter]
-        fn counter_lo(&self) -> u32 {
-            self.0.counter_lo()
-        }
-
-        /// The 32-bit `entropy` field.
-        #[getter]
-        fn entropy(&self) -> u32 {
-            self.0.entropy()
-        }
-    }
+    scru128_new_many
 );
-
-py_format!(
-    PyScru160,
-    "SCRU160",
-    Scru160Id,
-    PyScru160Generator,
+monotonic!(
+    Scru160,
+    Scru160Generator,
     "SCRU160Generator",
-    sno_core::scru160::Monotonic<sno_core::rng::ThreadRng>,
+    sno_core::scru160::Monotonic<ThreadRng>,
     sno_core::scru160::global_generator,
     scru160_new,
-    scru160_new_many,
-    false,
-    bin = 20,
-    repr = |s: &Scru160Id| format!(
-        "counter={}, random16={}, random80=0x{:020x}",
-        s.counter(),
-        s.random16(),
-        s.random80()
-    ),
-    {
-        /// The 16-bit `counter` field.
-        #[getter]
-        fn counter(&self) -> u16 {
-            self.0.counter()
-        }
-
-        /// The 16-bit `random16` field.
-        #[getter]
-        fn random16(&self) -> u16 {
-            self.0.random16()
-        }
-
-        /// The 80-bit `random80` field.
-        #[getter]
-        fn random80(&self) -> u128 {
-            self.0.random80()
-        }
-
-        /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
-        #[getter]
-        fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-            ascii_str(py, &self.0.encode_hex_bytes())
-        }
-    }
+    scru160_new_many
 );
 
-/// Adds the classes and functions to the native module.
+#[pymethods]
+impl Ulid {
+    /// The ULID with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`,
+    /// `randomness` above 80 bits a `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] unix_ms: u64,
+        #[pyo3(from_py_with = args::field)] randomness: u128,
+    ) -> PyResult<Self> {
+        sno_core::ulid::Ulid::from_fields(unix_ms, randomness)
+            .map(Ulid)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The 80 random bits.
+    #[getter]
+    fn randomness(&self) -> u128 {
+        self.0.randomness()
+    }
+
+    /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
+    /// `DecodeError`).
+    #[pyo3(name = "to_uuid7")]
+    fn as_uuid7(&self, py: Python<'_>) -> PyResult<Uuid7> {
+        sno_core::uuid7::Uuid7::try_from(self.0)
+            .map(Uuid7)
+            .map_err(|e| to_py(py, e))
+    }
+}
+
+#[pymethods]
+impl Uuid7 {
+    /// The UUIDv7 with the given fields (version and variant are set); `unix_ms` at or above
+    /// 2**48 is a `TimeRangeError`, a field above its width a `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] unix_ms: u64,
+        #[pyo3(from_py_with = args::field)] rand_a: u16,
+        #[pyo3(from_py_with = args::field)] rand_b: u64,
+    ) -> PyResult<Self> {
+        sno_core::uuid7::Uuid7::from_fields(unix_ms, rand_a, rand_b)
+            .map(Uuid7)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and the
+    /// braced form; the UUID must be version 7.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, lenient = false))]
+    fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
+        let decode = if lenient {
+            sno_core::uuid7::Uuid7::decode_lenient
+        } else {
+            sno_core::uuid7::Uuid7::decode
+        };
+        decode_text(text, decode).map(Uuid7)
+    }
+
+    /// The 12-bit `rand_a` field (here the high part of the Method 1 counter).
+    #[getter]
+    fn rand_a(&self) -> u16 {
+        self.0.rand_a()
+    }
+
+    /// The 62-bit `rand_b` field.
+    #[getter]
+    fn rand_b(&self) -> u64 {
+        self.0.rand_b()
+    }
+
+    /// The version: 7.
+    #[getter]
+    fn version(&self) -> u8 {
+        self.0.version()
+    }
+
+    /// The two variant bits: 0b10.
+    #[getter]
+    fn variant(&self) -> u8 {
+        self.0.variant()
+    }
+
+    /// The 32 lower-case hex digits.
+    #[getter]
+    fn hex(&self) -> String {
+        format!("{:032x}", self.0.to_u128())
+    }
+
+    /// The ULID with the same 128 bits (and the same timestamp).
+    #[pyo3(name = "to_ulid")]
+    fn as_ulid(&self) -> Ulid {
+        Ulid(self.0.into())
+    }
+}
+
+#[pymethods]
+impl Scru128 {
+    /// The SCRU128 with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`, a
+    /// field above its width a `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] unix_ms: u64,
+        #[pyo3(from_py_with = args::field)] counter_hi: u32,
+        #[pyo3(from_py_with = args::field)] counter_lo: u32,
+        #[pyo3(from_py_with = args::field)] entropy: u32,
+    ) -> PyResult<Self> {
+        sno_core::scru128::Scru128Id::from_fields(unix_ms, counter_hi, counter_lo, entropy)
+            .map(Scru128)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The 24-bit `counter_hi` field.
+    #[getter]
+    fn counter_hi(&self) -> u32 {
+        self.0.counter_hi()
+    }
+
+    /// The 24-bit `counter_lo` field.
+    #[getter]
+    fn counter_lo(&self) -> u32 {
+        self.0.counter_lo()
+    }
+
+    /// The 32-bit `entropy` field.
+    #[getter]
+    fn entropy(&self) -> u32 {
+        self.0.entropy()
+    }
+}
+
+#[pymethods]
+impl Scru160 {
+    /// The SCRU160 with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`, a
+    /// field above its width a `DecodeError`.
+    #[staticmethod]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] unix_ms: u64,
+        #[pyo3(from_py_with = args::field)] counter: u16,
+        #[pyo3(from_py_with = args::field)] random16: u16,
+        #[pyo3(from_py_with = args::field)] random80: u128,
+    ) -> PyResult<Self> {
+        sno_core::scru160::Scru160Id::from_fields(unix_ms, counter, random16, random80)
+            .map(Scru160)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The 16-bit `counter` field.
+    #[getter]
+    fn counter(&self) -> u16 {
+        self.0.counter()
+    }
+
+    /// The 16-bit `random16` field.
+    #[getter]
+    fn random16(&self) -> u16 {
+        self.0.random16()
+    }
+
+    /// The 80-bit `random80` field.
+    #[getter]
+    fn random80(&self) -> u128 {
+        self.0.random80()
+    }
+
+    /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
+    #[getter]
+    fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ascii_str(py, &self.0.encode_hex_bytes())
+    }
+}
+
+#[pymethods]
+impl TypeId {
+    /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
+    /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
+    #[staticmethod]
+    #[pyo3(name = "new")]
+    fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
+        let py = prefix.py();
+        let uuid =
+            global_value(py, sno_core::uuid7::global_generator()).map_err(|e| to_py(py, e))?;
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
+    }
+
+    /// The TypeID with `prefix` and any UUID (a `uuid.UUID` or its 16 bytes).
+    #[staticmethod]
+    fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bytes = uuid_arg(uuid)?;
+        // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
+        let raw = sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
+            .map_err(|e| to_py(uuid.py(), e))?
+            .uuid_bytes();
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
+    }
+
+    /// The type prefix (`""` for none).
+    #[getter]
+    fn prefix(&self) -> &str {
+        self.0.prefix()
+    }
+
+    /// The 26-character suffix: the UUID in lower-case Crockford base32.
+    #[getter]
+    fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let mut buf = [0u8; sno_core::typeid::SUFFIX_LEN];
+        ascii_str(py, self.0.encode_suffix(&mut buf).as_bytes())
+    }
+
+    /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
+    #[getter]
+    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::ids::to_uuid(py, &self.0)
+    }
+
+    /// The UUID's 4-bit version field (7 for generated TypeIDs).
+    #[getter]
+    fn version(&self) -> PyResult<u128> {
+        field(&self.0, "version")
+    }
+
+    /// The UUID's 12-bit `rand_a` field.
+    #[getter]
+    fn rand_a(&self) -> PyResult<u128> {
+        field(&self.0, "rand_a")
+    }
+
+    /// The UUID's two variant bits.
+    #[getter]
+    fn variant(&self) -> PyResult<u128> {
+        field(&self.0, "variant")
+    }
+
+    /// The UUID's 62-bit `rand_b` field.
+    #[getter]
+    fn rand_b(&self) -> PyResult<u128> {
+        field(&self.0, "rand_b")
+    }
+}
+
+/// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
+/// U+FFFD, which it refuses).
+fn with_prefix(
+    prefix: &Bound<'_, PyString>,
+    make: impl FnOnce(&str) -> Result<sno_core::typeid::TypeId, sno_core::Error>,
+) -> PyResult<TypeId> {
+    let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
+    made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
+}
+
+/// Adds the generators and module functions to the native module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyUlid>()?;
-    m.add_class::<PyUlidGenerator>()?;
-    m.add_class::<PyUuid7>()?;
-    m.add_class::<PyUuid7Generator>()?;
-    m.add_class::<PyScru128>()?;
-    m.add_class::<PyScru128Generator>()?;
+    m.add_class::<UlidGenerator>()?;
+    m.add_class::<Uuid7Generator>()?;
+    m.add_class::<Scru128Generator>()?;
+    m.add_class::<Scru160Generator>()?;
     m.add_function(wrap_pyfunction!(ulid_new, m)?)?;
     m.add_function(wrap_pyfunction!(ulid_new_many, m)?)?;
     m.add_function(wrap_pyfunction!(uuid7_new, m)?)?;
     m.add_function(wrap_pyfunction!(uuid7_new_many, m)?)?;
     m.add_function(wrap_pyfunction!(scru128_new, m)?)?;
     m.add_function(wrap_pyfunction!(scru128_new_many, m)?)?;
-    m.add_class::<PyScru160>()?;
-    m.add_class::<PyScru160Generator>()?;
     m.add_function(wrap_pyfunction!(scru160_new, m)?)?;
     m.add_function(wrap_pyfunction!(scru160_new_many, m)?)?;
     Ok(())

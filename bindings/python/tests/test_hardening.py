@@ -186,7 +186,7 @@ def test_int_arguments_name_the_parameter():
         (lambda: sno.ulidflake.Generator(sid=256), "sid must be in 0..=31, got 256"),
         (lambda: sno.nanoflake.Generator(0, 2**70), "generator_id must be in 0..=1023, got 1180591620717411303424"),
         (lambda: sno.Generator(sequence_max=2**200), "sequence_max must be in 0..=65535, got an int above 2**127"),
-        (lambda: sno.Nanoflake(5).unix_ms(2**63), "epoch_ms must be in -9223372036854775808..=9223372036854775807"),
+        (lambda: sno.Nanoflake(5).unix_ms_at(2**63), "epoch_ms must be in -9223372036854775808..=9223372036854775807"),
     ]
     for call, message in cases:
         with pytest.raises(sno.ConfigError) as e:

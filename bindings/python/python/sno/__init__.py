@@ -1,5 +1,5 @@
 """libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7, SCRU128,
-SCRU160, Nanoflakes and Ulid-Flake.
+SCRU160, Nanoflakes, Ulid-Flake and TypeID.
 
 >>> import sno
 >>> a, b = sno.new(), sno.new()
@@ -39,6 +39,7 @@ from sno._sno import (
     Lease,
     SCRU128,
     SCRU160,
+    TypeID,
     ULID,
     UUID7,
     Nanoflake,
@@ -50,7 +51,7 @@ from sno._sno import (
     new_many,
 )
 from sno._sno import Generator as _NativeGenerator
-from sno import nanoflake, scru128, scru160, ulid, ulidflake, uuid7
+from sno import nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
 
 __all__ = [
     "BINARY_LEN",
@@ -78,6 +79,7 @@ __all__ = [
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
+    "TypeID",
     "ULID",
     "UUID7",
     "UlidFlake",
@@ -89,6 +91,7 @@ __all__ = [
     "new_many",
     "scru128",
     "scru160",
+    "typeid",
     "ulid",
     "ulidflake",
     "uuid7",

@@ -11,7 +11,8 @@ class DecodeError(SnoError, ValueError):
     """Text or bytes that are not a valid ID; ``.position`` (and ``.byte``) say where.
 
     ``.position`` is ``None`` where the whole value is at fault (``code`` ``"value_overflow"``:
-    above the format's maximum; ``"not_version_7"``: a UUID of another version).
+    above the format's maximum; ``"not_version_7"``: a UUID of another version;
+    ``"invalid_prefix"``: a TypeID prefix against the spec's rules).
     From ``decode_many``, ``.index`` is the bad item and ``.position`` the byte within it.
     """
 

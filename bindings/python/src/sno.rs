@@ -1,0 +1,594 @@
+//! sno's own surface: the fields of `sno.ID` (its value class comes from `ids`), and the hot
+//! paths that stay dedicated entries: `sno.new()`, `sno.new_many()`, `sno.Generator`, and the
+//! SIMD batch codecs `encode_many` / `decode_many`.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
+
+use crate::batch::{self, Mint, list_of, next_id, try_push, try_vec};
+use crate::ids::{Sno as PyId, ascii_str};
+use crate::lease::{self, PyLease};
+use crate::{args, raise_code, text_error, to_py, with_utf8};
+
+#[pymethods]
+impl PyId {
+    /// The ID with the given fields (`timestamp` in 4 ms units since 2010); a timestamp above
+    /// 2**39 - 1 is a `TimeRangeError`, a field outside its width a `DecodeError`.
+    #[staticmethod]
+    #[pyo3(signature = (timestamp, tick_tock, meta, partition, sequence))]
+    fn from_fields(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        tick_tock: bool,
+        #[pyo3(from_py_with = args::field)] meta: u8,
+        #[pyo3(from_py_with = args::field)] partition: u16,
+        #[pyo3(from_py_with = args::field)] sequence: u16,
+    ) -> PyResult<Self> {
+        Id::from_fields(timestamp, tick_tock, meta, partition, sequence)
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The raw timestamp (the `timestamp` field): 4 ms units since 2010-01-01T00:00:00Z.
+    #[getter]
+    fn units(&self) -> u64 {
+        self.0.timestamp()
+    }
+
+    /// The meta byte.
+    #[getter]
+    fn meta(&self) -> u8 {
+        self.0.meta()
+    }
+
+    /// The partition.
+    #[getter]
+    fn partition(&self) -> u16 {
+        self.0.partition()
+    }
+
+    /// The sequence.
+    #[getter]
+    fn sequence(&self) -> u16 {
+        self.0.sequence()
+    }
+
+    /// The tick-tock bit (flips when the generator survives a clock regression).
+    #[getter]
+    fn tick_tock(&self) -> bool {
+        self.0.tick_tock()
+    }
+
+    /// Whether all ten bytes are zero.
+    fn is_zero(&self) -> bool {
+        self.0.is_zero()
+    }
+}
+
+/// A new ID from the process-wide generator: the partition `SNO_PARTITION` fixes, or one
+/// leased from `SNO_LEASE_URL` (each `os.fork()` child leases its own), else a random one
+/// (renewed after `os.fork()`).
+#[pyfunction]
+#[pyo3(name = "new", signature = (meta = 0))]
+fn new_id(py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
+    next_id(py, &lease::process_generator(py)?, meta).map(PyId)
+}
+
+/// `n` (at most `MAX_BATCH`) new IDs from the process-wide generator, as a list of `ID`s, or of
+/// their text with `as_str=True` (encoded in one SIMD batch).
+#[pyfunction]
+#[pyo3(signature = (n, meta = 0, *, as_str = false))]
+fn new_many<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::count)] n: usize,
+    #[pyo3(from_py_with = args::meta)] meta: u8,
+    as_str: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    many(py, &lease::process_generator(py)?, n, meta, as_str)
+}
+
+/// `n` new IDs of `g` (a count already checked), as `ID`s or their text; signals are checked
+/// between chunks.
+fn many<'py, G: Mint>(
+    py: Python<'py>,
+    g: &G,
+    n: usize,
+    meta: u8,
+    as_str: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    if !as_str {
+        return list_of(py, n, |_| {
+            Ok(Bound::new(py, PyId(next_id(py, g, meta)?))?.into_any())
+        });
+    }
+    let mut ids = try_vec(n)?;
+    for i in 0..n {
+        batch::chunk_check(py, i)?;
+        ids.push(next_id(py, g, meta)?);
+    }
+    strings(py, &ids)
+}
+
+/// The text of `ids` as a list of `str`, encoded in one batch.
+fn strings<'py>(py: Python<'py>, ids: &[Id]) -> PyResult<Bound<'py, PyList>> {
+    let len = ids.len() * sno_core::ENCODED_LEN;
+    let mut text = try_vec(len)?;
+    text.resize(len, 0u8);
+    Id::encode_many(ids, &mut text).map_err(|e| to_py(py, e))?;
+    let mut chunks = text.chunks_exact(sno_core::ENCODED_LEN);
+    list_of(py, ids.len(), |_| {
+        // The codec writes only alphabet bytes (ASCII).
+        let chunk = chunks.next().unwrap_or_default();
+        Ok(ascii_str(py, chunk)?.into_any())
+    })
+}
+
+/// Encodes many IDs at once (SIMD): a list of their 16-character strings.
+#[pyfunction]
+fn encode_many<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut out = Vec::new();
+    for item in ids.try_iter()? {
+        let item = item?;
+        match item.cast::<PyId>() {
+            Ok(id) => try_push(&mut out, id.get().0)?,
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "sno.encode_many() takes sno.ID items, not {}",
+                    item.get_type().name()?
+                )));
+            }
+        }
+    }
+    strings(py, &out)
+}
+
+/// A decode error for item `index` of a batch: the item's own error, with `.index` set and the
+/// message prefixed with the item.
+fn item_error(py: Python<'_>, index: usize, err: PyErr) -> PyErr {
+    let value = err.value(py);
+    let _ = value.setattr("index", index);
+    if let Ok(msg) = value.str() {
+        let _ = value.setattr("args", (format!("item {index}: {msg}"),));
+    }
+    err
+}
+
+/// The IDs of the strings collected in `buf` (16 bytes each, one SIMD pass), or the error of
+/// the first bad one (with `.index`).
+fn decode_buf(py: Python<'_>, buf: &[u8]) -> PyResult<Result<Vec<Id>, PyErr>> {
+    let n = buf.len() / sno_core::ENCODED_LEN;
+    let mut ids = try_vec(n)?;
+    ids.resize(n, Id::ZERO);
+    Ok(Id::decode_many(buf, &mut ids)
+        .map(|()| ids)
+        .map_err(|e| match (e, Id::batch_index(&e)) {
+            (Error::InvalidByte { position, byte }, Some(index)) => {
+                let e = Error::InvalidByte {
+                    position: position - index * sno_core::ENCODED_LEN,
+                    byte,
+                };
+                item_error(py, index, to_py(py, e))
+            }
+            (other, index) => item_error(py, index.unwrap_or(0), to_py(py, other)),
+        }))
+}
+
+/// Strictly decodes many strings at once (SIMD): a list of `ID`s. A bad item raises
+/// `DecodeError` with `.index` (the first bad item) and `.position` (within it).
+#[pyfunction]
+fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut buf: Vec<u8> = Vec::new();
+    for (index, item) in texts.try_iter()?.enumerate() {
+        let item = item?;
+        let Ok(s) = item.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "sno.decode_many() takes str items, not {}",
+                item.get_type().name()?
+            )));
+        };
+        let bad = with_utf8(s, |text| -> PyResult<Option<PyErr>> {
+            if text.len() == sno_core::ENCODED_LEN && text.is_ascii() {
+                // Checked in the batch below.
+                if buf.len() == buf.capacity() {
+                    buf.try_reserve(buf.capacity().max(1024))
+                        .map_err(|_| PyMemoryError::new_err("cannot allocate the text buffer"))?;
+                }
+                buf.extend_from_slice(text);
+                return Ok(None);
+            }
+            // Not 16 ASCII bytes: its own decode names the problem.
+            Ok(Id::decode(text).err().map(|e| text_error(py, text, e)))
+        })??;
+        if let Some(err) = bad {
+            // An earlier item may be bad too: the first one is reported.
+            return Err(decode_buf(py, &buf)?
+                .err()
+                .unwrap_or_else(|| item_error(py, index, err)));
+        }
+    }
+    let ids = decode_buf(py, &buf)??;
+    list_of(py, ids.len(), |i| {
+        let id = ids.get(i).copied().unwrap_or(Id::ZERO); // i < ids.len()
+        Ok(Bound::new(py, PyId(id))?.into_any())
+    })
+}
+
+/// A thread-safe generator with its own partition and sequence bounds, or a lease's.
+#[pyclass(frozen, subclass, module = "sno._sno", name = "Generator")]
+struct PyGenerator {
+    inner: Source,
+}
+
+enum Source {
+    /// Its own partition (given, restored or a default one).
+    Plain(Arc<Generator<SystemClock>>),
+    /// A lease's self-fencing generator.
+    Leased(Box<Leased>),
+}
+
+struct Leased {
+    generator: sno_lease::LeasedGenerator,
+    /// Kept open as long as the generator lives.
+    lease: Py<PyLease>,
+    sequence_min: u16,
+    sequence_max: u16,
+}
+
+/// `ConfigError` (code `"leased_generator"`): what a leased generator cannot do, and why.
+fn leased_refusal(py: Python<'_>, what: &str, why: &str) -> PyErr {
+    raise_code(
+        py,
+        "ConfigError",
+        "leased_generator",
+        format!("sno: {what} does not apply to a leased generator: {why}"),
+    )
+}
+
+/// Why a leased generator takes no explicit time.
+const LEASED_TIMES: &str = "it stamps only times inside its lease, and an ID for any other time could repeat another holder's";
+
+impl PyGenerator {
+    /// The plain generator, or the refusal of `what` for a leased one.
+    fn plain(&self, py: Python<'_>, what: &str, why: &str) -> PyResult<&Generator<SystemClock>> {
+        match &self.inner {
+            Source::Plain(g) => Ok(g),
+            Source::Leased(_) => Err(leased_refusal(py, what, why)),
+        }
+    }
+}
+
+const SNAPSHOT_KEYS: [&str; 8] = [
+    "partition",
+    "sequence_min",
+    "sequence_max",
+    "sequence",
+    "now",
+    "wall_hi",
+    "wall_safe",
+    "drifts",
+];
+
+fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapshot> {
+    for key in d.keys() {
+        let known = key
+            .extract::<&str>()
+            .is_ok_and(|k| SNAPSHOT_KEYS.contains(&k));
+        if !known {
+            return Err(raise_code(
+                py,
+                "ConfigError",
+                "unknown_snapshot_key",
+                format!(
+                    "unknown snapshot key {}; the keys are {}",
+                    key.repr()?,
+                    SNAPSHOT_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+        d.get_item(k)?.ok_or_else(|| {
+            raise_code(
+                py,
+                "ConfigError",
+                "missing_snapshot_key",
+                format!("snapshot lacks {k:?}"),
+            )
+        })
+    };
+    let outside = |k: &str, v: &str, range: &str| {
+        raise_code(
+            py,
+            "ConfigError",
+            "invalid_snapshot",
+            format!("snapshot {k:?} = {v} is outside {range}"),
+        )
+    };
+    let field = |k: &str, lo: i128, hi: i128| -> PyResult<i128> {
+        let v = get(k)?;
+        if !v.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "snapshot {k:?} must be an int, not {}",
+                v.get_type().name()?
+            )));
+        }
+        let range = format!("{lo}..={hi}");
+        match v.extract::<i128>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            Ok(n) => Err(outside(k, &n.to_string(), &range)),
+            Err(_) => Err(outside(k, "an int beyond 128 bits", &range)),
+        }
+    };
+    let units = |k: &str| field(k, 0, sno_core::time::MAX_TIMESTAMP.into()).map(|v| v as i64);
+    Ok(Snapshot {
+        partition: field("partition", 0, 65535)? as u16,
+        sequence_min: field("sequence_min", 0, 65535)? as u16,
+        sequence_max: field("sequence_max", 0, 65535)? as u16,
+        sequence: field("sequence", 0, u32::MAX.into())? as u32,
+        now: field("now", i64::MIN.into(), i64::MAX.into())? as i64,
+        wall_hi: units("wall_hi")?,
+        wall_safe: units("wall_safe")?,
+        drifts: field("drifts", 0, u32::MAX.into())? as u32,
+    })
+}
+
+// The signature spells the default maximum wait as a literal, so that Python shows its value.
+const _: () = assert!(sno_core::time::DEFAULT_MAX_WAIT.as_millis() == 5000);
+
+#[pymethods]
+impl PyGenerator {
+    /// `Generator(partition=None, sequence_min=0, sequence_max=65535, snapshot=None, *,
+    /// max_wait_ms=5000, lease=None)`: without a partition, a per-process default is used;
+    /// `snapshot` (a dict from `.snapshot()`) restores a saved state (its partition is kept
+    /// unless `partition` is given); `lease` (a `sno.Lease`) makes the lease's self-fencing
+    /// generator, which takes the leased partition and mints only while the lease holds.
+    #[new]
+    #[pyo3(signature = (
+        partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *,
+        max_wait_ms = 5000, lease = None
+    ))]
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::opt_partition)] partition: Option<u16>,
+        #[pyo3(from_py_with = args::sequence_min)] sequence_min: u16,
+        #[pyo3(from_py_with = args::sequence_max)] sequence_max: u16,
+        snapshot: Option<&Bound<'_, PyDict>>,
+        #[pyo3(from_py_with = args::max_wait_ms)] max_wait_ms: u32,
+        lease: Option<Bound<'_, PyLease>>,
+    ) -> PyResult<Self> {
+        let mut b = Generator::builder()
+            .sequence_bounds(sequence_min, sequence_max)
+            .max_wait(std::time::Duration::from_millis(max_wait_ms.into()));
+        if let Some(lease) = lease {
+            if partition.is_some() {
+                return Err(leased_refusal(
+                    py,
+                    "partition=",
+                    "its partition is the lease's; leave partition out",
+                ));
+            }
+            if snapshot.is_some() {
+                return Err(leased_refusal(
+                    py,
+                    "snapshot=",
+                    "it starts inside its lease, and a saved state from elsewhere could \
+                     repeat another holder's IDs; leave snapshot out",
+                ));
+            }
+            let generator = lease.get().with_open(py, |l| l.generator_with(b))?;
+            return Ok(PyGenerator {
+                inner: Source::Leased(Box::new(Leased {
+                    generator,
+                    lease: lease.unbind(),
+                    sequence_min,
+                    sequence_max,
+                })),
+            });
+        }
+        if let Some(s) = snapshot {
+            b = b.snapshot(snapshot_from_dict(py, s)?);
+        }
+        if let Some(p) = partition {
+            b = b.partition(p);
+        }
+        let g = b.build().map_err(|e| to_py(py, e))?;
+        Ok(PyGenerator {
+            inner: Source::Plain(Arc::new(g)),
+        })
+    }
+
+    /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
+    /// pool is used up or the clock went back, for at most `max_wait_ms` (5 s by default; then
+    /// the error `try_new` gives). Raises `ForkedGeneratorError` in a `fork()` child for an
+    /// explicit partition (see `repartition`), `TimeRangeError` for a clock outside 2010 … 2079;
+    /// a leased generator waits for a renewal, then raises `LeaseExpiredError`.
+    #[pyo3(name = "new", signature = (meta = 0))]
+    fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
+        match &self.inner {
+            Source::Plain(g) => next_id(py, &**g, meta).map(PyId),
+            Source::Leased(l) => next_id(py, &l.generator, meta).map(PyId),
+        }
+    }
+
+    /// `n` (at most `MAX_BATCH`) new IDs, as a list of `ID`s or (`as_str=True`) their text;
+    /// waits as `new` does.
+    #[pyo3(signature = (n, meta = 0, *, as_str = false))]
+    fn new_many<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::count)] n: usize,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+        as_str: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        match &self.inner {
+            Source::Plain(g) => many(py, &**g, n, meta, as_str),
+            Source::Leased(l) => many(py, &l.generator, n, meta, as_str),
+        }
+    }
+
+    /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError` (and
+    /// `LeaseExpiredError` for a leased generator whose lease does not cover the clock).
+    #[pyo3(signature = (meta = 0))]
+    fn try_new(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+    ) -> PyResult<PyId> {
+        let result = match &self.inner {
+            Source::Plain(g) => g.try_next(meta),
+            Source::Leased(l) => l.generator.try_next(meta),
+        };
+        result.map(PyId).map_err(|e| to_py(py, e))
+    }
+
+    /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence; a time outside
+    /// 2010 .. 2079-09-07 is a `TimeRangeError`. Not for a leased generator.
+    fn new_with_unix_ns(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+        #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
+    ) -> PyResult<PyId> {
+        self.plain(py, "an ID for a given time", LEASED_TIMES)?
+            .new_with_unix_nanos(meta, unix_ns)
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`. Not for a
+    /// leased generator (its lease, not a snapshot, keeps it unique).
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self
+            .plain(
+                py,
+                "snapshot()",
+                "its lease keeps it unique, and its state cannot be restored elsewhere",
+            )?
+            .snapshot();
+        let d = PyDict::new(py);
+        d.set_item("partition", s.partition)?;
+        d.set_item("sequence_min", s.sequence_min)?;
+        d.set_item("sequence_max", s.sequence_max)?;
+        d.set_item("sequence", s.sequence)?;
+        d.set_item("now", s.now)?;
+        d.set_item("wall_hi", s.wall_hi)?;
+        d.set_item("wall_safe", s.wall_safe)?;
+        d.set_item("drifts", s.drifts)?;
+        Ok(d)
+    }
+
+    /// Counters of overflows, regressions and waits, as a dict.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = match &self.inner {
+            Source::Plain(g) => g.stats(),
+            Source::Leased(l) => l.generator.stats(),
+        };
+        let d = PyDict::new(py);
+        d.set_item("overflows", s.overflows)?;
+        d.set_item("overflow_episodes", s.overflow_episodes)?;
+        d.set_item("drifts", s.drifts)?;
+        d.set_item("regressions", s.regressions)?;
+        d.set_item("waits", s.waits)?;
+        Ok(d)
+    }
+
+    /// The partition stamped into every ID (a leased generator's follows its lease).
+    #[getter]
+    fn partition(&self) -> u16 {
+        match &self.inner {
+            Source::Plain(g) => g.partition(),
+            Source::Leased(l) => l.generator.partition(),
+        }
+    }
+
+    /// The lease of a leased generator, else `None`.
+    #[getter]
+    fn lease(&self, py: Python<'_>) -> Option<Py<PyLease>> {
+        match &self.inner {
+            Source::Plain(_) => None,
+            Source::Leased(l) => Some(l.lease.clone_ref(py)),
+        }
+    }
+
+    /// Gives the generator a new partition: in a `fork()` child, a generator with an explicit
+    /// partition raises `ForkedGeneratorError` until it has one of its own. Not for a leased
+    /// generator (in a child, lease a partition of the child's own).
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::partition)] partition: u16,
+    ) -> PyResult<()> {
+        self.plain(
+            py,
+            "repartition()",
+            "its partition is the lease's (in a fork() child, lease one for the child)",
+        )?
+        .repartition(partition);
+        Ok(())
+    }
+
+    /// The longest `new()` waits (ms) before raising the error `try_new` gives; also how far
+    /// ahead of the clock a restored snapshot may reach.
+    #[getter]
+    fn max_wait_ms(&self) -> u128 {
+        match &self.inner {
+            Source::Plain(g) => g.max_wait(),
+            Source::Leased(l) => l.generator.max_wait(),
+        }
+        .as_millis()
+    }
+
+    /// Lower sequence bound.
+    #[getter]
+    fn sequence_min(&self) -> u16 {
+        match &self.inner {
+            Source::Plain(g) => g.sequence_min(),
+            Source::Leased(l) => l.sequence_min,
+        }
+    }
+
+    /// Upper sequence bound.
+    #[getter]
+    fn sequence_max(&self) -> u16 {
+        match &self.inner {
+            Source::Plain(g) => g.sequence_max(),
+            Source::Leased(l) => l.sequence_max,
+        }
+    }
+
+    /// IDs per 4 ms unit.
+    #[getter]
+    fn capacity(&self) -> u32 {
+        match &self.inner {
+            Source::Plain(g) => g.capacity(),
+            Source::Leased(l) => u32::from(l.sequence_max - l.sequence_min) + 1,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let lease = match &self.inner {
+            Source::Plain(_) => String::new(),
+            Source::Leased(l) => format!("lease={}, ", l.lease.get().describe()),
+        };
+        format!(
+            "sno.Generator({lease}partition={}, sequence_min={}, sequence_max={})",
+            self.partition(),
+            self.sequence_min(),
+            self.sequence_max()
+        )
+    }
+}
+
+/// Adds sno's functions and generator class to the native module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGenerator>()?;
+    m.add_function(wrap_pyfunction!(new_id, m)?)?;
+    m.add_function(wrap_pyfunction!(new_many, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_many, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_many, m)?)?;
+    Ok(())
+}
