@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+// Every core error's status is SNO_STATUS_ + the upper-cased code of the core's error table;
+// SNO_STATUS_NOT_VERSION7 (code not_version_7) has that spelling too.
+#define SNO_STATUS_NOT_VERSION_7 SNO_STATUS_NOT_VERSION7
 
 // Bytes in the binary form of an ID.
 #define SNO_BINARY_LEN 10
@@ -51,8 +54,33 @@
 // `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
 #define SNO_VERSION_NUMBER (((SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8)) | SNO_VERSION_PATCH)
 
-// The longest text of a Nanoflake (13 base36 digits; no terminating NUL).
-#define SNO_NANOFLAKE_MAX_ENCODED_LEN 13
+// Passed as `format` to sno_inspect: detect the format as sno_detect does.
+#define SNO_FORMAT_DETECT -1
+
+// The longest canonical text of any format (a TypeID with a 63-character prefix), without the
+// NUL.
+#define SNO_MAX_TEXT_LEN 90
+
+// Room for the longest canonical text with its NUL (sno_inspection.text).
+#define SNO_MAX_TEXT_SIZE (SNO_MAX_TEXT_LEN + 1)
+
+// The longest binary form of any format (SCRU160: 20 bytes).
+#define SNO_MAX_BINARY_LEN 20
+
+// The most named fields any format has.
+#define SNO_MAX_FIELDS 6
+
+// Room for a field's name or unit with its NUL.
+#define SNO_FIELD_NAME_LEN 32
+
+// Room for a text field's value (a TypeID prefix: at most 63 characters) with its NUL.
+#define SNO_FIELD_TEXT_LEN 64
+
+// Characters in the text form of a ULID (no terminating NUL).
+#define SNO_ULID_ENCODED_LEN 26
+
+// Characters in the hyphenated text form of a UUID (no terminating NUL).
+#define SNO_UUID7_ENCODED_LEN 36
 
 // Characters in the text form of a SCRU128 ID (no terminating NUL).
 #define SNO_SCRU128_ENCODED_LEN 25
@@ -60,20 +88,24 @@
 // Characters in the canonical (base32hex) text of a SCRU160 ID (no terminating NUL).
 #define SNO_SCRU160_ENCODED_LEN 32
 
-// Characters in the hex text of a SCRU160 ID (no terminating NUL).
-#define SNO_SCRU160_HEX_LEN 40
-
-// Characters in the text form of a ULID (no terminating NUL).
-#define SNO_ULID_ENCODED_LEN 26
+// The longest text of a Nanoflake (13 base36 digits; no terminating NUL).
+#define SNO_NANOFLAKE_MAX_ENCODED_LEN 13
 
 // Characters in the text form of a Ulid-Flake (no terminating NUL).
 #define SNO_ULIDFLAKE_ENCODED_LEN 13
 
+// Characters in the hex text of a SCRU160 ID (no terminating NUL).
+#define SNO_SCRU160_HEX_LEN 40
+
+// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
+// suffix; no terminating NUL).
+#define SNO_TYPEID_MAX_ENCODED_LEN 90
+
+// Characters in the longest TypeID prefix.
+#define SNO_TYPEID_MAX_PREFIX_LEN 63
+
 // The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 #define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
-
-// Characters in the hyphenated text form of a UUID (no terminating NUL).
-#define SNO_UUID7_ENCODED_LEN 36
 
 // Result of every fallible function. Values are fixed and never reused.
 typedef enum sno_status {
@@ -168,9 +200,55 @@ typedef enum sno_status {
   // and it mints only at the present time inside the lease (sno_generator_next_with_time,
   // sno_generator_snapshot).
   SNO_STATUS_LEASED_GENERATOR = 34,
+  // A generator without a partition in a build without `std` (no entropy source); not
+  // returned by this library, which is built with `std`.
+  SNO_STATUS_MISSING_PARTITION = 35,
+  // A format name or number that is no format of the library (sno_format_from_name, and a
+  // `format` outside the sno_format values).
+  SNO_STATUS_UNKNOWN_FORMAT = 36,
+  // A text that no format's strict decoder accepts (sno_detect, sno_inspect).
+  SNO_STATUS_UNRECOGNIZED_FORMAT = 37,
+  // A text that several formats accept, or only a Nanoflake, whose short variable-length text
+  // any word can match (sno_detect, sno_inspect): name the format.
+  SNO_STATUS_AMBIGUOUS_FORMAT = 38,
+  // A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
+  // starting or ending with `_`).
+  SNO_STATUS_INVALID_PREFIX = 39,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
+
+// An ID format, numbered in the order of the core's format table (sno_format_name gives its name).
+// Functions of the generic API take a format as an `int32_t` (a value that is no sno_format gives
+// SNO_STATUS_UNKNOWN_FORMAT) and write one as a sno_format.
+typedef enum sno_format {
+  // sno: a binary form of 10 bytes, a text of up to 16 characters; sno_id_*.
+  SNO_FORMAT_SNO = 0,
+  // ULID: a binary form of 16 bytes, a text of up to 26 characters; sno_ulid_*.
+  SNO_FORMAT_ULID = 1,
+  // UUIDv7: a binary form of 16 bytes, a text of up to 45 characters; sno_uuid7_*.
+  SNO_FORMAT_UUID7 = 2,
+  // SCRU128: a binary form of 16 bytes, a text of up to 25 characters; sno_scru128_*.
+  SNO_FORMAT_SCRU128 = 3,
+  // SCRU160: a binary form of 20 bytes, a text of up to 40 characters; sno_scru160_*.
+  SNO_FORMAT_SCRU160 = 4,
+  // Nanoflake: a binary form of 8 bytes, a text of up to 13 characters; sno_nanoflake_*.
+  SNO_FORMAT_NANOFLAKE = 5,
+  // Ulid-Flake: a binary form of 8 bytes, a text of up to 13 characters; sno_ulidflake_*.
+  SNO_FORMAT_ULIDFLAKE = 6,
+  // TypeID: a binary form of 16 bytes, a text of up to 90 characters.
+  SNO_FORMAT_TYPEID = 7,
+} sno_format;
+
+// Which member of a sno_field holds its value.
+typedef enum sno_field_kind {
+  // A number: `value` (and `value_hi` for fields wider than 64 bits).
+  SNO_FIELD_KIND_UINT = 0,
+  // A flag: `value` is 0 or 1.
+  SNO_FIELD_KIND_BOOL = 1,
+  // Text: `text` (a TypeID's prefix).
+  SNO_FIELD_KIND_TEXT = 2,
+} sno_field_kind;
 
 // An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
 // sno_generator_new_leased, release with sno_generator_free.
@@ -180,7 +258,7 @@ typedef struct sno_generator sno_generator;
 // sno_lease_free.
 typedef struct sno_lease sno_lease;
 
-// An opaque, thread-safe Nanoflakes generator (see sno_nanoflake_generator_new).
+// An opaque, thread-safe Nanoflake generator (see sno_nanoflake_generator_new).
 typedef struct sno_nanoflake_generator sno_nanoflake_generator;
 
 // An opaque, thread-safe SCRU128 generator (see sno_scru128_generator_new).
@@ -189,7 +267,7 @@ typedef struct sno_scru128_generator sno_scru128_generator;
 // An opaque, thread-safe SCRU160 generator (see sno_scru160_generator_new).
 typedef struct sno_scru160_generator sno_scru160_generator;
 
-// An opaque, thread-safe monotonic ULID generator (see sno_ulid_generator_new).
+// An opaque, thread-safe ULID generator (see sno_ulid_generator_new).
 typedef struct sno_ulid_generator sno_ulid_generator;
 
 // An opaque, thread-safe Ulid-Flake generator (see sno_ulidflake_generator_new).
@@ -264,6 +342,90 @@ typedef struct sno_stats {
   uint64_t waits;
 } sno_stats;
 
+// A named field of an ID, as the core describes it (name, value, unit, width).
+typedef struct sno_field {
+  // The field's name, NUL-terminated, in snake case: "unix_ms", "timestamp", "sequence", …
+  char name[SNO_FIELD_NAME_LEN];
+  // What a number counts, NUL-terminated: "unix_ms" (ms since 1970), "sno_units" (4 ms
+  // units since 2010), "epoch_ms" (ms since the format's or the application's epoch) or
+  // "none".
+  char unit[SNO_FIELD_NAME_LEN];
+  // Which member holds the value.
+  enum sno_field_kind kind;
+  // The field's width in bits (0 for text).
+  uint8_t bits;
+  // A number's low 64 bits; a flag's 0 or 1.
+  uint64_t value;
+  // A number's bits 64..127: non-zero only for fields wider than 64 bits (the 80-bit
+  // randomness of ULID and SCRU160).
+  uint64_t value_hi;
+  // A text field's value, NUL-terminated; empty for numbers and flags.
+  char text[SNO_FIELD_TEXT_LEN];
+} sno_field;
+
+// Everything about one ID (sno_inspect, sno_inspect_bytes).
+typedef struct sno_inspection {
+  // The format.
+  enum sno_format format;
+  // The length of the binary form in `bytes`.
+  size_t binary_len;
+  // The binary form (a TypeID's is its UUID: the prefix is not part of it).
+  uint8_t bytes[SNO_MAX_BINARY_LEN];
+  // The length of the canonical text in `text`.
+  size_t text_len;
+  // The canonical text, NUL-terminated.
+  char text[SNO_MAX_TEXT_SIZE];
+  // Whether the ID carries its Unix time (a Nanoflake does not: its epoch is the
+  // application's).
+  bool has_unix_ms;
+  // Milliseconds since 1970 (for sno, the start of its 4 ms unit); 0 without `has_unix_ms`.
+  int64_t unix_ms;
+  // How many of `fields` are set, in layout order (most significant first).
+  size_t field_count;
+  // The named fields.
+  struct sno_field fields[SNO_MAX_FIELDS];
+} sno_inspection;
+
+// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID; byte
+// order (memcmp) is time order.
+typedef struct sno_ulid {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_ulid;
+
+// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
+// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
+// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from raw
+// bytes with sno_uuid7_from_bytes.
+typedef struct sno_uuid7 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_uuid7;
+
+// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy,
+// big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru128 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_scru128;
+
+// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
+// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru160 {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_scru160;
+
+// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
+// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
+// SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
+typedef int64_t sno_nanoflake;
+
+// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 | randomness << 5
+// | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative
+// value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
+typedef int64_t sno_ulidflake;
+
 // Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
 // NULL for every default, then set what you need: each field's zero means its default.
 typedef struct sno_lease_options {
@@ -308,11 +470,6 @@ typedef struct sno_lease_grant {
   int64_t expires_unix_ms;
 } sno_lease_grant;
 
-// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
-// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value
-// with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
-typedef int64_t sno_nanoflake;
-
 // The fields of a Nanoflake.
 typedef struct sno_nanoflake_fields {
   // Milliseconds since the application's epoch (41 bits).
@@ -325,41 +482,6 @@ typedef struct sno_nanoflake_fields {
   // layout bug); add it to the epoch to read IDs they generated.
   uint64_t reference_timestamp;
 } sno_nanoflake_fields;
-
-// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit
-// entropy, big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
-typedef struct sno_scru128 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_scru128;
-
-// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
-// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
-typedef struct sno_scru160 {
-  // The binary form.
-  uint8_t bytes[20];
-} sno_scru160;
-
-// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID;
-// byte order (memcmp) is time order.
-typedef struct sno_ulid {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_ulid;
-
-// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
-// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
-// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from
-// raw bytes with sno_uuid7_from_bytes.
-typedef struct sno_uuid7 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_uuid7;
-
-// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 |
-// randomness << 5 | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one
-// refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
-typedef int64_t sno_ulidflake;
 
 // Both readings of a Ulid-Flake (a value does not say which version made it).
 typedef struct sno_ulidflake_fields {
@@ -525,37 +647,12 @@ enum sno_status sno_generator_snapshot(const struct sno_generator *generator,
 // `generator` must be NULL or live; `out` must be NULL or writable.
 enum sno_status sno_generator_stats(const struct sno_generator *generator, struct sno_stats *out);
 
-// Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL).
-// Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` must be NULL or valid for 16 byte writes.
-enum sno_status sno_id_encode(const struct sno_id *id, char *out);
-
-// Writes the text form plus a terminating NUL; `out_len` must be at least 17
-// (SNO_ENCODED_LEN + 1), else SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` must be NULL or valid for `out_len` byte writes.
-enum sno_status sno_id_encode_cstr(const struct sno_id *id, char *out, size_t out_len);
-
 // Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
 // Gives SNO_STATUS_INVALID_LENGTH or SNO_STATUS_INVALID_BYTE otherwise. Thread-safe.
 //
 // # Safety
 // `text` must be valid for `len` reads (NULL only with len 0); `out` NULL or writable.
 enum sno_status sno_id_decode(const char *text, size_t len, struct sno_id *out);
-
-// sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the
-// position of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to
-// `error_position` (may be NULL). Thread-safe.
-//
-// # Safety
-// As sno_id_decode; `error_position` must be NULL or writable.
-enum sno_status sno_id_decode_at(const char *text,
-                                 size_t len,
-                                 struct sno_id *out,
-                                 size_t *error_position);
 
 // Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest
 // SIMD kernel the CPU has (AVX-512 VBMI, AVX2, SSSE3), chosen once per call. Thread-safe.
@@ -613,8 +710,514 @@ uint16_t sno_id_sequence(struct sno_id id);
 // Whether all 10 bytes are zero. Thread-safe.
 bool sno_id_is_zero(struct sno_id id);
 
-// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
+// The format's name ("sno", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake",
+// …) as a static NUL-terminated string, or NULL for a value that is no sno_format. Thread-safe.
+const char *sno_format_name(int32_t format);
+
+// The format named `name` (NUL-terminated): its sno_format_name or its name in prose ("ULID",
+// "UUIDv7", "Ulid-Flake"), in any case. SNO_STATUS_UNKNOWN_FORMAT for another name (the message,
+// which lists the names, goes to sno_last_error_message). Thread-safe.
+//
+// # Safety
+// `name` NULL or a NUL-terminated string; `out` NULL or writable.
+enum sno_status sno_format_from_name(const char *name, enum sno_format *out);
+
+// The format `len` bytes of text are written in: the one format whose strict decoder accepts
+// them. SNO_STATUS_UNRECOGNIZED_FORMAT when none does; SNO_STATUS_AMBIGUOUS_FORMAT when several
+// do (a 13-character text can be a Ulid-Flake and a Nanoflake), or only a Nanoflake does (its
+// 1 to 13 base36 digits match almost any short word): name the format then (sno_inspect,
+// sno_parse_as). sno_format_candidates tells which formats accept the text; the message goes
+// to sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out_format` NULL or writable.
+enum sno_status sno_detect(const char *text, size_t len, enum sno_format *out_format);
+
+// The formats whose strict decoder accepts `len` bytes of text: bit `f` is set for the
+// sno_format `f` (`1u << SNO_FORMAT_ULID`, …); 0 for none (and for NULL text). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0).
+uint32_t sno_format_candidates(const char *text, size_t len);
+
+// Strictly decodes `len` bytes of text as an ID of `format` (a sno_format value) and writes
+// its binary form (a TypeID's: its UUID) to `bytes_out`, its length to `bytes_written` (may be
+// NULL). `bytes_len` must be at least the format's binary length (SNO_MAX_BINARY_LEN always
+// is), else SNO_STATUS_BUFFER_TOO_SMALL. Fails with the format's decoding status (the message
+// goes to sno_last_error_message), or SNO_STATUS_UNKNOWN_FORMAT. Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `bytes_out` NULL or valid for
+// `bytes_len` writes; `bytes_written` NULL or writable.
+enum sno_status sno_parse_as(int32_t format,
+                             const char *text,
+                             size_t len,
+                             uint8_t *bytes_out,
+                             size_t bytes_len,
+                             size_t *bytes_written);
+
+// Reads `len` bytes of text as an ID of `format` (a sno_format value, or SNO_FORMAT_DETECT to
+// detect it as sno_detect does) and writes everything about it to `out`: format, binary form,
+// canonical text, Unix time and named fields. Fails as sno_parse_as or sno_detect do (the
+// message goes to sno_last_error_message). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+enum sno_status sno_inspect(int32_t format,
+                            const char *text,
+                            size_t len,
+                            struct sno_inspection *out);
+
+// As sno_inspect, from the binary form of an ID of `format` (`len` bytes: the format's binary
+// length, else SNO_STATUS_INVALID_LENGTH; bytes that are no value of the format, such as a
+// UUID that is not version 7, give the format's status). A TypeID's binary form is its UUID:
+// the prefix reads as empty. Thread-safe.
+//
+// # Safety
+// `bytes` valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+enum sno_status sno_inspect_bytes(int32_t format,
+                                  const uint8_t *bytes,
+                                  size_t len,
+                                  struct sno_inspection *out);
+
+// Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 16 byte writes.
+enum sno_status sno_id_encode(const struct sno_id *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 17, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_id_encode_cstr(const struct sno_id *id, char *out, size_t out_len);
+
+// sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the position
+// of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to
+// `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_id_decode_at(const char *text,
+                                 size_t len,
+                                 struct sno_id *out,
+                                 size_t *error_position);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
+
+// A new ULID from the process-wide monotonic generator (fresh randomness each millisecond, +1
+// within one; reset after fork()). Sleeps into the next millisecond in the (2^-80-likely) event
+// that one millisecond's randomness is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_new(struct sno_ulid *out);
+
+// Writes the 26-character upper-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 26 byte writes.
+enum sno_status sno_ulid_encode(const struct sno_ulid *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 27, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_ulid_encode_cstr(const struct sno_ulid *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 26 Crockford base32 characters in either case (no I, L, O,
+// U), the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on
+// a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_ulid_decode(const char *text,
+                                size_t len,
+                                struct sno_ulid *out,
+                                size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_ulid_timestamp_ms(struct sno_ulid id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
+
+// Creates a monotonic ULID generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_ulid_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_generator_new(struct sno_ulid_generator **out);
+
+// Releases a ULID generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_ulid_generator_new.
+void sno_ulid_generator_free(struct sno_ulid_generator *generator);
+
+// The next ULID, greater than every earlier one of this generator (a clock that went back keeps
+// the last timestamp); sleeps into the next millisecond if this one's randomness is used up.
+// Thread-safe: share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_next(const struct sno_ulid_generator *generator,
+                                        struct sno_ulid *out);
+
+// As sno_ulid_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once instead of
+// sleeping. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *generator,
+                                            struct sno_ulid *out);
+
+// The next ULID for an explicit time in Unix milliseconds (the clock is not read), with the same
+// monotonic rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *generator,
+                                           int64_t unix_ms,
+                                           struct sno_ulid *out);
+
+// A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter seeded
+// randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within the
+// process, reset after fork(). Never blocks. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_new(struct sno_uuid7 *out);
+
+// Writes the 36-character hyphenated lower-case text (no NUL); SNO_STATUS_NOT_VERSION7 if `id`
+// does not hold a UUIDv7. Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 36 byte writes.
+enum sno_status sno_uuid7_encode(const struct sno_uuid7 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 37, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_uuid7_encode_cstr(const struct sno_uuid7 *id, char *out, size_t out_len);
+
+// Strictly decodes an RFC 9562 string form: hyphenated (either case), or "urn:uuid:" followed by
+// one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an invalid
+// byte its position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_uuid7_decode(const char *text,
+                                 size_t len,
+                                 struct sno_uuid7 *out,
+                                 size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_uuid7_timestamp_ms(struct sno_uuid7 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
+
+// Creates a UUIDv7 generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_uuid7_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_generator_new(struct sno_uuid7_generator **out);
+
+// Releases a UUIDv7 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_uuid7_generator_new.
+void sno_uuid7_generator_free(struct sno_uuid7_generator *generator);
+
+// The next UUIDv7, greater than every earlier one of this generator (a clock that went back keeps
+// the last timestamp; a counter overflow moves it 1 ms ahead). Never blocks. Thread-safe: share
+// one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_uuid7_generator_next(const struct sno_uuid7_generator *generator,
+                                         struct sno_uuid7 *out);
+
+// The next UUIDv7 for an explicit time in Unix milliseconds (the clock is not read), with the same
+// rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_uuid7_generator_next_at(const struct sno_uuid7_generator *generator,
+                                            int64_t unix_ms,
+                                            struct sno_uuid7 *out);
+
+// A new SCRU128 ID from the process-wide generator (the spec's algorithm with a 10 s rollback
+// allowance; reset after fork()). Never blocks. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru128_new(struct sno_scru128 *out);
+
+// Writes the 25-character lower-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 25 byte writes.
+enum sno_status sno_scru128_encode(const struct sno_scru128 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 26, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_scru128_encode_cstr(const struct sno_scru128 *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 25 characters of 0-9 and a-z in either case, at most
+// "f5lxx1zz5pnorynqglhzmsp33" (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position,
+// on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_scru128_decode(const char *text,
+                                   size_t len,
+                                   struct sno_scru128 *out,
+                                   size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
+
+// Creates a SCRU128 generator (10 s rollback allowance) on the system clock and a per-thread
+// CSPRNG. Free it with sno_scru128_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru128_generator_new(struct sno_scru128_generator **out);
+
+// Releases a SCRU128 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_scru128_generator_new.
+void sno_scru128_generator_free(struct sno_scru128_generator *generator);
+
+// The next SCRU128 ID: greater than the previous one unless the clock went back more than 10 s, in
+// which case the generator resets (the spec's default). Never blocks. Thread-safe: share one
+// generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *generator,
+                                           struct sno_scru128 *out);
+
+// The next SCRU128 ID for an explicit time in Unix milliseconds (the clock is not read), with the
+// same rules; outside 1..2^48-1 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator *generator,
+                                              int64_t unix_ms,
+                                              struct sno_scru128 *out);
+
+// A new SCRU160 ID from the process-wide generator (the reference algorithm: a random 15-bit
+// counter per millisecond, +1 within one; reset after fork()). Sleeps into the next millisecond if
+// one millisecond's 16-bit counter is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru160_new(struct sno_scru160 *out);
+
+// Writes the 32-character upper-case base32hex text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 32 byte writes.
+enum sno_status sno_scru160_encode(const struct sno_scru160 *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 33, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_scru160_encode_cstr(const struct sno_scru160 *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either case;
+// the length picks the form (SNO_STATUS_INVALID_LENGTH for any other). On an invalid byte its
+// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_scru160_decode(const char *text,
+                                   size_t len,
+                                   struct sno_scru160 *out,
+                                   size_t *error_position);
+
+// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
+
+// Creates a SCRU160 generator (10 s rollback allowance) on the system clock and a per-thread
+// CSPRNG. Free it with sno_scru160_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru160_generator_new(struct sno_scru160_generator **out);
+
+// Releases a SCRU160 generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_scru160_generator_new.
+void sno_scru160_generator_free(struct sno_scru160_generator *generator);
+
+// The next SCRU160 ID: greater than the previous one unless the clock went back more than 10 s, in
+// which case the generator resets (as the reference does after giving up waiting). Sleeps into the
+// next millisecond if this one's counter is used up. Thread-safe: share one generator between
+// threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru160_generator_next(const struct sno_scru160_generator *generator,
+                                           struct sno_scru160 *out);
+
+// The next SCRU160 ID for an explicit time in Unix milliseconds (the clock is not read), with the
+// same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that millisecond's counter is used up,
+// SNO_STATUS_MILLIS_OUT_OF_RANGE outside 1..2^48-1. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru160_generator_next_at(const struct sno_scru160_generator *generator,
+                                              int64_t unix_ms,
+                                              struct sno_scru160 *out);
+
+// Writes the 13-character zero-padded text (no NUL), which sorts like the values. Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for 13 byte writes.
+enum sno_status sno_nanoflake_encode_padded(sno_nanoflake id, char *out);
+
+// Strictly decodes `len` bytes: 1 to 13 base36 digits (0-9, a-z, either case; leading zeros
+// allowed), at most "1y2p0ij32e8e7" (SNO_STATUS_VALUE_OVERFLOW above); no sign, whitespace or
+// prefix. On an invalid byte its position, on a wrong length the length given, goes to
+// `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_nanoflake_decode(const char *text,
+                                     size_t len,
+                                     sno_nanoflake *out,
+                                     size_t *error_position);
+
+// Releases a Nanoflake generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_nanoflake_generator_new.
+void sno_nanoflake_generator_free(struct sno_nanoflake_generator *generator);
+
+// The next Nanoflake: sequence 0 in a new millisecond, +1 within one. Waits for the next
+// millisecond when 4096 were made in this one, and for the clock to catch up when it went back at
+// most 1 s (further: SNO_STATUS_CLOCK_ROLLBACK). SNO_STATUS_MILLIS_OUT_OF_RANGE when the clock is
+// before the epoch or 2^41 ms past it. Thread-safe: share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_next(const struct sno_nanoflake_generator *generator,
+                                             sno_nanoflake *out);
+
+// As sno_nanoflake_generator_next, but never waits: SNO_STATUS_RANDOMNESS_EXHAUSTED when this
+// millisecond's 4096 sequences are used, SNO_STATUS_CLOCK_ROLLBACK when the clock went back.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_try_next(const struct sno_nanoflake_generator *generator,
+                                                 sno_nanoflake *out);
+
+// The next Nanoflake for an explicit time in Unix milliseconds (the clock is not read), with the
+// rules of sno_nanoflake_generator_try_next. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_next_at(const struct sno_nanoflake_generator *generator,
+                                                int64_t unix_ms,
+                                                sno_nanoflake *out);
+
+// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (fresh randomness
+// each millisecond, + a random 1..255 within one; reset after fork()). Sleeps into the next
+// millisecond when one millisecond's randomness is used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulidflake_new(sno_ulidflake *out);
+
+// Writes the 13-character upper-case text (no NUL). Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for 13 byte writes.
+enum sno_status sno_ulidflake_encode(sno_ulidflake id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_ulidflake_encode_cstr(sno_ulidflake id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 13 Crockford base32 characters (no I, L, O, U), either
+// case, the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position,
+// on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_ulidflake_decode(const char *text,
+                                     size_t len,
+                                     sno_ulidflake *out,
+                                     size_t *error_position);
+
+// Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_ulidflake_generator_new.
+void sno_ulidflake_generator_free(struct sno_ulidflake_generator *generator);
+
+// The next Ulid-Flake: greater than the previous one (a clock that went back keeps the last
+// timestamp). Sleeps into the next millisecond when this one's randomness is used up. Thread-safe:
+// share one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_next(const struct sno_ulidflake_generator *generator,
+                                             sno_ulidflake *out);
+
+// As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the spec's
+// overflow error; the state is unchanged and a retry may fit) instead of sleeping. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_generator *generator,
+                                                 sno_ulidflake *out);
+
+// The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with the
+// rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives
+// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_generator *generator,
+                                                int64_t unix_ms,
+                                                sno_ulidflake *out);
 
 // Leases a free partition of a namespace from the store at `url` and starts renewing it on a
 // background thread (every third of the TTL) until sno_lease_free. Every lease of a namespace
@@ -755,26 +1358,6 @@ size_t sno_last_error_message(char *buf, size_t len);
 // `out` NULL or valid for `out_len` byte writes; `written` NULL or writable.
 enum sno_status sno_nanoflake_encode(sno_nanoflake id, char *out, size_t out_len, size_t *written);
 
-// Writes the 13-character zero-padded text (no NUL), which sorts like the values.
-// Thread-safe.
-//
-// # Safety
-// `out` NULL or valid for 13 byte writes.
-enum sno_status sno_nanoflake_encode_padded(sno_nanoflake id, char *out);
-
-// Strictly decodes `len` bytes: 1 to 13 base36 digits (0-9, a-z, either case; leading zeros
-// allowed), at most "1y2p0ij32e8e7" (SNO_STATUS_VALUE_OVERFLOW above); no sign, whitespace or
-// prefix. On an invalid byte its position, on a wrong length the length given, goes to
-// `error_position` (may be NULL). Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_nanoflake_decode(const char *text,
-                                     size_t len,
-                                     sno_nanoflake *out,
-                                     size_t *error_position);
-
 // Writes the fields of `id`. Thread-safe.
 //
 // # Safety
@@ -814,77 +1397,6 @@ enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
 enum sno_status sno_nanoflake_generator_repartition(const struct sno_nanoflake_generator *generator,
                                                     uint16_t generator_id);
 
-// Releases a Nanoflakes generator; NULL is ignored. Call once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a live pointer from sno_nanoflake_generator_new.
-void sno_nanoflake_generator_free(struct sno_nanoflake_generator *generator);
-
-// The next Nanoflake: sequence 0 in a new millisecond, +1 within one. Waits for the next
-// millisecond when 4096 were made in this one, and for the clock to catch up when it went
-// back at most 1 s (further: SNO_STATUS_CLOCK_ROLLBACK). SNO_STATUS_MILLIS_OUT_OF_RANGE when
-// the clock is before the epoch or 2^41 ms past it. Thread-safe: share one generator between
-// threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_nanoflake_generator_next(const struct sno_nanoflake_generator *generator,
-                                             sno_nanoflake *out);
-
-// As sno_nanoflake_generator_next, but never waits: SNO_STATUS_RANDOMNESS_EXHAUSTED when this
-// millisecond's 4096 sequences are used, SNO_STATUS_CLOCK_ROLLBACK when the clock went back.
-// Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_nanoflake_generator_try_next(const struct sno_nanoflake_generator *generator,
-                                                 sno_nanoflake *out);
-
-// The next Nanoflake for an explicit time in Unix milliseconds (the clock is not read), with
-// the rules of sno_nanoflake_generator_try_next. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_nanoflake_generator_next_at(const struct sno_nanoflake_generator *generator,
-                                                int64_t unix_ms,
-                                                sno_nanoflake *out);
-
-// A new SCRU128 ID from the process-wide generator (the spec's algorithm with a 10 s rollback
-// allowance; reset after fork()). Never blocks. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_scru128_new(struct sno_scru128 *out);
-
-// Writes the 25-character lower-case text (no NUL). Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 25 byte writes.
-enum sno_status sno_scru128_encode(const struct sno_scru128 *id, char *out);
-
-// Writes the text and a NUL; `out_len` must be at least 26, else
-// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
-enum sno_status sno_scru128_encode_cstr(const struct sno_scru128 *id, char *out, size_t out_len);
-
-// Strictly decodes `len` bytes: exactly 25 characters of 0-9 and a-z in either case, at most
-// "f5lxx1zz5pnorynqglhzmsp33" (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
-// position, on a wrong length the length given, goes to `error_position` (may be NULL).
-// Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_scru128_decode(const char *text,
-                                   size_t len,
-                                   struct sno_scru128 *out,
-                                   size_t *error_position);
-
-// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
-uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
-
 // The 24-bit counter_hi field. Thread-safe.
 uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
 
@@ -894,82 +1406,11 @@ uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
 // The 32-bit entropy field. Thread-safe.
 uint32_t sno_scru128_entropy(struct sno_scru128 id);
 
-// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
-int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
-
-// Creates a SCRU128 generator (10 s rollback allowance) on the system clock and a per-thread
-// CSPRNG. Free it with sno_scru128_generator_free. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_scru128_generator_new(struct sno_scru128_generator **out);
-
-// Releases a SCRU128 generator; NULL is ignored. Call once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a live pointer from sno_scru128_generator_new.
-void sno_scru128_generator_free(struct sno_scru128_generator *generator);
-
-// The next SCRU128 ID: greater than the previous one unless the clock went back more than
-// 10 s, in which case the generator resets (the spec's default). Never blocks. Thread-safe:
-// share one generator between threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *generator,
-                                           struct sno_scru128 *out);
-
-// The next SCRU128 ID for an explicit time in Unix milliseconds (the clock is not read), with
-// the same rules; outside 1..2^48-1 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator *generator,
-                                              int64_t unix_ms,
-                                              struct sno_scru128 *out);
-
-// A new SCRU160 ID from the process-wide generator (the reference algorithm: a random 15-bit
-// counter per millisecond, +1 within one; reset after fork()). Sleeps into the next
-// millisecond if one millisecond's 16-bit counter is used up. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_scru160_new(struct sno_scru160 *out);
-
-// Writes the 32-character upper-case base32hex text (no NUL). Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 32 byte writes.
-enum sno_status sno_scru160_encode(const struct sno_scru160 *id, char *out);
-
-// Writes the text and a NUL; `out_len` must be at least 33, else
-// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
-enum sno_status sno_scru160_encode_cstr(const struct sno_scru160 *id, char *out, size_t out_len);
-
 // Writes the 40 lower-case hex digits (no NUL). Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
 enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
-
-// Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either
-// case; the length picks the form (SNO_STATUS_INVALID_LENGTH for any other). On an invalid
-// byte its position, on a wrong length the length given, goes to `error_position` (may be
-// NULL). Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_scru160_decode(const char *text,
-                                   size_t len,
-                                   struct sno_scru160 *out,
-                                   size_t *error_position);
-
-// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
-uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
 
 // The 16-bit counter field. Thread-safe.
 uint16_t sno_scru160_counter(struct sno_scru160 id);
@@ -977,81 +1418,32 @@ uint16_t sno_scru160_counter(struct sno_scru160 id);
 // The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
 uint16_t sno_scru160_random16(struct sno_scru160 id);
 
-// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
-int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
-
-// Creates a SCRU160 generator (10 s rollback allowance) on the system clock and a per-thread
-// CSPRNG. Free it with sno_scru160_generator_free. Thread-safe.
+// Writes the text of a new TypeID, with `prefix` (NUL-terminated; "" for none) and a UUIDv7
+// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL to `out`. `out_len`
+// must exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
+// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
+// prefix the spec refuses (at most 63 of `a-z` and `_`, not starting or ending with `_`) is
+// SNO_STATUS_INVALID_PREFIX, with the rule in sno_last_error_message. Thread-safe.
 //
 // # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_scru160_generator_new(struct sno_scru160_generator **out);
+// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL
+// or writable.
+enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
 
-// Releases a SCRU160 generator; NULL is ignored. Call once, after every user is done.
+// Writes the text of the TypeID with `prefix` (NUL-terminated; "" for none) and the UUID in
+// `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; any UUID, as the spec allows),
+// and a NUL to `out`, as sno_typeid_new does. With sno_parse_as (which gives the UUID) and the
+// prefix field of sno_inspect, it round-trips a TypeID. Thread-safe.
 //
 // # Safety
-// `generator` must be NULL or a live pointer from sno_scru160_generator_new.
-void sno_scru160_generator_free(struct sno_scru160_generator *generator);
-
-// The next SCRU160 ID: greater than the previous one unless the clock went back more than
-// 10 s, in which case the generator resets (as the reference does after giving up waiting).
-// Sleeps into the next millisecond if this one's counter is used up. Thread-safe: share one
-// generator between threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_scru160_generator_next(const struct sno_scru160_generator *generator,
-                                           struct sno_scru160 *out);
-
-// The next SCRU160 ID for an explicit time in Unix milliseconds (the clock is not read), with
-// the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that millisecond's counter is used up,
-// SNO_STATUS_MILLIS_OUT_OF_RANGE outside 1..2^48-1. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_scru160_generator_next_at(const struct sno_scru160_generator *generator,
-                                              int64_t unix_ms,
-                                              struct sno_scru160 *out);
-
-// A new ULID from the process-wide monotonic generator (fresh randomness each millisecond,
-// +1 within one; reset after fork()). Sleeps into the next millisecond in the (2^-80-likely)
-// event that one millisecond's randomness is used up. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_ulid_new(struct sno_ulid *out);
-
-// Writes the 26-character upper-case text (no NUL). Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 26 byte writes.
-enum sno_status sno_ulid_encode(const struct sno_ulid *id, char *out);
-
-// Writes the text and a NUL; `out_len` must be at least 27, else
-// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
-enum sno_status sno_ulid_encode_cstr(const struct sno_ulid *id, char *out, size_t out_len);
-
-// Strictly decodes `len` bytes: exactly 26 Crockford base32 characters in either case (no I,
-// L, O, U), the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
-// position, on a wrong length the length given, goes to `error_position` (may be NULL).
-// Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_ulid_decode(const char *text,
-                                size_t len,
-                                struct sno_ulid *out,
-                                size_t *error_position);
-
-// The timestamp: milliseconds since the Unix epoch (48 bits). Thread-safe.
-uint64_t sno_ulid_timestamp_ms(struct sno_ulid id);
-
-// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
-int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
+// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length
+// 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+enum sno_status sno_typeid_from_uuid(const char *prefix,
+                                     const uint8_t *uuid,
+                                     size_t uuid_len,
+                                     char *out,
+                                     size_t out_len,
+                                     size_t *written);
 
 // The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
 // SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
@@ -1059,79 +1451,6 @@ int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid, struct sno_ulid *out);
-
-// Creates a monotonic ULID generator on the system clock and a per-thread CSPRNG. Free it
-// with sno_ulid_generator_free. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_ulid_generator_new(struct sno_ulid_generator **out);
-
-// Releases a ULID generator; NULL is ignored. Call once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a live pointer from sno_ulid_generator_new.
-void sno_ulid_generator_free(struct sno_ulid_generator *generator);
-
-// The next ULID, greater than every earlier one of this generator (a clock that went back
-// keeps the last timestamp); sleeps into the next millisecond if this one's randomness is used
-// up. Thread-safe: share one generator between threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulid_generator_next(const struct sno_ulid_generator *generator,
-                                        struct sno_ulid *out);
-
-// As sno_ulid_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once instead of
-// sleeping. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *generator,
-                                            struct sno_ulid *out);
-
-// The next ULID for an explicit time in Unix milliseconds (the clock is not read), with the
-// same monotonic rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *generator,
-                                           int64_t unix_ms,
-                                           struct sno_ulid *out);
-
-// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (fresh
-// randomness each millisecond, + a random 1..255 within one; reset after fork()). Sleeps
-// into the next millisecond when one millisecond's randomness is used up. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_ulidflake_new(sno_ulidflake *out);
-
-// Writes the 13-character upper-case text (no NUL). Thread-safe.
-//
-// # Safety
-// `out` NULL or valid for 13 byte writes.
-enum sno_status sno_ulidflake_encode(sno_ulidflake id, char *out);
-
-// Writes the text and a NUL; `out_len` must be at least 14, else
-// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `out` NULL or valid for `out_len` byte writes.
-enum sno_status sno_ulidflake_encode_cstr(sno_ulidflake id, char *out, size_t out_len);
-
-// Strictly decodes `len` bytes: exactly 13 Crockford base32 characters (no I, L, O, U), either
-// case, the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
-// position, on a wrong length the length given, goes to `error_position` (may be NULL).
-// Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_ulidflake_decode(const char *text,
-                                     size_t len,
-                                     sno_ulidflake *out,
-                                     size_t *error_position);
 
 // Writes both readings of `id`. Thread-safe.
 //
@@ -1181,75 +1500,6 @@ enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *
 enum sno_status sno_ulidflake_generator_repartition(const struct sno_ulidflake_generator *generator,
                                                     uint8_t sid);
 
-// Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a live pointer from sno_ulidflake_generator_new.
-void sno_ulidflake_generator_free(struct sno_ulidflake_generator *generator);
-
-// The next Ulid-Flake: greater than the previous one (a clock that went back keeps the last
-// timestamp). Sleeps into the next millisecond when this one's randomness is used up.
-// Thread-safe: share one generator between threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulidflake_generator_next(const struct sno_ulidflake_generator *generator,
-                                             sno_ulidflake *out);
-
-// As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the
-// spec's overflow error; the state is unchanged and a retry may fit) instead of sleeping.
-// Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_generator *generator,
-                                                 sno_ulidflake *out);
-
-// The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with
-// the rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives
-// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_generator *generator,
-                                                int64_t unix_ms,
-                                                sno_ulidflake *out);
-
-// A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter
-// seeded randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within
-// the process, reset after fork(). Never blocks. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_uuid7_new(struct sno_uuid7 *out);
-
-// Writes the 36-character hyphenated lower-case text (no NUL); SNO_STATUS_NOT_VERSION7 if
-// `id` does not hold a UUIDv7. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 36 byte writes.
-enum sno_status sno_uuid7_encode(const struct sno_uuid7 *id, char *out);
-
-// Writes the text and a NUL; `out_len` must be at least 37, else
-// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
-enum sno_status sno_uuid7_encode_cstr(const struct sno_uuid7 *id, char *out, size_t out_len);
-
-// Strictly decodes an RFC 9562 string form: hyphenated (either case), or "urn:uuid:" followed
-// by one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an
-// invalid byte its position, on a wrong length the length given, goes to `error_position` (may
-// be NULL). Thread-safe.
-//
-// # Safety
-// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-// writable.
-enum sno_status sno_uuid7_decode(const char *text,
-                                 size_t len,
-                                 struct sno_uuid7 *out,
-                                 size_t *error_position);
-
 // As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
 // Thread-safe.
 //
@@ -1278,49 +1528,12 @@ enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
                                  uint16_t *rand_a,
                                  uint64_t *rand_b);
 
-// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
-uint64_t sno_uuid7_timestamp_ms(struct sno_uuid7 id);
-
-// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
-int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
-
 // The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
 // (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
-
-// Creates a UUIDv7 generator on the system clock and a per-thread CSPRNG. Free it with
-// sno_uuid7_generator_free. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_uuid7_generator_new(struct sno_uuid7_generator **out);
-
-// Releases a UUIDv7 generator; NULL is ignored. Call once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a live pointer from sno_uuid7_generator_new.
-void sno_uuid7_generator_free(struct sno_uuid7_generator *generator);
-
-// The next UUIDv7, greater than every earlier one of this generator (a clock that went back
-// keeps the last timestamp; a counter overflow moves it 1 ms ahead). Never blocks.
-// Thread-safe: share one generator between threads.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_uuid7_generator_next(const struct sno_uuid7_generator *generator,
-                                         struct sno_uuid7 *out);
-
-// The next UUIDv7 for an explicit time in Unix milliseconds (the clock is not read), with the
-// same rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable.
-enum sno_status sno_uuid7_generator_next_at(const struct sno_uuid7_generator *generator,
-                                            int64_t unix_ms,
-                                            struct sno_uuid7 *out);
 
 #ifdef __cplusplus
 }  // extern "C"

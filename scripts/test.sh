@@ -1,16 +1,63 @@
 #!/usr/bin/env bash
-# Runs every test of the repository. Later layers (C, Python, Node) add their steps here.
+# Runs the tests of the repository: every layer (Rust, C, Python, Node) and then the fleet test,
+# or the one layer named. Needs nothing outside the repository but the tools each layer lists in
+# the usage below (`scripts/test.sh --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+usage() {
+  cat <<'EOF'
+usage: scripts/test.sh [LAYER]
 
-# The out-of-range clock tests of every layer run under libfaketime, and the lease tests start
-# throwaway PostgreSQL and Redis servers (.ci/run installs all three).
-command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
+Runs the tests of one layer, or with no LAYER every layer and then the fleet test.
+
+  rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
+           one store at a time; sno-core without default features and without simd), the two
+           loom models, and a short stress run
+  c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
+           stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
+           ASan + UBSan, and under valgrind when installed; make install into a temporary
+           prefix and the examples built with pkg-config
+  python   the abi3 wheel in a fresh venv with pytest (mypy stubtest included), and a
+           `pip install ./bindings/python` source build in a second venv
+  node     npm install, the addon built, the committed index.js / index.d.ts checked against
+           the build, node --test
+
+With no LAYER, after the four layers: the fleet test (tests/fleet/fleet.py: 200 processes in
+Rust, Python and Node leasing partitions on PostgreSQL and on Redis). It uses what the Rust,
+Python and Node layers built, so it runs only then.
+
+Every layer needs a Rust toolchain and Debian's postgresql and redis-server (the lease tests
+start throwaway servers on loopback). c, python and node also need faketime (their
+out-of-range clock tests); c a C and C++ compiler and pkg-config (valgrind optional); python
+Python 3 with venv; node Node.js with npm.
+
+scripts/check-shared-vectors compares testdata/vectors with a shared/ checkout beside the
+repository; it is not part of this script.
+EOF
+}
+
+layers=(rust c python node)
+all=1
+case "${1:-}" in
+  "") ;;
+  rust | c | python | node) layers=("$1"); all=0 ;;
+  -h | --help) usage; exit 0 ;;
+  *) usage >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { usage >&2; exit 2; }
+
+step() { printf '\n==> %s\n' "$*"; }
+wants() { local l; for l in "${layers[@]}"; do [ "$l" = "$1" ] && return 0; done; return 1; }
+
+# Every layer's lease tests start throwaway PostgreSQL and Redis servers; the out-of-range clock
+# tests of C, Python and Node run under libfaketime (.ci/run installs all three).
 command -v redis-server >/dev/null || { echo "redis-server is required: apt-get install redis-server"; exit 1; }
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || { echo "PostgreSQL is required: apt-get install postgresql"; exit 1; }
+if wants c || wants python || wants node; then
+  command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
+fi
 
 # Every throwaway server lives under one directory, stopped on exit whatever happens.
 SNO_TEST_STORE_ROOT=$(mktemp -d)
@@ -22,99 +69,117 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step "test data matches shared/ (when a shared/ checkout sits beside the repo)"
-if [ -d ../shared/vectors ]; then
-  for f in testdata/vectors/*; do
-    cmp "$f" "../shared/vectors/$(basename "$f")"
-  done
-  echo "testdata/vectors is byte-identical to ../shared/vectors"
-else
-  echo "no ../shared/vectors here: skipped"
-fi
-
-step "Rust: default members (core, C ABI, examples), all features"
-cargo test --all-features
-
-step "Rust: sno-lease with one store compiled in at a time"
-cargo test -q -p sno-lease --no-default-features --features postgres --lib
-cargo test -q -p sno-lease --no-default-features --features redis --lib
-
-step "Rust: sno-core without default features (no_std core)"
-cargo test -p sno-core --no-default-features
-
-step "Rust: sno-core with std, without simd (the scalar codecs of non-x86 targets, every suite)"
-cargo test -p sno-core --no-default-features --features std,serde
-
-step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
-
-step "Rust: loom model of the lock-free ULID generator behind ulid::new()"
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
-
-step "Rust: stress, short (2 M IDs per thread count, 4-sequence pool, jumping clock, no duplicate)"
-cargo run -q --release -p sno-examples --bin stress -- --ids 2e6 --threads 1,2,4 --mem 64
-
-step "C: header compiles warning-free as C99 and C++11"
-cc -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only include/sno.h
-c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only include/sno.h
-
-step "C: tests linked statically and dynamically, under ASan + UBSan"
-cargo build --release -p sno-ffi
-make -s -C sno-ffi/tests/c check
-
-step "C: valgrind on the dynamic build"
-if command -v valgrind >/dev/null; then
-  make -s -C sno-ffi/tests/c valgrind
-else
-  echo "valgrind not installed: skipped (.ci/run installs it)"
-fi
-
-step "C: make install into a temporary prefix, build examples/c with pkg-config, run them"
-prefix=$(mktemp -d)
-out=$(mktemp -d)
-cleanup_dirs+=("$prefix" "$out")
-make -s -C sno-ffi install PREFIX="$prefix"
-PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out"
-LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
-"$out/generate-static" >/dev/null
-LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
-echo "examples: 3 passed, 0 failed"
-
-step "Python: build the abi3 wheel, install it in a fresh venv, run pytest from outside the source tree"
 repo=$(pwd)
 venv="$repo/target/py-test-venv"
-rm -rf "$venv" "$repo/target/py-test-wheels"
-python3 -m venv "$venv"
-"$venv/bin/pip" install -q --upgrade pip
-"$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions
-(cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
-"$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
-(cd "$out" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
 
-step "Python: pip install ./bindings/python in a second fresh venv (PEP 517 source build)"
-venv2="$repo/target/py-sdist-venv"
-rm -rf "$venv2"
-python3 -m venv "$venv2"
-"$venv2/bin/pip" install -q --upgrade pip
-"$venv2/bin/pip" install -q ./bindings/python
-(cd "$out" && "$venv2/bin/sno" new -n 2 --partition 258 && "$venv2/bin/python" -m sno inspect brpk4q72xwf2m63l >/dev/null)
-echo "source install: 1 passed, 0 failed"
+rust_layer() {
+  step "Rust: sno-core, sno-lease, the sno CLI and the examples, all features"
+  cargo test --all-features -p sno-core -p sno-lease -p sno-cli -p sno-examples
 
-step "Node: npm install (locked), build the addon, check the committed index.js / index.d.ts, node --test"
-(
-  cd bindings/node
-  # Not `npm ci`: @napi-rs/cli depends on @napi-rs/lzma 1.5.3, whose optionalDependencies name
-  # platform packages the registry does not have at that version, so no lockfile satisfies
-  # `npm ci` (npm reports "Missing: @napi-rs/lzma-android-arm-eabi@"). `npm install` still takes
-  # every version from package-lock.json.
-  npm install --no-audit --no-fund --loglevel=error
-  npm run build
-  if git rev-parse --git-dir >/dev/null 2>&1; then
-    git diff --exit-code -- index.js index.d.ts || { echo "index.js / index.d.ts differ from a fresh build: commit the regenerated files"; exit 1; }
+  step "Rust: sno-lease with one store compiled in at a time"
+  cargo test -q -p sno-lease --no-default-features --features postgres --lib
+  cargo test -q -p sno-lease --no-default-features --features redis --lib
+
+  step "Rust: sno-core without default features (no_std core)"
+  cargo test -p sno-core --no-default-features
+
+  step "Rust: sno-core with std, without simd (the scalar codecs of non-x86 targets, every suite)"
+  cargo test -p sno-core --no-default-features --features std,serde
+
+  step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
+
+  step "Rust: loom model of the lock-free ULID generator behind ulid::new()"
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
+
+  step "Rust: stress, short (2 M IDs per thread count, 4-sequence pool, jumping clock, no duplicate)"
+  cargo run -q --release -p sno-examples --bin stress -- --ids 2e6 --threads 1,2,4 --mem 64
+}
+
+c_layer() {
+  step "C: the C ABI's cargo tests (header drift, bad input, the lease API in C on both stores)"
+  cargo test --all-features -p sno-ffi
+
+  step "C: header compiles warning-free as C99 and C++11"
+  cc -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only include/sno.h
+  c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only include/sno.h
+
+  step "C: tests linked statically and dynamically, under ASan + UBSan"
+  cargo build --release -p sno-ffi
+  make -s -C sno-ffi/tests/c check
+
+  step "C: valgrind on the dynamic build"
+  if command -v valgrind >/dev/null; then
+    make -s -C sno-ffi/tests/c valgrind
+  else
+    echo "valgrind not installed: skipped (.ci/run installs it)"
   fi
-  npm test
-)
 
-step "Fleet: 200 processes (Rust, Python, Node) lease partitions from one namespace, on PostgreSQL and on Redis"
-"$venv/bin/python" tests/fleet/fleet.py --rust target/debug/sno-lease --python "$venv/bin/python" \
-  --node node --node-module bindings/node --processes 200 --seconds 3
+  step "C: make install into a temporary prefix, build examples/c with pkg-config, run them"
+  local prefix out
+  prefix=$(mktemp -d)
+  out=$(mktemp -d)
+  cleanup_dirs+=("$prefix" "$out")
+  make -s -C sno-ffi install PREFIX="$prefix"
+  PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out"
+  LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
+  "$out/generate-static" >/dev/null
+  LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
+  LD_LIBRARY_PATH="$prefix/lib" "$out/inspect" brpk4q72xwf2m63l ulidflake:00CMXB6TAK4SA >/dev/null
+  echo "examples: 4 passed, 0 failed"
+}
+
+python_layer() {
+  # pytest and the CLI run from a directory outside the source tree.
+  local outside
+  outside=$(mktemp -d)
+  cleanup_dirs+=("$outside")
+
+  step "Python: build the abi3 wheel, install it in a fresh venv, run pytest from outside the source tree"
+  rm -rf "$venv" "$repo/target/py-test-wheels"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+  "$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions
+  (cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
+  "$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
+  # test_cli.py compares the console script with the Rust `sno` binary on the same arguments.
+  cargo build -q -p sno-cli
+  (cd "$outside" && SNO_CLI_BIN="$repo/target/debug/sno" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
+
+  step "Python: pip install ./bindings/python in a second fresh venv (PEP 517 source build)"
+  local venv2="$repo/target/py-sdist-venv"
+  rm -rf "$venv2"
+  python3 -m venv "$venv2"
+  "$venv2/bin/pip" install -q --upgrade pip
+  "$venv2/bin/pip" install -q ./bindings/python
+  (cd "$outside" && "$venv2/bin/sno" new -n 2 --partition 258 && "$venv2/bin/python" -m sno inspect brpk4q72xwf2m63l >/dev/null)
+  echo "source install: 1 passed, 0 failed"
+}
+
+node_layer() {
+  step "Node: npm install (locked), build the addon, check the committed index.js / index.d.ts, node --test"
+  (
+    cd bindings/node
+    # Not `npm ci`: @napi-rs/cli depends on @napi-rs/lzma 1.5.3, whose optionalDependencies name
+    # platform packages the registry does not have at that version, so no lockfile satisfies
+    # `npm ci` (npm reports "Missing: @napi-rs/lzma-android-arm-eabi@"). `npm install` still takes
+    # every version from package-lock.json.
+    npm install --no-audit --no-fund --loglevel=error
+    npm run build
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+      git diff --exit-code -- index.js index.d.ts || { echo "index.js / index.d.ts differ from a fresh build: commit the regenerated files"; exit 1; }
+    fi
+    npm test
+  )
+}
+
+for layer in "${layers[@]}"; do
+  "${layer}_layer"
+done
+
+if [ "$all" = 1 ]; then
+  # Uses the sno-lease binary of the Rust layer, the Python layer's venv and the Node layer's addon.
+  step "Fleet: 200 processes (Rust, Python, Node) lease partitions from one namespace, on PostgreSQL and on Redis"
+  "$venv/bin/python" tests/fleet/fleet.py --rust target/debug/sno-lease --python "$venv/bin/python" \
+    --node node --node-module bindings/node --processes 200 --seconds 3
+fi

@@ -362,7 +362,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     }
 
     /// The longest [`Generator::next`] sleeps before it returns the error instead (default
-    /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT), 5 s; rounded up to whole 4 ms units), and how far ahead of the
+    /// [`DEFAULT_MAX_WAIT`], 5 s; rounded up to whole 4 ms units), and how far ahead of the
     /// clock a restored [`snapshot`](Self::snapshot) may reach: one further ahead is refused
     /// with [`Error::SnapshotAhead`] by [`build`](Self::build), since every call would fail or
     /// sleep until the clock got there (a corrupted snapshot could otherwise stall the process

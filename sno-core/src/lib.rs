@@ -27,7 +27,10 @@
 //! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
 //! [`scru128`], the 160-bit [`scru160`], and the 64-bit [`nanoflake`] (Nanoflakes) and
 //! [`ulidflake`] (Ulid-Flake): value types, strict codecs, serde, and monotonic generators with
-//! an injected clock and RNG ([`rng`], [`monotonic`]).
+//! an injected clock and RNG ([`rng`], [`monotonic`]). [`typeid`] (TypeID, spec v0.3) puts a
+//! type prefix before a UUID in lower-case Crockford base32 (`user_01h455vb4pex5vsknk084sn02q`),
+//! generated as a UUIDv7. Every format implements [`IdFormat`] and is listed in [`Format`];
+//! [`AnyId`] holds a value of any of them.
 //!
 //! Decoding is **strict**: exactly 16 bytes, every byte in the alphabet, otherwise an [`Error`] that
 //! names the byte and its position (the Go original decodes any 16 bytes into garbage).
@@ -63,6 +66,7 @@ mod serde;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
+pub mod typeid;
 pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
@@ -87,3 +91,8 @@ pub use model::{AnyId, Field, FieldValue, Fields, Format, FormatSet, IdFormat, T
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// The Rust examples of docs/formats.md, compiled and run as doc tests so they stay true.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../docs/formats.md")]
+struct FormatsDocDoctests;

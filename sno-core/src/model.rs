@@ -4,7 +4,7 @@
 //! use.
 //!
 //! A format is described once, in its own module (layout, codec, generator) plus one
-//! `impl IdFormat` next to it; the line that registers it in [`for_each_format!`] makes it
+//! `impl IdFormat` next to it; the line that registers it in [`for_each_format!`](crate::for_each_format) makes it
 //! known to `Format`, `AnyId`, the C ABI, Python, Node and the CLI.
 //!
 //! ```
@@ -297,6 +297,7 @@ macro_rules! for_each_format {
             Scru160($crate::scru160::Scru160Id, "scru160", "SCRU160", 20, 40),
             Nanoflake($crate::nanoflake::Nanoflake, "nanoflake", "Nanoflake", 8, 13),
             UlidFlake($crate::ulidflake::UlidFlake, "ulidflake", "Ulid-Flake", 8, 13),
+            TypeId($crate::typeid::TypeId, "typeid", "TypeID", 16, 90),
         }
     };
 }

@@ -1,5 +1,6 @@
 //! serde support for every ID type: the canonical string in human-readable formats (JSON, TOML,
-//! …), the raw bytes in binary ones. One generic implementation, instantiated per type.
+//! …), the raw bytes in binary ones (a TypeID: its text in both, as its binary form lacks the
+//! prefix). One generic implementation, instantiated per type.
 //!
 //! Unlike the Go original, the zero sno ID serialises as `"2222222222222222"`, not `null`, and
 //! `null` does not deserialise into an ID: use `Option<_>` for nullable fields. Decoding is as
@@ -21,6 +22,9 @@ pub(crate) trait TextId: Sized {
     const EXPECTING_BYTES: &'static str;
     /// The binary length.
     const BINARY_LEN: usize;
+    /// Whether binary formats get the text too: the binary form does not hold the whole value
+    /// (a TypeID's prefix).
+    const TEXT_ONLY: bool = false;
     /// Calls `f` with the canonical text.
     fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R;
     /// The raw bytes.
@@ -32,7 +36,7 @@ pub(crate) trait TextId: Sized {
 }
 
 fn serialize<T: TextId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
-    if serializer.is_human_readable() {
+    if serializer.is_human_readable() || T::TEXT_ONLY {
         id.with_text(|t| serializer.serialize_str(t))
     } else {
         serializer.serialize_bytes(id.raw())
@@ -40,7 +44,7 @@ fn serialize<T: TextId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S
 }
 
 fn deserialize<'de, T: TextId, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
-    if deserializer.is_human_readable() {
+    if deserializer.is_human_readable() || T::TEXT_ONLY {
         deserializer.deserialize_str(TextVisitor(PhantomData))
     } else {
         deserializer.deserialize_bytes(BytesVisitor(PhantomData))
@@ -107,7 +111,8 @@ text_serde!(
     crate::scru128::Scru128Id,
     crate::scru160::Scru160Id,
     crate::nanoflake::Nanoflake,
-    crate::ulidflake::UlidFlake
+    crate::ulidflake::UlidFlake,
+    crate::typeid::TypeId
 );
 
 impl TextId for crate::Id {

@@ -1,6 +1,6 @@
 //! Every row of sno_json.tsv and sno_json_unmarshal.tsv against our serde support.
 //!
-//! Our choices (documented in the README and `sno_core`'s serde module): the zero ID is
+//! Our choices (documented in docs/sno-format.md and `sno_core`'s serde module): the zero ID is
 //! `"2222222222222222"` rather than `null`; only a JSON string holding a canonical ID
 //! deserialises (no `null`, upper case, unquoted or numeric input).
 

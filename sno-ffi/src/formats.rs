@@ -1,6 +1,7 @@
-//! What the C functions of the other formats (`sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`,
-//! `sno_scru160_*`, `sno_nanoflake_*`, `sno_ulidflake_*`) share. Each exported function is a short, documented `extern "C"` item in its format's module
-//! (cbindgen reads only items it can see); the bodies are the generic helpers here, written once.
+//! What the per-format C functions (`sno_id_*`, `sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`,
+//! `sno_scru160_*`, `sno_nanoflake_*`, `sno_ulidflake_*`) share: the generic helpers their
+//! bodies call. The common functions are generated (`generated.rs`, plain `extern "C"` items
+//! that cbindgen reads); each format's extras are short items in its own module.
 
 use std::ffi::c_char;
 
@@ -35,18 +36,16 @@ pub(crate) trait CGenerator: Sized {
     fn inner(&self) -> &Shared<Self::State>;
 }
 
-/// Implements [`CId`] for a `{ bytes: [u8; N] }` struct.
+/// Implements [`CId`] for a `{ bytes: [u8; N] }` struct: the core value is the format's
+/// [`IdFormat::from_slice`](sno_core::IdFormat::from_slice) (which refuses bytes that are no
+/// value of the format: a UUID that is not version 7).
 macro_rules! c_id {
-    ($c:ty, $core:ty, $text:expr, $to_core:expr) => {
+    ($c:ty, $core:ty, $text:expr) => {
         impl $crate::formats::CId for $c {
             type Core = $core;
             const TEXT_LEN: usize = $text;
             fn to_core(self) -> Result<$core, sno_core::Error> {
-                #[allow(
-                    clippy::redundant_closure_call,
-                    reason = "the macro takes a constructor"
-                )]
-                ($to_core)(self.bytes)
+                <$core as sno_core::IdFormat>::from_slice(&self.bytes)
             }
             fn from_core(id: $core) -> Self {
                 Self {
@@ -91,15 +90,25 @@ macro_rules! c_i64_id {
 }
 pub(crate) use c_i64_id;
 
-/// Implements [`CGenerator`] for a `struct X { inner: Generator }` handle.
+/// The state machine behind a core [`Shared`] generator type (a format's `Generator` alias).
+pub(crate) trait SharedGenerator {
+    /// The format's state machine.
+    type State;
+}
+
+impl<S> SharedGenerator for Shared<S> {
+    type State = S;
+}
+
+/// Implements [`CGenerator`] for a `struct X { inner: <format>::Generator }` handle.
 macro_rules! c_generator {
-    ($handle:ty, $state:ty) => {
+    ($handle:ty, $generator:ty) => {
         impl $crate::formats::CGenerator for $handle {
-            type State = $state;
-            fn wrap(inner: sno_core::monotonic::Shared<$state>) -> Self {
+            type State = <$generator as $crate::formats::SharedGenerator>::State;
+            fn wrap(inner: sno_core::monotonic::Shared<Self::State>) -> Self {
                 Self { inner }
             }
-            fn inner(&self) -> &sno_core::monotonic::Shared<$state> {
+            fn inner(&self) -> &sno_core::monotonic::Shared<Self::State> {
                 &self.inner
             }
         }

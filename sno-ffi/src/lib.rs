@@ -3,27 +3,40 @@
 //! Every function is a plain `extern "C"` item (so cbindgen sees it), runs inside a panic
 //! boundary, turns NULL pointers into `SNO_STATUS_NULL_ARGUMENT`, and writes outputs only on
 //! success. Thread safety is stated per function.
+//!
+//! The common per-format functions are generated from the core's format table
+//! (`generated.rs`); `any.rs` is the format-generic API over `sno_core::AnyId`; statuses of core
+//! errors are the core's error table's numbers.
 #![deny(clippy::unwrap_used, clippy::panic)]
 
+mod any;
 mod boundary;
 mod formats;
+// Written by sno-ffi/tests/generated (SNO_BLESS=1 cargo test -p sno-ffi --test generated).
+#[rustfmt::skip]
+mod generated;
 mod lease;
 mod nanoflake;
 mod scru128;
 mod scru160;
+mod typeid;
 mod types;
 mod ulid;
 mod ulidflake;
 mod uuid7;
 
-use std::ffi::{CStr, c_char};
+use std::ffi::{CStr, CString, c_char};
+use std::sync::OnceLock;
 
+pub use any::*;
 use boundary::{ffi_boundary, recording_boundary, try_bytes, try_ref, value_boundary, write_out};
+pub use generated::*;
 pub use lease::*;
 pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
-use sno_core::{Generator, Id};
+use sno_core::{ErrorKind, Generator, Id};
+pub use typeid::*;
 use types::GeneratorKind;
 pub use types::{
     sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options, sno_snapshot,
@@ -78,38 +91,18 @@ pub extern "C" fn sno_version_string() -> *const c_char {
 /// values give "unknown status"). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
-    describe(status).as_ptr()
+    value_boundary(c"unknown status".as_ptr(), || describe(status).as_ptr())
 }
 
-/// The description of a status value (sno_status_str).
+/// The description of a status value (sno_status_str): a core error's is the one-line summary
+/// of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its own
+/// statuses (arguments, buffers, leases, panics).
 pub(crate) fn describe(status: i32) -> &'static CStr {
     match status {
         0 => c"ok",
         1 => c"a required pointer argument is NULL",
-        2 => c"invalid length for the format",
-        3 => c"invalid byte: not in the format's alphabet",
-        4 => c"timestamp above 2^39-1 units",
-        5 => c"time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z",
-        6 => c"the system clock reads a time outside the sno range",
-        7 => c"sequence bounds leave fewer than 4 values",
-        8 => c"snapshot sequence outside its bounds",
-        9 => c"snapshot time field outside 0..=2^39-1",
-        10 => c"65536 default partitions used in this process",
-        11 => c"sequence pool of this 4 ms unit exhausted",
-        12 => c"clock regressed into a period used by both timelines",
         13 => c"output buffer too small",
         14 => c"argument out of range",
-        15 => c"value above the format's maximum",
-        16 => c"not a version 7 UUID with the RFC 9562 variant",
-        17 => c"millisecond time outside the format's 48-bit range",
-        18 => c"this millisecond's randomness, counter or sequence is used up",
-        19 => c"the clock went back",
-        20 => c"batch count above SNO_MAX_BATCH (16777216) per call",
-        21 => c"snapshot further ahead of the clock than the generator's maximum wait",
-        22 => c"generator inherited across fork(): give it a partition of its own",
-        23 => c"the operating system's randomness source cannot be read",
-        24 => c"the lease does not cover the clock (renewals failing, lease lost or freed)",
-        25 => c"an SNO_* environment variable holds a value it cannot use",
         26 => c"invalid lease store URL (malformed, unknown scheme, or TLS)",
         27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
         28 => c"the lease store cannot be reached or did not answer in time",
@@ -120,8 +113,24 @@ pub(crate) fn describe(status: i32) -> &'static CStr {
         33 => c"the lease is closed or already drives a generator",
         34 => c"not available on a leased generator",
         255 => c"internal panic caught at the C boundary",
-        _ => c"unknown status",
+        _ => core_summary(status).unwrap_or(c"unknown status"),
     }
+}
+
+/// The summary of the core error kind numbered `status`, as a static C string.
+fn core_summary(status: i32) -> Option<&'static CStr> {
+    static SUMMARIES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
+    let kind = ErrorKind::from_status(u8::try_from(status).ok()?)?;
+    SUMMARIES
+        .get_or_init(|| {
+            ErrorKind::ALL
+                .iter()
+                .filter_map(|k| Some((k.status(), CString::new(k.summary()).ok()?)))
+                .collect()
+        })
+        .iter()
+        .find(|(number, _)| *number == kind.status())
+        .map(|(_, summary)| summary.as_c_str())
 }
 
 /// A new ID from the process-wide generator, configured by the environment on first use (no
@@ -430,32 +439,6 @@ pub unsafe extern "C" fn sno_generator_stats(
     })
 }
 
-/// Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL).
-/// Thread-safe.
-///
-/// # Safety
-/// `id` must be NULL or valid; `out` must be NULL or valid for 16 byte writes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_encode(id: *const sno_id, out: *mut c_char) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::encode(id, out) }
-}
-
-/// Writes the text form plus a terminating NUL; `out_len` must be at least 17
-/// (SNO_ENCODED_LEN + 1), else SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-///
-/// # Safety
-/// `id` must be NULL or valid; `out` must be NULL or valid for `out_len` byte writes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_encode_cstr(
-    id: *const sno_id,
-    out: *mut c_char,
-    out_len: usize,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::encode_cstr(id, out, out_len) }
-}
-
 /// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
 /// Gives SNO_STATUS_INVALID_LENGTH or SNO_STATUS_INVALID_BYTE otherwise. Thread-safe.
 ///
@@ -469,23 +452,6 @@ pub unsafe extern "C" fn sno_id_decode(
 ) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { sno_id_decode_at(text, len, out, std::ptr::null_mut()) }
-}
-
-/// sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the
-/// position of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to
-/// `error_position` (may be NULL). Thread-safe.
-///
-/// # Safety
-/// As sno_id_decode; `error_position` must be NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_decode_at(
-    text: *const c_char,
-    len: usize,
-    out: *mut sno_id,
-    error_position: *mut usize,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::decode(text, len, out, error_position, Id::decode) }
 }
 
 /// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest
@@ -556,11 +522,9 @@ pub unsafe extern "C" fn sno_id_decode_many(
         // `#[repr(C)]` over 10 bytes like `Id`, and every byte pattern is valid for both.
         let out = unsafe { std::slice::from_raw_parts_mut(out, count) };
         if let Err(err) = Id::decode_many(bytes, sno_id::as_ids_mut(out)) {
-            if let (sno_core::Error::InvalidByte { position, .. }, false) =
-                (err, error_index.is_null())
-            {
-                // SAFETY: checked non-NULL; writable per the contract.
-                unsafe { error_index.write(position / SNO_ENCODED_LEN) };
+            if let Some(index) = Id::batch_index(&err) {
+                // SAFETY: NULL or writable per the contract.
+                unsafe { boundary::write_optional(error_index, index) };
             }
             return Err(err.into());
         }
@@ -637,12 +601,6 @@ pub extern "C" fn sno_id_is_zero(id: sno_id) -> bool {
     value_boundary(false, || Id::from(id).is_zero())
 }
 
-/// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order). Thread-safe.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_id_compare(a: sno_id, b: sno_id) -> i32 {
-    value_boundary(0, || Id::from(a).cmp(&Id::from(b)) as i32)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -701,10 +659,24 @@ mod tests {
 
     #[test]
     fn every_status_is_described() {
-        for s in (0..=34).chain([255]) {
+        for s in (0..=39).chain([255]) {
             assert_ne!(describe(s), c"unknown status", "{s}");
         }
-        assert_eq!(describe(35), c"unknown status");
+        assert_eq!(describe(40), c"unknown status");
+        for kind in ErrorKind::ALL {
+            let status = i32::from(kind.status());
+            assert_eq!(
+                sno_status::from_number(status).map(|s| s as i32),
+                Some(status)
+            );
+            assert_eq!(describe(status).to_str().ok(), Some(kind.summary()));
+        }
+        assert_eq!(
+            sno_status::from(sno_core::Error::AmbiguousFormat {
+                candidates: sno_core::FormatSet::EMPTY
+            }),
+            sno_status::AmbiguousFormat
+        );
         let lease_error = ::sno_lease::Error::NoFreePartition {
             namespace: "n".into(),
             first: 1,

@@ -35,7 +35,7 @@ impl sno_id {
     }
 }
 
-crate::formats::c_id!(sno_id, Id, sno_core::ENCODED_LEN, |b| Ok(Id::from_bytes(b)));
+crate::formats::c_id!(sno_id, Id, sno_core::ENCODED_LEN);
 
 impl From<Id> for sno_id {
     fn from(id: Id) -> Self {
@@ -146,38 +146,99 @@ pub enum sno_status {
     /// and it mints only at the present time inside the lease (sno_generator_next_with_time,
     /// sno_generator_snapshot).
     LeasedGenerator = 34,
+    /// A generator without a partition in a build without `std` (no entropy source); not
+    /// returned by this library, which is built with `std`.
+    MissingPartition = 35,
+    /// A format name or number that is no format of the library (sno_format_from_name, and a
+    /// `format` outside the sno_format values).
+    UnknownFormat = 36,
+    /// A text that no format's strict decoder accepts (sno_detect, sno_inspect).
+    UnrecognizedFormat = 37,
+    /// A text that several formats accept, or only a Nanoflake, whose short variable-length text
+    /// any word can match (sno_detect, sno_inspect): name the format.
+    AmbiguousFormat = 38,
+    /// A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
+    /// starting or ending with `_`).
+    InvalidPrefix = 39,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
 
+impl sno_status {
+    /// Every status, in number order.
+    const ALL: [sno_status; 41] = {
+        use sno_status::*;
+        [
+            Ok,
+            NullArgument,
+            InvalidLength,
+            InvalidByte,
+            TimestampOverflow,
+            TimeOutOfRange,
+            ClockOutOfRange,
+            InvalidSequenceBounds,
+            SequenceOutOfRange,
+            InvalidSnapshot,
+            PartitionPoolExhausted,
+            SequenceExhausted,
+            ClockRegression,
+            BufferTooSmall,
+            InvalidArgument,
+            ValueOverflow,
+            NotVersion7,
+            MillisOutOfRange,
+            RandomnessExhausted,
+            ClockRollback,
+            BatchTooLarge,
+            SnapshotAhead,
+            Forked,
+            RandomnessUnavailable,
+            LeaseExpired,
+            InvalidEnvironment,
+            LeaseInvalidUrl,
+            LeaseInvalidOptions,
+            LeaseUnreachable,
+            LeaseAuthenticationFailed,
+            LeaseNoFreePartition,
+            LeaseStore,
+            LeaseLost,
+            LeaseUnavailable,
+            LeasedGenerator,
+            MissingPartition,
+            UnknownFormat,
+            UnrecognizedFormat,
+            AmbiguousFormat,
+            InvalidPrefix,
+            Panic,
+        ]
+    };
+
+    /// The status of each number (`None` where no status has it).
+    const BY_NUMBER: [Option<sno_status>; 256] = {
+        let mut table = [None; 256];
+        let mut i = 0;
+        while i < Self::ALL.len() {
+            table[Self::ALL[i] as usize] = Some(Self::ALL[i]);
+            i += 1;
+        }
+        table
+    };
+
+    /// The status numbered `number`, if there is one.
+    pub(crate) fn from_number(number: i32) -> Option<sno_status> {
+        Self::BY_NUMBER
+            .get(usize::try_from(number).ok()?)
+            .copied()
+            .flatten()
+    }
+}
+
+/// A core error's status is its kind's number in the core's error table
+/// (`sno_core::ErrorKind::status`); the enum above holds every one (tests/model.rs checks that
+/// number and name agree).
 impl From<Error> for sno_status {
     fn from(e: Error) -> Self {
-        match e {
-            Error::InvalidLength { .. } => sno_status::InvalidLength,
-            Error::InvalidByte { .. } => sno_status::InvalidByte,
-            Error::TimestampOverflow { .. } => sno_status::TimestampOverflow,
-            Error::TimeOutOfRange { .. } => sno_status::TimeOutOfRange,
-            Error::ClockOutOfRange { .. } => sno_status::ClockOutOfRange,
-            Error::InvalidSequenceBounds { .. } => sno_status::InvalidSequenceBounds,
-            Error::SequenceOutOfRange { .. } => sno_status::SequenceOutOfRange,
-            Error::InvalidSnapshot { .. } => sno_status::InvalidSnapshot,
-            Error::PartitionPoolExhausted => sno_status::PartitionPoolExhausted,
-            Error::SequenceExhausted { .. } => sno_status::SequenceExhausted,
-            Error::ClockRegression { .. } => sno_status::ClockRegression,
-            Error::ValueOverflow => sno_status::ValueOverflow,
-            Error::NotVersion7 { .. } => sno_status::NotVersion7,
-            Error::MillisOutOfRange { .. } => sno_status::MillisOutOfRange,
-            Error::RandomnessExhausted { .. } => sno_status::RandomnessExhausted,
-            Error::ClockRollback { .. } => sno_status::ClockRollback,
-            Error::BatchTooLarge { .. } => sno_status::BatchTooLarge,
-            Error::SnapshotAhead { .. } => sno_status::SnapshotAhead,
-            Error::Forked { .. } => sno_status::Forked,
-            Error::RandomnessUnavailable => sno_status::RandomnessUnavailable,
-            Error::LeaseExpired { .. } => sno_status::LeaseExpired,
-            Error::InvalidEnvironment { .. } => sno_status::InvalidEnvironment,
-            // MissingPartition cannot happen with std; any future variant.
-            _ => sno_status::InvalidArgument,
-        }
+        sno_status::from_number(e.kind().status().into()).unwrap_or(sno_status::InvalidArgument)
     }
 }
 

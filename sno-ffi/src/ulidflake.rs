@@ -1,32 +1,17 @@
-//! `sno_ulidflake_*`: Ulid-Flake (a non-negative `int64_t`: 43-bit ms since an epoch, then 20
-//! random bits, or 15 random bits and a 5-bit scalability id; 13 Crockford base32 characters).
+//! `sno_ulidflake_*` beyond the common surface (generated.rs): Ulid-Flake (a non-negative
+//! `int64_t`: 43-bit ms since an epoch, then 20 random bits, or 15 random bits and a 5-bit
+//! scalability id; 13 Crockford base32 characters).
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
-
-use std::ffi::c_char;
 
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
 use crate::boundary::{ffi_boundary, try_ref};
-use crate::formats::{self, c_generator, c_i64_id};
+use crate::formats::{self, CGenerator};
+use crate::generated::{sno_ulidflake, sno_ulidflake_generator};
 use crate::types::sno_status;
 
-/// Characters in the text form of a Ulid-Flake (no terminating NUL).
-pub const SNO_ULIDFLAKE_ENCODED_LEN: usize = 13;
 /// The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 pub const SNO_ULIDFLAKE_DEFAULT_EPOCH_MS: i64 = 1_704_067_200_000;
-
-/// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 |
-/// randomness << 5 | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one
-/// refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
-#[repr(transparent)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct sno_ulidflake(pub i64);
-c_i64_id!(
-    sno_ulidflake,
-    UlidFlake,
-    SNO_ULIDFLAKE_ENCODED_LEN,
-    UlidFlake::encode_bytes
-);
 
 /// Both readings of a Ulid-Flake (a value does not say which version made it).
 #[repr(C)]
@@ -52,71 +37,6 @@ pub struct sno_ulidflake_options {
     pub sid: i32,
     /// Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2); 1 by default.
     pub entropy_size: u8,
-}
-
-/// An opaque, thread-safe Ulid-Flake generator (see sno_ulidflake_generator_new).
-pub struct sno_ulidflake_generator {
-    inner: ulidflake::Generator,
-}
-c_generator!(
-    sno_ulidflake_generator,
-    ulidflake::Monotonic<sno_core::rng::ThreadRng>
-);
-
-/// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (fresh
-/// randomness each millisecond, + a random 1..255 within one; reset after fork()). Sleeps
-/// into the next millisecond when one millisecond's randomness is used up. Thread-safe.
-///
-/// # Safety
-/// `out` must be NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_new(out: *mut sno_ulidflake) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::new_global(out, ulidflake::try_new) }
-}
-
-/// Writes the 13-character upper-case text (no NUL). Thread-safe.
-///
-/// # Safety
-/// `out` NULL or valid for 13 byte writes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_encode(id: sno_ulidflake, out: *mut c_char) -> sno_status {
-    // SAFETY: `&id` is valid; `out` forwarded.
-    unsafe { formats::encode(&id, out) }
-}
-
-/// Writes the text and a NUL; `out_len` must be at least 14, else
-/// SNO_STATUS_BUFFER_TOO_SMALL. Thread-safe.
-///
-/// # Safety
-/// `out` NULL or valid for `out_len` byte writes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_encode_cstr(
-    id: sno_ulidflake,
-    out: *mut c_char,
-    out_len: usize,
-) -> sno_status {
-    // SAFETY: `&id` is valid; `out` forwarded.
-    unsafe { formats::encode_cstr(&id, out, out_len) }
-}
-
-/// Strictly decodes `len` bytes: exactly 13 Crockford base32 characters (no I, L, O, U), either
-/// case, the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its
-/// position, on a wrong length the length given, goes to `error_position` (may be NULL).
-/// Thread-safe.
-///
-/// # Safety
-/// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
-/// writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_decode(
-    text: *const c_char,
-    len: usize,
-    out: *mut sno_ulidflake,
-    error_position: *mut usize,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::decode(text, len, out, error_position, UlidFlake::decode) }
 }
 
 /// Writes both readings of `id`. Thread-safe.
@@ -237,62 +157,6 @@ pub unsafe extern "C" fn sno_ulidflake_generator_repartition(
     ffi_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
-        Ok(g.inner.repartition(sid)?)
+        Ok(g.inner().repartition(sid)?)
     })
-}
-
-/// Releases a Ulid-Flake generator; NULL is ignored. Call once, after every user is done.
-///
-/// # Safety
-/// `generator` must be NULL or a live pointer from sno_ulidflake_generator_new.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_generator_free(generator: *mut sno_ulidflake_generator) {
-    // SAFETY: forwarded contract.
-    unsafe { formats::generator_free(generator) }
-}
-
-/// The next Ulid-Flake: greater than the previous one (a clock that went back keeps the last
-/// timestamp). Sleeps into the next millisecond when this one's randomness is used up.
-/// Thread-safe: share one generator between threads.
-///
-/// # Safety
-/// `generator` must be NULL or live; `out` NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_generator_next(
-    generator: *const sno_ulidflake_generator,
-    out: *mut sno_ulidflake,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::generator_step(generator, out, |g| g.next()) }
-}
-
-/// As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the
-/// spec's overflow error; the state is unchanged and a retry may fit) instead of sleeping.
-/// Thread-safe.
-///
-/// # Safety
-/// `generator` must be NULL or live; `out` NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_generator_try_next(
-    generator: *const sno_ulidflake_generator,
-    out: *mut sno_ulidflake,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::generator_step(generator, out, |g| g.try_next()) }
-}
-
-/// The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with
-/// the rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives
-/// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
-///
-/// # Safety
-/// `generator` must be NULL or live; `out` NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_generator_next_at(
-    generator: *const sno_ulidflake_generator,
-    unix_ms: i64,
-    out: *mut sno_ulidflake,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod batch;
+mod cli;
 mod flakes;
 mod formats;
 mod lease;
@@ -906,6 +907,7 @@ impl PyGenerator {
 fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyId>()?;
     m.add_class::<PyGenerator>()?;
+    cli::register(m)?;
     m.add_function(wrap_pyfunction!(new_id, m)?)?;
     m.add_function(wrap_pyfunction!(new_many, m)?)?;
     m.add_function(wrap_pyfunction!(encode_many, m)?)?;

@@ -249,7 +249,10 @@ def test_cli_bad_arguments_are_one_line_errors(args):
 
 
 def test_cli_still_works():
+    # 13 Crockford characters are also a Nanoflake: ambiguous, status 1, both readings printed.
     out = run_cli("inspect", "00CMXB6TAK4SA", "--ulidflake-epoch", "0")
-    assert out.returncode == 0 and b"(epoch 0)" in out.stdout
+    assert out.returncode == 1 and b" epoch_ms=0 " in out.stdout
+    out = run_cli("inspect", "--format", "ulidflake", "00CMXB6TAK4SA", "--ulidflake-epoch", "0")
+    assert out.returncode == 0 and b" epoch_ms=0 " in out.stdout
     out = run_cli("new", "-n", "2")
     assert out.returncode == 0 and len(out.stdout.split()) == 2

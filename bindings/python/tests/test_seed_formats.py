@@ -303,18 +303,23 @@ def test_cli_inspect_every_format():
         "--nanoflake-epoch",
         "1640995200000",
     )
-    assert out.returncode == 0, out.stderr
+    # 00CMXB6TAK4SA (also a Nanoflake) and jnxxr658jlkw (only a Nanoflake) are ambiguous:
+    # every reading is printed, the ambiguity is said on stderr, and the status is 1.
+    assert out.returncode == 1, out.stderr
+    assert "00CMXB6TAK4SA: sno: the text reads as more than one format (Nanoflake, Ulid-Flake)" in out.stderr
+    assert "jnxxr658jlkw: sno: the text reads only as a Nanoflake" in out.stderr
     text = out.stdout
-    assert "00CMXB6TAK4SA: 2 readings" in text and "[Ulid-Flake]" in text and "2024-06-06T06:06:06.666Z" in text
-    assert "[SCRU160]" in text and "2021-09-13T13:41:30.683Z" in text and "counter      13176" in text
-    assert "jnxxr658jlkw  [Nanoflake]" in text and "generator_id 5" in text and "2041-07-22T11:41:41.244Z" in text
-    assert "[ULID]" in text and "2016-07-30T23:54:10.259Z" in text
-    assert "[UUIDv7]" in text and "2022-02-22T19:22:22.000Z" in text
-    assert "[SCRU128]" in text and "counter_hi   8268596" in text
+    assert "00CMXB6TAK4SA format=ulidflake " in text and "time=2024-06-06T06:06:06.666Z" in text
+    assert " format=scru160 " in text and "time=2021-09-13T13:41:30.683Z" in text and " counter=13176 " in text
+    assert "jnxxr658jlkw format=nanoflake " in text and " generator_id=5 " in text and "time=2041-07-22T11:41:41.244Z" in text
+    assert " format=ulid " in text and "time=2016-07-30T23:54:10.259Z" in text
+    assert " format=uuid7 " in text and "time=2022-02-22T19:22:22.000Z" in text
+    assert " format=scru128 " in text and " counter_hi=8268596 " in text
+    # Past year 9999: the number of milliseconds, no ISO time.
     past = run_cli("inspect", "VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV")
-    assert past.returncode == 0 and "past year 9999" in past.stdout
+    assert past.returncode == 0 and " unix_ms=281474976710655 " in past.stdout and "time=" not in past.stdout
     bad = run_cli("inspect", "00CMXB6TAK4S-", "x" * 50)
-    assert bad.returncode == 1 and "position 12" in bad.stderr and "no format has 50-byte text" in bad.stderr
+    assert bad.returncode == 1 and "position 12" in bad.stderr and "the text (50 bytes) is an ID of no format" in bad.stderr
 
 
 @pytest.mark.parametrize("name", ["sno", "sno.ulid", "sno.uuid7", "sno.scru128", "sno.scru160", "sno.nanoflake", "sno.ulidflake"])

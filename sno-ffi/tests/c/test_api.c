@@ -128,12 +128,16 @@ static void statuses(void) {
               SNO_STATUS_LEASE_LOST == 32 && SNO_STATUS_LEASE_UNAVAILABLE == 33 &&
               SNO_STATUS_LEASED_GENERATOR == 34,
           "status values");
-    for (int i = 0; i <= 34; i++) {
+    CHECK(SNO_STATUS_MISSING_PARTITION == 35 && SNO_STATUS_UNKNOWN_FORMAT == 36 &&
+              SNO_STATUS_UNRECOGNIZED_FORMAT == 37 && SNO_STATUS_AMBIGUOUS_FORMAT == 38 &&
+              SNO_STATUS_INVALID_PREFIX == 39 && SNO_STATUS_NOT_VERSION_7 == SNO_STATUS_NOT_VERSION7,
+          "status values of the core's error table");
+    for (int i = 0; i <= 39; i++) {
         CHECK(strcmp(sno_status_str(i), "unknown status") != 0, "status %d undescribed", i);
         for (int j = 0; j < i; j++)
             CHECK(strcmp(sno_status_str(i), sno_status_str(j)) != 0, "statuses %d and %d read alike", i, j);
     }
-    CHECK(strcmp(sno_status_str(35), "unknown status") == 0, "35 is not a status");
+    CHECK(strcmp(sno_status_str(40), "unknown status") == 0, "40 is not a status");
 }
 
 static void lifecycle_and_snapshots(void) {
