@@ -94,17 +94,18 @@ function defineClass(info) {
 
     /** Milliseconds since the Unix epoch (for sno, the start of the ID's 4 ms unit). */
     get unixMs() {
-      return native.fmtUnixMs(f, this.toString())
+      return native.fmtUnixMs(f, this.toString()) ?? undefined
     }
 
     /** Nanoseconds since the Unix epoch, as a bigint. */
     get unixNs() {
-      return native.fmtUnixNanos(f, this.toString())
+      return native.fmtUnixNanos(f, this.toString()) ?? undefined
     }
 
-    /** The time as a Date (an Invalid Date past the year 275760). */
+    /** The time as a Date (an Invalid Date past the year 275760; undefined without a time). */
     get timestamp() {
-      return new Date(this.unixMs)
+      const ms = this.unixMs
+      return ms === undefined ? undefined : new Date(ms)
     }
   }
   Object.defineProperty(Cls, 'name', { value: name })
@@ -157,7 +158,10 @@ function getters(Cls, table) {
   for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
 }
 
-/** What a format has beyond the model, by class name. */
+/**
+ * What a format has beyond the model, by class name; what an entry returns joins the format's
+ * namespace.
+ */
 const EXTRAS = {
   Ulid(Cls) {
     /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
@@ -189,6 +193,23 @@ const EXTRAS = {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
     }
   },
+  TypeId(Cls) {
+    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    Cls.generate = function generate(prefix) {
+      return Cls[MAKE](native.typeidNewString(prefix))
+    }
+    /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
+    Cls.fromUuid = function fromUuid(prefix, uuid) {
+      return Cls[MAKE](native.typeidFromUuid(prefix, uuid instanceof classes.Uuid7 ? uuid.toString() : uuid))
+    }
+    getters(Cls, {
+      /** The 26-character base32 suffix (the UUID). */
+      suffix() {
+        return native.typeidSuffix(this.toString())
+      },
+    })
+    return { new: Cls.generate, newString: (prefix) => native.typeidNewString(prefix) }
+  },
   Nanoflake(Cls) {
     getters(Cls, {
       /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
@@ -202,7 +223,8 @@ const EXTRAS = {
     })
   },
 }
-for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extend(classes[name])
+const extraMembers = {}
+for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMembers[name] = extend(classes[name])
 
 /**
  * The namespace of table entry `info` (every format but sno, whose functions are sno.js's):
@@ -212,7 +234,7 @@ for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extend(c
 function namespace(info) {
   const f = info.index
   const Cls = classes[info.className]
-  const ns = { [info.className]: Cls }
+  const ns = { [info.className]: Cls, ...extraMembers[info.className] }
   if (info.generatorOptions) {
     const where = `${info.name}.Generator`
     const known = [...info.generatorOptions, 'maxWaitMs']

@@ -248,7 +248,10 @@ export interface FormatInfo {
    * absent otherwise.
    */
   textLen?: number
-  /** Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not. */
+  /**
+   * Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
+   * (and a TypeID only when its UUID is a version 7 one).
+   */
   hasUnixMs: boolean
   /** Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`). */
   hasEpoch: boolean
@@ -349,6 +352,21 @@ export interface Stats {
   regressions: number
   waits: number
 }
+
+/**
+ * The text of the TypeID with `prefix` and the UUID `uuid`: its 16 bytes (any version) or a
+ * UUIDv7's text, which the core's UUIDv7 decoder reads (`TypeId.fromUuid`).
+ */
+export declare function typeidFromUuid(prefix: string, uuid: string | Uint8Array): string
+
+/**
+ * The text of a new TypeID with `prefix` and a UUIDv7 from the process-wide generator
+ * (`TypeId.generate`, `typeid.new`, `typeid.newString`).
+ */
+export declare function typeidNewString(prefix: string): string
+
+/** The 26-character suffix of a TypeID's canonical text (its UUID in base32). */
+export declare function typeidSuffix(text: string): string
 
 /**
  * The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes (also 32 bare hex

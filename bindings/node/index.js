@@ -863,4 +863,7 @@ module.exports.newString = nativeBinding.newString
 module.exports.newStringPlain = nativeBinding.newStringPlain
 module.exports.newText = nativeBinding.newText
 module.exports.scru160Hex = nativeBinding.scru160Hex
+module.exports.typeidFromUuid = nativeBinding.typeidFromUuid
+module.exports.typeidNewString = nativeBinding.typeidNewString
+module.exports.typeidSuffix = nativeBinding.typeidSuffix
 module.exports.uuid7CanonicalLenient = nativeBinding.uuid7CanonicalLenient

@@ -421,6 +421,57 @@ export declare class Nanoflake extends IdValue<NanoflakeFields> {
   dateAt(epochMs: number): Date
 }
 
+/** The named fields of a `TypeId`: its prefix, then its UUID's bits in the UUIDv7 layout. */
+export interface TypeIdFields {
+  /** The type prefix: empty, or 1 to 63 of `a-z` and `_`, starting and ending with a letter. */
+  prefix: string
+  unixMs: number
+  version: number
+  randA: number
+  variant: number
+  randB: bigint
+}
+
+/**
+ * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
+ * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`). Any UUID is a valid suffix;
+ * generation makes UUIDv7s. The binary form (`bytes`, `fromBytes`, `bigint`, `fromBigInt`) is
+ * the UUID's 16 bytes, without the prefix (`fromBytes` gives an empty prefix: `fromUuid` attaches
+ * one). Ordered by prefix, then by UUID.
+ */
+export declare class TypeId extends IdValue<TypeIdFields> {
+  /** Strictly decodes the text (lower case only); errors: ERR_SNO_INVALID_PREFIX, ERR_SNO_INVALID_LENGTH, ERR_SNO_INVALID_BYTE (with `position`), ERR_SNO_VALUE_OVERFLOW. */
+  static parse(text: string): TypeId
+  /** Takes the UUID's 16 bytes (an empty prefix). */
+  static fromBytes(bytes: Uint8Array): TypeId
+  /** From the UUID as a 128-bit integer (an empty prefix). */
+  static fromBigInt(value: bigint): TypeId
+  /** From the prefix and a UUIDv7's fields (version and variant are set). */
+  static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
+  /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a
+   * UUIDv7 from the process-wide generator. */
+  static generate(prefix: string): TypeId
+  /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes of any version. */
+  static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
+  /** Validates like `TypeId.parse`. */
+  constructor(text: string)
+  /** Milliseconds since 1970 when the UUID is a version 7 one, else undefined. */
+  get unixMs(): number | undefined
+  /** Nanoseconds since 1970 when the UUID is a version 7 one, else undefined. */
+  get unixNs(): bigint | undefined
+  /** The time as a Date when the UUID is a version 7 one, else undefined. */
+  get timestamp(): Date | undefined
+  get prefix(): string
+  /** The 26-character base32 suffix. */
+  get suffix(): string
+  /** The UUID as hyphenated lower-case text. */
+  get uuid(): string
+  get version(): number
+  get randA(): number
+  get variant(): number
+  get randB(): bigint
+}
+
 /** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
 export interface FormatGenerator<T> {
   /** The next value, greater than every earlier one of this generator; **blocks** through a
@@ -486,6 +537,15 @@ export declare const nanoflake: {
   Generator: new (options: NanoflakeOptions) => FormatGenerator<Nanoflake>
 }
 
+/** TypeIDs: generated with a prefix of your own. */
+export declare const typeid: {
+  TypeId: typeof TypeId
+  /** A new TypeID (as `TypeId.generate`). */
+  new: (prefix: string) => TypeId
+  /** A new TypeID's text. */
+  newString(prefix: string): string
+}
+
 declare const sno: {
   MAX_BATCH: number
   Id: typeof Id
@@ -503,11 +563,13 @@ declare const sno: {
   Scru160: typeof Scru160
   UlidFlake: typeof UlidFlake
   Nanoflake: typeof Nanoflake
+  TypeId: typeof TypeId
   ulid: typeof ulid
   uuid7: typeof uuid7
   scru128: typeof scru128
   scru160: typeof scru160
   ulidflake: typeof ulidflake
   nanoflake: typeof nanoflake
+  typeid: typeof typeid
 }
 export default sno

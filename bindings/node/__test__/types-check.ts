@@ -9,6 +9,7 @@ import sno, {
   Nanoflake,
   Scru128,
   Scru160,
+  TypeId,
   Ulid,
   UlidFlake,
   Uuid7,
@@ -21,6 +22,7 @@ import sno, {
   newStrings,
   scru128,
   scru160,
+  typeid,
   ulid,
   ulidflake,
   uuid7,
@@ -38,6 +40,7 @@ import type {
   SnoError,
   Snapshot,
   Stats,
+  TypeIdFields,
   UlidFields,
   UlidFlakeFields,
   UlidFlakeOptions,
@@ -143,13 +146,20 @@ const nanoFields: NanoflakeFields = { timestampMs: n.timestampMs, generatorId: n
 const nanoTime: [number, Date, number, undefined, undefined, undefined] = [n.unixMsAt(0), n.dateAt(0), n.referenceTimestampMs, n.unixMs, n.unixNs, n.timestamp]
 const flakesAsync: Promise<Nanoflake> = new nanoflake.Generator({ epochMs: 0, generatorId: 1 }).nextAsync()
 
+// TypeID.
+const ti: TypeId = TypeId.generate('user')
+const tiMade: TypeId[] = [TypeId.parse(ti.toString()), new TypeId(ti.toString()), TypeId.fromBytes(ti.bytes), TypeId.fromBigInt(ti.bigint), TypeId.fromFields(ti.fields())]
+const tiUuid: TypeId[] = [TypeId.fromUuid('user', ti.uuid), TypeId.fromUuid('user', u), TypeId.fromUuid('', new Uint8Array(16)), typeid.new('a'), typeid.TypeId.generate('b')]
+const tiFields: TypeIdFields = { prefix: ti.prefix, unixMs: ti.fields().unixMs, version: ti.version, randA: ti.randA, variant: ti.variant, randB: ti.randB }
+const tiMore: [string, string, number | undefined, bigint | undefined, Date | undefined, string, -1 | 0 | 1] = [ti.suffix, ti.uuid, ti.unixMs, ti.unixNs, ti.timestamp, typeid.newString('c'), ti.compare(tiMade[0])]
+
 // The namespace and option types.
 const wait: WaitOptions = { maxWaitMs: 1 }
 const namespaces: FormatNamespace<Ulid>[] = [ulid, sno.ulid]
-const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany]
+const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.TypeId, sno.typeid, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany]
 
 export {
   made, idFields, idTime, idText, idRaw, parsed, next, later, tried, back, counts, state, shape, none, retry, where, acquired, fromEnv, held, grant, renewal,
   ulidMade, ulidFields, ulidMore, ulids, ulidNext, uuidMade, uuidFields, uuidMore, scruMade, scruFields, scruMore, s160Made, s160Fields, s160More,
-  flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
+  tiMade, tiUuid, tiFields, tiMore, flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
 }

@@ -15,6 +15,7 @@ use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::scru128::{self, Scru128Id};
 use sno_core::scru160::{self, Scru160Id};
+use sno_core::typeid::{self, TypeId};
 use sno_core::ulid::{self, Ulid};
 use sno_core::ulidflake::{self, UlidFlake};
 use sno_core::uuid7::{self, Uuid7};
@@ -22,7 +23,7 @@ use sno_core::{Error as SnoError, Format, IdFormat};
 
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
 use crate::formats::{canonical_text, format_arg, id_text, js_text, text_len};
-use crate::{batch_count, int_arg, try_vec, type_name, wait, with_text};
+use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait, with_text};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
@@ -217,8 +218,72 @@ pub fn nanoflake_reference_timestamp(env: &Env, text: String) -> Result<f64, Str
     (|| Ok(Nanoflake::decode(text.as_bytes())?.reference_timestamp() as f64))().or_throw(env)
 }
 
+/// The 26-character suffix of a TypeID's canonical text (its UUID in base32).
+#[napi(catch_unwind)]
+pub fn typeid_suffix(env: &Env, text: String) -> Result<String, String> {
+    (|| {
+        let mut buf = [0u8; typeid::SUFFIX_LEN];
+        Ok(TypeId::decode(text.as_bytes())?
+            .encode_suffix(&mut buf)
+            .to_owned())
+    })()
+    .or_throw(env)
+}
+
+/// The text of a new TypeID with `prefix` and a UUIDv7 from the process-wide generator
+/// (`TypeId.generate`, `typeid.new`, `typeid.newString`).
+#[napi(
+    ts_args_type = "prefix: string",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn typeid_new_string<'e>(env: &'e Env, prefix: Unknown) -> Result<JsString<'e>, String> {
+    (|| {
+        let prefix = text_arg(env, &prefix, "TypeId.generate(prefix): prefix")?;
+        let id = TypeId::try_new(&prefix).map_err(|e| match e {
+            SnoError::InvalidPrefix { .. } => Fail::Argument(e),
+            e => e.into(),
+        })?;
+        id_text(env, &id)
+    })()
+    .or_throw(env)
+}
+
+/// The text of the TypeID with `prefix` and the UUID `uuid`: its 16 bytes (any version) or a
+/// UUIDv7's text, which the core's UUIDv7 decoder reads (`TypeId.fromUuid`).
+#[napi(
+    ts_args_type = "prefix: string, uuid: string | Uint8Array",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn typeid_from_uuid<'e>(
+    env: &'e Env,
+    prefix: Unknown,
+    uuid: Unknown,
+) -> Result<JsString<'e>, String> {
+    (|| {
+        let prefix = text_arg(env, &prefix, "TypeId.fromUuid(prefix, uuid): prefix")?;
+        let bytes: [u8; 16] = if uuid.get_type()? == ValueType::String {
+            with_text(
+                env,
+                &uuid,
+                "TypeId.fromUuid(prefix, uuid): uuid",
+                Uuid7::decode,
+            )??
+            .to_bytes()
+        } else {
+            let bytes = bytes_arg(env, &uuid, "TypeId.fromUuid(prefix, uuid): uuid")?;
+            TypeId::from_slice(&bytes)?.uuid_bytes()
+        };
+        let id = TypeId::from_uuid(&prefix, bytes).map_err(Fail::Argument)?;
+        id_text(env, &id)
+    })()
+    .or_throw(env)
+}
+
 /// The fields object of `fromFields`, read by JavaScript name.
 struct FieldArgs<'a> {
+    env: &'a Env,
     object: Object<'a>,
 }
 
@@ -260,6 +325,12 @@ impl FieldArgs<'_> {
         }
         // SAFETY: the value was just checked to be a boolean.
         Ok(unsafe { bool::from_napi_value(value.env(), value.raw()) }?)
+    }
+
+    /// Field `name`: a string.
+    fn text(&self, name: &str) -> R<String> {
+        let what = format!("fromFields(fields): fields.{name}");
+        text_arg(self.env, &self.get(name)?, &what)
     }
 
     fn get(&self, name: &str) -> R<Unknown<'_>> {
@@ -304,7 +375,7 @@ pub fn fmt_from_fields<'e>(
         }
         // SAFETY: the value was just checked to be an object.
         let object = unsafe { Object::from_napi_value(env.raw(), fields.raw()) }?;
-        let f = FieldArgs { object };
+        let f = FieldArgs { env, object };
         match format {
             Format::Sno => made(
                 env,
@@ -354,6 +425,13 @@ pub fn fmt_from_fields<'e>(
                 env,
                 UlidFlake::from_fields(f.uint("timestampMs")?, f.uint("randomness")?),
             ),
+            // A TypeID of a UUIDv7 (from the same fields as a `Uuid7`) and a prefix.
+            Format::TypeId => {
+                let prefix = f.text("prefix")?;
+                let uuid =
+                    Uuid7::from_fields(f.uint("unixMs")?, f.uint("randA")?, f.uint("randB")?);
+                made(env, uuid.and_then(|u| TypeId::from_uuid7(&prefix, u)))
+            }
             other => Err(range_error(format!("{other} has no fromFields"))),
         }
     })()

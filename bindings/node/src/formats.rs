@@ -117,7 +117,8 @@ pub struct FormatInfo {
     /// Characters of every canonical text, for a format with fixed-length text (`textOrder`);
     /// absent otherwise.
     pub text_len: Option<u32>,
-    /// Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not.
+    /// Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
+    /// (and a TypeID only when its UUID is a version 7 one).
     pub has_unix_ms: bool,
     /// Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`).
     pub has_epoch: bool,
@@ -135,15 +136,15 @@ pub struct FormatInfo {
     pub fields: Vec<FieldInfo>,
 }
 
-/// A value of `T` to read the field list from: the zero value, or for a format over a UUIDv7
-/// (where zero bytes are not a value) the UUIDv7 whose fields are all zero.
+/// A value of `T` to read the field list from: for a 128-bit format the UUIDv7 whose fields
+/// are all zero (a value of every 128-bit format, and one whose time a format over UUIDs
+/// reads), else the zero value.
 fn sample<T: IdFormat>() -> Option<T> {
+    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0).ok()?;
     let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
-    let zero = &zero[..T::FORMAT.binary_len()];
-    T::from_slice(zero).ok().or_else(|| {
-        let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0).ok()?;
-        T::from_slice(v7.as_bytes()).ok()
-    })
+    T::from_slice(v7.as_bytes())
+        .or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
+        .ok()
 }
 
 struct Describe;

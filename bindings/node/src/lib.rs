@@ -49,7 +49,7 @@ pub(crate) fn type_name(value: &Unknown) -> &'static str {
 }
 
 /// The UTF-8 text of `value`, or a `TypeError` naming `what`.
-fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
+pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
     if value.get_type()? != ValueType::String {
         return Err(type_error(format!(
             "{what} must be a string, got {}",
