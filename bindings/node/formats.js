@@ -1,44 +1,69 @@
 'use strict'
-// ULID, UUIDv7, SCRU128, SCRU160, Ulid-Flake and Nanoflakes for Node.js: one class factory and
-// one namespace factory, used for every format. As with `Id`, a value is a JS object holding its
-// canonical text (upper-case ULID, SCRU160 and Ulid-Flake, lower-case UUID, SCRU128 and
-// Nanoflake); decoding, bytes, fields and generation are native. In each fixed-width format text
-// order is byte order, so `compare` and `equals` need no native call; Nanoflakes (unpadded
-// base36) compare by length first, which is numeric order.
+// Every format's class and namespace, built from the core's format table (`native.formats()`:
+// names, lengths, named fields, what each format offers). A value is a JS object holding its
+// canonical text; decoding, bytes, the integer, fields, times and generation are native calls
+// taking the format's index, so this file holds no format's layout: only the JavaScript (the
+// classes, getters reading the native fields, `toJSON`, `util.inspect`) and a few methods a
+// format has beyond the model (`EXTRAS`). sno's `Id` is built here like the others; its hot
+// paths (`newString`, `newId`, the batches) are sno.js's own native entries.
 const native = require('./index.js')
-const { TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
-
-const TRUSTED = Symbol('sno.trusted')
-// Symbol-keyed members: shared with the format extensions and the namespaces, not public API.
+const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
+// Symbol-keyed members: shared with the extras and the namespaces, not public API.
 const MAKE = Symbol('sno.make')
-const FIELD = Symbol('sno.field')
+const FIELDS = Symbol('sno.fields')
 
-// The 64-bit big-endian unsigned integer at `offset` of `bytes`, as a bigint.
-function u64(bytes, offset) {
-  return bytes.readBigUInt64BE(offset)
+/** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
+const TABLE = native.formats()
+
+/** `epochMs` checked to be a number (its range is checked natively), then `unixMsAt`. */
+function unixMsAt(value, epochMs, where) {
+  if (typeof epochMs !== 'number') throw typeError(`${where}(epochMs): epochMs must be a number, got ${describe(epochMs)}`)
+  return native.fmtUnixMsAt(value.constructor.FORMAT.index, value.toString(), epochMs, where)
 }
 
 /**
- * The value class of format `kind` (the native layer's number) named `name`; `extend` adds the
- * format's own getters and methods to the prototype.
+ * Formats whose every accepted text is canonical, with a native entry of their own that only
+ * validates (sno's text is lower case only: `Id.parse` is one of its hot paths).
  */
-function defineClass(kind, name, extend) {
+const CHECK_ONLY = {
+  Id(text) {
+    native.checkText(text)
+    return text
+  },
+}
+
+/** The class of table entry `info`. */
+function defineClass(info) {
+  const f = info.index
+  const name = info.className
+  /** The canonical text of `text`, strictly decoded. */
+  const canonical = CHECK_ONLY[name] ?? ((text) => native.fmtCanonical(f, text) ?? text)
   const Cls = class extends TextValue {
     #fields
 
     /** Validates like `parse`. */
     constructor(text, trusted) {
-      super(trusted === TRUSTED ? text : (native.fmtCanonical(kind, text) ?? text))
+      super(trusted === TRUSTED ? text : canonical(text))
     }
 
-    /** Strictly decodes the text form (either case); the value keeps the canonical text. */
+    /** Strictly decodes the text form (either case where the format allows); the value keeps the canonical text. */
     static parse(text) {
-      return new Cls(native.fmtCanonical(kind, text) ?? text, TRUSTED)
+      return new Cls(canonical(text), TRUSTED)
     }
 
-    /** Takes the binary form (a Buffer or Uint8Array: 16 bytes, SCRU160 20, the 64-bit formats 8). */
+    /** Takes the binary form (a Buffer or Uint8Array of `binaryLen` bytes). */
     static fromBytes(bytes) {
-      return new Cls(native.fmtFromBytes(kind, bytes), TRUSTED)
+      return new Cls(native.fmtFromBytes(f, bytes), TRUSTED)
+    }
+
+    /** Takes the binary form read as one unsigned big-endian integer. */
+    static fromBigInt(value) {
+      return new Cls(native.fmtFromBigint(f, value), TRUSTED)
+    }
+
+    /** The value with these named fields (the keys `fields()` gives). */
+    static fromFields(fields) {
+      return new Cls(native.fmtFromFields(f, fields), TRUSTED)
     }
 
     /** Wraps text already known to be canonical (the generators). */
@@ -46,299 +71,235 @@ function defineClass(kind, name, extend) {
       return new Cls(text, TRUSTED)
     }
 
-    /** Field `i` of the native field list (decoded once, on first use). */
-    [FIELD](i) {
-      if (this.#fields === undefined) this.#fields = native.fmtFields(kind, this.toString())
-      return this.#fields[i]
+    /** The native fields object (decoded once, on first use). */
+    [FIELDS]() {
+      if (this.#fields === undefined) this.#fields = native.fmtFields(f, this.toString())
+      return this.#fields
+    }
+
+    /** The named fields, as a new plain object. */
+    fields() {
+      return { ...this[FIELDS]() }
     }
 
     /** The binary form, as a new Buffer. */
     get bytes() {
-      return native.fmtToBytes(kind, this.toString())
+      return native.fmtToBytes(f, this.toString())
     }
 
-    /** The value as an unsigned big-endian integer. */
+    /** The binary form as one unsigned big-endian integer. */
     get bigint() {
-      const b = this.bytes
-      let v = 0n
-      for (let i = 0; i < b.length; i += 4) v = (v << 32n) | BigInt(b.readUInt32BE(i))
-      return v
+      return native.fmtBigint(f, this.toString())
     }
 
-    /** Milliseconds since the Unix epoch. */
+    /** Milliseconds since the Unix epoch (for sno, the start of the ID's 4 ms unit). */
     get unixMs() {
-      return this[FIELD](0)
+      return native.fmtUnixMs(f, this.toString()) ?? undefined
     }
 
-    /** The timestamp as a Date (an Invalid Date past the year 275760). */
+    /** Nanoseconds since the Unix epoch, as a bigint. */
+    get unixNs() {
+      return native.fmtUnixNanos(f, this.toString()) ?? undefined
+    }
+
+    /** The time as a Date (an Invalid Date past the year 275760; undefined without a time). */
     get timestamp() {
-      return new Date(this[FIELD](0))
+      const ms = this.unixMs
+      return ms === undefined ? undefined : new Date(ms)
     }
   }
   Object.defineProperty(Cls, 'name', { value: name })
-  extend(Cls)
+  Object.defineProperty(Cls, 'FORMAT', { value: Object.freeze(info) })
+  const proto = Cls.prototype
+  // A value that does not carry its epoch has no time of its own: `unixMsAt(epochMs)` gives it.
+  if (!info.hasUnixMs) for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(proto, key, { value: undefined })
+  for (const field of info.fields) {
+    if (field.name in proto) continue
+    const key = field.name
+    Object.defineProperty(proto, key, {
+      get() {
+        return this[FIELDS]()[key]
+      },
+      configurable: true,
+    })
+  }
+  if (info.binaryLen === 16) {
+    /** The 128 bits as a hyphenated lower-case UUID (whatever their version). */
+    Object.defineProperty(proto, 'uuid', {
+      get() {
+        return native.fmtUuid(f, this.toString())
+      },
+      configurable: true,
+    })
+  }
+  if (info.hasEpoch) {
+    /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
+    proto.unixMsAt = function (epochMs) {
+      return unixMsAt(this, epochMs, `${name}.unixMsAt`)
+    }
+    /** The time as a Date, given the epoch the value was made with. */
+    proto.dateAt = function (epochMs) {
+      return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
+    }
+  }
+  if (!info.textOrder) {
+    /** -1, 0 or 1 by value order (the text does not sort like the values). */
+    proto.compare = function (other) {
+      if (!(other instanceof Cls)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
+      return native.fmtCompare(f, this.toString(), other.toString())
+    }
+  }
   return Cls
 }
 
+const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
+
 function getters(Cls, table) {
-  for (const [key, get] of Object.entries(table)) {
-    Object.defineProperty(Cls.prototype, key, { get, configurable: true })
-  }
+  for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
 }
-
-const Ulid = defineClass(0, 'Ulid', (Cls) => {
-  getters(Cls, {
-    /** The 80 random bits. */
-    randomness() {
-      const b = this.bytes
-      return (BigInt(b.readUInt16BE(6)) << 64n) | u64(b, 8)
-    },
-  })
-  /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
-  Cls.prototype.toUuid7 = function toUuid7() {
-    return Uuid7.fromBytes(this.bytes)
-  }
-})
-
-const Uuid7 = defineClass(1, 'Uuid7', (Cls) => {
-  getters(Cls, {
-    /** The 12-bit rand_a field. */
-    randA() {
-      return this[FIELD](1)
-    },
-    /** The 62-bit rand_b field. */
-    randB() {
-      return u64(this.bytes, 8) & ((1n << 62n) - 1n)
-    },
-    /** The version: 7. */
-    version() {
-      return 7
-    },
-    /** The two variant bits: 0b10. */
-    variant() {
-      return 2
-    },
-  })
-  /** Like parse, also accepting 32 bare hex digits and the braced form. */
-  Cls.parseLenient = function parseLenient(text) {
-    return Cls[MAKE](native.fmtCanonical(1, text, true) ?? text)
-  }
-  /** The ULID with the same 128 bits. */
-  Cls.prototype.toUlid = function toUlid() {
-    return Ulid.fromBytes(this.bytes)
-  }
-})
-
-const Scru128 = defineClass(2, 'Scru128', (Cls) => {
-  getters(Cls, {
-    /** The 24-bit counter_hi field. */
-    counterHi() {
-      return this[FIELD](1)
-    },
-    /** The 24-bit counter_lo field. */
-    counterLo() {
-      return this[FIELD](2)
-    },
-    /** The 32-bit entropy field. */
-    entropy() {
-      return this[FIELD](3)
-    },
-  })
-})
 
 /**
- * The namespace of one format: its class, `new`, `newString(s)`, `newMany` and `Generator`.
- * `keys` are the generator's settings besides `maxWaitMs`; `settings(options)` gives the
- * native constructor's `[epochMs, id, entropySize]`.
+ * What a format has beyond the model, by class name; what an entry returns joins the format's
+ * namespace.
  */
-function namespace(kind, Cls, classKey, width, keys = [], settings = () => []) {
-  const where = `${classKey.toLowerCase()}.Generator`
-  const known = [...keys, 'maxWaitMs']
-  class Generator {
-    #native
-    #maxWaitMs
-
-    /** A generator of your own (settings: see the format's namespace). */
-    constructor(options) {
-      const o = checkOptions(options, where, known, false)
-      const s = settings(o, where)
-      this.#native = new native.FormatGenerator(kind, s[0], s[1], s[2], numberOption(o, 'maxWaitMs', where))
-      this.#maxWaitMs = this.#native.maxWaitMs
+const EXTRAS = {
+  Ulid(Cls) {
+    /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
+    Cls.prototype.toUuid7 = function toUuid7() {
+      return classes.Uuid7.fromBytes(this.bytes)
     }
-
-    /** The next value, greater than every earlier one of this generator; sleeps (blocking)
-     * through a used-up millisecond for at most `maxWaitMs`. */
-    next() {
-      return Cls[MAKE](this.#native.nextString())
+  },
+  Uuid7(Cls) {
+    /** Like parse, also accepting 32 bare hex digits and the braced form. */
+    Cls.parseLenient = function parseLenient(text) {
+      return Cls[MAKE](native.uuid7CanonicalLenient(text) ?? text)
     }
-
-    /** Like next, but throws where next would wait (ERR_SNO_RANDOMNESS_EXHAUSTED, or for
-     * Nanoflakes ERR_SNO_CLOCK_ROLLBACK), with `retryAtUnixNs`. */
-    tryNext() {
-      return Cls[MAKE](this.#native.tryNextString())
+    /** The ULID with the same 128 bits. */
+    Cls.prototype.toUlid = function toUlid() {
+      return classes.Ulid.fromBytes(this.bytes)
     }
-
-    /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
-    nextAsync() {
-      return retrying(() => this.tryNext(), this.#maxWaitMs, () => {})
+  },
+  Scru160(Cls) {
+    getters(Cls, {
+      /** The 40 lower-case hex digits (the other text form). */
+      hex() {
+        return native.scru160Hex(this.toString())
+      },
+    })
+  },
+  UlidFlake(Cls) {
+    /** @deprecated renamed `unixMsAt`. */
+    Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
+      return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
     }
-
-    /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
-    nextAt(unixMs) {
-      if (typeof unixMs !== 'number') throw typeError(`Generator.nextAt: unixMs must be a number, got ${describe(unixMs)}`)
-      return Cls[MAKE](this.#native.nextAtString(unixMs))
+  },
+  TypeId(Cls) {
+    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    Cls.generate = function generate(prefix) {
+      return Cls[MAKE](native.typeidNewString(prefix))
     }
+    /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
+    Cls.fromUuid = function fromUuid(prefix, uuid) {
+      return Cls[MAKE](native.typeidFromUuid(prefix, uuid instanceof classes.Uuid7 ? uuid.toString() : uuid))
+    }
+    getters(Cls, {
+      /** The 26-character base32 suffix (the UUID). */
+      suffix() {
+        return native.typeidSuffix(this.toString())
+      },
+    })
+    return { new: Cls.generate, newString: (prefix) => native.typeidNewString(prefix) }
+  },
+  Nanoflake(Cls) {
+    getters(Cls, {
+      /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
+      referenceTimestampMs() {
+        return native.nanoflakeReferenceTimestamp(this.toString())
+      },
+      /** The 13-digit zero-padded text, which sorts like the values. */
+      padded() {
+        return native.nanoflakePadded(this.toString())
+      },
+    })
+  },
+}
+const extraMembers = {}
+for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMembers[name] = extend(classes[name])
 
-    /** The longest `next` / `nextAsync` waits, in milliseconds. */
-    get maxWaitMs() {
-      return this.#maxWaitMs
+/**
+ * The namespace of table entry `info` (every format but sno, whose functions are sno.js's):
+ * its class; `Generator` where the format has one; `new`, `newString`, `newStrings` and
+ * `newMany` where it has a process-wide generator.
+ */
+function namespace(info) {
+  const f = info.index
+  const Cls = classes[info.className]
+  const ns = { [info.className]: Cls, ...extraMembers[info.className] }
+  if (info.generatorOptions) {
+    const where = `${info.name}.Generator`
+    const known = [...info.generatorOptions, 'maxWaitMs']
+    ns.Generator = class Generator {
+      #native
+      #maxWaitMs
+
+      /** A generator of your own (settings: the table's `generatorOptions`). */
+      constructor(options) {
+        const o = checkOptions(options, where, known, false)
+        const settings = {}
+        for (const key of known) settings[key] = numberOption(o, key, where, info.generatorRequired.includes(key))
+        this.#native = new native.FormatGenerator(f, settings)
+        this.#maxWaitMs = this.#native.maxWaitMs
+      }
+
+      /** The next value, greater than every earlier one of this generator; sleeps (blocking)
+       * through a used-up millisecond for at most `maxWaitMs`. */
+      next() {
+        return Cls[MAKE](this.#native.nextString())
+      }
+
+      /** Like next, but throws where next would wait (ERR_SNO_RANDOMNESS_EXHAUSTED, or for
+       * Nanoflakes ERR_SNO_CLOCK_ROLLBACK), with `retryAtUnixNs`. */
+      tryNext() {
+        return Cls[MAKE](this.#native.tryNextString())
+      }
+
+      /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
+      nextAsync() {
+        return retrying(() => this.tryNext(), this.#maxWaitMs, () => {})
+      }
+
+      /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+      nextAt(unixMs) {
+        if (typeof unixMs !== 'number') throw typeError(`Generator.nextAt: unixMs must be a number, got ${describe(unixMs)}`)
+        return Cls[MAKE](this.#native.nextAtString(unixMs))
+      }
+
+      /** The longest `next` / `nextAsync` waits, in milliseconds. */
+      get maxWaitMs() {
+        return this.#maxWaitMs
+      }
     }
   }
-  // V8 heap bytes per result (see sno.js): the text, its slice and array slot, and an object.
-  const heapPerText = width + 48
-  function texts(n, heapEach, where) {
-    if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
-    checkHeapRoom(n, heapEach, where)
-    const text = native.fmtNewText(kind, n)
-    const out = new Array(text.length / width)
-    for (let i = 0; i < out.length; i++) out[i] = text.slice(width * i, width * i + width)
-    return out
+  if (info.hasGlobal) {
+    const width = info.textLen
+    // V8 heap bytes per result (see sno.js): the text, its slice and array slot, and an object.
+    const heapPerText = width + 48
+    const texts = (n, heapEach, where) => {
+      if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
+      checkHeapRoom(n, heapEach, where)
+      const text = native.fmtNewText(f, n)
+      const out = new Array(text.length / width)
+      for (let i = 0; i < out.length; i++) out[i] = text.slice(width * i, width * i + width)
+      return out
+    }
+    ns.new = () => Cls[MAKE](native.fmtNewString(f))
+    ns.newString = () => native.fmtNewString(f)
+    ns.newStrings = (n) => texts(n, heapPerText, 'newStrings')
+    ns.newMany = (n) => texts(n, heapPerText + 112, 'newMany').map((text) => Cls[MAKE](text))
   }
-  return Object.freeze({
-    [classKey]: Cls,
-    Generator,
-    new: () => Cls[MAKE](native.fmtNewString(kind)),
-    newString: () => native.fmtNewString(kind),
-    newStrings: (n) => texts(n, heapPerText, 'newStrings'),
-    newMany: (n) => texts(n, heapPerText + 112, 'newMany').map((text) => Cls[MAKE](text)),
-  })
+  return Object.freeze(ns)
 }
 
-const Scru160 = defineClass(3, 'Scru160', (Cls) => {
-  getters(Cls, {
-    /** The 16-bit counter field. */
-    counter() {
-      return this[FIELD](1)
-    },
-    /** The 16-bit random16 field. */
-    random16() {
-      return this[FIELD](2)
-    },
-    /** The 80-bit random80 field. */
-    random80() {
-      const b = this.bytes
-      return (BigInt(b.readUInt16BE(10)) << 64n) | u64(b, 12)
-    },
-    /** The 40 lower-case hex digits (the other text form). */
-    hex() {
-      return this.bytes.toString('hex')
-    },
-  })
-})
+const namespaces = Object.fromEntries(TABLE.filter((info) => info.name !== 'sno').map((info) => [info.name, namespace(info)]))
 
-/** Unix ms of a 64-bit value given its epoch (an integer number of ms; the sum is native). */
-function unixMsOf(kind, value, epochMs, where) {
-  if (typeof epochMs !== 'number') throw typeError(`${where}(epochMs): epochMs must be a number, got ${describe(epochMs)}`)
-  return native.fmtUnixMsAt(kind, value.toString(), epochMs)
-}
-
-/** `fromBigInt` for a 64-bit format: 0 ..= 2^63 - 1, else RangeError / ERR_SNO_VALUE_OVERFLOW. */
-function withBigInt(Cls) {
-  Cls.fromBigInt = function fromBigInt(value) {
-    if (typeof value !== 'bigint') throw typeError(`fromBigInt: value must be a bigint, got ${typeof value}`)
-    const b = Buffer.alloc(8)
-    b.writeBigInt64BE(value)
-    return Cls.fromBytes(b)
-  }
-}
-
-const UlidFlake = defineClass(4, 'UlidFlake', (Cls) => {
-  withBigInt(Cls)
-  getters(Cls, {
-    /** Milliseconds since the epoch (43 bits). */
-    timestampMs() {
-      return this[FIELD](1)
-    },
-    /** The low 20 bits: a stand-alone value's randomness. */
-    randomness() {
-      return this[FIELD](2)
-    },
-    /** Bits 5-19: a scalable value's randomness. */
-    scalableRandomness() {
-      return this[FIELD](3)
-    },
-    /** The low 5 bits: a scalable value's scalability id. */
-    sid() {
-      return this[FIELD](4)
-    },
-  })
-  /** Milliseconds since 1970 for IDs made with another epoch (`unixMs` uses 2024-01-01). */
-  Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
-    return unixMsOf(4, this, epochMs, 'UlidFlake.unixMsWithEpoch')
-  }
-})
-
-const Nanoflake = defineClass(5, 'Nanoflake', (Cls) => {
-  withBigInt(Cls)
-  // The value does not carry its epoch: the time is a method taking it.
-  for (const key of ['unixMs', 'timestamp']) Object.defineProperty(Cls.prototype, key, { value: undefined })
-  getters(Cls, {
-    /** Milliseconds since the application's epoch (41 bits). */
-    timestampMs() {
-      return this[FIELD](0)
-    },
-    /** The 10-bit generator id. */
-    generatorId() {
-      return this[FIELD](1)
-    },
-    /** The 12-bit sequence. */
-    sequence() {
-      return this[FIELD](2)
-    },
-    /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
-    referenceTimestampMs() {
-      return this[FIELD](3)
-    },
-    /** The 13-digit zero-padded text, which sorts like the values. */
-    padded() {
-      return this.toString().padStart(13, '0')
-    },
-  })
-  /** Milliseconds since 1970, given the epoch the ID was made with. */
-  Cls.prototype.unixMsAt = function unixMsAt(epochMs) {
-    return unixMsOf(5, this, epochMs, 'Nanoflake.unixMsAt')
-  }
-  /** The time as a Date, given the epoch the ID was made with. */
-  Cls.prototype.dateAt = function dateAt(epochMs) {
-    return new Date(unixMsOf(5, this, epochMs, 'Nanoflake.dateAt'))
-  }
-  /** Numeric order: unpadded base36 compares by length first. */
-  Cls.prototype.compare = function compare(other) {
-    if (!(other instanceof Cls)) throw typeError('compare: other must be a Nanoflake')
-    const [a, b] = [this.toString(), other.toString()]
-    return a.length !== b.length ? Math.sign(a.length - b.length) : a < b ? -1 : a > b ? 1 : 0
-  }
-})
-
-const ulid = namespace(0, Ulid, 'Ulid', 26)
-const uuid7 = namespace(1, Uuid7, 'Uuid7', 36)
-const scru128 = namespace(2, Scru128, 'Scru128', 25)
-const scru160 = namespace(3, Scru160, 'Scru160', 32)
-// Ulid-Flake: { epochMs = 2024-01-01, sid (0..31; omitted: stand-alone), entropySize = 1 }.
-const ulidflake = namespace(4, UlidFlake, 'UlidFlake', 13, ['epochMs', 'sid', 'entropySize'], (o, where) => [
-  numberOption(o, 'epochMs', where),
-  numberOption(o, 'sid', where) ?? -1,
-  numberOption(o, 'entropySize', where),
-])
-// Nanoflakes have no process-wide generator: each needs { epochMs, generatorId } of your own.
-const { new: _n, newString: _s, newStrings: _ss, newMany: _m, ...nanoflakeNs } = namespace(
-  5,
-  Nanoflake,
-  'Nanoflake',
-  0,
-  ['epochMs', 'generatorId'],
-  (o, where) => [numberOption(o, 'epochMs', where, true), numberOption(o, 'generatorId', where, true), undefined],
-)
-const nanoflake = Object.freeze(nanoflakeNs)
-
-module.exports = { Ulid, Uuid7, Scru128, Scru160, UlidFlake, Nanoflake, ulid, uuid7, scru128, scru160, ulidflake, nanoflake }
+module.exports = { ...classes, ...namespaces }

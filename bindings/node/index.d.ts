@@ -14,12 +14,8 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * `formats.js`).
  */
 export declare class FormatGenerator {
-  /**
-   * A generator of format `kind`. Settings (checked by `formats.js` for keys and type):
-   * `epochMs` (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake
-   * `sid`, -1 for stand-alone), `entropySize` (Ulid-Flake) and `maxWaitMs` (all).
-   */
-  constructor(kind: number, epochMs?: number | undefined | null, id?: number | undefined | null, entropySize?: number | undefined | null, maxWaitMs?: number | undefined | null)
+  /** A generator of `format` with `settings` (see [`GeneratorSettings`]). */
+  constructor(format: number, settings: GeneratorSettings)
   /**
    * The next value's text; a used-up millisecond (or a Nanoflakes clock gone back) makes it
    * sleep until a retry can succeed, for at most `maxWaitMs`; then it throws what
@@ -134,6 +130,20 @@ export declare function acquireLease(url: string, namespace?: string | undefined
  */
 export declare function checkText(text: string): void
 
+/** A named field as the table describes it. */
+export interface FieldInfo {
+  /** The JavaScript name (the getter, the key of `fields()`). */
+  name: string
+  /** The core's name (snake case). */
+  coreName: string
+  /** Width in bits (0 for text). */
+  bits: number
+  /** What it counts: `unix_ms`, `sno_units`, `epoch_ms` or `none`. */
+  unit: string
+  /** `number` (at most 53 bits), `bigint`, `boolean` or `string`. */
+  kind: 'number' | 'bigint' | 'boolean' | 'string'
+}
+
 /**
  * The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
  * has already checked that each is a string of 16 UTF-16 units), or -1: one SIMD batch decode
@@ -141,44 +151,163 @@ export declare function checkText(text: string): void
  */
 export declare function firstInvalid(joined: string): number
 
-/**
- * Strictly decodes `text` (`lenient`: UUIDv7 also takes 32 bare hex digits and braces) and
- * returns its canonical text (upper-case ULID, lower-case UUID and SCRU128), or `undefined`
- * when `text` is canonical already (the common case: no new string). Throws `TypeError` for a
- * non-string and `ERR_SNO_*` (with `position`) for bad text, with UTF-8 byte positions.
- */
-export declare function fmtCanonical(kind: number, text: string, lenient?: boolean): string | undefined
-
-/** The numeric fields of a canonical text: `[unixMs, ...]` (see `formats.js`). */
-export declare function fmtFields(kind: number, text: string): Array<number>
-
-/** The canonical text of the raw bytes (`fromBytes`). */
-export declare function fmtFromBytes(kind: number, bytes: Uint8Array): string
-
-/** A new value's text from the process-wide generator. */
-export declare function fmtNewString(kind: number): string
+/** The binary form of a canonical text read as one unsigned big-endian integer. */
+export declare function fmtBigint(format: number, text: string): bigint
 
 /**
- * `n` new values' texts from the process-wide generator, laid end to end in one string. `n` is
- * checked first: an integer, at most `MAX_BATCH`, and a string V8 can hold.
+ * Strictly decodes `text` and returns its canonical text, or `undefined` when `text` is
+ * canonical already (the common case: no new string). Throws `TypeError` for a non-string and
+ * `ERR_SNO_*` (with `position`, in UTF-8 bytes) for bad text.
  */
-export declare function fmtNewText(kind: number, n: number): string
-
-/** The bytes of a canonical text. */
-export declare function fmtToBytes(kind: number, text: string): Buffer
+export declare function fmtCanonical(format: number, text: string): string | undefined
 
 /**
- * Milliseconds since 1970 of a canonical Nanoflake (`kind` 5) or Ulid-Flake (`kind` 4) text
- * made with the epoch `epochMs` (`unixMsAt`, `dateAt`, `unixMsWithEpoch`). `formats.js` checks
- * that `epochMs` is a number; here it must be an integer within the `Date` range.
+ * -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
+ * value order: Nanoflakes' unpadded base36, TypeIDs' prefixes).
  */
-export declare function fmtUnixMsAt(kind: number, text: string, epochMs: number): number
+export declare function fmtCompare(format: number, a: string, b: string): -1 | 0 | 1
+
+/**
+ * The named fields of a canonical text, as an object keyed by their JavaScript names: a
+ * number for fields of at most 53 bits, a bigint for wider ones, a boolean for a flag, a
+ * string for text.
+ */
+export declare function fmtFields(format: number, text: string): Record<string, number | bigint | boolean | string>
+
+/**
+ * The canonical text of the value whose binary form, read as an unsigned big-endian integer,
+ * is `value` (`fromBigInt`). A value the format cannot hold (negative, too wide, above the
+ * format's maximum) is a `RangeError` with code `ERR_SNO_VALUE_OVERFLOW`; bytes that are not a
+ * value of the format for another reason throw what `fromBytes` would.
+ */
+export declare function fmtFromBigint(format: number, value: bigint): string
+
+/** The canonical text of the binary form (`fromBytes`). */
+export declare function fmtFromBytes(format: number, bytes: Uint8Array): string
+
+/**
+ * The canonical text of the value of `format` with these fields (keys: the JavaScript names
+ * `fields()` gives; fields the format computes, like UUIDv7's version, are not read): each
+ * format's own `from_fields`. A field above its width is a `RangeError`
+ * (`ERR_SNO_VALUE_OVERFLOW`, or the format's own error such as `ERR_SNO_MILLIS_OUT_OF_RANGE`).
+ */
+export declare function fmtFromFields(format: number, fields: Record<string, number | bigint | boolean | string>): string
+
+/** A new value's text from the process-wide generator (`new`, `newString`). */
+export declare function fmtNewString(format: number): string
+
+/**
+ * `n` new values' texts from the process-wide generator, laid end to end in one string (each
+ * `textLen` characters: the formats with a process-wide generator have fixed-length text).
+ * `n` is checked first: an integer, at most `MAX_BATCH`, and a string V8 can hold.
+ */
+export declare function fmtNewText(format: number, n: number): string
+
+/** The binary form of a canonical text. */
+export declare function fmtToBytes(format: number, text: string): Buffer
+
+/**
+ * Milliseconds since 1970 of a canonical text, or `undefined` for a format whose values do not
+ * carry their epoch (Nanoflakes).
+ */
+export declare function fmtUnixMs(format: number, text: string): number | null
+
+/**
+ * Milliseconds since 1970 of a canonical text of a format with an epoch (Ulid-Flake,
+ * Nanoflake) made with the epoch `epochMs`: the core's saturating `unix_ms_at`. `epochMs` must
+ * be an integer within the `Date` range (`formats.js` checks that it is a number; `method`
+ * names the method in errors).
+ */
+export declare function fmtUnixMsAt(format: number, text: string, epochMs: number, method: string): number
+
+/** Nanoseconds since 1970 of a canonical text (a bigint), or `undefined` as for `fmtUnixMs`. */
+export declare function fmtUnixNanos(format: number, text: string): bigint | undefined
+
+/**
+ * The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
+ * as they are), for the 16-byte formats.
+ */
+export declare function fmtUuid(format: number, text: string): string
+
+/** One format of the core's table, as JavaScript builds its class from it. */
+export interface FormatInfo {
+  /** The position in the table: the first argument of the `fmt*` functions. */
+  index: number
+  /** The stable lower-case name (`ulid`): the namespace's name. */
+  name: string
+  /** The class's name: the core type's (`Ulid`, `UlidFlake`), `Id` for sno. */
+  className: string
+  /** The name in prose (`ULID`). */
+  displayName: string
+  /** Bytes of the binary form. */
+  binaryLen: number
+  /** Characters of the longest text form. */
+  maxTextLen: number
+  /**
+   * Characters of every canonical text, for a format with fixed-length text (`textOrder`);
+   * absent otherwise.
+   */
+  textLen?: number
+  /**
+   * Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
+   * (and a TypeID only when its UUID is a version 7 one).
+   */
+  hasUnixMs: boolean
+  /** Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`). */
+  hasEpoch: boolean
+  /**
+   * Whether text order is value order (fixed-length text in an ascending alphabet), so that
+   * `compare` needs no native call.
+   */
+  textOrder: boolean
+  /**
+   * Whether the format has a process-wide generator (`new`, `newString`, `newStrings`,
+   * `newMany` of its namespace).
+   */
+  hasGlobal: boolean
+  /** The settings of its `Generator` besides `maxWaitMs` (absent: no `Generator`). */
+  generatorOptions?: Array<string>
+  /** Which of them are required. */
+  generatorRequired: Array<string>
+  /** The named fields, in layout order. */
+  fields: Array<FieldInfo>
+}
+
+/** The core's format table, in `Format::ALL` order. */
+export declare function formats(): Array<FormatInfo>
+
+/**
+ * The settings of a format's `Generator`, as `formats.js` passes them (keys checked there
+ * against the table's `generatorOptions`, values checked to be numbers; ranges are checked
+ * here).
+ */
+export interface GeneratorSettings {
+  /** The epoch in Unix ms (Ulid-Flake: default 2024-01-01; Nanoflake: required). */
+  epochMs?: number
+  /** The Ulid-Flake scalable version's id, 0 ..= 31 (absent: stand-alone). */
+  sid?: number
+  /** Random bytes per same-millisecond Ulid-Flake increment: 1 ..= 3 (default 1). */
+  entropySize?: number
+  /** The Nanoflakes generator id, 0 ..= 1023 (required). */
+  generatorId?: number
+  /** The longest `next` wait, 0 ..= 2^31 - 1 ms (default 5000). */
+  maxWaitMs?: number
+}
 
 /**
  * The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /
  * `newMany`): 16 777 216, the core's `MAX_BATCH`.
  */
 export declare const MAX_BATCH: number
+
+/** The 13-digit zero-padded text of a Nanoflake, which sorts like the values. */
+export declare function nanoflakePadded(text: string): string
+
+/**
+ * A Nanoflake's timestamp as the Java, Kotlin and TypeScript references read it
+ * (`value >> 24`).
+ */
+export declare function nanoflakeReferenceTimestamp(text: string): number
 
 /**
  * A new ID's text form, straight from the process-wide generator (the fast path: the text is
@@ -199,6 +328,9 @@ export declare function newStringPlain(): string
  * `MAX_BATCH`.
  */
 export declare function newText(n: number, meta?: number | undefined | null): string
+
+/** The 40 lower-case hex digits of a SCRU160's canonical text (its other text form). */
+export declare function scru160Hex(text: string): string
 
 /** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
 export interface Snapshot {
@@ -221,11 +353,23 @@ export interface Stats {
   waits: number
 }
 
-/** The fields of a valid text form: `[units, tickTock (0/1), meta, partition, sequence, unixMs]`. */
-export declare function textFields(text: string): Array<number>
+/**
+ * The text of the TypeID with `prefix` and the UUID `uuid`: its 16 bytes (any version) or a
+ * UUIDv7's text, which the core's UUIDv7 decoder reads (`TypeId.fromUuid`).
+ */
+export declare function typeidFromUuid(prefix: string, uuid: string | Uint8Array): string
 
-/** The text form of 10 raw bytes (`Id.fromBytes` calls this). */
-export declare function textFromBytes(bytes: Uint8Array): string
+/**
+ * The text of a new TypeID with `prefix` and a UUIDv7 from the process-wide generator
+ * (`TypeId.generate`, `typeid.new`, `typeid.newString`).
+ */
+export declare function typeidNewString(prefix: string): string
 
-/** The 10 bytes of a valid text form. */
-export declare function textToBytes(text: string): Buffer
+/** The 26-character suffix of a TypeID's canonical text (its UUID in base32). */
+export declare function typeidSuffix(text: string): string
+
+/**
+ * The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes (also 32 bare hex
+ * digits and `{…}`), or `undefined` when `text` is canonical already.
+ */
+export declare function uuid7CanonicalLenient(text: string): string | undefined

@@ -21,11 +21,13 @@ export const {
   Scru160,
   UlidFlake,
   Nanoflake,
+  TypeId,
   ulid,
   uuid7,
   scru128,
   scru160,
   ulidflake,
   nanoflake,
+  typeid,
 } = sno
 export default sno

@@ -1,39 +1,67 @@
 // Public types of libsno for Node.js (the generated index.d.ts describes the native layer).
 
-/** A sno ID: immutable, ordered by time; `String(id)` is the canonical 16-character form. */
-export declare class Id {
+/**
+ * What every ID class has (built natively from the core's format table). A value is immutable
+ * and holds its canonical text; `String(v)`, `` `${v}` `` and `JSON.stringify` give that text.
+ */
+declare abstract class IdValue<Fields> {
+  /** The canonical text. */
+  toString(): string
+  /** JSON form: the text. */
+  toJSON(): string
+  /** String conversion: the text. */
+  [Symbol.toPrimitive](hint: string): string
+  /** The binary form, as a new Buffer. */
+  get bytes(): Buffer
+  /** The binary form read as one unsigned big-endian integer. */
+  get bigint(): bigint
+  /** The named fields (the core's, in camel case: numbers up to 53 bits, wider ones bigints). */
+  fields(): Fields
+  /** -1, 0 or 1 by value order (time first). */
+  compare(other: this): -1 | 0 | 1
+  /** Whether both are the same value. */
+  equals(other: this): boolean
+}
+
+/** What the classes whose values carry their time have (all but `Nanoflake`). */
+declare abstract class TimedValue<Fields> extends IdValue<Fields> {
+  /** Milliseconds since the Unix epoch (for sno, the start of the ID's 4 ms unit). */
+  get unixMs(): number
+  /** Nanoseconds since the Unix epoch. */
+  get unixNs(): bigint
+  /** The time as a Date (an Invalid Date past the year 275760). */
+  get timestamp(): Date
+}
+
+/** The named fields of an `Id`. */
+export interface IdFields {
+  /** The raw timestamp: 4 ms units since 2010-01-01T00:00:00Z. */
+  units: number
+  /** The tick-tock bit (flips when the generator survives a clock regression). */
+  tickTock: boolean
+  meta: number
+  partition: number
+  sequence: number
+}
+
+/** A sno ID: ordered by time; `String(id)` is the canonical 16-character form. */
+export declare class Id extends TimedValue<IdFields> {
   /** Strictly decodes the text form (16 characters of `[2-9a-x]`); throws ERR_SNO_INVALID_*. */
   static parse(text: string): Id
   /** Takes the 10-byte binary form. */
   static fromBytes(bytes: Uint8Array): Id
+  /** From the 80-bit integer (0 ..= 2^80 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
+  static fromBigInt(value: bigint): Id
+  /** From the fields (a timestamp above 2^39 - 1 units: ERR_SNO_TIMESTAMP_OVERFLOW). */
+  static fromFields(fields: IdFields): Id
   /** Validates like `Id.parse`. */
   constructor(text: string)
-  /** The 16-character text form. */
-  toString(): string
-  /** JSON form: the text. */
-  toJSON(): string
-  /** The 10 bytes, as a new Buffer. */
-  get bytes(): Buffer
-  /** Start of the ID's 4 ms unit. */
-  get timestamp(): Date
-  /** Start of the ID's 4 ms unit in milliseconds since the Unix epoch. */
-  get unixMs(): number
-  /** Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. */
-  get unixNs(): bigint
-  /** The raw timestamp: 4 ms units since 2010-01-01T00:00:00Z. */
   get units(): number
-  /** The tick-tock bit (flips when the generator survives a clock regression). */
   get tickTock(): boolean
   /** The meta byte. */
   get meta(): number
-  /** The partition. */
   get partition(): number
-  /** The sequence. */
   get sequence(): number
-  /** -1, 0 or 1 by time order. */
-  compare(other: Id): -1 | 0 | 1
-  /** Whether both IDs are the same. */
-  equals(other: Id): boolean
 }
 
 // The plain-object types are the native layer's, generated from the Rust structs.
@@ -196,84 +224,115 @@ export declare function encodeMany(ids: readonly Id[]): string[]
  */
 export declare function decodeMany(texts: readonly string[]): Id[]
 
-/** What ULID, UUIDv7, SCRU128 and SCRU160 values share. Values hold their canonical text. */
-declare abstract class Value128 {
-  /** The canonical text (upper-case ULID, lower-case UUID and SCRU128). */
-  toString(): string
-  /** JSON form: the text. */
-  toJSON(): string
-  /** The binary form (16 bytes; SCRU160 20), as a new Buffer. */
-  get bytes(): Buffer
-  /** The value as an unsigned integer. */
-  get bigint(): bigint
-  /** Milliseconds since the Unix epoch (48 bits). */
-  get unixMs(): number
-  /** The timestamp as a Date. */
-  get timestamp(): Date
+/** What the 128-bit classes share (ULID, UUIDv7, SCRU128). */
+declare abstract class Value128<Fields> extends TimedValue<Fields> {
+  /** The 128 bits as a hyphenated lower-case UUID (whatever their version): UUID interop by text. */
+  get uuid(): string
+}
+
+/** The named fields of a `Ulid`. */
+export interface UlidFields {
+  unixMs: number
+  /** The 80 random bits. */
+  randomness: bigint
 }
 
 /** A ULID: 48-bit ms timestamp + 80 random bits; 26 Crockford base32 characters. */
-export declare class Ulid extends Value128 {
+export declare class Ulid extends Value128<UlidFields> {
   /** Strictly decodes 26 Crockford base32 characters, either case; throws ERR_SNO_*. */
   static parse(text: string): Ulid
   /** Takes the 16-byte binary form. */
   static fromBytes(bytes: Uint8Array): Ulid
+  /** From the 128-bit integer (ERR_SNO_VALUE_OVERFLOW: a RangeError, for a negative or wider one). */
+  static fromBigInt(value: bigint): Ulid
+  /** From the fields. */
+  static fromFields(fields: UlidFields): Ulid
   /** Validates like `Ulid.parse`. */
   constructor(text: string)
-  /** The 80 random bits. */
   get randomness(): bigint
   /** The UUIDv7 with the same bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
   toUuid7(): Uuid7
-  compare(other: Ulid): -1 | 0 | 1
-  equals(other: Ulid): boolean
+}
+
+/** The named fields of a `Uuid7`. */
+export interface Uuid7Fields {
+  unixMs: number
+  /** Always 7. */
+  version: number
+  /** The 12-bit rand_a field (the high part of the RFC 9562 Method 1 counter). */
+  randA: number
+  /** Always 2 (0b10). */
+  variant: number
+  /** The 62-bit rand_b field. */
+  randB: bigint
 }
 
 /** A UUIDv7 (RFC 9562); hyphenated lower case out. */
-export declare class Uuid7 extends Value128 {
+export declare class Uuid7 extends Value128<Uuid7Fields> {
   /** Strictly decodes the hyphenated form (either case) or `urn:uuid:` + it; must be v7. */
   static parse(text: string): Uuid7
   /** Like `parse`, also accepting 32 bare hex digits and `{...}`. */
   static parseLenient(text: string): Uuid7
   /** Takes the 16-byte binary form (version 7 and the RFC variant required). */
   static fromBytes(bytes: Uint8Array): Uuid7
+  /** From the 128-bit integer (version 7 and the RFC variant required). */
+  static fromBigInt(value: bigint): Uuid7
+  /** From the fields (version and variant are set). */
+  static fromFields(fields: Omit<Uuid7Fields, 'version' | 'variant'>): Uuid7
   /** Validates like `Uuid7.parse`. */
   constructor(text: string)
-  /** The 12-bit rand_a field (the high part of the RFC 9562 Method 1 counter). */
   get randA(): number
-  /** The 62-bit rand_b field. */
   get randB(): bigint
-  /** Always 7. */
   get version(): number
-  /** Always 2 (0b10). */
   get variant(): number
   /** The ULID with the same 128 bits. */
   toUlid(): Ulid
-  compare(other: Uuid7): -1 | 0 | 1
-  equals(other: Uuid7): boolean
+}
+
+/** The named fields of a `Scru128`. */
+export interface Scru128Fields {
+  unixMs: number
+  counterHi: number
+  counterLo: number
+  entropy: number
 }
 
 /** A SCRU128 ID: 48-bit ms, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy; 25 base36 digits. */
-export declare class Scru128 extends Value128 {
+export declare class Scru128 extends Value128<Scru128Fields> {
   /** Strictly decodes 25 base36 digits, either case; throws ERR_SNO_*. */
   static parse(text: string): Scru128
   /** Takes the 16-byte binary form. */
   static fromBytes(bytes: Uint8Array): Scru128
+  /** From the 128-bit integer (at most the SCRU128 maximum). */
+  static fromBigInt(value: bigint): Scru128
+  /** From the fields. */
+  static fromFields(fields: Scru128Fields): Scru128
   /** Validates like `Scru128.parse`. */
   constructor(text: string)
   get counterHi(): number
   get counterLo(): number
   get entropy(): number
-  compare(other: Scru128): -1 | 0 | 1
-  equals(other: Scru128): boolean
+}
+
+/** The named fields of a `Scru160`. */
+export interface Scru160Fields {
+  unixMs: number
+  counter: number
+  random16: number
+  random80: bigint
 }
 
 /** A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit ms, 16-bit counter, 16-bit
  * random16, 80-bit random80; 32 base32hex characters (or 40 hex digits). */
-export declare class Scru160 extends Value128 {
+export declare class Scru160 extends TimedValue<Scru160Fields> {
   /** Strictly decodes 32 base32hex characters or 40 hex digits, either case; throws ERR_SNO_*. */
   static parse(text: string): Scru160
   /** Takes the 20-byte binary form. */
   static fromBytes(bytes: Uint8Array): Scru160
+  /** From the 160-bit integer. */
+  static fromBigInt(value: bigint): Scru160
+  /** From the fields. */
+  static fromFields(fields: Scru160Fields): Scru160
   /** Validates like `Scru160.parse`. */
   constructor(text: string)
   get counter(): number
@@ -281,60 +340,74 @@ export declare class Scru160 extends Value128 {
   get random80(): bigint
   /** The 40 lower-case hex digits. */
   get hex(): string
-  compare(other: Scru160): -1 | 0 | 1
-  equals(other: Scru160): boolean
 }
 
-/** What the 64-bit formats share: a non-negative int64, 8 bytes big-endian. */
-declare abstract class Value64 {
-  /** The canonical text. */
-  toString(): string
-  /** JSON form: the text. */
-  toJSON(): string
-  /** The 8 bytes (big-endian), as a new Buffer. */
-  get bytes(): Buffer
-  /** The integer. */
-  get bigint(): bigint
+/** The named fields of a `UlidFlake`. */
+export interface UlidFlakeFields {
+  /** Milliseconds since the epoch (43 bits). */
+  timestampMs: number
+  /** The low 20 bits: a stand-alone value's randomness. */
+  randomness: number
+  /** Bits 5-19: a scalable value's randomness. */
+  scalableRandomness: number
+  /** The low 5 bits: a scalable value's scalability id. */
+  sid: number
 }
 
 /** A Ulid-Flake: 43-bit ms since an epoch (2024-01-01 by default), then 20 random bits, or 15
- * random bits and a 5-bit sid; 13 Crockford base32 characters. */
-export declare class UlidFlake extends Value64 {
+ * random bits and a 5-bit sid; 13 Crockford base32 characters; a non-negative int64. */
+export declare class UlidFlake extends TimedValue<UlidFlakeFields> {
   /** Strictly decodes 13 Crockford base32 characters, either case, first at most '7'. */
   static parse(text: string): UlidFlake
   /** Takes the 8-byte big-endian binary form. */
   static fromBytes(bytes: Uint8Array): UlidFlake
-  /** From the integer (0 ..= 2^63 - 1). */
+  /** From the integer (0 ..= 2^63 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
   static fromBigInt(value: bigint): UlidFlake
+  /** From the timestamp and the 20 random bits (a scalable value's are its randomness and sid). */
+  static fromFields(fields: Pick<UlidFlakeFields, 'timestampMs' | 'randomness'>): UlidFlake
   /** Validates like `UlidFlake.parse`. */
   constructor(text: string)
   /** Milliseconds since 1970, with the default epoch. */
   get unixMs(): number
   /** The time with the default epoch, as a Date. */
   get timestamp(): Date
-  /** Milliseconds since the epoch. */
   get timestampMs(): number
   get randomness(): number
   get scalableRandomness(): number
   get sid(): number
-  /** Milliseconds since 1970 for IDs made with another epoch (an integer of ms). */
+  /** Milliseconds since 1970 for IDs made with another epoch (an integer of ms: a TypeError / RangeError else). */
+  unixMsAt(epochMs: number): number
+  /** The time as a Date, given the epoch (as `unixMsAt`). */
+  dateAt(epochMs: number): Date
+  /** @deprecated renamed `unixMsAt`. */
   unixMsWithEpoch(epochMs: number): number
-  compare(other: UlidFlake): -1 | 0 | 1
-  equals(other: UlidFlake): boolean
+}
+
+/** The named fields of a `Nanoflake`. */
+export interface NanoflakeFields {
+  /** Milliseconds since the application's epoch (41 bits). */
+  timestampMs: number
+  generatorId: number
+  sequence: number
 }
 
 /** A Nanoflake: 41-bit ms since your epoch, 10-bit generator id, 12-bit sequence; base36 text
- * without padding. The value does not carry its epoch. */
-export declare class Nanoflake extends Value64 {
+ * without padding; a non-negative int64. The value does not carry its epoch. */
+export declare class Nanoflake extends IdValue<NanoflakeFields> {
   /** Strictly decodes 1 to 13 base36 digits, either case, at most 2^63 - 1. */
   static parse(text: string): Nanoflake
   /** Takes the 8-byte big-endian binary form. */
   static fromBytes(bytes: Uint8Array): Nanoflake
-  /** From the integer (0 ..= 2^63 - 1). */
+  /** From the integer (0 ..= 2^63 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
   static fromBigInt(value: bigint): Nanoflake
+  /** From the fields. */
+  static fromFields(fields: NanoflakeFields): Nanoflake
   /** Validates like `Nanoflake.parse`. */
   constructor(text: string)
-  /** Milliseconds since the application's epoch. */
+  /** Undefined: the value does not carry its epoch (`unixMsAt(epochMs)`). */
+  readonly unixMs: undefined
+  readonly unixNs: undefined
+  readonly timestamp: undefined
   get timestampMs(): number
   get generatorId(): number
   get sequence(): number
@@ -346,8 +419,57 @@ export declare class Nanoflake extends Value64 {
   unixMsAt(epochMs: number): number
   /** The time as a Date, given the epoch (as `unixMsAt`). */
   dateAt(epochMs: number): Date
-  compare(other: Nanoflake): -1 | 0 | 1
-  equals(other: Nanoflake): boolean
+}
+
+/** The named fields of a `TypeId`: its prefix, then its UUID's bits in the UUIDv7 layout. */
+export interface TypeIdFields {
+  /** The type prefix: empty, or 1 to 63 of `a-z` and `_`, starting and ending with a letter. */
+  prefix: string
+  unixMs: number
+  version: number
+  randA: number
+  variant: number
+  randB: bigint
+}
+
+/**
+ * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
+ * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`). Any UUID is a valid suffix;
+ * generation makes UUIDv7s. The binary form (`bytes`, `fromBytes`, `bigint`, `fromBigInt`) is
+ * the UUID's 16 bytes, without the prefix (`fromBytes` gives an empty prefix: `fromUuid` attaches
+ * one). Ordered by prefix, then by UUID.
+ */
+export declare class TypeId extends IdValue<TypeIdFields> {
+  /** Strictly decodes the text (lower case only); errors: ERR_SNO_INVALID_PREFIX, ERR_SNO_INVALID_LENGTH, ERR_SNO_INVALID_BYTE (with `position`), ERR_SNO_VALUE_OVERFLOW. */
+  static parse(text: string): TypeId
+  /** Takes the UUID's 16 bytes (an empty prefix). */
+  static fromBytes(bytes: Uint8Array): TypeId
+  /** From the UUID as a 128-bit integer (an empty prefix). */
+  static fromBigInt(value: bigint): TypeId
+  /** From the prefix and a UUIDv7's fields (version and variant are set). */
+  static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
+  /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a
+   * UUIDv7 from the process-wide generator. */
+  static generate(prefix: string): TypeId
+  /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes of any version. */
+  static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
+  /** Validates like `TypeId.parse`. */
+  constructor(text: string)
+  /** Milliseconds since 1970 when the UUID is a version 7 one, else undefined. */
+  get unixMs(): number | undefined
+  /** Nanoseconds since 1970 when the UUID is a version 7 one, else undefined. */
+  get unixNs(): bigint | undefined
+  /** The time as a Date when the UUID is a version 7 one, else undefined. */
+  get timestamp(): Date | undefined
+  get prefix(): string
+  /** The 26-character base32 suffix. */
+  get suffix(): string
+  /** The UUID as hyphenated lower-case text. */
+  get uuid(): string
+  get version(): number
+  get randA(): number
+  get variant(): number
+  get randB(): bigint
 }
 
 /** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
@@ -415,6 +537,15 @@ export declare const nanoflake: {
   Generator: new (options: NanoflakeOptions) => FormatGenerator<Nanoflake>
 }
 
+/** TypeIDs: generated with a prefix of your own. */
+export declare const typeid: {
+  TypeId: typeof TypeId
+  /** A new TypeID (as `TypeId.generate`). */
+  new: (prefix: string) => TypeId
+  /** A new TypeID's text. */
+  newString(prefix: string): string
+}
+
 declare const sno: {
   MAX_BATCH: number
   Id: typeof Id
@@ -432,11 +563,13 @@ declare const sno: {
   Scru160: typeof Scru160
   UlidFlake: typeof UlidFlake
   Nanoflake: typeof Nanoflake
+  TypeId: typeof TypeId
   ulid: typeof ulid
   uuid7: typeof uuid7
   scru128: typeof scru128
   scru160: typeof scru160
   ulidflake: typeof ulidflake
   nanoflake: typeof nanoflake
+  typeid: typeof typeid
 }
 export default sno

@@ -1,10 +1,14 @@
 'use strict'
-// The base of every JS value class (`Id`, `Ulid`, `Uuid7`, `Scru128`): an immutable object
-// holding the canonical text. In every format text order is byte order, so comparing and
-// equality need no native call.
+// The base of every JS value class (`Id`, `Ulid`, `Uuid7`, …): an immutable object holding the
+// canonical text. Canonical text is one per value, so equality needs no native call, nor does
+// comparing in the formats whose text order is value order (formats.js overrides `compare`
+// for the others).
 const v8 = require('node:v8')
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+// The second argument of a class's constructor that marks its text as canonical already (made
+// natively): shared by the modules of the package, not public API.
+const TRUSTED = Symbol('sno.trusted')
 const MAX_BATCH = require('./index.js').MAX_BATCH
 
 /**
@@ -116,6 +120,11 @@ class TextValue {
     return this.#text
   }
 
+  /** `${id}`, `id + ''`: the text. */
+  [Symbol.toPrimitive]() {
+    return this.#text
+  }
+
   /** -1, 0 or 1 by time order; `other` must be of the same class. */
   compare(other) {
     const name = this.constructor.name
@@ -137,4 +146,4 @@ class TextValue {
   }
 }
 
-module.exports = { TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom }
+module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom }

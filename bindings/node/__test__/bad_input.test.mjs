@@ -63,7 +63,7 @@ function calls(op, arg, input) {
     case 'nanoflake_unix_ms_at': {
       const n = Nanoflake.fromBigInt(123n << 22n)
       const f = UlidFlake.fromBigInt(123n << 20n)
-      return [() => n.unixMsAt(input), () => n.dateAt(input), () => f.unixMsWithEpoch(input)]
+      return [() => n.unixMsAt(input), () => n.dateAt(input), () => f.unixMsAt(input)]
     }
     default:
       throw new Error(`unknown call ${op}`)

@@ -147,7 +147,7 @@ test('Ulid-Flake vector rows', () => {
     assert.ok(UlidFlake.parse(r.ulidflake.toLowerCase()).equals(f))
     assert.equal(f.timestampMs, Number(r.timestamp_ms))
     assert.equal(f.unixMs, Number(r.unix_ms))
-    assert.equal(f.unixMsWithEpoch(0), f.timestampMs)
+    assert.equal(f.unixMsAt(0), f.timestampMs)
     assert.equal(f.randomness, Number(r.randomness20))
     assert.equal(f.scalableRandomness, Number(r.scalable_randomness15))
     assert.equal(f.sid, Number(r.scalable_sid))

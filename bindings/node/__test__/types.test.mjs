@@ -1,12 +1,49 @@
-// The committed sno.d.ts type-checks a program using every part of the API (tsc --strict).
+// The committed sno.d.ts type-checks a program using every part of the API (tsc --strict, the
+// package imported by its own name, so through package.json's `exports`), declares exactly what
+// the module exports, and declares every format of the core's table with its named fields.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-test('sno.d.ts describes the public API', () => {
+import * as esm from '../index.mjs'
+
+const require = createRequire(import.meta.url)
+const sno = require('../sno.js')
+const native = require('../index.js')
+const dts = readFileSync(new URL('../sno.d.ts', import.meta.url), 'utf8')
+
+test('sno.d.ts describes the public API (types-check.ts compiles with tsc --strict)', () => {
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
   const file = fileURLToPath(new URL('./types-check.ts', import.meta.url))
-  const out = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', file], { encoding: 'utf8' })
+  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--types', 'node', file]
+  const out = spawnSync(process.execPath, args, { encoding: 'utf8' })
   assert.equal(out.status, 0, out.stdout + out.stderr)
+})
+
+test('sno.d.ts declares exactly what sno.js and index.mjs export', () => {
+  const block = /^declare const sno: \{\n([\s\S]*?)\n\}/m.exec(dts)[1]
+  const declared = [...block.matchAll(/^ {2}(\w+): /gm)].map((m) => m[1]).sort()
+  assert.deepEqual(Object.keys(sno).sort(), declared)
+  assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), declared)
+  for (const name of declared) assert.match(dts, new RegExp(`^export declare (const|class|function) ${name}\\b`, 'm'), name)
+})
+
+test('every format of the core table: its class, namespace and named fields are declared', () => {
+  for (const info of native.formats()) {
+    const Cls = sno[info.className]
+    assert.equal(Cls?.name, info.className)
+    if (info.name !== 'sno') assert.equal(sno[info.name][info.className], Cls)
+    const body = new RegExp(`^export interface ${info.className}Fields \\{\\n([\\s\\S]*?)\\n\\}`, 'm').exec(dts)
+    assert.ok(body, `${info.className}Fields is declared`)
+    const declared = Object.fromEntries([...body[1].matchAll(/^ {2}(\w+): (\w+)$/gm)].map((m) => [m[1], m[2]]))
+    assert.deepEqual(declared, Object.fromEntries(info.fields.map((f) => [f.name, f.kind])), info.className)
+    const cls = new RegExp(`^export declare class ${info.className} extends[\\s\\S]*?\\n\\}`, 'm').exec(dts)[0]
+    for (const f of info.fields) {
+      if (f.name === 'unixMs') continue // declared once, on the base of the timed classes
+      assert.match(cls, new RegExp(`^ {2}get ${f.name}\\(\\): ${f.kind}$`, 'm'), `${info.className}.${f.name}`)
+    }
+  }
 })

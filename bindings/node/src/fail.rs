@@ -23,6 +23,9 @@ pub(crate) enum Class {
 pub(crate) enum Fail {
     /// A core error: class and properties by kind (see [`class_of`]).
     Core(SnoError),
+    /// A core error about a value the caller passed to be converted (`fromBigInt`,
+    /// `fromFields`): a `RangeError` with the core's code, message and properties.
+    Argument(SnoError),
     /// A lease error (never `sno_lease::Error::Id`: that one is [`Fail::Core`]).
     Lease(sno_lease::Error),
     /// An error of the addon's own words.
@@ -192,6 +195,7 @@ type Parts = (Class, String, String, Vec<(&'static str, Prop)>);
 /// The parts of `fail`'s JS error; `Err` for an N-API failure (no JS object to build: napi-rs
 /// reports it).
 fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
+    let fail_class = matches!(fail, Fail::Argument(_)).then_some(Class::RangeError);
     Ok(match fail {
         Fail::Napi(e) => return Err(e),
         Fail::Own {
@@ -205,7 +209,11 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
                 .unwrap_or_default();
             (class, code.to_owned(), message, props)
         }
-        Fail::Core(e) => {
+        Fail::Core(e) | Fail::Argument(e) => {
+            let class = match fail_class {
+                Some(class) => class,
+                None => class_of(&e),
+            };
             let mut props = Vec::new();
             match e {
                 SnoError::InvalidByte { position, .. } => {
@@ -228,8 +236,7 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
                     e.retry_at_unix_nanos().map_or(Prop::Null, Prop::BigInt),
                 ));
             }
-            let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());
-            (class_of(&e), code, e.to_string(), props)
+            (class, e.kind().js_code().to_owned(), e.to_string(), props)
         }
         Fail::Lease(e) => {
             let mut props = Vec::new();

@@ -1,507 +1,527 @@
-//! The native half of the other formats: one set of functions taking a format `kind` (0 ULID,
-//! 1 UUIDv7, 2 SCRU128, 3 SCRU160, 4 Ulid-Flake, 5 Nanoflake; `formats.js` holds the table),
-//! written once over a small trait and dispatched per call, and one generator class over the
-//! core generators.
+//! The native half of every format's class, written once over the core's model
+//! (`sno_core::IdFormat`). `formats()` hands JavaScript the core's format table (names, lengths,
+//! named fields, what each format offers), from which `formats.js` builds one class per format;
+//! every other function here takes a format index (the position in `sno_core::Format::ALL`) and
+//! runs one generic operation for that format's type, chosen by [`dispatch`], which
+//! `sno_core::for_each_format!` writes. A format registered in the core therefore gets its class
+//! (parse, bytes, bigint, named fields, time, order) with no edit here; what a format has beyond
+//! the model (its generators, epochs, other text forms) is in `extras.rs`.
 
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::Error as SnoError;
-use sno_core::monotonic::Shared;
-use sno_core::nanoflake::{self, Nanoflake};
-use sno_core::rng::ThreadRng;
-use sno_core::scru128::{self, Scru128Id};
-use sno_core::scru160::{self, Scru160Id};
-use sno_core::ulid::{self, Ulid};
-use sno_core::ulidflake::{self, UlidFlake};
-use sno_core::uuid7::{self, Uuid7};
+use sno_core::model::MAX_TEXT_LEN;
+use sno_core::{Error as SnoError, Field, FieldValue, Format, IdFormat, Unit};
 
-use crate::fail::{OrThrow, R, range_error};
-use crate::{batch_count, bytes_arg, int_arg, napi_error, try_vec, wait, with_text};
+use crate::extras;
+use crate::fail::{Fail, OrThrow, R, range_error, type_error};
+use crate::{bytes_arg, napi_error, type_name, with_text};
 
-/// A core result (`Result` here is napi's).
-type CoreResult<T> = std::result::Result<T, SnoError>;
-
-/// Room for the longest canonical text (a hyphenated UUID).
-const MAX_TEXT: usize = uuid7::ENCODED_LEN;
-
-/// What the generic functions need from a format beyond the inherent methods every core type
-/// has (`decode`, `from_slice`), which `dispatch!` reaches through the concrete type.
-trait Format: Copy + Sized {
-    /// Strict decoder of the text forms.
-    fn decode(text: &[u8]) -> CoreResult<Self>;
-    /// Decoder with the format's lenient extras (the same as `decode` but for UUIDv7).
-    fn decode_lenient(text: &[u8]) -> CoreResult<Self> {
-        Self::decode(text)
-    }
-    /// The binary form.
-    fn bytes(&self) -> &[u8];
-    /// Writes the canonical text into `buf`, returning its length.
-    fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize;
-    /// The numeric fields: `[unixMs, ...]` (the format's fields that fit a double; for
-    /// Nanoflakes, whose epoch the value does not carry, `[timestamp, ...]`).
-    fn fields(&self) -> Vec<f64>;
-    /// The next value of the process-wide generator, or its typed error (a clock outside the
-    /// format's range, no OS randomness); `None` for Nanoflakes, whose generators need an id
-    /// and an epoch.
-    fn global() -> Option<CoreResult<Self>>;
-    /// The length of the canonical text (the longest, for Nanoflakes).
-    const WIDTH: usize;
+/// An operation written once over [`IdFormat`], run by [`dispatch`] for one format's type.
+pub(crate) trait Op {
+    /// What the operation gives.
+    type Out;
+    /// Runs the operation with `T`, the type of the format asked for.
+    fn run<T: IdFormat>(self) -> R<Self::Out>;
 }
 
-macro_rules! format_common {
-    ($len:expr) => {
-        fn bytes(&self) -> &[u8] {
-            self.as_bytes()
-        }
-        fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize {
-            buf[..$len].copy_from_slice(&self.encode_bytes());
-            $len
+macro_rules! define_dispatch {
+    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+        /// Runs `op` with the type of `format` (one arm per entry of the core's format table).
+        pub(crate) fn dispatch<O: Op>(format: Format, op: O) -> R<O::Out> {
+            match format {
+                $(Format::$variant => op.run::<$ty>(),)*
+                other => Err(range_error(format!("format {other} is not in this build's table"))),
+            }
         }
     };
 }
+sno_core::for_each_format!(define_dispatch);
 
-impl Format for Ulid {
-    const WIDTH: usize = ulid::ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        Ulid::decode(text)
-    }
-    format_common!(ulid::ENCODED_LEN);
-    fn fields(&self) -> Vec<f64> {
-        vec![self.unix_ms() as f64]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        Some(ulid::try_new())
-    }
+/// The format at `index` of `Format::ALL` (the index JavaScript passes), or a `RangeError`.
+pub(crate) fn format_arg(index: u32) -> R<Format> {
+    Format::ALL
+        .get(index as usize)
+        .copied()
+        .ok_or_else(|| range_error(format!("unknown format index {index}")))
 }
 
-impl Format for Uuid7 {
-    const WIDTH: usize = uuid7::ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        Uuid7::decode(text)
+/// The JavaScript name of a core field: camel case (`rand_a` → `randA`), except `timestamp`,
+/// which every class has as a `Date`: a raw timestamp is `units` (sno's 4 ms units) or
+/// `timestampMs` (milliseconds since an epoch).
+pub(crate) fn js_name(field: &Field<'_>) -> String {
+    match (field.name, field.unit) {
+        ("timestamp", Unit::SnoUnits) => return "units".to_owned(),
+        ("timestamp", Unit::EpochMs) => return "timestampMs".to_owned(),
+        _ => {}
     }
-    fn decode_lenient(text: &[u8]) -> CoreResult<Self> {
-        Uuid7::decode_lenient(text)
-    }
-    format_common!(uuid7::ENCODED_LEN);
-    fn fields(&self) -> Vec<f64> {
-        vec![self.unix_ms() as f64, f64::from(self.rand_a())]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        Some(uuid7::try_new())
-    }
-}
-
-impl Format for Scru128Id {
-    const WIDTH: usize = scru128::ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        Scru128Id::decode(text)
-    }
-    format_common!(scru128::ENCODED_LEN);
-    fn fields(&self) -> Vec<f64> {
-        vec![
-            self.unix_ms() as f64,
-            f64::from(self.counter_hi()),
-            f64::from(self.counter_lo()),
-            f64::from(self.entropy()),
-        ]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        Some(scru128::try_new())
-    }
-}
-
-impl Format for Scru160Id {
-    const WIDTH: usize = scru160::ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        Scru160Id::decode(text)
-    }
-    format_common!(scru160::ENCODED_LEN);
-    fn fields(&self) -> Vec<f64> {
-        vec![
-            self.unix_ms() as f64,
-            f64::from(self.counter()),
-            f64::from(self.random16()),
-        ]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        Some(scru160::try_new())
-    }
-}
-
-impl Format for UlidFlake {
-    const WIDTH: usize = ulidflake::ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        UlidFlake::decode(text)
-    }
-    format_common!(ulidflake::ENCODED_LEN);
-    fn fields(&self) -> Vec<f64> {
-        vec![
-            self.unix_ms() as f64,
-            self.timestamp() as f64,
-            f64::from(self.randomness()),
-            f64::from(self.scalable_randomness()),
-            f64::from(self.sid()),
-        ]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        Some(ulidflake::try_new())
-    }
-}
-
-impl Format for Nanoflake {
-    const WIDTH: usize = nanoflake::MAX_ENCODED_LEN;
-    fn decode(text: &[u8]) -> CoreResult<Self> {
-        Nanoflake::decode(text)
-    }
-    fn bytes(&self) -> &[u8] {
-        self.as_bytes()
-    }
-    fn text(&self, buf: &mut [u8; MAX_TEXT]) -> usize {
-        let mut digits = [0u8; nanoflake::MAX_ENCODED_LEN];
-        let text = self.encode(&mut digits).as_bytes();
-        buf[..text.len()].copy_from_slice(text);
-        text.len()
-    }
-    fn fields(&self) -> Vec<f64> {
-        vec![
-            self.timestamp() as f64,
-            f64::from(self.generator_id()),
-            f64::from(self.sequence()),
-            self.reference_timestamp() as f64,
-        ]
-    }
-    fn global() -> Option<CoreResult<Self>> {
-        None
-    }
-}
-
-/// Runs `$body` with `$T` bound to the format type of `$kind`.
-macro_rules! dispatch {
-    ($kind:expr, $T:ident => $body:expr) => {
-        match $kind {
-            0 => {
-                type $T = Ulid;
-                $body
-            }
-            1 => {
-                type $T = Uuid7;
-                $body
-            }
-            2 => {
-                type $T = Scru128Id;
-                $body
-            }
-            3 => {
-                type $T = Scru160Id;
-                $body
-            }
-            4 => {
-                type $T = UlidFlake;
-                $body
-            }
-            5 => {
-                type $T = Nanoflake;
-                $body
-            }
-            other => Err(range_error(format!("unknown format kind {other}"))),
+    let mut out = String::with_capacity(field.name.len());
+    let mut upper = false;
+    for c in field.name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
         }
-    };
+    }
+    out
 }
 
-fn js_text<'e, T: Format>(env: &'e Env, id: &T) -> R<JsString<'e>> {
-    let mut buf = [0u8; MAX_TEXT];
-    let n = id.text(&mut buf);
-    env.create_string_latin1(&buf[..n]).map_err(napi_error)
+/// The widest number field a JS number holds exactly; wider ones are bigints.
+const MAX_NUMBER_BITS: u8 = 53;
+
+/// The JavaScript type of a field's value: `number`, `bigint`, `boolean` or `string`.
+fn js_type(field: &Field<'_>) -> &'static str {
+    match field.value {
+        FieldValue::Uint(_) if field.bits <= MAX_NUMBER_BITS => "number",
+        FieldValue::Uint(_) => "bigint",
+        FieldValue::Bool(_) => "boolean",
+        FieldValue::Text(_) => "string",
+    }
 }
 
-/// Strictly decodes `text` (`lenient`: UUIDv7 also takes 32 bare hex digits and braces) and
-/// returns its canonical text (upper-case ULID, lower-case UUID and SCRU128), or `undefined`
-/// when `text` is canonical already (the common case: no new string). Throws `TypeError` for a
-/// non-string and `ERR_SNO_*` (with `position`) for bad text, with UTF-8 byte positions.
+/// A named field as the table describes it.
+#[napi(object)]
+pub struct FieldInfo {
+    /// The JavaScript name (the getter, the key of `fields()`).
+    pub name: String,
+    /// The core's name (snake case).
+    pub core_name: String,
+    /// Width in bits (0 for text).
+    pub bits: u32,
+    /// What it counts: `unix_ms`, `sno_units`, `epoch_ms` or `none`.
+    pub unit: String,
+    /// `number` (at most 53 bits), `bigint`, `boolean` or `string`.
+    #[napi(ts_type = "'number' | 'bigint' | 'boolean' | 'string'")]
+    pub kind: String,
+}
+
+/// One format of the core's table, as JavaScript builds its class from it.
+#[napi(object)]
+pub struct FormatInfo {
+    /// The position in the table: the first argument of the `fmt*` functions.
+    pub index: u32,
+    /// The stable lower-case name (`ulid`): the namespace's name.
+    pub name: String,
+    /// The class's name: the core type's (`Ulid`, `UlidFlake`), `Id` for sno.
+    pub class_name: String,
+    /// The name in prose (`ULID`).
+    pub display_name: String,
+    /// Bytes of the binary form.
+    pub binary_len: u32,
+    /// Characters of the longest text form.
+    pub max_text_len: u32,
+    /// Characters of every canonical text, for a format with fixed-length text (`textOrder`);
+    /// absent otherwise.
+    pub text_len: Option<u32>,
+    /// Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
+    /// (and a TypeID only when its UUID is a version 7 one).
+    pub has_unix_ms: bool,
+    /// Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`).
+    pub has_epoch: bool,
+    /// Whether text order is value order (fixed-length text in an ascending alphabet), so that
+    /// `compare` needs no native call.
+    pub text_order: bool,
+    /// Whether the format has a process-wide generator (`new`, `newString`, `newStrings`,
+    /// `newMany` of its namespace).
+    pub has_global: bool,
+    /// The settings of its `Generator` besides `maxWaitMs` (absent: no `Generator`).
+    pub generator_options: Option<Vec<String>>,
+    /// Which of them are required.
+    pub generator_required: Vec<String>,
+    /// The named fields, in layout order.
+    pub fields: Vec<FieldInfo>,
+}
+
+/// A value of `T` to read the field list from: for a 128-bit format the UUIDv7 whose fields
+/// are all zero (a value of every 128-bit format, and one whose time a format over UUIDs
+/// reads), else the zero value.
+fn sample<T: IdFormat>() -> Option<T> {
+    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0).ok()?;
+    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
+    T::from_slice(v7.as_bytes())
+        .or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
+        .ok()
+}
+
+struct Describe;
+
+/// What the table says of a format's values: whether they carry their time, the length of
+/// the sample's canonical text, the named fields.
+type Description = (bool, usize, Vec<FieldInfo>);
+
+impl Op for Describe {
+    type Out = Description;
+    fn run<T: IdFormat>(self) -> R<Description> {
+        let Some(id) = sample::<T>() else {
+            return Ok((false, 0, Vec::new()));
+        };
+        let fields = id
+            .fields()
+            .iter()
+            .map(|f| FieldInfo {
+                name: js_name(f),
+                core_name: f.name.to_owned(),
+                bits: u32::from(f.bits),
+                unit: f.unit.name().to_owned(),
+                kind: js_type(f).to_owned(),
+            })
+            .collect();
+        Ok((id.unix_ms().is_some(), id.text().len(), fields))
+    }
+}
+
+/// The core's format table, in `Format::ALL` order.
+#[napi(catch_unwind)]
+pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
+    (|| -> R<Vec<FormatInfo>> {
+        let mut out = Vec::with_capacity(Format::ALL.len());
+        for (index, format) in Format::ALL.into_iter().enumerate() {
+            let (has_unix_ms, text_len, fields) = dispatch(format, Describe)?;
+            let text_order = extras::text_order(format);
+            let generator = extras::generator_options(format);
+            let owned = |keys: &[&str]| keys.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
+            out.push(FormatInfo {
+                index: index as u32,
+                name: format.name().to_owned(),
+                class_name: match format {
+                    Format::Sno => "Id".to_owned(),
+                    other => format!("{other:?}"),
+                },
+                display_name: format.display_name().to_owned(),
+                binary_len: format.binary_len() as u32,
+                max_text_len: format.max_text_len() as u32,
+                text_len: text_order.then_some(text_len as u32),
+                has_unix_ms,
+                has_epoch: extras::has_epoch(format),
+                text_order,
+                has_global: extras::has_global(format),
+                generator_options: generator.map(|(known, _)| owned(known)),
+                generator_required: generator.map_or_else(Vec::new, |(_, req)| owned(req)),
+                fields,
+            });
+        }
+        Ok(out)
+    })()
+    .or_throw(env)
+}
+
+/// A JS string of canonical text.
+pub(crate) fn js_text<'e>(env: &'e Env, text: &[u8]) -> R<JsString<'e>> {
+    env.create_string_latin1(text).map_err(napi_error)
+}
+
+/// The length of every canonical text of `format` (one with fixed-length text).
+pub(crate) fn text_len(format: Format) -> R<usize> {
+    Ok(dispatch(format, Describe)?.1)
+}
+
+/// The canonical text of `id`, as a JS string.
+pub(crate) fn id_text<'e, T: IdFormat>(env: &'e Env, id: &T) -> R<JsString<'e>> {
+    let mut buf = [0u8; MAX_TEXT_LEN];
+    let len = id.write_text(&mut buf);
+    js_text(env, &buf[..len])
+}
+
+/// A value of `format` decoded from its canonical text (the class holds only canonical text,
+/// so this does not fail for the `fmt*` calls on a value's text).
+fn decode<T: IdFormat>(text: &str) -> R<T> {
+    Ok(T::decode(text.as_bytes())?)
+}
+
+/// The canonical text of `id`, decoded from `input`, or `None` when `input` is that text
+/// already (no new string).
+pub(crate) fn canonical_text<'e, T: IdFormat>(
+    env: &'e Env,
+    id: &T,
+    input: &[u8],
+) -> R<Option<JsString<'e>>> {
+    let mut buf = [0u8; MAX_TEXT_LEN];
+    let len = id.write_text(&mut buf);
+    if buf[..len] == *input {
+        return Ok(None);
+    }
+    js_text(env, &buf[..len]).map(Some)
+}
+
+/// Strictly decodes `text` and returns its canonical text, or `undefined` when `text` is
+/// canonical already (the common case: no new string). Throws `TypeError` for a non-string and
+/// `ERR_SNO_*` (with `position`, in UTF-8 bytes) for bad text.
 #[napi(
-    ts_args_type = "kind: number, text: string, lenient?: boolean",
+    ts_args_type = "format: number, text: string",
     ts_return_type = "string | undefined",
     catch_unwind
 )]
 pub fn fmt_canonical<'e>(
     env: &'e Env,
-    kind: u32,
+    format: u32,
     text: Unknown,
-    lenient: Option<bool>,
 ) -> Result<Option<JsString<'e>>, String> {
-    let canonical = |input: &[u8]| -> R<Option<JsString<'e>>> {
-        dispatch!(kind, T => {
-            let decode = if lenient == Some(true) { T::decode_lenient } else { T::decode };
-            let id = decode(input)?;
-            let mut canonical = [0u8; MAX_TEXT];
-            let len = id.text(&mut canonical);
-            if canonical[..len] == *input {
-                return Ok(None);
-            }
-            env.create_string_latin1(&canonical[..len]).map(Some).map_err(napi_error)
-        })
-    };
-    with_text(env, &text, "parse(text): text", canonical)
-        .and_then(|r| r)
-        .or_throw(env)
+    struct Canonical<'a, 'e>(&'e Env, &'a [u8]);
+    impl<'e> Op for Canonical<'_, 'e> {
+        type Out = Option<JsString<'e>>;
+        fn run<T: IdFormat>(self) -> R<Self::Out> {
+            canonical_text(self.0, &T::decode(self.1)?, self.1)
+        }
+    }
+    (|| {
+        let format = format_arg(format)?;
+        with_text(env, &text, "parse(text): text", |input| {
+            dispatch(format, Canonical(env, input))
+        })?
+    })()
+    .or_throw(env)
 }
 
-/// The canonical text of the raw bytes (`fromBytes`).
+/// The canonical text of the binary form (`fromBytes`).
 #[napi(
-    ts_args_type = "kind: number, bytes: Uint8Array",
+    ts_args_type = "format: number, bytes: Uint8Array",
     ts_return_type = "string",
     catch_unwind
 )]
-pub fn fmt_from_bytes<'e>(env: &'e Env, kind: u32, bytes: Unknown) -> Result<JsString<'e>, String> {
-    (|| -> R<JsString<'e>> {
+pub fn fmt_from_bytes<'e>(
+    env: &'e Env,
+    format: u32,
+    bytes: Unknown,
+) -> Result<JsString<'e>, String> {
+    struct FromBytes<'a, 'e>(&'e Env, &'a [u8]);
+    impl<'e> Op for FromBytes<'_, 'e> {
+        type Out = JsString<'e>;
+        fn run<T: IdFormat>(self) -> R<Self::Out> {
+            id_text(self.0, &T::from_slice(self.1)?)
+        }
+    }
+    (|| {
+        let format = format_arg(format)?;
         let bytes = bytes_arg(env, &bytes, "fromBytes(bytes): bytes")?;
-        dispatch!(kind, T => js_text(env, &T::from_slice(&bytes)?))
+        dispatch(format, FromBytes(env, &bytes))
     })()
     .or_throw(env)
 }
 
-/// The bytes of a canonical text.
+/// The binary form of a canonical text.
 #[napi(catch_unwind)]
-pub fn fmt_to_bytes(env: &Env, kind: u32, text: String) -> Result<Buffer, String> {
-    (|| -> R<Buffer> {
-        dispatch!(kind, T => {
-            let id = T::decode(text.as_bytes())?;
-            Ok(Buffer::from(id.bytes().to_vec()))
-        })
-    })()
-    .or_throw(env)
-}
-
-/// The numeric fields of a canonical text: `[unixMs, ...]` (see `formats.js`).
-#[napi(catch_unwind)]
-pub fn fmt_fields(env: &Env, kind: u32, text: String) -> Result<Vec<f64>, String> {
-    (|| -> R<Vec<f64>> { dispatch!(kind, T => Ok(T::decode(text.as_bytes())?.fields())) })()
+pub fn fmt_to_bytes(env: &Env, format: u32, text: String) -> Result<Buffer, String> {
+    struct ToBytes<'a>(&'a str);
+    impl Op for ToBytes<'_> {
+        type Out = Buffer;
+        fn run<T: IdFormat>(self) -> R<Buffer> {
+            Ok(Buffer::from(decode::<T>(self.0)?.as_slice().to_vec()))
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, ToBytes(&text)))
         .or_throw(env)
 }
 
-/// The largest epoch (and time) in Unix milliseconds a JS `Date` holds: ±8.64e15.
-const MAX_DATE_MS: i64 = 8_640_000_000_000_000;
-
-/// An epoch in Unix milliseconds: an integer within the `Date` range (`-8.64e15 ..= 8.64e15`;
-/// generators take no negative epoch), else a `RangeError` naming `what`.
-fn epoch_arg(what: &str, epoch_ms: f64, min: i64) -> R<i64> {
-    int_arg(what, epoch_ms, min, MAX_DATE_MS)
-}
-
-/// Milliseconds since 1970 of a canonical Nanoflake (`kind` 5) or Ulid-Flake (`kind` 4) text
-/// made with the epoch `epochMs` (`unixMsAt`, `dateAt`, `unixMsWithEpoch`). `formats.js` checks
-/// that `epochMs` is a number; here it must be an integer within the `Date` range.
-#[napi(catch_unwind)]
-pub fn fmt_unix_ms_at(env: &Env, kind: u32, text: String, epoch_ms: f64) -> Result<f64, String> {
-    (|| -> R<f64> {
-        let what = if kind == 4 {
-            "unixMsWithEpoch(epochMs): epochMs"
-        } else {
-            "unixMsAt(epochMs): epochMs"
-        };
-        let epoch = epoch_arg(what, epoch_ms, -MAX_DATE_MS)?;
-        let unix_ms = match kind {
-            4 => UlidFlake::decode(text.as_bytes())?.unix_ms_at(epoch),
-            5 => Nanoflake::decode(text.as_bytes())?.unix_ms_at(epoch),
-            other => return Err(range_error(format!("format kind {other} has no epoch"))),
-        };
-        // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.
-        Ok(unix_ms as f64)
-    })()
-    .or_throw(env)
-}
-
-/// The next value of the process-wide generator of `T`.
-fn global<T: Format>() -> R<T> {
-    Ok(T::global()
-        .ok_or_else(|| range_error("this format has no process-wide generator".into()))??)
-}
-
-/// A new value's text from the process-wide generator.
-#[napi(ts_return_type = "string", catch_unwind)]
-pub fn fmt_new_string(env: &Env, kind: u32) -> Result<JsString<'_>, String> {
-    (|| -> R<JsString<'_>> { dispatch!(kind, T => js_text(env, &global::<T>()?)) })().or_throw(env)
-}
-
-/// `n` new values' texts from the process-wide generator, laid end to end in one string. `n` is
-/// checked first: an integer, at most `MAX_BATCH`, and a string V8 can hold.
+/// The named fields of a canonical text, as an object keyed by their JavaScript names: a
+/// number for fields of at most 53 bits, a bigint for wider ones, a boolean for a flag, a
+/// string for text.
 #[napi(
-    ts_args_type = "kind: number, n: number",
+    ts_return_type = "Record<string, number | bigint | boolean | string>",
+    catch_unwind
+)]
+pub fn fmt_fields<'e>(env: &'e Env, format: u32, text: String) -> Result<Object<'e>, String> {
+    struct Fields<'a, 'e>(&'e Env, &'a str);
+    impl<'e> Op for Fields<'_, 'e> {
+        type Out = Object<'e>;
+        fn run<T: IdFormat>(self) -> R<Object<'e>> {
+            let id = decode::<T>(self.1)?;
+            let mut object = Object::new(self.0)?;
+            for field in id.fields().iter() {
+                let name = js_name(field);
+                match field.value {
+                    FieldValue::Uint(v) if field.bits <= MAX_NUMBER_BITS => {
+                        object.set(name, v as f64)?
+                    }
+                    FieldValue::Uint(v) => object.set(name, v)?,
+                    FieldValue::Bool(b) => object.set(name, b)?,
+                    FieldValue::Text(t) => object.set(name, t)?,
+                }
+            }
+            Ok(object)
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, Fields(env, &text)))
+        .or_throw(env)
+}
+
+/// Milliseconds since 1970 of a canonical text, or `undefined` for a format whose values do not
+/// carry their epoch (Nanoflakes).
+#[napi(catch_unwind)]
+pub fn fmt_unix_ms(env: &Env, format: u32, text: String) -> Result<Option<f64>, String> {
+    struct UnixMs<'a>(&'a str);
+    impl Op for UnixMs<'_> {
+        type Out = Option<f64>;
+        fn run<T: IdFormat>(self) -> R<Option<f64>> {
+            // Below 2^53 in every format (48-bit milliseconds, or an epoch plus 43 bits).
+            Ok(decode::<T>(self.0)?.unix_ms().map(|ms| ms as f64))
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, UnixMs(&text)))
+        .or_throw(env)
+}
+
+/// Nanoseconds since 1970 of a canonical text (a bigint), or `undefined` as for `fmtUnixMs`.
+#[napi(ts_return_type = "bigint | undefined", catch_unwind)]
+pub fn fmt_unix_nanos(env: &Env, format: u32, text: String) -> Result<Option<i64n>, String> {
+    struct UnixNanos<'a>(&'a str);
+    impl Op for UnixNanos<'_> {
+        type Out = Option<i64n>;
+        fn run<T: IdFormat>(self) -> R<Option<i64n>> {
+            Ok(decode::<T>(self.0)?.unix_nanos().map(i64n))
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, UnixNanos(&text)))
+        .or_throw(env)
+}
+
+/// The binary form of a canonical text read as one unsigned big-endian integer.
+#[napi(ts_return_type = "bigint", catch_unwind)]
+pub fn fmt_bigint(env: &Env, format: u32, text: String) -> Result<BigInt, String> {
+    struct Integer<'a>(&'a str);
+    impl Op for Integer<'_> {
+        type Out = BigInt;
+        fn run<T: IdFormat>(self) -> R<BigInt> {
+            let id = decode::<T>(self.0)?;
+            // Little-endian 64-bit words, from the last byte up.
+            let words = id
+                .as_slice()
+                .rchunks(8)
+                .map(|chunk| {
+                    let mut word = [0u8; 8];
+                    word[8 - chunk.len()..].copy_from_slice(chunk);
+                    u64::from_be_bytes(word)
+                })
+                .collect();
+            Ok(BigInt {
+                sign_bit: false,
+                words,
+            })
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, Integer(&text)))
+        .or_throw(env)
+}
+
+/// The binary form of `value` (`binary_len` bytes, big-endian), or `ERR_SNO_VALUE_OVERFLOW` for
+/// a negative value or one that does not fit.
+fn integer_bytes(value: &BigInt, binary_len: usize) -> R<Vec<u8>> {
+    let overflow = || Fail::Argument(SnoError::ValueOverflow);
+    let nonzero = value.words.iter().any(|w| *w != 0);
+    if value.sign_bit && nonzero {
+        return Err(overflow());
+    }
+    let mut bytes = vec![0u8; value.words.len() * 8];
+    for (i, word) in value.words.iter().enumerate() {
+        let end = bytes.len() - 8 * i;
+        bytes[end - 8..end].copy_from_slice(&word.to_be_bytes());
+    }
+    let extra = bytes.len().saturating_sub(binary_len);
+    if bytes[..extra].iter().any(|b| *b != 0) {
+        return Err(overflow());
+    }
+    let mut out = vec![0u8; binary_len.saturating_sub(bytes.len())];
+    out.extend_from_slice(&bytes[extra..]);
+    Ok(out)
+}
+
+/// The canonical text of the value whose binary form, read as an unsigned big-endian integer,
+/// is `value` (`fromBigInt`). A value the format cannot hold (negative, too wide, above the
+/// format's maximum) is a `RangeError` with code `ERR_SNO_VALUE_OVERFLOW`; bytes that are not a
+/// value of the format for another reason throw what `fromBytes` would.
+#[napi(
+    ts_args_type = "format: number, value: bigint",
     ts_return_type = "string",
     catch_unwind
 )]
-pub fn fmt_new_text(env: &Env, kind: u32, n: f64) -> Result<JsString<'_>, String> {
-    (|| -> R<JsString<'_>> {
-        dispatch!(kind, T => {
-            let n = batch_count(n, T::WIDTH)?;
-            let mut buf = [0u8; MAX_TEXT];
-            let mut text = try_vec(n * T::WIDTH, "the batch's text")?;
-            for _ in 0..n {
-                let len = global::<T>()?.text(&mut buf);
-                text.extend_from_slice(&buf[..len]);
+pub fn fmt_from_bigint<'e>(
+    env: &'e Env,
+    format: u32,
+    value: Unknown,
+) -> Result<JsString<'e>, String> {
+    struct FromInteger<'e>(&'e Env, Vec<u8>);
+    impl<'e> Op for FromInteger<'e> {
+        type Out = JsString<'e>;
+        fn run<T: IdFormat>(self) -> R<Self::Out> {
+            match T::from_slice(&self.1) {
+                Ok(id) => id_text(self.0, &id),
+                Err(e @ SnoError::ValueOverflow) => Err(Fail::Argument(e)),
+                Err(e) => Err(e.into()),
             }
-            env.create_string_latin1(&text).map_err(napi_error)
-        })
+        }
+    }
+    (|| {
+        let format = format_arg(format)?;
+        if value.get_type()? != ValueType::BigInt {
+            return Err(type_error(format!(
+                "fromBigInt(value): value must be a bigint, got {}",
+                type_name(&value)
+            )));
+        }
+        // SAFETY: the value was just checked to be a BigInt.
+        let value = unsafe { BigInt::from_napi_value(env.raw(), value.raw()) }?;
+        let bytes = integer_bytes(&value, format.binary_len())?;
+        dispatch(format, FromInteger(env, bytes))
     })()
     .or_throw(env)
 }
 
-enum AnyGenerator {
-    Ulid(Shared<ulid::Monotonic<ThreadRng>>),
-    Uuid7(Shared<uuid7::Monotonic<ThreadRng>>),
-    Scru128(Shared<scru128::Monotonic<ThreadRng>>),
-    Scru160(Shared<scru160::Monotonic<ThreadRng>>),
-    UlidFlake(Shared<ulidflake::Monotonic<ThreadRng>>),
-    Nanoflake(Shared<nanoflake::Monotonic>),
-}
-
-/// A thread-safe monotonic generator of one format (the `Generator` of each namespace in
-/// `formats.js`).
-#[napi]
-pub struct FormatGenerator {
-    inner: AnyGenerator,
-    max_wait_ms: u32,
-}
-
-/// Which generator call to make.
-#[derive(Clone, Copy)]
-enum Call {
-    /// Waits (sleeping) at most `max_wait_ms` for a used-up millisecond or a clock rollback.
-    Next(u32),
-    TryNext,
-    At(i64),
-}
-
-fn step<'e, T: Format, S>(env: &'e Env, g: &Shared<S>, call: Call) -> R<JsString<'e>>
-where
-    S: sno_core::monotonic::MillisState<Id = T> + Clone,
-{
-    let id = match call {
-        Call::Next(max_wait_ms) => wait::bounded(max_wait_ms, || g.try_next()),
-        Call::TryNext => g.try_next(),
-        Call::At(ms) => g.next_at(ms),
-    }?;
-    js_text(env, &id)
-}
-
-impl FormatGenerator {
-    fn call<'e>(&self, env: &'e Env, call: Call) -> Result<JsString<'e>, String> {
-        match &self.inner {
-            AnyGenerator::Ulid(g) => step(env, g, call),
-            AnyGenerator::Uuid7(g) => step(env, g, call),
-            AnyGenerator::Scru128(g) => step(env, g, call),
-            AnyGenerator::Scru160(g) => step(env, g, call),
-            AnyGenerator::UlidFlake(g) => step(env, g, call),
-            AnyGenerator::Nanoflake(g) => step(env, g, call),
-        }
-        .or_throw(env)
-    }
-}
-
-#[napi]
-impl FormatGenerator {
-    /// A generator of format `kind`. Settings (checked by `formats.js` for keys and type):
-    /// `epochMs` (Ulid-Flake, Nanoflake), `id` (the Nanoflakes generator id, or the Ulid-Flake
-    /// `sid`, -1 for stand-alone), `entropySize` (Ulid-Flake) and `maxWaitMs` (all).
-    #[napi(constructor, catch_unwind)]
-    pub fn new(
-        env: &Env,
-        kind: u32,
-        epoch_ms: Option<f64>,
-        id: Option<f64>,
-        entropy_size: Option<f64>,
-        max_wait_ms: Option<f64>,
-    ) -> Result<Self, String> {
-        (|| -> R<Self> {
-            let ns = [
-                "ulid",
-                "uuid7",
-                "scru128",
-                "scru160",
-                "ulidflake",
-                "nanoflake",
-            ]
-            .get(kind as usize)
-            .copied()
-            .unwrap_or("format");
-            let option = |name: &str| format!("{ns}.Generator: option {name}");
-            let max_wait_ms = wait::max_wait_ms(max_wait_ms, &format!("{ns}.Generator"))?;
-            let settings = |e: SnoError| range_error(format!("invalid generator settings: {e}"));
-            let inner = match kind {
-                0 => AnyGenerator::Ulid(Shared::default()),
-                1 => AnyGenerator::Uuid7(Shared::default()),
-                2 => AnyGenerator::Scru128(Shared::default()),
-                3 => AnyGenerator::Scru160(Shared::default()),
-                4 => {
-                    let sid = match id.map(|s| int_arg(&option("sid"), s, -1, 31)).transpose()? {
-                        None | Some(-1) => None,
-                        Some(sid) => Some(sid as u8),
-                    };
-                    let config = ulidflake::Config {
-                        epoch_ms: match epoch_ms {
-                            None => ulidflake::DEFAULT_EPOCH_MS,
-                            Some(e) => epoch_arg(&option("epochMs"), e, 0)?,
-                        },
-                        sid,
-                        entropy_size: int_arg(
-                            &option("entropySize"),
-                            entropy_size.unwrap_or(1.0),
-                            1,
-                            3,
-                        )? as u8,
-                    };
-                    let state =
-                        ulidflake::Monotonic::with_config(ThreadRng, config).map_err(settings)?;
-                    AnyGenerator::UlidFlake(Shared::new(state))
-                }
-                5 => {
-                    let generator_id =
-                        int_arg(&option("generatorId"), id.unwrap_or(f64::NAN), 0, 1023)?;
-                    let epoch_ms = epoch_arg(&option("epochMs"), epoch_ms.unwrap_or(f64::NAN), 0)?;
-                    let state = nanoflake::Monotonic::new(epoch_ms, generator_id as u16)
-                        .map_err(settings)?;
-                    AnyGenerator::Nanoflake(Shared::new(state))
-                }
-                other => return Err(range_error(format!("unknown format kind {other}"))),
-            };
-            Ok(FormatGenerator { inner, max_wait_ms })
-        })()
-        .or_throw(env)
-    }
-
-    /// The next value's text; a used-up millisecond (or a Nanoflakes clock gone back) makes it
-    /// sleep until a retry can succeed, for at most `maxWaitMs`; then it throws what
-    /// `tryNextString` would.
-    #[napi(ts_return_type = "string", catch_unwind)]
-    pub fn next_string<'e>(&self, env: &'e Env) -> Result<JsString<'e>, String> {
-        self.call(env, Call::Next(self.max_wait_ms))
-    }
-
-    /// Like `nextString`, but throws ERR_SNO_RANDOMNESS_EXHAUSTED (or for Nanoflakes
-    /// ERR_SNO_CLOCK_ROLLBACK) with `retryAtUnixNs` instead of sleeping.
-    #[napi(ts_return_type = "string", catch_unwind)]
-    pub fn try_next_string<'e>(&self, env: &'e Env) -> Result<JsString<'e>, String> {
-        self.call(env, Call::TryNext)
-    }
-
-    /// The next value for an explicit time in Unix milliseconds (the clock is not read).
-    #[napi(ts_return_type = "string", catch_unwind)]
-    pub fn next_at_string<'e>(&self, env: &'e Env, unix_ms: f64) -> Result<JsString<'e>, String> {
-        match int_arg(
-            "Generator.nextAt(unixMs): unixMs",
-            unix_ms,
-            i64::MIN,
-            i64::MAX,
-        ) {
-            Ok(ms) => self.call(env, Call::At(ms)),
-            Err(e) => Err(e).or_throw(env),
+/// -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
+/// value order: Nanoflakes' unpadded base36, TypeIDs' prefixes).
+#[napi(ts_return_type = "-1 | 0 | 1", catch_unwind)]
+pub fn fmt_compare(env: &Env, format: u32, a: String, b: String) -> Result<i32, String> {
+    struct Compare<'a>(&'a str, &'a str);
+    impl Op for Compare<'_> {
+        type Out = i32;
+        fn run<T: IdFormat>(self) -> R<i32> {
+            Ok(decode::<T>(self.0)?.cmp(&decode::<T>(self.1)?) as i32)
         }
     }
+    format_arg(format)
+        .and_then(|f| dispatch(f, Compare(&a, &b)))
+        .or_throw(env)
+}
 
-    /// The longest `next` / `nextAsync` waits, in milliseconds.
-    #[napi(getter, catch_unwind)]
-    pub fn max_wait_ms(&self) -> u32 {
-        self.max_wait_ms
+/// The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
+/// as they are), for the 16-byte formats.
+#[napi(catch_unwind)]
+pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> {
+    struct AsUuid<'a>(&'a str);
+    impl Op for AsUuid<'_> {
+        type Out = String;
+        fn run<T: IdFormat>(self) -> R<String> {
+            let id = decode::<T>(self.0)?;
+            let bytes: [u8; 16] = id.as_slice().try_into().map_err(|_| {
+                range_error(format!(
+                    "{} values are not 128 bits",
+                    T::FORMAT.display_name()
+                ))
+            })?;
+            Ok(uuid_text(&bytes))
+        }
     }
+    format_arg(format)
+        .and_then(|f| dispatch(f, AsUuid(&text)))
+        .or_throw(env)
+}
+
+/// 16 bytes as the hyphenated lower-case UUID text (8-4-4-4-12 hex digits).
+fn uuid_text(bytes: &[u8; 16]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(36);
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            out.push('-');
+        }
+        let _ = write!(out, "{b:02x}");
+    }
+    out
 }

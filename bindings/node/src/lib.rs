@@ -1,10 +1,12 @@
-//! The native half of the Node.js package: generation, strict validation, byte and field
-//! extraction, and the generator, all on the text form. `sno.js` builds the public `Id` class
-//! on top (a JS object holding the canonical text: napi class instances cost about 1 µs each).
-//! Calls `sno-core` and `sno-lease` directly, never the C ABI. Every export runs under
-//! `catch_unwind`.
+//! The native half of the Node.js package, all on the text form: every format's class
+//! (`formats`: the core's table and operations written once over `sno_core::IdFormat`; `extras`:
+//! what a format has beyond that), sno's hot paths and generator (here), leases (`lease`).
+//! `formats.js` and `sno.js` build the public classes on top (JS objects holding the canonical
+//! text: napi class instances cost about 1 µs each). Calls `sno-core` and `sno-lease` directly,
+//! never the C ABI. Every export runs under `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
+pub mod extras;
 pub mod fail;
 pub mod formats;
 pub mod lease;
@@ -47,7 +49,7 @@ pub(crate) fn type_name(value: &Unknown) -> &'static str {
 }
 
 /// The UTF-8 text of `value`, or a `TypeError` naming `what`.
-fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
+pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
     if value.get_type()? != ValueType::String {
         return Err(type_error(format!(
             "{what} must be a string, got {}",
@@ -58,8 +60,9 @@ fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
     Ok(unsafe { String::from_napi_value(env.raw(), value.raw()) }?)
 }
 
-/// Room for the longest text any decoder accepts (a `urn:uuid:` UUID, 45 characters).
-const MAX_INPUT: usize = 48;
+/// Room for the longest text any decoder accepts (a TypeID, 90 characters) and a character
+/// more: longer strings are read through their UTF-8 copy.
+const MAX_INPUT: usize = sno_core::model::MAX_TEXT_LEN + 2;
 
 /// Calls `f` with the bytes of a JS string: an ASCII string shorter than `MAX_INPUT` read into a
 /// stack buffer (no allocation, the common case), any other string through its UTF-8 copy. For
@@ -110,18 +113,6 @@ fn ascii_text<'b>(env: &Env, value: &Unknown, buf: &'b mut [u8; MAX_INPUT]) -> O
 pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
     with_text(&env, &text, "Id.parse(text): text", sno_core::Id::decode)
         .and_then(|r| r.map(drop).map_err(Fail::from))
-        .or_throw(&env)
-}
-
-/// The text form of 10 raw bytes (`Id.fromBytes` calls this).
-#[napi(
-    ts_args_type = "bytes: Uint8Array",
-    ts_return_type = "string",
-    catch_unwind
-)]
-pub fn text_from_bytes(env: Env, bytes: Unknown) -> Result<String, String> {
-    bytes_arg(&env, &bytes, "Id.fromBytes(bytes): bytes")
-        .and_then(|array| Ok(encode(sno_core::Id::from_slice(&array)?)))
         .or_throw(&env)
 }
 
@@ -180,35 +171,6 @@ pub(crate) fn bytes_arg(env: &Env, value: &Unknown, what: &str) -> R<Uint8Array>
     Ok(unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) }?)
 }
 
-fn decode_trusted(text: &str) -> R<sno_core::Id> {
-    Ok(sno_core::Id::decode(text.as_bytes())?)
-}
-
-/// The 10 bytes of a valid text form.
-#[napi(catch_unwind)]
-pub fn text_to_bytes(env: &Env, text: String) -> Result<Buffer, String> {
-    decode_trusted(&text)
-        .map(|id| Buffer::from(id.as_bytes().to_vec()))
-        .or_throw(env)
-}
-
-/// The fields of a valid text form: `[units, tickTock (0/1), meta, partition, sequence, unixMs]`.
-#[napi(catch_unwind)]
-pub fn text_fields(env: &Env, text: String) -> Result<Vec<f64>, String> {
-    decode_trusted(&text)
-        .map(|id| {
-            vec![
-                id.timestamp() as f64,
-                f64::from(u8::from(id.tick_tock())),
-                f64::from(id.meta()),
-                f64::from(id.partition()),
-                f64::from(id.sequence()),
-                id.unix_ms() as f64,
-            ]
-        })
-        .or_throw(env)
-}
-
 fn encode(id: sno_core::Id) -> String {
     let mut buf = [0u8; sno_core::ENCODED_LEN];
     id.encode(&mut buf).to_owned()
@@ -249,7 +211,7 @@ pub(crate) fn batch_count(n: f64, width: usize) -> R<usize> {
     if len > max {
         return Err(Fail::Own {
             class: fail::Class::RangeError,
-            code: "ERR_SNO_BATCH_TOO_LARGE",
+            code: sno_core::ErrorKind::BatchTooLarge.js_code(),
             message: format!(
                 "sno: a batch of {len} texts of {width} characters is longer than the longest \
                  string V8 holds ({V8_MAX_STRING_LENGTH} characters): at most {max} per call"
@@ -338,10 +300,10 @@ pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
         ids.resize(count, sno_core::Id::ZERO);
         Ok(match sno_core::Id::decode_many(&bytes, &mut ids) {
             Ok(()) => -1,
-            Err(SnoError::InvalidByte { position, .. }) => {
-                (position / sno_core::ENCODED_LEN) as i64
-            }
-            Err(e) => return Err(e.into()),
+            Err(e) => match sno_core::Id::batch_index(&e) {
+                Some(index) => index as i64,
+                None => return Err(e.into()),
+            },
         })
     })()
     .or_throw(&env)
