@@ -302,4 +302,10 @@ function namespace(info) {
 
 const namespaces = Object.fromEntries(TABLE.filter((info) => info.name !== 'sno').map((info) => [info.name, namespace(info)]))
 
-module.exports = { ...classes, ...namespaces }
+/** The value of the one format `text` is written in (the core's detection, as `sno inspect`). */
+function detect(text) {
+  const [index, canonical] = native.detect(text)
+  return classes[TABLE[index].className][MAKE](canonical)
+}
+
+module.exports = { ...classes, ...namespaces, detect }

@@ -130,6 +130,13 @@ export declare function acquireLease(url: string, namespace?: string | undefined
  */
 export declare function checkText(text: string): void
 
+/**
+ * The one format `text` is written in, through the core's detection (`AnyId::detect`, as the
+ * `sno` CLI): `[format index, canonical text]`. Throws `ERR_SNO_AMBIGUOUS_FORMAT` when several
+ * formats (or only a Nanoflake) read it, `ERR_SNO_UNRECOGNIZED_FORMAT` when none does.
+ */
+export declare function detect(text: string): [number, string]
+
 /** A named field as the table describes it. */
 export interface FieldInfo {
   /** The JavaScript name (the getter, the key of `fields()`). */

@@ -840,6 +840,7 @@ module.exports.Generator = nativeBinding.Generator
 module.exports.Lease = nativeBinding.Lease
 module.exports.acquireLease = nativeBinding.acquireLease
 module.exports.checkText = nativeBinding.checkText
+module.exports.detect = nativeBinding.detect
 module.exports.firstInvalid = nativeBinding.firstInvalid
 module.exports.fmtBigint = nativeBinding.fmtBigint
 module.exports.fmtCanonical = nativeBinding.fmtCanonical

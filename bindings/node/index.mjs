@@ -15,6 +15,7 @@ export const {
   newStrings,
   encodeMany,
   decodeMany,
+  detect,
   Ulid,
   Uuid7,
   Scru128,

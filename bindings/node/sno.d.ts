@@ -223,6 +223,12 @@ export declare function encodeMany(ids: readonly Id[]): string[]
  * error as `Id.parse` would, with `index` set to the item and `item N: ` before the message.
  */
 export declare function decodeMany(texts: readonly string[]): Id[]
+/**
+ * The value of the one format `text` is written in, through the core's detection (as
+ * `sno inspect`). Throws an `Error` with code `ERR_SNO_AMBIGUOUS_FORMAT` when several formats (or
+ * only a Nanoflake) read it, `ERR_SNO_UNRECOGNIZED_FORMAT` when none does.
+ */
+export declare function detect(text: string): Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId
 
 /** What the 128-bit classes share (ULID, UUIDv7, SCRU128). */
 declare abstract class Value128<Fields> extends TimedValue<Fields> {
@@ -557,6 +563,7 @@ declare const sno: {
   newStrings: typeof newStrings
   encodeMany: typeof encodeMany
   decodeMany: typeof decodeMany
+  detect: typeof detect
   Ulid: typeof Ulid
   Uuid7: typeof Uuid7
   Scru128: typeof Scru128

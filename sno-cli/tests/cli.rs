@@ -140,7 +140,7 @@ fn sno_vectors() {
         vec![
             ("text", r["encoded"].clone()),
             ("hex", r["hex"].clone()),
-            ("timestamp", r["ts_units"].clone()),
+            ("units", r["ts_units"].clone()),
             ("tick_tock", (r["tick"] == "1").to_string()),
             ("meta", r["meta"].clone()),
             ("partition", r["partition"].clone()),
@@ -255,7 +255,7 @@ fn nanoflake_vectors() {
 fn nanoflake_columns(r: &BTreeMap<String, String>) -> Vec<(&'static str, String)> {
     vec![
         ("hex", r["hex"].clone()),
-        ("timestamp", r["timestamp_field"].clone()),
+        ("timestamp_ms", r["timestamp_field"].clone()),
         ("generator_id", r["generator_id"].clone()),
         ("sequence", r["sequence"].clone()),
         ("epoch_ms", r["epoch_ms"].clone()),
@@ -275,7 +275,7 @@ fn ulidflake_vectors() {
             vec![
                 ("text", r["ulidflake"].to_uppercase()),
                 ("hex", r["hex"].clone()),
-                ("timestamp", r["timestamp_ms"].clone()),
+                ("timestamp_ms", r["timestamp_ms"].clone()),
                 ("unix_ms", r["unix_ms"].clone()),
                 ("epoch_ms", "1704067200000".to_owned()),
                 ("randomness", r["randomness20"].clone()),

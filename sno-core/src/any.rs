@@ -114,7 +114,7 @@ impl FromStr for Format {
     type Err = Error;
 
     /// A format by its [name](Format::name) or [display name](Format::display_name), in any
-    /// case; `uuidv7` and `ulid-flake` also work.
+    /// case; `uuidv7`, `uuid` and `ulid-flake` also work.
     fn from_str(s: &str) -> Result<Format, Error> {
         Format::ALL
             .into_iter()

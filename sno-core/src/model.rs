@@ -210,6 +210,10 @@ pub struct Fields<'a> {
 impl<'a> Fields<'a> {
     /// The given fields (at most [`MAX_FIELDS`]; more is a bug of the format's impl).
     pub fn new(fields: &[Field<'a>]) -> Fields<'a> {
+        debug_assert!(
+            fields.len() <= MAX_FIELDS,
+            "a format has more than MAX_FIELDS fields"
+        );
         let mut items = [Field::uint("", 0, 0, Unit::None); MAX_FIELDS];
         let len = fields.len().min(MAX_FIELDS);
         items[..len].copy_from_slice(&fields[..len]);

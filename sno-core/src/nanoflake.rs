@@ -91,7 +91,7 @@ impl Nanoflake {
     #[deprecated(since = "0.3.0", note = "renamed `unix_ms_at`")]
     #[doc(hidden)]
     pub const fn unix_millis(&self, epoch_ms: i64) -> i64 {
-        epoch_ms.saturating_add(self.timestamp() as i64)
+        self.unix_ms_at(epoch_ms)
     }
     /// The timestamp as the Java, Kotlin and TypeScript references read it (`value >> 24`, their
     /// layout bug): to read IDs they generated, add this to the epoch instead of
@@ -270,7 +270,7 @@ impl crate::model::IdFormat for Nanoflake {
     fn fields(&self) -> crate::model::Fields<'_> {
         use crate::model::{Field, Fields, Unit};
         Fields::new(&[
-            Field::uint("timestamp", self.timestamp().into(), 41, Unit::EpochMs),
+            Field::uint("timestamp_ms", self.timestamp().into(), 41, Unit::EpochMs),
             Field::uint("generator_id", self.generator_id().into(), 10, Unit::None),
             Field::uint("sequence", self.sequence().into(), 12, Unit::None),
         ])

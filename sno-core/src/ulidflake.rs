@@ -344,7 +344,7 @@ crate::model::fixed_text_format!(
     fields = |id: &UlidFlake| {
         use crate::model::{Field, Unit};
         [
-            Field::uint("timestamp", id.timestamp().into(), 43, Unit::EpochMs),
+            Field::uint("timestamp_ms", id.timestamp().into(), 43, Unit::EpochMs),
             Field::uint("randomness", id.randomness().into(), 20, Unit::None),
             Field::uint(
                 "scalable_randomness",

@@ -75,7 +75,7 @@ fn fields_match_the_vectors() {
         let fields = id.fields();
         let get = |name: &str| fields.get(name).unwrap().value;
         assert_eq!(
-            get("timestamp"),
+            get("units"),
             FieldValue::Uint(row["ts_units"].parse().unwrap())
         );
         assert_eq!(get("tick_tock"), FieldValue::Bool(row["tick"] == "1"));

@@ -51,7 +51,7 @@ pub enum sno_field_kind {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct sno_field {
-    /// The field's name, NUL-terminated, in snake case: "unix_ms", "timestamp", "sequence", …
+    /// The field's name, NUL-terminated, in snake case: "unix_ms", "units", "sequence", …
     pub name: [c_char; SNO_FIELD_NAME_LEN],
     /// What a number counts, NUL-terminated: "unix_ms" (ms since 1970), "sno_units" (4 ms
     /// units since 2010), "epoch_ms" (ms since the format's or the application's epoch) or

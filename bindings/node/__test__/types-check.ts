@@ -14,6 +14,7 @@ import sno, {
   UlidFlake,
   Uuid7,
   decodeMany,
+  detect,
   encodeMany,
   nanoflake,
   newId,
@@ -56,6 +57,8 @@ const ids: Id[] = newIds(10, 2)
 const texts: string[] = newStrings(10).concat(newStrings(3, 1))
 const encoded: string[] = encodeMany(ids)
 const decoded: Id[] = decodeMany(texts)
+const detected: Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId = detect('brpk4q72xwf2m63l')
+void detected
 const max: number = MAX_BATCH + sno.MAX_BATCH
 
 // The class every format shares, on Id.
@@ -156,7 +159,7 @@ const tiMore: [string, string, number | undefined, bigint | undefined, Date | un
 // The namespace and option types.
 const wait: WaitOptions = { maxWaitMs: 1 }
 const namespaces: FormatNamespace<Ulid>[] = [ulid, sno.ulid]
-const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.TypeId, sno.typeid, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany]
+const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.TypeId, sno.typeid, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany, sno.detect]
 
 export {
   made, idFields, idTime, idText, idRaw, parsed, next, later, tried, back, counts, state, shape, none, retry, where, acquired, fromEnv, held, grant, renewal,

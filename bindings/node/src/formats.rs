@@ -11,7 +11,7 @@ use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::{Error as SnoError, Field, FieldValue, Format, IdFormat, Unit};
+use sno_core::{Error as SnoError, Field, FieldValue, Format, IdFormat};
 
 use crate::extras;
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
@@ -46,15 +46,9 @@ pub(crate) fn format_arg(index: u32) -> R<Format> {
         .ok_or_else(|| range_error(format!("unknown format index {index}")))
 }
 
-/// The JavaScript name of a core field: camel case (`rand_a` → `randA`), except `timestamp`,
-/// which every class has as a `Date`: a raw timestamp is `units` (sno's 4 ms units) or
-/// `timestampMs` (milliseconds since an epoch).
+/// The JavaScript name of a core field: camel case (`rand_a` → `randA`, `timestamp_ms` →
+/// `timestampMs`).
 pub(crate) fn js_name(field: &Field<'_>) -> String {
-    match (field.name, field.unit) {
-        ("timestamp", Unit::SnoUnits) => return "units".to_owned(),
-        ("timestamp", Unit::EpochMs) => return "timestampMs".to_owned(),
-        _ => {}
-    }
     let mut out = String::with_capacity(field.name.len());
     let mut upper = false;
     for c in field.name.chars() {
@@ -271,6 +265,26 @@ pub fn fmt_canonical<'e>(
         let format = format_arg(format)?;
         with_text(env, &text, "parse(text): text", |input| {
             dispatch(format, Canonical(env, input))
+        })?
+    })()
+    .or_throw(env)
+}
+
+/// The one format `text` is written in, through the core's detection (`AnyId::detect`, as the
+/// `sno` CLI): `[format index, canonical text]`. Throws `ERR_SNO_AMBIGUOUS_FORMAT` when several
+/// formats (or only a Nanoflake) read it, `ERR_SNO_UNRECOGNIZED_FORMAT` when none does.
+#[napi(
+    ts_args_type = "text: string",
+    ts_return_type = "[number, string]",
+    catch_unwind
+)]
+pub fn detect<'e>(env: &'e Env, text: Unknown) -> Result<(u32, JsString<'e>), String> {
+    (|| {
+        with_text(env, &text, "detect(text): text", |input| {
+            let id = sno_core::AnyId::detect(input)?;
+            let index = Format::ALL.iter().position(|f| *f == id.format());
+            let index = u32::try_from(index.unwrap_or(0)).unwrap_or(0);
+            Ok((index, js_text(env, id.text().as_bytes())?))
         })?
     })()
     .or_throw(env)

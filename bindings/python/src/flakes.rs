@@ -42,16 +42,16 @@ impl PyNanoflake {
     #[staticmethod]
     fn from_fields(
         py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        #[pyo3(from_py_with = args::field)] timestamp_ms: u64,
         #[pyo3(from_py_with = args::field)] generator_id: u16,
         #[pyo3(from_py_with = args::field)] sequence: u16,
     ) -> PyResult<Self> {
-        Nanoflake::from_fields(timestamp, generator_id, sequence)
+        Nanoflake::from_fields(timestamp_ms, generator_id, sequence)
             .map(PyNanoflake)
             .map_err(|e| to_py(py, e))
     }
 
-    /// The 41-bit timestamp (the `timestamp` field): milliseconds since the application's
+    /// The 41-bit timestamp (the `timestamp_ms` field): milliseconds since the application's
     /// epoch (which the value does not carry).
     #[getter]
     fn timestamp_ms(&self) -> u64 {
@@ -106,15 +106,15 @@ impl PyUlidFlake {
     #[staticmethod]
     fn from_fields(
         py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        #[pyo3(from_py_with = args::field)] timestamp_ms: u64,
         #[pyo3(from_py_with = args::field)] randomness: u32,
     ) -> PyResult<Self> {
-        UlidFlake::from_fields(timestamp, randomness)
+        UlidFlake::from_fields(timestamp_ms, randomness)
             .map(PyUlidFlake)
             .map_err(|e| to_py(py, e))
     }
 
-    /// The 43-bit timestamp (the `timestamp` field): milliseconds since the epoch.
+    /// The 43-bit timestamp (the `timestamp_ms` field): milliseconds since the epoch.
     #[getter]
     fn timestamp_ms(&self) -> u64 {
         self.0.timestamp()

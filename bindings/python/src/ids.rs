@@ -216,9 +216,24 @@ macro_rules! py_formats {
     ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:tt, $text:tt)),* $(,)?) => {
         $( py_class!($variant, $ty, $display, $bin); )*
 
-        /// Adds every value class to the native module.
+        /// `sno.detect(text)`: the value of the one format `text` is written in, through the
+        /// core's detection (`sno_core::AnyId::detect`, which the `sno` CLI uses too); a
+        /// `DecodeError` with code `ambiguous_format` when several formats (or only a Nanoflake)
+        /// read it, `unrecognized_format` when none does.
+        #[pyfunction]
+        fn detect<'py>(text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+            let py = text.py();
+            match decode_text(text, sno_core::AnyId::detect)? {
+                $( sno_core::AnyId::$variant(id) => $variant(id).into_bound_py_any(py), )*
+                // `AnyId` is generated from the same table: every variant is listed above.
+                _ => Err(to_py(py, Error::UnknownFormat)),
+            }
+        }
+
+        /// Adds every value class and `detect` to the native module.
         pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $( m.add_class::<$variant>()?; )*
+            m.add_function(wrap_pyfunction!(detect, m)?)?;
             Ok(())
         }
     };

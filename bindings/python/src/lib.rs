@@ -75,7 +75,11 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
             let _ = value.setattr("byte", py.None());
         }
         // The whole value is at fault, not one byte.
-        Error::ValueOverflow | Error::NotVersion7 { .. } => {
+        Error::ValueOverflow
+        | Error::NotVersion7 { .. }
+        | Error::InvalidPrefix { .. }
+        | Error::UnrecognizedFormat { .. }
+        | Error::AmbiguousFormat { .. } => {
             let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }

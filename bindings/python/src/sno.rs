@@ -16,24 +16,24 @@ use crate::{args, raise_code, text_error, to_py, with_utf8};
 
 #[pymethods]
 impl PyId {
-    /// The ID with the given fields (`timestamp` in 4 ms units since 2010); a timestamp above
-    /// 2**39 - 1 is a `TimeRangeError`, a field outside its width a `DecodeError`.
+    /// The ID with the given fields (`units`: 4 ms units since 2010); units above 2**39 - 1
+    /// are a `TimeRangeError`, a field outside its width a `DecodeError`.
     #[staticmethod]
-    #[pyo3(signature = (timestamp, tick_tock, meta, partition, sequence))]
+    #[pyo3(signature = (units, tick_tock, meta, partition, sequence))]
     fn from_fields(
         py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] timestamp: u64,
+        #[pyo3(from_py_with = args::field)] units: u64,
         tick_tock: bool,
         #[pyo3(from_py_with = args::field)] meta: u8,
         #[pyo3(from_py_with = args::field)] partition: u16,
         #[pyo3(from_py_with = args::field)] sequence: u16,
     ) -> PyResult<Self> {
-        Id::from_fields(timestamp, tick_tock, meta, partition, sequence)
+        Id::from_fields(units, tick_tock, meta, partition, sequence)
             .map(PyId)
             .map_err(|e| to_py(py, e))
     }
 
-    /// The raw timestamp (the `timestamp` field): 4 ms units since 2010-01-01T00:00:00Z.
+    /// The raw timestamp (the `units` field): 4 ms units since 2010-01-01T00:00:00Z.
     #[getter]
     fn units(&self) -> u64 {
         self.0.timestamp()

@@ -15,17 +15,16 @@ from sno import nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
 
 # The core's field names of each format, in layout order (sno-core: `IdFormat::fields`).
 FIELDS = {
-    sno.ID: ["timestamp", "tick_tock", "meta", "partition", "sequence"],
+    sno.ID: ["units", "tick_tock", "meta", "partition", "sequence"],
     sno.ULID: ["unix_ms", "randomness"],
     sno.UUID7: ["unix_ms", "version", "rand_a", "variant", "rand_b"],
     sno.SCRU128: ["unix_ms", "counter_hi", "counter_lo", "entropy"],
     sno.SCRU160: ["unix_ms", "counter", "random16", "random80"],
-    sno.Nanoflake: ["timestamp", "generator_id", "sequence"],
-    sno.UlidFlake: ["timestamp", "randomness", "scalable_randomness", "sid"],
+    sno.Nanoflake: ["timestamp_ms", "generator_id", "sequence"],
+    sno.UlidFlake: ["timestamp_ms", "randomness", "scalable_randomness", "sid"],
     sno.TypeID: ["prefix", "unix_ms", "version", "rand_a", "variant", "rand_b"],
 }
 # The raw `timestamp` field, where `x.timestamp` is the datetime.
-RAW_TIMESTAMP = {sno.ID: "units", sno.Nanoflake: "timestamp_ms", sno.UlidFlake: "timestamp_ms"}
 BINARY_LEN = {sno.ID: 10, sno.ULID: 16, sno.UUID7: 16, sno.SCRU128: 16, sno.SCRU160: 20, sno.Nanoflake: 8, sno.UlidFlake: 8, sno.TypeID: 16}
 MAKE = {
     sno.ID: sno.new,
@@ -111,7 +110,7 @@ def test_fields_are_the_cores_and_each_a_property(cls):
         for name, value in fields.items():
             if name == "unix_ms" and x.unix_ms is None:
                 continue  # a TypeID of another UUID version: no time, the bits are a field
-            attr = RAW_TIMESTAMP[cls] if name == "timestamp" else name
+            attr = name
             assert inspect.isgetsetdescriptor(vars(cls)[attr]), attr
             assert getattr(x, attr) == value and type(getattr(x, attr)) is type(value), attr
         # from_fields takes the fields by their names (UUIDv7's version and variant are fixed;
@@ -156,7 +155,7 @@ def test_repr_is_built_from_the_fields(cls):
         r = repr(x)
         assert r.startswith(f"sno.{cls.__name__}('{x}'") and r.endswith(")")
         for name, value in x.fields().items():
-            if name in ("timestamp", "unix_ms") and x.unix_ms is not None:
+            if name in ("units", "timestamp_ms", "unix_ms") and x.unix_ms is not None:
                 continue  # shown as time='…'
             shown = value if isinstance(value, (bool, int)) else f"'{value}'"
             assert f", {name}={shown}" in r, (name, r)
@@ -177,3 +176,29 @@ def test_from_fields_checks_widths_with_core_errors(cls):
         with pytest.raises((sno.DecodeError, sno.TimeRangeError)) as e:
             cls.from_fields(**{k: (1 << 130 if k == name else fields[k]) for k in params})
         assert e.value.code in ("value_overflow", "timestamp_overflow", "millis_out_of_range")
+
+
+def test_detect_finds_the_format_or_says_why_not():
+    # The core's detection, as `sno inspect` uses it.
+    assert sno.detect("brpk4q72xwf2m63l") == sno.ID("brpk4q72xwf2m63l")
+    assert type(sno.detect("01ARZ3NDEKTSV4RRFFQ69G5FAV")) is sno.ULID
+    assert type(sno.detect("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")) is sno.UUID7
+    assert type(sno.detect("0372hg16csmsm50l8dikcvukc")) is sno.SCRU128
+    assert type(sno.detect("05TTUP1HNCPNH30VEK64KDQT9BSNU4C4")) is sno.SCRU160
+    t = sno.detect("user_01h455vb4pex5vsknk084sn02q")
+    assert type(t) is sno.TypeID and t.prefix == "user"
+    for text, code in [
+        ("00CMXB6TAK4SA", "ambiguous_format"),  # Ulid-Flake and Nanoflake
+        ("hello", "ambiguous_format"),  # only a Nanoflake: any short word is one
+        ("01h455vb4pex5vsknk084sn02q", "ambiguous_format"),  # ULID and prefix-less TypeID
+        ("not an id!", "unrecognized_format"),
+    ]:
+        with pytest.raises(sno.DecodeError) as info:
+            sno.detect(text)
+        assert info.value.code == code, text
+        assert info.value.position is None and info.value.byte is None
+    with pytest.raises(sno.DecodeError) as info:
+        sno.TypeID("User_01h455vb4pex5vsknk084sn02q")
+    assert info.value.code == "invalid_prefix" and info.value.position is None
+    with pytest.raises(TypeError):
+        sno.detect(b"brpk4q72xwf2m63l")

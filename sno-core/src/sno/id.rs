@@ -214,7 +214,7 @@ crate::model::fixed_text_format!(
     fields = |id: &Id| {
         use crate::model::{Field, FieldValue, Unit};
         [
-            Field::uint("timestamp", id.timestamp().into(), 39, Unit::SnoUnits),
+            Field::uint("units", id.timestamp().into(), 39, Unit::SnoUnits),
             Field {
                 name: "tick_tock",
                 value: FieldValue::Bool(id.tick_tock()),

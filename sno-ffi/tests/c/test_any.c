@@ -91,7 +91,7 @@ static void sno_row(char **c) {
     read_as(SNO_FORMAT_SNO, c[2], c[1], c[2]);
     sno_id id;
     CHECK_STATUS(sno_id_decode(c[2], strlen(c[2]), &id), SNO_STATUS_OK);
-    CHECK(field_is("timestamp", strtoull(c[3], NULL, 10)) && field_is("meta", strtoull(c[7], NULL, 10)) &&
+    CHECK(field_is("units", strtoull(c[3], NULL, 10)) && field_is("meta", strtoull(c[7], NULL, 10)) &&
               field_is("partition", strtoull(c[8], NULL, 10)) && field_is("sequence", strtoull(c[9], NULL, 10)),
           "%s: fields", c[0]);
     const sno_field *tick = field(&in, "tick_tock");
@@ -150,7 +150,7 @@ static void scru160_row(char **c) {
 /* value, hex, base36, timestamp_field, generator_id, sequence, epoch_ms, unix_ms, ref_…, ref_…, note */
 static void nanoflake_row(char **c) {
     read_as(SNO_FORMAT_NANOFLAKE, c[2], c[1], c[2]);
-    CHECK(field_is("timestamp", strtoull(c[3], NULL, 10)) && field_is("generator_id", strtoull(c[4], NULL, 10)) &&
+    CHECK(field_is("timestamp_ms", strtoull(c[3], NULL, 10)) && field_is("generator_id", strtoull(c[4], NULL, 10)) &&
               field_is("sequence", strtoull(c[5], NULL, 10)),
           "%s: fields", c[10]);
     CHECK(!in.has_unix_ms && in.unix_ms == 0, "%s: a Nanoflake carries no epoch", c[10]);
@@ -163,7 +163,7 @@ static void ulidflake_row(char **c) {
     sno_ulidflake_fields f;
     CHECK_STATUS(sno_ulidflake_decode(c[2], strlen(c[2]), &id, NULL), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulidflake_get_fields(id, &f), SNO_STATUS_OK);
-    CHECK(field_is("timestamp", f.timestamp) && field_is("randomness", strtoull(c[5], NULL, 10)) &&
+    CHECK(field_is("timestamp_ms", f.timestamp) && field_is("randomness", strtoull(c[5], NULL, 10)) &&
               field_is("scalable_randomness", f.scalable_randomness) && field_is("sid", strtoull(c[7], NULL, 10)),
           "%s: fields", c[8]);
     CHECK(in.has_unix_ms && in.unix_ms == strtoll(c[4], NULL, 10), "%s: unix_ms", c[8]);
