@@ -323,14 +323,24 @@ impl TypeId {
         with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
     }
 
-    /// The TypeID with `prefix` and any UUID (a `uuid.UUID` or its 16 bytes).
+    /// The TypeID with `prefix` and any UUID: a `uuid.UUID`, its 16 bytes, a `sno.UUID7` or
+    /// `sno.ULID` (the same 128 bits), or a UUID's text (a `sno.UUID7`'s strict form).
     #[staticmethod]
     fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let bytes = uuid_arg(uuid)?;
-        // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
-        let raw = sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
-            .map_err(|e| to_py(uuid.py(), e))?
-            .uuid_bytes();
+        let py = uuid.py();
+        let raw = if let Ok(u) = uuid.cast::<Uuid7>() {
+            u.get().0.to_bytes()
+        } else if let Ok(u) = uuid.cast::<Ulid>() {
+            u.get().0.to_bytes()
+        } else if let Ok(s) = uuid.cast::<PyString>() {
+            decode_text(s, sno_core::uuid7::Uuid7::decode)?.to_bytes()
+        } else {
+            let bytes = uuid_arg(uuid)?;
+            // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
+            sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
+                .map_err(|e| to_py(py, e))?
+                .uuid_bytes()
+        };
         with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
     }
 

@@ -64,12 +64,23 @@ def test_order_is_prefix_then_uuid_and_text_order():
     assert sorted(values) == sorted(values, key=str)
 
 
-def test_from_uuid_takes_a_uuid_or_its_bytes():
+def test_from_uuid_takes_a_uuid_its_bytes_a_uuid7_a_ulid_or_text():
     with pytest.raises(sno.DecodeError) as e:
         sno.TypeID.from_uuid("user", b"\x00" * 15)
     assert e.value.code == "invalid_length"
+    want = sno.TypeID("user_01h455vb4pex5vsknk084sn02q")
+    text = "01890a5d-ac96-774b-bcce-b302099a8057"
+    u7 = sno.UUID7(text)
+    # As Node's TypeId.fromUuid: a UUIDv7 value or its text, as well as uuid.UUID and bytes.
+    assert sno.TypeID.from_uuid("user", text) == want
+    assert sno.TypeID.from_uuid("user", u7) == want
+    assert sno.TypeID.from_uuid("user", sno.ULID(bytes(u7))) == want
+    assert sno.TypeID.from_uuid("user", uuid.UUID(text)) == want
+    with pytest.raises(sno.DecodeError) as e:
+        sno.TypeID.from_uuid("user", "not-a-uuid")
+    assert e.value.code == "invalid_length"
     with pytest.raises(TypeError):
-        sno.TypeID.from_uuid("user", "01890a5d-ac96-774b-bcce-b302099a8057")
+        sno.TypeID.from_uuid("user", 42)
 
 
 def test_module_docstring_examples():
