@@ -19,6 +19,20 @@
 // SNO_STATUS_NOT_VERSION7 (code not_version_7) has that spelling too.
 #define SNO_STATUS_NOT_VERSION_7 SNO_STATUS_NOT_VERSION7
 
+// Marks a 0.2 name kept for the ABI (the note names its replacement). Define SNO_DEPRECATED(note)
+// as nothing before including this header to silence the warnings.
+#ifndef SNO_DEPRECATED
+#if defined(__GNUC__) || defined(__clang__)
+#define SNO_DEPRECATED(note) __attribute__((deprecated(note)))
+#elif defined(_MSC_VER)
+#define SNO_DEPRECATED(note) __declspec(deprecated(note))
+#elif defined(__cplusplus) && __cplusplus >= 201402L
+#define SNO_DEPRECATED(note) [[deprecated(note)]]
+#else
+#define SNO_DEPRECATED(note)
+#endif
+#endif
+
 // Bytes in the binary form of an ID.
 #define SNO_BINARY_LEN 10
 
@@ -344,7 +358,7 @@ typedef struct sno_stats {
 
 // A named field of an ID, as the core describes it (name, value, unit, width).
 typedef struct sno_field {
-  // The field's name, NUL-terminated, in snake case: "unix_ms", "timestamp", "sequence", …
+  // The field's name, NUL-terminated, in snake case: "unix_ms", "units", "sequence", …
   char name[SNO_FIELD_NAME_LEN];
   // What a number counts, NUL-terminated: "unix_ms" (ms since 1970), "sno_units" (4 ms
   // units since 2010), "epoch_ms" (ms since the format's or the application's epoch) or
@@ -679,6 +693,18 @@ enum sno_status sno_id_decode_many(const char *text,
 //
 // # Safety
 // `out` must be NULL or writable.
+enum sno_status sno_id_from_fields(uint64_t timestamp,
+                                   bool tick_tock,
+                                   uint8_t meta,
+                                   uint16_t partition,
+                                   uint16_t sequence,
+                                   struct sno_id *out);
+
+// Deprecated: the same as sno_id_from_fields; kept for the 0.2 ABI.
+//
+// # Safety
+// `out` must be NULL or writable.
+SNO_DEPRECATED("use sno_id_from_fields")
 enum sno_status sno_id_from_parts(uint64_t timestamp,
                                   bool tick_tock,
                                   uint8_t meta,
@@ -696,7 +722,10 @@ bool sno_id_tick_tock(struct sno_id id);
 int64_t sno_id_unix_nanos(struct sno_id id);
 
 // Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
-int64_t sno_id_unix_millis(struct sno_id id);
+int64_t sno_id_unix_ms(struct sno_id id);
+
+// Deprecated: the same as sno_id_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_id_unix_ms") int64_t sno_id_unix_millis(struct sno_id id);
 
 // The meta byte. Thread-safe.
 uint8_t sno_id_meta(struct sno_id id);
@@ -841,8 +870,11 @@ enum sno_status sno_ulid_decode(const char *text,
                                 struct sno_ulid *out,
                                 size_t *error_position);
 
-// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
-uint64_t sno_ulid_timestamp_ms(struct sno_ulid id);
+// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_ulid_unix_ms(struct sno_ulid id);
+
+// Deprecated: the same as sno_ulid_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_ulid_unix_ms") uint64_t sno_ulid_timestamp_ms(struct sno_ulid id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
@@ -921,8 +953,11 @@ enum sno_status sno_uuid7_decode(const char *text,
                                  struct sno_uuid7 *out,
                                  size_t *error_position);
 
-// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
-uint64_t sno_uuid7_timestamp_ms(struct sno_uuid7 id);
+// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_uuid7_unix_ms(struct sno_uuid7 id);
+
+// Deprecated: the same as sno_uuid7_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_uuid7_unix_ms") uint64_t sno_uuid7_timestamp_ms(struct sno_uuid7 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
@@ -990,8 +1025,11 @@ enum sno_status sno_scru128_decode(const char *text,
                                    struct sno_scru128 *out,
                                    size_t *error_position);
 
-// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
-uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
+// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_scru128_unix_ms(struct sno_scru128 id);
+
+// Deprecated: the same as sno_scru128_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_scru128_unix_ms") uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
@@ -1061,8 +1099,11 @@ enum sno_status sno_scru160_decode(const char *text,
                                    struct sno_scru160 *out,
                                    size_t *error_position);
 
-// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
-uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
+// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+uint64_t sno_scru160_unix_ms(struct sno_scru160 id);
+
+// Deprecated: the same as sno_scru160_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_scru160_unix_ms") uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
@@ -1464,6 +1505,15 @@ enum sno_status sno_ulidflake_get_fields(sno_ulidflake id, struct sno_ulidflake_
 //
 // # Safety
 // `out` NULL or writable.
+enum sno_status sno_ulidflake_from_fields(uint64_t timestamp,
+                                          uint32_t randomness,
+                                          sno_ulidflake *out);
+
+// Deprecated: the same as sno_ulidflake_from_fields; kept for the 0.2 ABI.
+//
+// # Safety
+// `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulidflake_from_fields")
 enum sno_status sno_ulidflake_from_parts(uint64_t timestamp,
                                          uint32_t randomness,
                                          sno_ulidflake *out);
@@ -1472,6 +1522,16 @@ enum sno_status sno_ulidflake_from_parts(uint64_t timestamp,
 //
 // # Safety
 // `out` NULL or writable.
+enum sno_status sno_ulidflake_from_scalable_fields(uint64_t timestamp,
+                                                   uint16_t randomness,
+                                                   uint8_t sid,
+                                                   sno_ulidflake *out);
+
+// Deprecated: the same as sno_ulidflake_from_scalable_fields; kept for the 0.2 ABI.
+//
+// # Safety
+// `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulidflake_from_scalable_fields")
 enum sno_status sno_ulidflake_from_scalable_parts(uint64_t timestamp,
                                                   uint16_t randomness,
                                                   uint8_t sid,

@@ -10,7 +10,7 @@ static int print_id(sno_id id) {
     sno_status st = sno_id_encode_cstr(&id, text, sizeof text);
     if (st != SNO_STATUS_OK) return fprintf(stderr, "encode: %s\n", sno_status_str(st)), 1;
     printf("%s  unix_ms=%lld  units=%llu  tick=%d  meta=%u  partition=0x%04x  sequence=%u\n", text,
-           (long long)sno_id_unix_millis(id), (unsigned long long)sno_id_timestamp(id), (int)sno_id_tick_tock(id),
+           (long long)sno_id_unix_ms(id), (unsigned long long)sno_id_timestamp(id), (int)sno_id_tick_tock(id),
            (unsigned)sno_id_meta(id), (unsigned)sno_id_partition(id), (unsigned)sno_id_sequence(id));
     return 0;
 }

@@ -2,10 +2,10 @@
 //! (`sno_core::for_each_format!`) and the C descriptions in `sno-ffi/tests/generated/spec.rs`; do
 //! not edit. Regenerate with `SNO_BLESS=1 cargo test -p sno-ffi --test generated`.
 //!
-//! The common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`,
-//! `timestamp_ms`, `compare`, the generator handle) over the generic helpers of `formats.rs`, and
-//! the `sno_format` enum of the generic API (`any.rs`). Formats reached through the generic API
-//! alone: typeid.
+//! The common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`, `unix_ms`
+//! (and its deprecated name `timestamp_ms`), `compare`, the generator handle) over the generic
+//! helpers of `formats.rs`, and the `sno_format` enum of the generic API (`any.rs`). Formats
+//! reached through the generic API alone: typeid.
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
 
 use std::ffi::c_char;
@@ -134,10 +134,17 @@ pub unsafe extern "C" fn sno_ulid_decode(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::ulid::Ulid as sno_core::IdFormat>::decode) }
 }
 
-/// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+/// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_ulid_unix_ms(id: sno_ulid) -> u64 {
+    sno_core::ulid::Ulid::from_bytes(id.bytes).unix_ms()
+}
+
+/// Deprecated: the same as sno_ulid_unix_ms; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_ulid_unix_ms")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_ulid_timestamp_ms(id: sno_ulid) -> u64 {
-    sno_core::ulid::Ulid::from_bytes(id.bytes).unix_ms()
+    sno_ulid_unix_ms(id)
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
@@ -291,10 +298,17 @@ pub unsafe extern "C" fn sno_uuid7_decode(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::uuid7::Uuid7 as sno_core::IdFormat>::decode) }
 }
 
-/// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+/// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_uuid7_unix_ms(id: sno_uuid7) -> u64 {
+    sno_core::ulid::Ulid::from_bytes(id.bytes).unix_ms()
+}
+
+/// Deprecated: the same as sno_uuid7_unix_ms; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_uuid7_unix_ms")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_uuid7_timestamp_ms(id: sno_uuid7) -> u64 {
-    sno_core::ulid::Ulid::from_bytes(id.bytes).unix_ms()
+    sno_uuid7_unix_ms(id)
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
@@ -429,10 +443,17 @@ pub unsafe extern "C" fn sno_scru128_decode(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::scru128::Scru128Id as sno_core::IdFormat>::decode) }
 }
 
-/// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+/// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru128_unix_ms(id: sno_scru128) -> u64 {
+    sno_core::scru128::Scru128Id::from_bytes(id.bytes).unix_ms()
+}
+
+/// Deprecated: the same as sno_scru128_unix_ms; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_scru128_unix_ms")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_timestamp_ms(id: sno_scru128) -> u64 {
-    sno_core::scru128::Scru128Id::from_bytes(id.bytes).unix_ms()
+    sno_scru128_unix_ms(id)
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
@@ -569,10 +590,17 @@ pub unsafe extern "C" fn sno_scru160_decode(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::scru160::Scru160Id as sno_core::IdFormat>::decode) }
 }
 
-/// The timestamp: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+/// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru160_unix_ms(id: sno_scru160) -> u64 {
+    sno_core::scru160::Scru160Id::from_bytes(id.bytes).unix_ms()
+}
+
+/// Deprecated: the same as sno_scru160_unix_ms; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_scru160_unix_ms")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru160_timestamp_ms(id: sno_scru160) -> u64 {
-    sno_core::scru160::Scru160Id::from_bytes(id.bytes).unix_ms()
+    sno_scru160_unix_ms(id)
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.

@@ -538,7 +538,7 @@ pub unsafe extern "C" fn sno_id_decode_many(
 /// # Safety
 /// `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_id_from_parts(
+pub unsafe extern "C" fn sno_id_from_fields(
     timestamp: u64,
     tick_tock: bool,
     meta: u8,
@@ -551,6 +551,24 @@ pub unsafe extern "C" fn sno_id_from_parts(
         // SAFETY: NULL or writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
+}
+
+/// Deprecated: the same as sno_id_from_fields; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[deprecated(note = "use sno_id_from_fields")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_id_from_parts(
+    timestamp: u64,
+    tick_tock: bool,
+    meta: u8,
+    partition: u16,
+    sequence: u16,
+    out: *mut sno_id,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_id_from_fields(timestamp, tick_tock, meta, partition, sequence, out) }
 }
 
 /// Timestamp in 4 ms units since 2010-01-01T00:00:00Z. Thread-safe.
@@ -573,8 +591,15 @@ pub extern "C" fn sno_id_unix_nanos(id: sno_id) -> i64 {
 
 /// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_id_unix_millis(id: sno_id) -> i64 {
+pub extern "C" fn sno_id_unix_ms(id: sno_id) -> i64 {
     value_boundary(0, || Id::from(id).unix_ms())
+}
+
+/// Deprecated: the same as sno_id_unix_ms; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_id_unix_ms")]
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_unix_millis(id: sno_id) -> i64 {
+    sno_id_unix_ms(id)
 }
 
 /// The meta byte. Thread-safe.

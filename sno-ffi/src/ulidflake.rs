@@ -66,7 +66,7 @@ pub unsafe extern "C" fn sno_ulidflake_get_fields(
 /// # Safety
 /// `out` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_from_parts(
+pub unsafe extern "C" fn sno_ulidflake_from_fields(
     timestamp: u64,
     randomness: u32,
     out: *mut sno_ulidflake,
@@ -75,12 +75,27 @@ pub unsafe extern "C" fn sno_ulidflake_from_parts(
     unsafe { formats::build(out, || UlidFlake::from_fields(timestamp, randomness)) }
 }
 
+/// Deprecated: the same as sno_ulidflake_from_fields; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `out` NULL or writable.
+#[deprecated(note = "use sno_ulidflake_from_fields")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulidflake_from_parts(
+    timestamp: u64,
+    randomness: u32,
+    out: *mut sno_ulidflake,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_ulidflake_from_fields(timestamp, randomness, out) }
+}
+
 /// A scalable Ulid-Flake from its timestamp, 15-bit randomness and 5-bit sid. Thread-safe.
 ///
 /// # Safety
 /// `out` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_ulidflake_from_scalable_parts(
+pub unsafe extern "C" fn sno_ulidflake_from_scalable_fields(
     timestamp: u64,
     randomness: u16,
     sid: u8,
@@ -92,6 +107,22 @@ pub unsafe extern "C" fn sno_ulidflake_from_scalable_parts(
             UlidFlake::from_scalable_fields(timestamp, randomness, sid)
         })
     }
+}
+
+/// Deprecated: the same as sno_ulidflake_from_scalable_fields; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `out` NULL or writable.
+#[deprecated(note = "use sno_ulidflake_from_scalable_fields")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulidflake_from_scalable_parts(
+    timestamp: u64,
+    randomness: u16,
+    sid: u8,
+    out: *mut sno_ulidflake,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_ulidflake_from_scalable_fields(timestamp, randomness, sid, out) }
 }
 
 /// The default generator settings: stand-alone, default epoch, 1-byte increments.

@@ -1,4 +1,4 @@
-/* NULLs, bad arguments, statuses, lifecycle, snapshots, batches, versions. */
+/* NULLs, bad arguments, statuses, lifecycle, snapshots, batches, versions, the 0.2 names. */
 #include "common.h"
 
 static void versions(void) {
@@ -32,7 +32,7 @@ static void nulls(void) {
     CHECK_STATUS(sno_id_decode(NULL, 0, &id), SNO_STATUS_INVALID_LENGTH);
     CHECK_STATUS(sno_id_encode_many(NULL, 2, buf), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_id_decode_many(NULL, 1, &id, NULL), SNO_STATUS_NULL_ARGUMENT);
-    CHECK_STATUS(sno_id_from_parts(0, false, 0, 0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_id_from_fields(0, false, 0, 0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_id_encode_many(NULL, 0, NULL), SNO_STATUS_OK);
     sno_generator_free(NULL);
 }
@@ -53,8 +53,8 @@ static void bad_arguments(void) {
     unsigned char all77[10];
     memset(all77, 0x77, 10);
     CHECK(memcmp(id.bytes, all77, 10) == 0, "output untouched on failures");
-    CHECK_STATUS(sno_id_from_parts((uint64_t)1 << 39, false, 0, 0, 0, &id), SNO_STATUS_TIMESTAMP_OVERFLOW);
-    CHECK_STATUS(sno_id_from_parts(((uint64_t)1 << 39) - 1, true, 255, 65535, 65535, &id), SNO_STATUS_OK);
+    CHECK_STATUS(sno_id_from_fields((uint64_t)1 << 39, false, 0, 0, 0, &id), SNO_STATUS_TIMESTAMP_OVERFLOW);
+    CHECK_STATUS(sno_id_from_fields(((uint64_t)1 << 39) - 1, true, 255, 65535, 65535, &id), SNO_STATUS_OK);
     char text[SNO_ENCODED_LEN + 1];
     sno_id_encode_cstr(&id, text, sizeof text);
     CHECK(strcmp(text, "xxxxxxxxxxxxxxxx") == 0, "max id text %s", text);
@@ -240,6 +240,52 @@ static void lifecycle_and_snapshots(void) {
     CHECK(sno_id_compare(a, b) < 0 && sno_id_compare(b, a) > 0, "global order");
 }
 
+/* The deprecated 0.2 names (kept in the ABI) give what their new names give. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void deprecated_names(void) {
+    sno_id id, old_id, new_id;
+    CHECK_STATUS(sno_new(7, &id), SNO_STATUS_OK);
+    CHECK(sno_id_unix_millis(id) == sno_id_unix_ms(id) && sno_id_unix_ms(id) > 1700000000000LL,
+          "sno_id_unix_millis %lld vs %lld", (long long)sno_id_unix_millis(id), (long long)sno_id_unix_ms(id));
+
+    CHECK_STATUS(sno_id_from_parts(sno_id_timestamp(id), sno_id_tick_tock(id), sno_id_meta(id), sno_id_partition(id),
+                                   sno_id_sequence(id), &old_id), SNO_STATUS_OK);
+    CHECK_STATUS(sno_id_from_fields(sno_id_timestamp(id), sno_id_tick_tock(id), sno_id_meta(id), sno_id_partition(id),
+                                    sno_id_sequence(id), &new_id), SNO_STATUS_OK);
+    CHECK(sno_id_compare(old_id, id) == 0 && sno_id_compare(new_id, id) == 0, "sno_id_from_parts round trip");
+    CHECK_STATUS(sno_id_from_parts((uint64_t)1 << 39, false, 0, 0, 0, &old_id), SNO_STATUS_TIMESTAMP_OVERFLOW);
+
+    /* sno_<format>_timestamp_ms of a new ID equals sno_<format>_unix_ms, a time of today. */
+#define SAME_UNIX_MS(format)                                                                          \
+    do {                                                                                              \
+        sno_##format v;                                                                               \
+        CHECK_STATUS(sno_##format##_new(&v), SNO_STATUS_OK);                                          \
+        CHECK(sno_##format##_timestamp_ms(v) == sno_##format##_unix_ms(v) &&                          \
+                  sno_##format##_unix_ms(v) > 1700000000000ULL,                                       \
+              "sno_%s_timestamp_ms %llu", #format, (unsigned long long)sno_##format##_timestamp_ms(v)); \
+    } while (0)
+    SAME_UNIX_MS(ulid);
+    SAME_UNIX_MS(uuid7);
+    SAME_UNIX_MS(scru128);
+    SAME_UNIX_MS(scru160);
+#undef SAME_UNIX_MS
+
+    sno_ulidflake old_flake = -1, new_flake = -2;
+    CHECK_STATUS(sno_ulidflake_from_parts(123456789, 0xABCDE, &old_flake), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulidflake_from_fields(123456789, 0xABCDE, &new_flake), SNO_STATUS_OK);
+    CHECK(old_flake == new_flake, "sno_ulidflake_from_parts %lld vs %lld", (long long)old_flake, (long long)new_flake);
+    CHECK_STATUS(sno_ulidflake_from_parts(0, 1u << 20, &old_flake), SNO_STATUS_VALUE_OVERFLOW);
+
+    old_flake = -1, new_flake = -2;
+    CHECK_STATUS(sno_ulidflake_from_scalable_parts(123456789, 0x1234, 17, &old_flake), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulidflake_from_scalable_fields(123456789, 0x1234, 17, &new_flake), SNO_STATUS_OK);
+    CHECK(old_flake == new_flake, "sno_ulidflake_from_scalable_parts %lld vs %lld", (long long)old_flake,
+          (long long)new_flake);
+    CHECK_STATUS(sno_ulidflake_from_scalable_parts(0, 0, 32, &old_flake), SNO_STATUS_VALUE_OVERFLOW);
+}
+#pragma GCC diagnostic pop
+
 int main(void) {
     versions();
     nulls();
@@ -247,5 +293,6 @@ int main(void) {
     partitions();
     statuses();
     lifecycle_and_snapshots();
+    deprecated_names();
     return finish("test_api");
 }

@@ -30,12 +30,12 @@ static void codec_rows(const char *dir) {
         CHECK(sno_id_timestamp(id) == strtoull(c[3], NULL, 10), "%s: timestamp", c[0]);
         CHECK((int)sno_id_tick_tock(id) == atoi(c[4]), "%s: tick", c[0]);
         CHECK(sno_id_unix_nanos(id) == strtoll(c[5], NULL, 10), "%s: unix_ns", c[0]);
-        CHECK(sno_id_unix_millis(id) == strtoll(c[5], NULL, 10) / 1000000, "%s: unix_ms", c[0]);
+        CHECK(sno_id_unix_ms(id) == strtoll(c[5], NULL, 10) / 1000000, "%s: unix_ms", c[0]);
         CHECK(sno_id_meta(id) == atoi(c[7]), "%s: meta", c[0]);
         CHECK(sno_id_partition(id) == atoi(c[8]), "%s: partition", c[0]);
         CHECK(sno_id_sequence(id) == atoi(c[9]), "%s: sequence", c[0]);
         sno_id rebuilt;
-        CHECK_STATUS(sno_id_from_parts(sno_id_timestamp(id), sno_id_tick_tock(id), sno_id_meta(id), sno_id_partition(id), sno_id_sequence(id), &rebuilt), SNO_STATUS_OK);
+        CHECK_STATUS(sno_id_from_fields(sno_id_timestamp(id), sno_id_tick_tock(id), sno_id_meta(id), sno_id_partition(id), sno_id_sequence(id), &rebuilt), SNO_STATUS_OK);
         CHECK(memcmp(rebuilt.bytes, id.bytes, 10) == 0, "%s: from_parts", c[0]);
     }
     fclose(f);

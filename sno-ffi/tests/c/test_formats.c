@@ -30,7 +30,7 @@ static void ulid_row(char **c) {
     memset(&back, 0, sizeof back);
     CHECK_STATUS(sno_ulid_decode(low, strlen(low), &back, NULL), SNO_STATUS_OK);
     CHECK(memcmp(back.bytes, id.bytes, 16) == 0, "%s: lower-case decode", c[5]);
-    CHECK(sno_ulid_timestamp_ms(id) == strtoull(c[2], NULL, 10), "%s: timestamp", c[5]);
+    CHECK(sno_ulid_unix_ms(id) == strtoull(c[2], NULL, 10), "%s: timestamp", c[5]);
     /* ULID <-> UUID: the same bytes; a UUIDv7 view only where the bits say so. */
     sno_uuid7 u;
     char utext[SNO_UUID7_ENCODED_LEN + 1];
@@ -62,7 +62,7 @@ static void uuid7_row(char **c) {
     uint64_t ms = 0, rand_b = 0;
     uint16_t rand_a = 0;
     CHECK_STATUS(sno_uuid7_fields(id, &ms, &rand_a, &rand_b), SNO_STATUS_OK);
-    CHECK(ms == strtoull(c[2], NULL, 10) && sno_uuid7_timestamp_ms(id) == ms, "%s: ms", c[7]);
+    CHECK(ms == strtoull(c[2], NULL, 10) && sno_uuid7_unix_ms(id) == ms, "%s: ms", c[7]);
     CHECK(rand_a == strtoul(c[3], NULL, 16), "%s: rand_a", c[7]);
     CHECK(rand_b == strtoull(c[4], NULL, 16), "%s: rand_b", c[7]);
     sno_ulid as_ulid;
@@ -84,7 +84,7 @@ static void scru128_row(char **c) {
     upper(c[1], up);
     CHECK_STATUS(sno_scru128_decode(up, strlen(up), &back, NULL), SNO_STATUS_OK);
     CHECK(memcmp(back.bytes, id.bytes, 16) == 0, "%s: upper-case decode", c[6]);
-    CHECK(sno_scru128_timestamp_ms(id) == strtoull(c[2], NULL, 10), "%s: ms", c[6]);
+    CHECK(sno_scru128_unix_ms(id) == strtoull(c[2], NULL, 10), "%s: ms", c[6]);
     CHECK(sno_scru128_counter_hi(id) == strtoul(c[3], NULL, 10), "%s: counter_hi", c[6]);
     CHECK(sno_scru128_counter_lo(id) == strtoul(c[4], NULL, 10), "%s: counter_lo", c[6]);
     CHECK(sno_scru128_entropy(id) == strtoul(c[5], NULL, 10), "%s: entropy", c[6]);
@@ -137,7 +137,7 @@ static void ulid_trace_row(char **c) {
     sno_ulid got, want;
     CHECK_STATUS(sno_ulid_generator_next_at(ulid_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulid_decode(c[4], strlen(c[4]), &want, NULL), SNO_STATUS_OK);
-    CHECK(sno_ulid_timestamp_ms(got) == sno_ulid_timestamp_ms(want), "%s step %s: ms", c[0], c[2]);
+    CHECK(sno_ulid_unix_ms(got) == sno_ulid_unix_ms(want), "%s step %s: ms", c[0], c[2]);
     CHECK(sno_ulid_compare(ulid_prev, got) < 0, "%s step %s: order", c[0], c[2]);
     ulid_prev = got;
 }
@@ -149,7 +149,7 @@ static sno_uuid7 uuid7_prev;
 static void uuid7_trace_row(char **c) {
     sno_uuid7 got;
     CHECK_STATUS(sno_uuid7_generator_next_at(uuid7_gen, strtoll(c[1], NULL, 10), &got), SNO_STATUS_OK);
-    CHECK(sno_uuid7_timestamp_ms(got) == strtoull(c[3], NULL, 10), "step %s: ms", c[0]);
+    CHECK(sno_uuid7_unix_ms(got) == strtoull(c[3], NULL, 10), "step %s: ms", c[0]);
     CHECK(sno_uuid7_compare(uuid7_prev, got) < 0, "step %s: order", c[0]);
     uuid7_prev = got;
 }
@@ -168,7 +168,7 @@ static void scru128_trace_row(char **c) {
     }
     sno_scru128 got;
     CHECK_STATUS(sno_scru128_generator_next_at(scru128_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
-    CHECK(sno_scru128_timestamp_ms(got) == strtoull(c[5], NULL, 10), "step %s: ms", c[1]);
+    CHECK(sno_scru128_unix_ms(got) == strtoull(c[5], NULL, 10), "step %s: ms", c[1]);
 }
 
 static void traces(const char *dir) {
@@ -245,7 +245,7 @@ static void generation(void) {
     CHECK_STATUS(sno_ulid_new(&a), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulid_new(&b), SNO_STATUS_OK);
     CHECK(sno_ulid_compare(a, b) < 0, "global ULIDs increase");
-    CHECK(sno_ulid_timestamp_ms(a) > 1700000000000ULL, "ULID time is now");
+    CHECK(sno_ulid_unix_ms(a) > 1700000000000ULL, "ULID time is now");
     sno_uuid7 u, w;
     CHECK_STATUS(sno_uuid7_new(&u), SNO_STATUS_OK);
     CHECK_STATUS(sno_uuid7_new(&w), SNO_STATUS_OK);

@@ -239,8 +239,8 @@ static void lease_lifecycle(const char *url, const char *backend) {
     CHECK(sno_id_sequence(id) >= 10 && sno_id_sequence(id) <= 13, "sequence %u", sno_id_sequence(id));
     /* Inside the grant's window (its end only moves forward: read it after minting). */
     CHECK_STATUS(sno_lease_current_grant(a, &grant), SNO_STATUS_OK);
-    CHECK(sno_id_unix_millis(id) > grant.ids_from_unix_ms - 4 && sno_id_unix_millis(id) < grant.ids_before_unix_ms,
-          "%s: ID time %lld outside the grant %lld..%lld", backend, (long long)sno_id_unix_millis(id),
+    CHECK(sno_id_unix_ms(id) > grant.ids_from_unix_ms - 4 && sno_id_unix_ms(id) < grant.ids_before_unix_ms,
+          "%s: ID time %lld outside the grant %lld..%lld", backend, (long long)sno_id_unix_ms(id),
           (long long)grant.ids_from_unix_ms, (long long)grant.ids_before_unix_ms);
     prev = id;
     sno_status st = sno_generator_try_next(g, 5, &id, &retry);

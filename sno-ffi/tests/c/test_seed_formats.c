@@ -35,13 +35,13 @@ static void scru160_row(char **c) {
     memset(&back, 0, sizeof back);
     CHECK_STATUS(sno_scru160_decode(other, strlen(other), &back, NULL), SNO_STATUS_OK);
     CHECK(sno_scru160_compare(back, id) == 0, "%s: hex decode", c[7]);
-    CHECK(sno_scru160_timestamp_ms(id) == strtoull(c[2], NULL, 10), "%s: ms", c[7]);
+    CHECK(sno_scru160_unix_ms(id) == strtoull(c[2], NULL, 10), "%s: ms", c[7]);
     CHECK(sno_scru160_counter(id) == strtoul(c[3], NULL, 10), "%s: counter", c[7]);
     CHECK(sno_scru160_random16(id) == strtoul(c[4], NULL, 10), "%s: random16", c[7]);
     CHECK(strcmp(c[0] + 20, c[5]) == 0, "%s: random80 is bytes 10..20", c[7]);
     /* The reference inspector crashes on timestamps past year 9999 only. */
     int crash = strncmp(c[6], "crash", 5) == 0;
-    CHECK(crash == (sno_scru160_timestamp_ms(id) > 253402300799999ULL), "%s: %s", c[7], c[6]);
+    CHECK(crash == (sno_scru160_unix_ms(id) > 253402300799999ULL), "%s: %s", c[7], c[6]);
 }
 
 /* input_json, case, expected, scru160_inspect_cli */
@@ -169,10 +169,10 @@ static void ulidflake_row(char **c) {
     CHECK(SNO_ULIDFLAKE_DEFAULT_EPOCH_MS + (int64_t)f.timestamp == strtoll(c[4], NULL, 10), "%s: unix ms", c[8]);
     CHECK(f.randomness == strtoul(c[5], NULL, 10), "%s: randomness", c[8]);
     CHECK(f.scalable_randomness == strtoul(c[6], NULL, 10) && f.sid == strtoul(c[7], NULL, 10), "%s: scalable", c[8]);
-    CHECK_STATUS(sno_ulidflake_from_parts(f.timestamp, f.randomness, &back), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulidflake_from_fields(f.timestamp, f.randomness, &back), SNO_STATUS_OK);
     CHECK(back == id, "%s: from parts", c[8]);
     back = -1;
-    CHECK_STATUS(sno_ulidflake_from_scalable_parts(f.timestamp, f.scalable_randomness, f.sid, &back), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulidflake_from_scalable_fields(f.timestamp, f.scalable_randomness, f.sid, &back), SNO_STATUS_OK);
     CHECK(back == id, "%s: from scalable parts", c[8]);
 }
 
@@ -201,7 +201,7 @@ static void ulidflake_generated_row(char **c) {
     }
     sno_ulidflake id = -1, built = -2;
     CHECK_STATUS(sno_ulidflake_decode(c[1], strlen(c[1]), &id, NULL), SNO_STATUS_OK);
-    CHECK_STATUS(sno_ulidflake_from_parts(strtoull(c[2], NULL, 10), (uint32_t)strtoul(c[3], NULL, 10), &built),
+    CHECK_STATUS(sno_ulidflake_from_fields(strtoull(c[2], NULL, 10), (uint32_t)strtoul(c[3], NULL, 10), &built),
                  SNO_STATUS_OK);
     CHECK(id == built, "index %s", c[0]);
 }
@@ -272,7 +272,7 @@ static void generators(void) {
     sno_scru160_generator_free(s);
     CHECK_STATUS(sno_scru160_new(&p), SNO_STATUS_OK);
     CHECK_STATUS(sno_scru160_new(&q), SNO_STATUS_OK);
-    CHECK(sno_scru160_compare(p, q) < 0 && sno_scru160_timestamp_ms(p) > 1700000000000ULL, "global SCRU160");
+    CHECK(sno_scru160_compare(p, q) < 0 && sno_scru160_unix_ms(p) > 1700000000000ULL, "global SCRU160");
     CHECK_STATUS(sno_ulidflake_new(&x), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulidflake_new(&prev), SNO_STATUS_OK);
     CHECK(prev > x, "global Ulid-Flake");
@@ -309,9 +309,9 @@ static void nulls_and_bad_arguments(void) {
     CHECK_STATUS(sno_nanoflake_from_fields(0, 1024, 0, &n), SNO_STATUS_VALUE_OVERFLOW);
     CHECK_STATUS(sno_nanoflake_from_fields((uint64_t)1 << 41, 0, 0, &n), SNO_STATUS_MILLIS_OUT_OF_RANGE);
     CHECK_STATUS(sno_nanoflake_from_fields(0, 0, 4096, &n), SNO_STATUS_VALUE_OVERFLOW);
-    CHECK_STATUS(sno_ulidflake_from_parts(0, 1u << 20, &u), SNO_STATUS_VALUE_OVERFLOW);
-    CHECK_STATUS(sno_ulidflake_from_scalable_parts(0, 0, 32, &u), SNO_STATUS_VALUE_OVERFLOW);
-    CHECK_STATUS(sno_ulidflake_from_parts(0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_ulidflake_from_fields(0, 1u << 20, &u), SNO_STATUS_VALUE_OVERFLOW);
+    CHECK_STATUS(sno_ulidflake_from_scalable_fields(0, 0, 32, &u), SNO_STATUS_VALUE_OVERFLOW);
+    CHECK_STATUS(sno_ulidflake_from_fields(0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_nanoflake_generator_new(0, 0, NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_ulidflake_generator_new(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_scru160_generator_next(NULL, &s), SNO_STATUS_NULL_ARGUMENT);

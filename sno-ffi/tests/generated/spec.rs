@@ -59,8 +59,9 @@ pub struct Spec {
     pub encode_cstr: bool,
     /// The name and documentation of the strict decoder taking `error_position`.
     pub decode: (&'static str, &'static str),
-    /// `<prefix>_timestamp_ms`: the core type that reads the 48-bit timestamp of any bytes.
-    pub timestamp_ms: Option<&'static str>,
+    /// `<prefix>_unix_ms` (and its deprecated 0.2 name `<prefix>_timestamp_ms`): the core type
+    /// that reads the 48-bit timestamp of any bytes.
+    pub unix_ms: Option<&'static str>,
     /// Whether `<prefix>_compare` exists (the byte formats; 64-bit values compare as numbers).
     pub compare: bool,
     /// The generator handle, where the format has one in C.
@@ -85,7 +86,7 @@ pub const SPECS: &[Spec] = &[
             "decode_at",
             "sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the position of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: None,
+        unix_ms: None,
         compare: true,
         generator: None,
     },
@@ -114,7 +115,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: exactly 26 Crockford base32 characters in either case (no I, L, O, U), the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: Some("sno_core::ulid::Ulid"),
+        unix_ms: Some("sno_core::ulid::Ulid"),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -152,7 +153,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes an RFC 9562 string form: hyphenated (either case), or \"urn:uuid:\" followed by one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: Some("sno_core::ulid::Ulid"),
+        unix_ms: Some("sno_core::ulid::Ulid"),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -188,7 +189,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: exactly 25 characters of 0-9 and a-z in either case, at most \"f5lxx1zz5pnorynqglhzmsp33\" (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: Some("sno_core::scru128::Scru128Id"),
+        unix_ms: Some("sno_core::scru128::Scru128Id"),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -224,7 +225,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either case; the length picks the form (SNO_STATUS_INVALID_LENGTH for any other). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: Some("sno_core::scru160::Scru160Id"),
+        unix_ms: Some("sno_core::scru160::Scru160Id"),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -260,7 +261,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: 1 to 13 base36 digits (0-9, a-z, either case; leading zeros allowed), at most \"1y2p0ij32e8e7\" (SNO_STATUS_VALUE_OVERFLOW above); no sign, whitespace or prefix. On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: None,
+        unix_ms: None,
         compare: false,
         generator: Some(GeneratorSpec {
             new: None,
@@ -298,7 +299,7 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: exactly 13 Crockford base32 characters (no I, L, O, U), either case, the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        timestamp_ms: None,
+        unix_ms: None,
         compare: false,
         generator: Some(GeneratorSpec {
             new: None,
