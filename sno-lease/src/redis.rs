@@ -4,7 +4,7 @@
 //!
 //! | key | value | expiry |
 //! |-----|-------|--------|
-//! | `p:<n>` | `<token> <holder>` of the live grant of partition `n` | the TTL (`SET … NX PX`) |
+//! | `p:<n>` | `<token> <holder>` of the live grant of partition `n` | the grant's expiry (`SET … PXAT`) |
 //! | `h:<n>` | `<token> <holder>` of the last grant of `n` | none |
 //! | `b:<n>` | Unix ms before which every holder of `n` so far stamped its IDs | none |
 //! | `r:<n>` | the Redis `run_id` under which the last grant of `n` was made | none |
@@ -75,7 +75,9 @@ if not chosen then return {} end
 local token = redis.call('INCR', prefix .. 'token')
 -- '%.0f': plain `..` would write a token above 1e14 as 1.79e+15.
 local value = string.format('%.0f', token) .. ' ' .. holder
-redis.call('SET', prefix .. 'p:' .. chosen, value, 'PX', ttl)
+-- PXAT, not PX: a script's PX counts from the time the script started, which can be a
+-- millisecond before `now`; the key must expire exactly when the grant says it does.
+redis.call('SET', prefix .. 'p:' .. chosen, value, 'PXAT', now + ttl)
 redis.call('SET', prefix .. 'h:' .. chosen, value)
 redis.call('SET', prefix .. 'r:' .. chosen, run)
 local before = math.max(chosen_bound, now + ttl - margin)
@@ -98,7 +100,7 @@ local live = redis.call('GET', prefix .. 'p:' .. p)
 if live and live ~= value then return {} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('SET', prefix .. 'p:' .. p, value, 'PX', ttl)
+redis.call('SET', prefix .. 'p:' .. p, value, 'PXAT', now + ttl)
 local before = math.max(tonumber(redis.call('GET', prefix .. 'b:' .. p)) or 0, now + ttl - margin)
 redis.call('SET', prefix .. 'b:' .. p, before)
 return {before, now + ttl}
