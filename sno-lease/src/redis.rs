@@ -75,8 +75,8 @@ if not chosen then return {} end
 local token = redis.call('INCR', prefix .. 'token')
 -- '%.0f': plain `..` would write a token above 1e14 as 1.79e+15.
 local value = string.format('%.0f', token) .. ' ' .. holder
--- PXAT, not PX: a script's PX counts from the time the script started, which can be a
--- millisecond before `now`; the key must expire exactly when the grant says it does.
+-- PXAT at the expiry this script reports: the key expires exactly when the grant says,
+-- whichever clock the server's PX would count from.
 redis.call('SET', prefix .. 'p:' .. chosen, value, 'PXAT', now + ttl)
 redis.call('SET', prefix .. 'h:' .. chosen, value)
 redis.call('SET', prefix .. 'r:' .. chosen, run)

@@ -141,11 +141,13 @@ impl Server {
             }
             Kind::Redis => {
                 let key = format!("sno:lease:{{{namespace}}}:p:{partition}");
-                let pttl: i64 = self.redis_cli(&["PTTL", &key]).parse().unwrap();
+                // The key's absolute expiry (not TIME + PTTL: two calls apart, that sum runs
+                // late by the time between them), then the server's time.
+                let expires: i64 = self.redis_cli(&["PEXPIRETIME", &key]).parse().unwrap();
                 let time = self.redis_cli(&["TIME"]);
                 let mut t = time.split_whitespace().map(|x| x.parse::<i64>().unwrap());
                 let now = t.next().unwrap() * 1000 + t.next().unwrap() / 1000;
-                (pttl > 0).then_some((now + pttl, now))
+                (expires >= now).then_some((expires, now))
             }
         }
     }
