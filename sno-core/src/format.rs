@@ -8,7 +8,7 @@
 use core::fmt;
 
 macro_rules! define_format {
-    ($($variant:ident($name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident($name:literal, $display:literal, $bin:expr, $text:expr, $column:ident)),* $(,)?) => {
         /// Every format the crate speaks.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
@@ -43,20 +43,84 @@ macro_rules! define_format {
             pub const fn max_text_len(self) -> usize {
                 match self { $(Format::$variant => $text),* }
             }
+
+            /// The database column that stores the format so that `ORDER BY` on it is time
+            /// order and values round-trip exactly (see [`ColumnType`]).
+            ///
+            /// ```
+            /// use sno_core::{ColumnType, Format};
+            ///
+            /// assert_eq!(Format::Sno.column_type(), ColumnType::Bytes);
+            /// assert_eq!(Format::Ulid.column_type().postgres(), "uuid");
+            /// assert_eq!(Format::Nanoflake.column_type().sqlite(), "INTEGER");
+            /// ```
+            pub const fn column_type(self) -> ColumnType {
+                match self { $(Format::$variant => ColumnType::$column),* }
+            }
         }
 
     };
 }
 
 define_format! {
-    Sno("sno", "sno", 10, 16),
-    Ulid("ulid", "ULID", 16, 26),
-    Uuid7("uuid7", "UUIDv7", 16, 45),
-    Scru128("scru128", "SCRU128", 16, 25),
-    Scru160("scru160", "SCRU160", 20, 40),
-    Nanoflake("nanoflake", "Nanoflake", 8, 13),
-    UlidFlake("ulidflake", "Ulid-Flake", 8, 13),
-    TypeId("typeid", "TypeID", 16, 90),
+    Sno("sno", "sno", 10, 16, Bytes),
+    Ulid("ulid", "ULID", 16, 26, Uuid),
+    Uuid7("uuid7", "UUIDv7", 16, 45, Uuid),
+    Scru128("scru128", "SCRU128", 16, 25, Uuid),
+    Scru160("scru160", "SCRU160", 20, 40, Bytes),
+    Nanoflake("nanoflake", "Nanoflake", 8, 13, BigInt),
+    UlidFlake("ulidflake", "Ulid-Flake", 8, 13, BigInt),
+    TypeId("typeid", "TypeID", 16, 90, Uuid),
+}
+
+/// How a format is stored in a database column: the recommended column type, chosen so that
+/// `ORDER BY` on the column is the IDs' order (time order) and every value round-trips exactly.
+///
+/// Every format's binary form sorts as the ID (big-endian, time first), so a byte-wise
+/// comparing column keeps the order; the 64-bit formats keep their sign bit 0, so a signed
+/// 64-bit integer column keeps it too. The database integrations of the bindings all follow
+/// this table; `docs/databases.md` has it with the text alternatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ColumnType {
+    /// The binary form as a byte string (PostgreSQL `bytea`, SQLite `BLOB`): sno (10 bytes)
+    /// and SCRU160 (20 bytes).
+    Bytes,
+    /// The 128 bits as a UUID (PostgreSQL `uuid`, which compares byte-wise; SQLite `BLOB` of
+    /// 16 bytes): ULID, UUIDv7, SCRU128 and TypeID's suffix (the prefix is not stored).
+    Uuid,
+    /// The 64 bits as a signed 64-bit integer (PostgreSQL `bigint`, SQLite `INTEGER`):
+    /// Nanoflakes and Ulid-Flake, whose sign bit is always 0.
+    BigInt,
+}
+
+impl ColumnType {
+    /// The stable lower-case name (`"bytes"`, `"uuid"`, `"bigint"`), as the bindings' format
+    /// tables give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ColumnType::Bytes => "bytes",
+            ColumnType::Uuid => "uuid",
+            ColumnType::BigInt => "bigint",
+        }
+    }
+
+    /// The PostgreSQL column type: `bytea`, `uuid` or `bigint`.
+    pub const fn postgres(self) -> &'static str {
+        match self {
+            ColumnType::Bytes => "bytea",
+            ColumnType::Uuid => "uuid",
+            ColumnType::BigInt => "bigint",
+        }
+    }
+
+    /// The SQLite column type: `BLOB` (binary form, UUIDs as 16 bytes) or `INTEGER`.
+    pub const fn sqlite(self) -> &'static str {
+        match self {
+            ColumnType::Bytes | ColumnType::Uuid => "BLOB",
+            ColumnType::BigInt => "INTEGER",
+        }
+    }
 }
 
 impl fmt::Display for Format {

@@ -85,7 +85,7 @@ pub use clock::{Clock, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind};
-pub use format::{Format, FormatSet};
+pub use format::{ColumnType, Format, FormatSet};
 // Through the public `generator` module, and shown as links to it (not copied here).
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 #[doc(no_inline)]

@@ -276,3 +276,31 @@ fn the_format_table_and_the_type_table_agree() {
     }
     sno_core::for_each_format!(check);
 }
+
+#[test]
+fn column_types_fit_the_binary_forms() {
+    use sno_core::ColumnType;
+    macro_rules! check {
+        ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {{
+            $(
+                let format = Format::$variant;
+                match format.column_type() {
+                    ColumnType::Uuid => assert_eq!(format.binary_len(), 16, "{}", $name),
+                    ColumnType::BigInt => {
+                        assert_eq!(format.binary_len(), 8, "{}", $name);
+                        // A signed 64-bit column keeps the order only if the sign bit is
+                        // never set: a value with it set must not decode.
+                        let mut top = [0u8; 8];
+                        top[0] = 0x80;
+                        assert!(<$ty as IdFormat>::from_slice(&top).is_err(), "{}", $name);
+                    }
+                    ColumnType::Bytes => assert!(format.binary_len() > 0, "{}", $name),
+                    _ => unreachable!("a column type without a check"),
+                }
+                let (pg, lite) = (format.column_type().postgres(), format.column_type().sqlite());
+                assert!(["bytea", "uuid", "bigint"].contains(&pg) && ["BLOB", "INTEGER"].contains(&lite));
+            )*
+        }};
+    }
+    sno_core::for_each_format!(check);
+}
