@@ -17,7 +17,8 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
            ASan + UBSan, and under valgrind when installed; make install into a temporary
-           prefix and the examples built with pkg-config
+           prefix and the examples built through pkg-config (shared, static, fully static) and
+           CMake's find_package(sno), run without LD_LIBRARY_PATH
   python   the abi3 wheel in a fresh venv with pytest (mypy stubtest included), and a
            `pip install ./bindings/python` source build in a second venv
   node     npm install, the addon built, the committed index.js / index.d.ts checked against
@@ -29,7 +30,7 @@ Python and Node layers built, so it runs only then.
 
 Every layer needs a Rust toolchain and Debian's postgresql and redis-server (the lease tests
 start throwaway servers on loopback). c, python and node also need faketime (their
-out-of-range clock tests); c a C and C++ compiler and pkg-config (valgrind optional); python
+out-of-range clock tests); c a C and C++ compiler, pkg-config and cmake (valgrind optional); python
 Python 3 with venv; node Node.js with npm.
 
 scripts/check-shared-vectors compares testdata/vectors with a shared/ checkout beside the
@@ -55,6 +56,9 @@ wants() { local l; for l in "${layers[@]}"; do [ "$l" = "$1" ] && return 0; done
 command -v redis-server >/dev/null || { echo "redis-server is required: apt-get install redis-server"; exit 1; }
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || { echo "PostgreSQL is required: apt-get install postgresql"; exit 1; }
+if wants c; then
+  command -v cmake >/dev/null || { echo "cmake is required: apt-get install cmake"; exit 1; }
+fi
 if wants c || wants python || wants node; then
   command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
 fi
@@ -115,18 +119,39 @@ c_layer() {
     echo "valgrind not installed: skipped (.ci/run installs it)"
   fi
 
-  step "C: make install into a temporary prefix, build examples/c with pkg-config, run them"
-  local prefix out
+  step "C: make install into a temporary prefix; examples/c through pkg-config (shared, static, fully static) and CMake"
+  local prefix out build
   prefix=$(mktemp -d)
   out=$(mktemp -d)
-  cleanup_dirs+=("$prefix" "$out")
+  build=$(mktemp -d)
+  cleanup_dirs+=("$prefix" "$out" "$build")
   make -s -C sno-ffi install PREFIX="$prefix"
-  PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out"
-  LD_LIBRARY_PATH="$prefix/lib" "$out/generate"
-  "$out/generate-static" >/dev/null
-  LD_LIBRARY_PATH="$prefix/lib" "$out/generate-cpp"
-  LD_LIBRARY_PATH="$prefix/lib" "$out/inspect" brpk4q72xwf2m63l ulidflake:00CMXB6TAK4SA >/dev/null
-  echo "examples: 4 passed, 0 failed"
+  # The programs run without LD_LIBRARY_PATH: pkg-config builds get an rpath to the prefix,
+  # CMake puts the imported library's directory in the build RPATH itself.
+  PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out" LDFLAGS="-Wl,-rpath,$prefix/lib" 2>&1 \
+    | { grep -v "in statically linked applications requires at runtime\|: in function \`" || true; }
+  cmake -S examples/c -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" >/dev/null
+  local checked=0 dir bin
+  for dir in "$out" "$build"; do
+    "$dir/generate" >/dev/null
+    "$dir/generate-static" >/dev/null
+    "$dir/generate-cpp" >/dev/null
+    "$dir/inspect" brpk4q72xwf2m63l ulidflake:00CMXB6TAK4SA >/dev/null
+    checked=$((checked + 4))
+  done
+  "$out/generate-fully-static" >/dev/null
+  checked=$((checked + 1))
+  # What each link produced: shared builds need libsno.so.<SONAME>, static ones do not, and
+  # the fully static one needs no shared library at all.
+  for bin in "$out/generate" "$build/generate"; do
+    readelf -d "$bin" | grep -q "NEEDED.*\[libsno\.so\.0\." || { echo "$bin does not link libsno.so"; exit 1; }
+  done
+  for bin in "$out/generate-static" "$build/generate-static"; do
+    ! readelf -d "$bin" | grep -q "NEEDED.*libsno" || { echo "$bin links libsno.so, not libsno.a"; exit 1; }
+  done
+  ! readelf -d "$out/generate-fully-static" | grep -q NEEDED || { echo "generate-fully-static needs shared libraries"; exit 1; }
+  echo "examples: $checked runs passed (pkg-config and CMake builds), link kinds checked"
 }
 
 python_layer() {
