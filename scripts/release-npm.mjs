@@ -1,0 +1,97 @@
+// Packs the npm packages of a release in napi-rs's per-platform layout (called by
+// scripts/release): one package per platform holding its addon (`@libsno/libsno-linux-x64-gnu`,
+// …, with `os`, `cpu` and `libc` so npm installs only the matching one), and the main package
+// `libsno` with `optionalDependencies` on all of them and no addon of its own.
+//
+// usage: node scripts/release-npm.mjs --version V --addons DIR --stage DIR --out DIR [--host]
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const { values: args } = parseArgs({
+  options: {
+    version: { type: 'string' },
+    addons: { type: 'string' },
+    stage: { type: 'string' },
+    out: { type: 'string' },
+    host: { type: 'boolean', default: false },
+  },
+})
+for (const name of ['version', 'addons', 'stage', 'out']) {
+  if (!args[name]) throw new Error(`release-npm: --${name} is required`)
+}
+
+const nodeDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'bindings', 'node')
+const main = JSON.parse(readFileSync(join(nodeDir, 'package.json'), 'utf8'))
+if (main.version !== args.version) {
+  throw new Error(`release-npm: bindings/node/package.json is ${main.version}, the workspace ${args.version}`)
+}
+const scope = main.napi.packageName // "@libsno/libsno": the platform packages' name stem
+
+// napi-rs platform names, as the generated loader (index.js) requires them.
+const PLATFORMS = {
+  'linux-x64-gnu': { cpu: 'x64', libc: 'glibc' },
+  'linux-x64-musl': { cpu: 'x64', libc: 'musl' },
+  'linux-arm64-gnu': { cpu: 'arm64', libc: 'glibc' },
+  'linux-arm64-musl': { cpu: 'arm64', libc: 'musl' },
+}
+const packed = args.host ? ['linux-x64-gnu'] : Object.keys(PLATFORMS)
+
+function pack(dir) {
+  const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', args.out], { cwd: dir, encoding: 'utf8' })
+  console.log(`  ${file.trim()}`)
+}
+
+const common = {
+  version: args.version,
+  license: main.license,
+  repository: main.repository,
+  engines: main.engines,
+}
+
+for (const platform of packed) {
+  const { cpu, libc } = PLATFORMS[platform]
+  const addon = `${main.napi.binaryName}.${platform}.node`
+  const src = join(args.addons, addon)
+  if (!existsSync(src)) throw new Error(`release-npm: no addon ${src}`)
+  const dir = join(args.stage, platform)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  cpSync(src, join(dir, addon))
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: `${scope}-${platform}`,
+        description: `The ${platform} addon of libsno (installed by the libsno package)`,
+        ...common,
+        os: ['linux'],
+        cpu: [cpu],
+        libc: [libc],
+        main: addon,
+        files: [addon],
+      },
+      null,
+      2,
+    ) + '\n',
+  )
+  writeFileSync(join(dir, 'README.md'), `# ${scope}-${platform}\n\nThe ${platform} native addon of [libsno](https://www.npmjs.com/package/libsno); install \`libsno\`, not this package.\n`)
+  pack(dir)
+}
+
+// The main package: the JavaScript, the types and the loader, no addon; every platform
+// package as an optional dependency (npm installs the one whose os/cpu/libc match).
+const dir = join(args.stage, 'libsno')
+rmSync(dir, { recursive: true, force: true })
+mkdirSync(dir, { recursive: true })
+const files = main.files.filter((f) => !f.endsWith('.node'))
+for (const f of files) cpSync(join(nodeDir, f), join(dir, f), { recursive: true })
+const released = { ...main, files }
+delete released.devDependencies
+delete released.scripts
+delete released.napi
+released.optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((p) => [`${scope}-${p}`, args.version]))
+writeFileSync(join(dir, 'package.json'), JSON.stringify(released, null, 2) + '\n')
+pack(dir)
