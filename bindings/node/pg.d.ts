@@ -14,8 +14,8 @@ export interface TypeIdColumn {
 }
 
 /**
- * The class each PostgreSQL column type reads as (the core's table: `Cls.columnType` and
- * `Cls.FORMAT.postgresType`, from the core's table) say which column a class goes in).
+ * The class each PostgreSQL column type reads as (`Cls.columnType`, from the core's table, says
+ * which column a class goes in: `bytes` in `bytea`, `uuid` in `uuid`, `bigint` in `bigint`).
  */
 export interface PgColumns {
   /** sno or SCRU160 (their binary form). */
@@ -32,7 +32,8 @@ export interface PgColumns {
  * as the class; NULL stays null. A value the class cannot hold (a `bytea` of the wrong length, a
  * negative `bigint`, a UUID that is not a version 7 one for `Uuid7`) throws libsno's error
  * (`code` `ERR_SNO_*`) and the query rejects with it. A class in a column of another type, or
- * an unknown key, is a TypeError (checked before any parser is set).
+ * an unknown key, or a TypeId without its prefix is a TypeError, a prefix the TypeID spec refuses
+ * a RangeError (ERR_SNO_INVALID_PREFIX), all checked before any parser is set.
  *
  * Writing needs nothing from here: an ID's `toPostgres()` gives the text its column reads.
  */
