@@ -32,6 +32,24 @@ const CHECK_ONLY = {
   },
 }
 
+/**
+ * `toPostgres()` (node-postgres's query parameter hook) by the format's column type: the text
+ * PostgreSQL reads into that column. Text for `bytea` too (its `\x` hex form), not a Buffer:
+ * node-postgres serializes a Buffer returned by `toPostgres` as a lone parameter but not inside
+ * an array parameter (`unnest($1::bytea[])`), while the text works in both.
+ */
+const TO_POSTGRES = {
+  bytes() {
+    return `\\x${this.bytes.toString('hex')}`
+  },
+  uuid() {
+    return this.uuid
+  },
+  bigint() {
+    return this.bigint.toString()
+  },
+}
+
 /** The class of table entry `info`. */
 function defineClass(info) {
   const f = info.index
@@ -132,6 +150,15 @@ function defineClass(info) {
       configurable: true,
     })
   }
+  if (info.columnType === 'uuid') {
+    /** Takes the 128 bits from a hyphenated UUID text (either case, any version bits the format allows). */
+    Cls.fromUuid = function fromUuid(uuid) {
+      return new Cls(native.fmtFromBytes(f, native.uuidBytes(uuid)), TRUSTED)
+    }
+  }
+  /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */
+  Object.defineProperty(Cls, 'columnType', { value: info.columnType, enumerable: true })
+  Object.defineProperty(proto, 'toPostgres', { value: TO_POSTGRES[info.columnType], writable: true, configurable: true })
   if (info.hasEpoch) {
     /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
     proto.unixMsAt = function (epochMs) {

@@ -278,6 +278,15 @@ export interface FormatInfo {
   generatorRequired: Array<string>
   /** The named fields, in layout order. */
   fields: Array<FieldInfo>
+  /**
+   * The recommended database column (the core's `Format::column_type`): `bytes` (the
+   * binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
+   */
+  columnType: 'bytes' | 'uuid' | 'bigint'
+  /** The PostgreSQL column type of `columnType`: `bytea`, `uuid` or `bigint`. */
+  postgresType: 'bytea' | 'uuid' | 'bigint'
+  /** The SQLite column type of `columnType`: `BLOB` or `INTEGER`. */
+  sqliteType: 'BLOB' | 'INTEGER'
 }
 
 /** The core's format table, in `Format::ALL` order. */
@@ -380,3 +389,10 @@ export declare function typeidSuffix(text: string): string
  * digits and `{…}`), or `undefined` when `text` is canonical already.
  */
 export declare function uuid7CanonicalLenient(text: string): string | undefined
+
+/**
+ * The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
+ * parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
+ * `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
+ */
+export declare function uuidBytes(text: string): Buffer

@@ -868,3 +868,4 @@ module.exports.typeidFromUuid = nativeBinding.typeidFromUuid
 module.exports.typeidNewString = nativeBinding.typeidNewString
 module.exports.typeidSuffix = nativeBinding.typeidSuffix
 module.exports.uuid7CanonicalLenient = nativeBinding.uuid7CanonicalLenient
+module.exports.uuidBytes = nativeBinding.uuidBytes

@@ -15,6 +15,12 @@ declare abstract class IdValue<Fields> {
   get bytes(): Buffer
   /** The binary form read as one unsigned big-endian integer. */
   get bigint(): bigint
+  /**
+   * node-postgres's parameter hook: the text the class's column (`columnType`) reads, so that
+   * the value is a query parameter as it is (also inside an array parameter): `bytea`'s `\x`
+   * hex form, the UUID text (a TypeID's suffix UUID), or the decimal integer.
+   */
+  toPostgres(): string
   /** The named fields (the core's, in camel case: numbers up to 53 bits, wider ones bigints). */
   fields(): Fields
   /** -1, 0 or 1 by value order (time first). */
@@ -52,6 +58,8 @@ export declare class Id extends TimedValue<IdFields> {
   static fromBytes(bytes: Uint8Array): Id
   /** From the 80-bit integer (0 ..= 2^80 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
   static fromBigInt(value: bigint): Id
+  /** The recommended database column (the core's table): PostgreSQL `bytea`, SQLite `BLOB`. */
+  static readonly columnType: 'bytes'
   /** From the fields (a timestamp above 2^39 - 1 units: ERR_SNO_TIMESTAMP_OVERFLOW). */
   static fromFields(fields: IdFields): Id
   /** Validates like `Id.parse`. */
@@ -251,6 +259,10 @@ export declare class Ulid extends Value128<UlidFields> {
   static fromBytes(bytes: Uint8Array): Ulid
   /** From the 128-bit integer (ERR_SNO_VALUE_OVERFLOW: a RangeError, for a negative or wider one). */
   static fromBigInt(value: bigint): Ulid
+  /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB (16 bytes)`. */
+  static readonly columnType: 'uuid'
+  /** Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value). */
+  static fromUuid(uuid: string): Ulid
   /** From the fields. */
   static fromFields(fields: UlidFields): Ulid
   /** Validates like `Ulid.parse`. */
@@ -283,6 +295,10 @@ export declare class Uuid7 extends Value128<Uuid7Fields> {
   static fromBytes(bytes: Uint8Array): Uuid7
   /** From the 128-bit integer (version 7 and the RFC variant required). */
   static fromBigInt(value: bigint): Uuid7
+  /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB (16 bytes)`. */
+  static readonly columnType: 'uuid'
+  /** Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value). */
+  static fromUuid(uuid: string): Uuid7
   /** From the fields (version and variant are set). */
   static fromFields(fields: Omit<Uuid7Fields, 'version' | 'variant'>): Uuid7
   /** Validates like `Uuid7.parse`. */
@@ -311,6 +327,10 @@ export declare class Scru128 extends Value128<Scru128Fields> {
   static fromBytes(bytes: Uint8Array): Scru128
   /** From the 128-bit integer (at most the SCRU128 maximum). */
   static fromBigInt(value: bigint): Scru128
+  /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB (16 bytes)`. */
+  static readonly columnType: 'uuid'
+  /** Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value). */
+  static fromUuid(uuid: string): Scru128
   /** From the fields. */
   static fromFields(fields: Scru128Fields): Scru128
   /** Validates like `Scru128.parse`. */
@@ -337,6 +357,8 @@ export declare class Scru160 extends TimedValue<Scru160Fields> {
   static fromBytes(bytes: Uint8Array): Scru160
   /** From the 160-bit integer. */
   static fromBigInt(value: bigint): Scru160
+  /** The recommended database column (the core's table): PostgreSQL `bytea`, SQLite `BLOB`. */
+  static readonly columnType: 'bytes'
   /** From the fields. */
   static fromFields(fields: Scru160Fields): Scru160
   /** Validates like `Scru160.parse`. */
@@ -369,6 +391,8 @@ export declare class UlidFlake extends TimedValue<UlidFlakeFields> {
   static fromBytes(bytes: Uint8Array): UlidFlake
   /** From the integer (0 ..= 2^63 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
   static fromBigInt(value: bigint): UlidFlake
+  /** The recommended database column (the core's table): PostgreSQL `bigint`, SQLite `INTEGER`. */
+  static readonly columnType: 'bigint'
   /** From the timestamp and the 20 random bits (a scalable value's are its randomness and sid). */
   static fromFields(fields: Pick<UlidFlakeFields, 'timestampMs' | 'randomness'>): UlidFlake
   /** Validates like `UlidFlake.parse`. */
@@ -406,6 +430,8 @@ export declare class Nanoflake extends IdValue<NanoflakeFields> {
   static fromBytes(bytes: Uint8Array): Nanoflake
   /** From the integer (0 ..= 2^63 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW). */
   static fromBigInt(value: bigint): Nanoflake
+  /** The recommended database column (the core's table): PostgreSQL `bigint`, SQLite `INTEGER`. */
+  static readonly columnType: 'bigint'
   /** From the fields. */
   static fromFields(fields: NanoflakeFields): Nanoflake
   /** Validates like `Nanoflake.parse`. */
@@ -452,6 +478,8 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   static fromBytes(bytes: Uint8Array): TypeId
   /** From the UUID as a 128-bit integer (an empty prefix). */
   static fromBigInt(value: bigint): TypeId
+  /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB (16 bytes)`. */
+  static readonly columnType: 'uuid'
   /** From the prefix and a UUIDv7's fields (version and variant are set). */
   static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
   /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a

@@ -15,7 +15,7 @@ test('packed tarball installs and loads with require and import', () => {
   try {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkgDir))
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'index.js', 'index.d.ts', 'index.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
+    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'index.js', 'index.d.ts', 'index.mjs', 'pg.js', 'pg.d.ts', 'pg.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
     const project = join(work, 'app')
     execFileSync('mkdir', ['-p', project])
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
@@ -26,6 +26,9 @@ test('packed tarball installs and loads with require and import', () => {
     assert.equal(esm.trim(), '9')
     const formats = execFileSync('node', ['--input-type=module', '-e', "import { ulid, Uuid7 } from 'libsno'; import s from 'libsno'; console.log(ulid.new().toString().length, Uuid7.parse(s.uuid7.newString()).version)"], { cwd: project, encoding: 'utf8' })
     assert.equal(formats.trim(), '26 7')
+    // libsno/pg, without pg installed (an optional peer dependency: npm leaves it out).
+    const pg = execFileSync('node', ['--input-type=module', '-e', "import { registerTypes } from 'libsno/pg'; import { createRequire } from 'node:module'; let pg = 'absent'; try { createRequire(process.cwd() + '/').resolve('pg'); pg = 'present' } catch {} console.log(typeof registerTypes, typeof require, pg)"], { cwd: project, encoding: 'utf8' })
+    assert.equal(pg.trim(), 'function undefined absent')
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

@@ -28,6 +28,9 @@ import sno, {
   ulidflake,
   uuid7,
 } from 'libsno'
+import pgHelpers, { registerTypes } from 'libsno/pg'
+import type { PgColumns, TypeIdColumn, TypeRegistry } from 'libsno/pg'
+import pg from 'pg'
 import type {
   FormatGenerator,
   FormatNamespace,
@@ -156,6 +159,21 @@ const tiUuid: TypeId[] = [TypeId.fromUuid('user', ti.uuid), TypeId.fromUuid('use
 const tiFields: TypeIdFields = { prefix: ti.prefix, unixMs: ti.fields().unixMs, version: ti.version, randA: ti.randA, variant: ti.variant, randB: ti.randB }
 const tiMore: [string, string, number | undefined, bigint | undefined, Date | undefined, string, -1 | 0 | 1] = [ti.suffix, ti.uuid, ti.unixMs, ti.unixNs, ti.timestamp, typeid.newString('c'), ti.compare(tiMade[0])]
 
+// Databases: column types, toPostgres, fromUuid, libsno/pg's parsers on pg.types and a client's.
+const columns: ['bytes', 'uuid', 'uuid', 'uuid', 'bytes', 'bigint', 'bigint', 'uuid'] = [
+  Id.columnType, Ulid.columnType, Uuid7.columnType, Scru128.columnType, Scru160.columnType, UlidFlake.columnType, Nanoflake.columnType, TypeId.columnType,
+]
+const params: string[] = [id.toPostgres(), a.toPostgres(), u.toPostgres(), s.toPostgres(), t.toPostgres(), f.toPostgres(), n.toPostgres(), ti.toPostgres()]
+const fromUuids: [Ulid, Uuid7, Scru128] = [Ulid.fromUuid(a.uuid), Uuid7.fromUuid(u.uuid), Scru128.fromUuid(s.uuid)]
+const tiColumn: TypeIdColumn = { type: TypeId, prefix: 'user' }
+const pgColumns: PgColumns[] = [{ bytea: Id, uuid: Ulid, bigint: Nanoflake }, { bytea: Scru160, uuid: tiColumn, bigint: UlidFlake }, { uuid: Uuid7 }, { uuid: Scru128 }]
+registerTypes(pg.types, pgColumns[0])
+const overrides = new pg.TypeOverrides()
+pgHelpers.registerTypes(overrides, pgColumns[1])
+const registries: TypeRegistry[] = [pg.types, overrides]
+const client = new pg.Client({ types: overrides })
+const inserted: Promise<pg.QueryResult> = client.query('INSERT INTO t VALUES ($1), ($2)', [id, [a, u]])
+
 // The namespace and option types.
 const wait: WaitOptions = { maxWaitMs: 1 }
 const namespaces: FormatNamespace<Ulid>[] = [ulid, sno.ulid]
@@ -164,5 +182,5 @@ const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.N
 export {
   made, idFields, idTime, idText, idRaw, parsed, next, later, tried, back, counts, state, shape, none, retry, where, acquired, fromEnv, held, grant, renewal,
   ulidMade, ulidFields, ulidMore, ulids, ulidNext, uuidMade, uuidFields, uuidMore, scruMade, scruFields, scruMore, s160Made, s160Fields, s160More,
-  tiMade, tiUuid, tiFields, tiMore, flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
+  tiMade, tiUuid, tiFields, tiMore, columns, params, fromUuids, registries, inserted, flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
 }

@@ -31,6 +31,14 @@ test('sno.d.ts declares exactly what sno.js and index.mjs export', () => {
   for (const name of declared) assert.match(dts, new RegExp(`^export declare (const|class|function) ${name}\\b`, 'm'), name)
 })
 
+test('pg.d.ts declares exactly what libsno/pg exports', () => {
+  const pgDts = readFileSync(new URL('../pg.d.ts', import.meta.url), 'utf8')
+  const declared = [...pgDts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]).sort()
+  assert.deepEqual(Object.keys(require('../pg.js')).sort(), declared)
+  const block = /^declare const pg: \{\n([\s\S]*?)\n\}/m.exec(pgDts)[1]
+  assert.deepEqual([...block.matchAll(/^ {2}(\w+): /gm)].map((m) => m[1]).sort(), declared)
+})
+
 test('every format of the core table: its class, namespace and named fields are declared', () => {
   for (const info of native.formats()) {
     const Cls = sno[info.className]
@@ -41,6 +49,8 @@ test('every format of the core table: its class, namespace and named fields are 
     const declared = Object.fromEntries([...body[1].matchAll(/^ {2}(\w+): (\w+)$/gm)].map((m) => [m[1], m[2]]))
     assert.deepEqual(declared, Object.fromEntries(info.fields.map((f) => [f.name, f.kind])), info.className)
     const cls = new RegExp(`^export declare class ${info.className} extends[\\s\\S]*?\\n\\}`, 'm').exec(dts)[0]
+    assert.match(cls, new RegExp(`^ {2}static readonly columnType: '${info.columnType}'$`, 'm'), `${info.className}.columnType`)
+    if (typeof Cls.fromUuid === 'function') assert.match(cls, /^ {2}static fromUuid\(/m, `${info.className}.fromUuid`)
     for (const f of info.fields) {
       if (f.name === 'unixMs') continue // declared once, on the base of the timed classes
       assert.match(cls, new RegExp(`^ {2}get ${f.name}\\(\\): ${f.kind}$`, 'm'), `${info.className}.${f.name}`)

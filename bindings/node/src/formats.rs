@@ -128,6 +128,16 @@ pub struct FormatInfo {
     pub generator_required: Vec<String>,
     /// The named fields, in layout order.
     pub fields: Vec<FieldInfo>,
+    /// The recommended database column (the core's `Format::column_type`): `bytes` (the
+    /// binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
+    #[napi(ts_type = "'bytes' | 'uuid' | 'bigint'")]
+    pub column_type: String,
+    /// The PostgreSQL column type of `columnType`: `bytea`, `uuid` or `bigint`.
+    #[napi(ts_type = "'bytea' | 'uuid' | 'bigint'")]
+    pub postgres_type: String,
+    /// The SQLite column type of `columnType`: `BLOB` or `INTEGER`.
+    #[napi(ts_type = "'BLOB' | 'INTEGER'")]
+    pub sqlite_type: String,
 }
 
 /// A value of `T` to read the field list from: for a 128-bit format the UUIDv7 whose fields
@@ -196,6 +206,9 @@ pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
                 generator_options: generator.map(|(known, _)| owned(known)),
                 generator_required: generator.map_or_else(Vec::new, |(_, req)| owned(req)),
                 fields,
+                column_type: format.column_type().name().to_owned(),
+                postgres_type: format.column_type().postgres().to_owned(),
+                sqlite_type: format.column_type().sqlite().to_owned(),
             });
         }
         Ok(out)
@@ -526,6 +539,43 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
         .and_then(|f| dispatch(f, AsUuid(&text)))
         .or_throw(env)
 }
+
+/// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
+/// parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
+/// `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
+#[napi(ts_args_type = "text: string", catch_unwind)]
+pub fn uuid_bytes(env: &Env, text: Unknown) -> Result<Buffer, String> {
+    (|| {
+        with_text(env, &text, "fromUuid(uuid): uuid", |input| {
+            if input.len() != UUID_TEXT_LEN {
+                return Err(SnoError::InvalidLength {
+                    expected: UUID_TEXT_LEN,
+                    actual: input.len(),
+                });
+            }
+            // At 36 characters the crate reads the hyphenated form only.
+            match uuid::Uuid::try_parse_ascii(input) {
+                Ok(uuid) => Ok(Buffer::from(uuid.as_bytes().to_vec())),
+                Err(_) => {
+                    let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
+                    let (position, byte) = input
+                        .iter()
+                        .enumerate()
+                        .find(|&(i, c)| {
+                            hyphen(i) != (*c == b'-') || !(hyphen(i) || c.is_ascii_hexdigit())
+                        })
+                        .map_or((0, input[0]), |(i, c)| (i, *c));
+                    Err(SnoError::InvalidByte { position, byte })
+                }
+            }
+        })?
+        .map_err(Fail::from)
+    })()
+    .or_throw(env)
+}
+
+/// Characters of a hyphenated UUID text.
+const UUID_TEXT_LEN: usize = 36;
 
 /// 16 bytes as the hyphenated lower-case UUID text (8-4-4-4-12 hex digits).
 fn uuid_text(bytes: &[u8; 16]) -> String {

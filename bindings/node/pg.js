@@ -1,0 +1,93 @@
+'use strict'
+// libsno/pg: node-postgres (`pg`) type parsers that read ID columns as libsno values. This
+// module never loads `pg` (an optional peer dependency): the caller hands it the type registry
+// to fill (`pg.types`, or a `new pg.TypeOverrides()` given to one client or pool). Writing needs
+// nothing from here: every ID class has `toPostgres()`, so an ID is a query parameter as it is.
+//
+// Which class goes with which column comes from the core's format table (`Cls.columnType`,
+// `Cls.FORMAT.postgresType`): sno and SCRU160 in `bytea`, the 128-bit formats in `uuid`, the
+// 64-bit ones in `bigint`.
+const native = require('./index.js')
+const formats = require('./formats.js')
+const { typeError, describe, checkOptions } = require('./value.js')
+
+// PostgreSQL's type OIDs (pg_type.oid, fixed for the built-in types) of the column types.
+const OIDS = { bytea: 17, uuid: 2950, bigint: 20 }
+
+// The registry's own bytea parser behind each bytea parser set here, so that registering again
+// (another class, another registry built on this one) decodes with it, not with an ID parser.
+const BYTEA_BASE = new WeakMap()
+
+const CLASSES = new Set(Object.values(formats).filter((v) => typeof v === 'function' && v.FORMAT !== undefined))
+
+/** The ID class `Cls`, or a TypeError naming `where`. */
+function checkClass(Cls, where) {
+  if (!CLASSES.has(Cls)) throw typeError(`${where} must be a libsno ID class (Id, Ulid, …), got ${describe(Cls)}`)
+  return Cls
+}
+
+/**
+ * The parser of `Cls`'s PostgreSQL column (its text form → a value of `Cls`); `base` is the
+ * registry's own parser of that column (for bytea: the `\x` hex text → a Buffer).
+ */
+function columnParser(Cls, options, where, base) {
+  const { prefix } = checkOptions(options, where, ['prefix'])
+  const isTypeId = Cls === formats.TypeId
+  if (isTypeId ? typeof prefix !== 'string' : prefix !== undefined) {
+    const want = isTypeId ? `the column's TypeID prefix (a string, '' for none: it is not stored), got ${describe(prefix)}` : 'no prefix (only TypeId takes one)'
+    throw typeError(`${where}: ${Cls.name} needs ${want}`, isTypeId ? 'ERR_INVALID_ARG_TYPE' : 'ERR_INVALID_ARG_VALUE')
+  }
+  // A prefix the spec refuses fails here (RangeError, ERR_SNO_INVALID_PREFIX), not at every read.
+  if (isTypeId) Cls.fromUuid(prefix, new Uint8Array(16))
+  switch (Cls.FORMAT.postgresType) {
+    case 'bytea': {
+      const decode = BYTEA_BASE.get(base) ?? base
+      const parse = (text) => Cls.fromBytes(decode(text))
+      BYTEA_BASE.set(parse, decode)
+      return parse
+    }
+    case 'uuid':
+      return isTypeId ? (text) => Cls.fromUuid(prefix, native.uuidBytes(text)) : (text) => Cls.fromUuid(text)
+    case 'bigint':
+      return (text) => Cls.fromBigInt(BigInt(text))
+    default:
+      throw new Error(`${where}: no PostgreSQL column type for ${Cls.name}`)
+  }
+}
+
+/** [class, options] of a `registerTypes` entry: a class, or `{ type, prefix }` (TypeId). */
+function entry(value, where) {
+  if (typeof value === 'function') return [checkClass(value, where), undefined]
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { type, ...options } = value
+    return [checkClass(type, `${where}.type`), options]
+  }
+  throw typeError(`${where} must be a libsno ID class or { type, prefix }, got ${describe(value)}`)
+}
+
+/**
+ * Sets the text parsers of the columns named in `columns` on `types` (`pg.types`, or a
+ * `pg.TypeOverrides` for one client): `{ bytea: Id, uuid: Ulid, bigint: Nanoflake }`, and for a
+ * TypeID column `{ uuid: { type: TypeId, prefix: 'user' } }`. Every column of that type then
+ * reads as the class (NULL stays null); a value the class cannot hold throws the libsno error,
+ * and the query rejects with it. A class in a column of another type is a TypeError.
+ */
+function registerTypes(types, columns) {
+  const where = 'registerTypes'
+  if (types === null || typeof types !== 'object' || typeof types.setTypeParser !== 'function' || typeof types.getTypeParser !== 'function') {
+    throw typeError(`${where}(types, columns): types must be pg.types or a pg.TypeOverrides, got ${describe(types)}`)
+  }
+  const spec = checkOptions(columns, `${where}(types, columns)`, Object.keys(OIDS), false)
+  // Every entry checked before any parser is set.
+  const parsers = Object.entries(spec).map(([column, value]) => {
+    const at = `${where}: columns.${column}`
+    const [Cls, options] = entry(value, at)
+    if (Cls.FORMAT.postgresType !== column) {
+      throw typeError(`${at}: ${Cls.name} is stored in ${Cls.FORMAT.postgresType} columns, not ${column}`, 'ERR_INVALID_ARG_VALUE')
+    }
+    return [OIDS[column], columnParser(Cls, options, at, types.getTypeParser(OIDS[column], 'text'))]
+  })
+  for (const [oid, parse] of parsers) types.setTypeParser(oid, 'text', parse)
+}
+
+module.exports = { registerTypes }
