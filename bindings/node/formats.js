@@ -6,7 +6,7 @@
 // classes, getters reading the native fields, `toJSON`, `util.inspect`) and a few methods a
 // format has beyond the model (`EXTRAS`). sno's `Id` is built here like the others; its hot
 // paths (`newString`, `newId`, the batches) are sno.js's own native entries.
-const native = require('./index.js')
+const native = require('./native.js')
 const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
 // Symbol-keyed members: shared with the extras and the namespaces, not public API.
 const MAKE = Symbol('sno.make')

@@ -7,7 +7,7 @@
 // Which class goes with which column comes from the core's format table (`Cls.columnType`,
 // `Cls.FORMAT.postgresType`): sno and SCRU160 in `bytea`, the 128-bit formats in `uuid`, the
 // 64-bit ones in `bigint`.
-const native = require('./index.js')
+const native = require('./native.js')
 const formats = require('./formats.js')
 const { typeError, describe, checkOptions } = require('./value.js')
 

@@ -9,7 +9,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // The second argument of a class's constructor that marks its text as canonical already (made
 // natively): shared by the modules of the package, not public API.
 const TRUSTED = Symbol('sno.trusted')
-const MAX_BATCH = require('./index.js').MAX_BATCH
+const MAX_BATCH = require('./native.js').MAX_BATCH
 
 /**
  * Before a batch of `n` results, each taking about `bytesEach` bytes of V8's heap: a RangeError

@@ -1,7 +1,7 @@
 // npm pack, install the tarball into a fresh project, then require() and import it.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
@@ -15,7 +15,7 @@ test('packed tarball installs and loads with require and import', () => {
   try {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkgDir))
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'index.js', 'index.d.ts', 'index.mjs', 'pg.js', 'pg.d.ts', 'pg.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
+    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'native.js', 'index.js', 'index.d.ts', 'index.mjs', 'pg.js', 'pg.d.ts', 'pg.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
     const project = join(work, 'app')
     execFileSync('mkdir', ['-p', project])
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
@@ -29,6 +29,27 @@ test('packed tarball installs and loads with require and import', () => {
     // libsno/pg, without pg installed (an optional peer dependency: npm leaves it out).
     const pg = execFileSync('node', ['--input-type=module', '-e', "import { registerTypes } from 'libsno/pg'; import { createRequire } from 'node:module'; let pg = 'absent'; try { createRequire(process.cwd() + '/').resolve('pg'); pg = 'present' } catch {} console.log(typeof registerTypes, typeof require, pg)"], { cwd: project, encoding: 'utf8' })
     assert.equal(pg.trim(), 'function undefined absent')
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+})
+
+test('without its addon the package names the platform package it needs', () => {
+  const work = mkdtempSync(join(tmpdir(), 'sno-noaddon-'))
+  try {
+    // The JavaScript of the package and no addon: what an install without optional
+    // dependencies leaves.
+    for (const f of ['sno.js', 'formats.js', 'value.js', 'native.js', 'index.js', 'package.json']) {
+      writeFileSync(join(work, f), readFileSync(join(pkgDir, f)))
+    }
+    const out = execFileSync('node', ['-e', `
+      try { require(${JSON.stringify(join(work, 'sno.js'))}); console.log('loaded') }
+      catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message, cause: !!e.cause })) }`], { encoding: 'utf8' })
+    const e = JSON.parse(out)
+    assert.equal(e.code, 'ERR_SNO_NATIVE_MISSING')
+    assert.match(e.message, /@libsno\/libsno-linux-x64-(gnu|musl)/)
+    assert.match(e.message, /optional/)
+    assert.ok(e.cause, 'the loader\'s errors are kept as the cause')
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
