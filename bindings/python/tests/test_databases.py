@@ -113,7 +113,17 @@ def test_psycopg_without_loaders_returns_the_driver_types_and_dumps_ids(pg):
             got = conn.execute("SELECT %s", [x]).fetchone()[0]
             want = {"uuid": x.to_uuid() if cls.BINARY_LEN == 16 else None, "bytea": bytes(x), "bigint": int(x)}
             assert got == want[cls.POSTGRES_TYPE], cls
-    # The same on psycopg's global adapters is what a new connection starts from.
+
+
+def test_psycopg_register_on_a_cursor_stays_in_the_cursor(pg):
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        x = sno.ulid.new()
+        with conn.cursor() as cur:
+            sno.psycopg.register(cur, uuid=sno.ULID)
+            assert cur.execute("SELECT %s", [x]).fetchone()[0] == x
+        with pytest.raises(psycopg.ProgrammingError, match="cannot adapt type 'ULID'"):
+            conn.execute("SELECT %s", [x])
+        assert conn.execute("SELECT %s::uuid", [str(x.to_uuid())]).fetchone()[0] == x.to_uuid()
 
 
 def test_psycopg_read_errors(pg):
