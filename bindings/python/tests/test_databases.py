@@ -218,6 +218,49 @@ def test_sqlalchemy_ddl_follows_the_core_table():
         assert f"id {cls.SQLITE_TYPE}" in lite_ddl, lite_ddl
 
 
+def test_sqlalchemy_literals_only_where_the_dialect_has_one():
+    """literal_binds: a UUID or an integer renders as the column type does; a binary form is
+    never rendered (escaping differs per dialect): a clear compile error."""
+    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.exc import CompileError
+
+    def where(cls, value, dialect):
+        t = sa.Table("t", sa.MetaData(), sa.Column("id", sa_type(cls)))
+        query = sa.select(t.c.id).where(t.c.id == value)
+        return str(query.compile(dialect=dialect, compile_kwargs={"literal_binds": True})).split("WHERE ")[1]
+
+    u, n = sno.ulid.new(), generator(sno.Nanoflake)()
+    assert where(sno.ULID, u, postgresql.dialect()) == f"t.id = '{u.to_uuid()}'"
+    assert where(sno.Nanoflake, n, sqlite.dialect()) == f"t.id = {int(n)}"
+    for cls, dialect in ((sno.ULID, sqlite.dialect()), (sno.ID, postgresql.dialect())):
+        with pytest.raises(CompileError) as e:
+            where(cls, generator(cls)(), dialect)
+        assert "bound as parameters" in str(e.value.__cause__)
+
+
+def test_sqlalchemy_over_sno_psycopg_loaders(pg):
+    """An engine whose connections also have sno.psycopg's loaders: the types take the objects
+    the driver already made."""
+    engine = sa.create_engine(pg.url.replace("postgres://", "postgresql+psycopg://", 1))
+
+    @sa.event.listens_for(engine, "connect")
+    def register(dbapi_connection, _record):
+        sno.psycopg.register(dbapi_connection, uuid=sno.ULID, bytea=sno.ID)
+
+    md = sa.MetaData()
+    t = sa.Table("over_loaders", md, sa.Column("u", snosa.ULIDType()), sa.Column("s", snosa.SnoIDType()))
+    try:
+        md.create_all(engine)
+        row = {"u": sno.ulid.new(), "s": sno.new()}
+        with engine.begin() as c:
+            c.execute(t.insert(), [row])
+            assert c.execute(sa.select(t.c.u, t.c.s)).one()._asdict() == row
+            assert tuple(c.exec_driver_sql("SELECT u, s FROM over_loaders").one()) == (row["u"], row["s"])
+        md.drop_all(engine)
+    finally:
+        engine.dispose()
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -304,6 +347,31 @@ def test_sqlalchemy_errors(backend, request):
         snosa.TypeIDType("Not A Prefix")
     with pytest.raises(TypeError):
         snosa.TypeIDType(None)
+
+
+@pytest.mark.parametrize("backend", ["postgres", "sqlite"])
+def test_sno_null_as_zero_where_asked(backend, request):
+    """SnoIDType(null_as_zero=True) reads NULL and an empty value as the zero ID (the Go
+    Scanner's rule); by default NULL is None and an empty value the core's length error."""
+    engine = request.getfixturevalue("pg_engine") if backend == "postgres" else sa.create_engine("sqlite://")
+    md = sa.MetaData()
+    t = sa.Table("nulls", md, sa.Column("n", sa.Integer), sa.Column("id", snosa.SnoIDType()))
+    md.drop_all(engine)
+    md.create_all(engine)
+    x = sno.new()
+    with engine.begin() as c:
+        c.execute(t.insert(), [{"n": 0, "id": None}, {"n": 1, "id": x}])
+        c.execute(sa.text("INSERT INTO nulls (n, id) VALUES (2, :v)"), {"v": b""})
+    zero_aware = sa.Column("id", snosa.SnoIDType(null_as_zero=True))
+    with engine.connect() as c:
+        query = sa.select(t.c.id).where(t.c.n < 2).order_by(t.c.n)
+        assert c.execute(query).scalars().all() == [None, x]
+        with pytest.raises(sno.DecodeError, match="length 0, expected 10"):
+            c.execute(sa.select(t.c.id).where(t.c.n == 2)).all()
+        as_zero = sa.select(sa.type_coerce(t.c.id, zero_aware.type)).order_by(t.c.n)
+        zero = sno.ID.from_bytes(bytes(10))
+        assert c.execute(as_zero).scalars().all() == [zero, x, zero]
+    md.drop_all(engine)
 
 
 # --- SQLite through the standard library ----------------------------------------------------

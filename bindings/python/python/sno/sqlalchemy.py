@@ -104,14 +104,22 @@ class IDTypeBase(TypeDecorator[T], Generic[T]):
             return value.to_uuid()
         return value.bytes
 
-    def process_literal_param(self, value: Any, dialect: Any) -> str:
-        raise NotImplementedError(
-            f"{type(self).__name__} values are bound as parameters, not rendered as literals"
-        )
+    def process_literal_param(self, value: Any, dialect: Any) -> Any:
+        """The value for SQL text (``literal_binds``): a UUID or an integer as the column type
+        renders them; a binary form is never rendered (its escaping differs per dialect), bind
+        it as a parameter."""
+        bound = self.process_bind_param(value, dialect)
+        if isinstance(bound, bytes):
+            raise NotImplementedError(
+                f"{type(self).__name__}: binary values are bound as parameters, not rendered as SQL literals"
+            )
+        return bound
 
     def _from_db(self, value: Any) -> Any:
         """The value of the class from what the driver returns for the column."""
         cls = self.id_class
+        if isinstance(value, cls):  # a driver already adapting the class (sno.psycopg's loaders)
+            return self._check(value)
         if cls.COLUMN_TYPE == "bigint":
             if isinstance(value, int) and not isinstance(value, bool):
                 return cls.from_int(value)
@@ -138,7 +146,18 @@ class IDTypeBase(TypeDecorator[T], Generic[T]):
 
 
 class SnoIDType(IDTypeBase[sno.ID], id_class=sno.ID):
-    pass
+    """``sno.ID`` in a ``bytea`` column (SQLite: ``BLOB``). ``null_as_zero=True`` reads ``NULL``
+    and an empty value as the zero ID, as the Go original's ``Scanner`` does (by default
+    ``NULL`` is ``None`` and an empty value a ``DecodeError``)."""
+
+    def __init__(self, *, null_as_zero: bool = False) -> None:
+        super().__init__()
+        self.null_as_zero = null_as_zero
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        if self.null_as_zero and (value is None or (isinstance(value, (bytes, memoryview)) and len(value) == 0)):
+            return sno.ID.from_bytes(bytes(sno.ID.BINARY_LEN))
+        return super().process_result_value(value, dialect)
 
 
 class ULIDType(IDTypeBase[sno.ULID], id_class=sno.ULID):
