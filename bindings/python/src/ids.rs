@@ -4,7 +4,11 @@
 //! `bytes`, the same class; `uuid.UUID` for the 128-bit formats, `int` for the 64-bit ones whose
 //! values are integers underneath), `from_str` / `parse` / `from_bytes` / `from_int`, `str()`,
 //! `repr()` (from the named fields), `bytes`, `int(x)` / `.int`, `unix_ms` / `unix_ns` /
-//! `timestamp`, `fields()`, ordering, hashing, pickling, and `to_uuid()` on the 128-bit formats.
+//! `timestamp`, `fields()`, ordering, hashing, pickling, `to_uuid()` / `from_uuid()` on the
+//! 128-bit formats (`sno.UUID7` also equals the `uuid.UUID` of its value); the class attributes
+//! the integrations read (`FORMAT`, `COLUMN_TYPE` / `POSTGRES_TYPE` / `SQLITE_TYPE` from the
+//! core's `Format::column_type()`, the text pattern of JSON schemas); and pydantic's hooks
+//! (`sno._pydantic`).
 //!
 //! What a format adds (its field properties, `from_fields`, conversions, generators) is a
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `formats.rs`, `flakes.rs`.
@@ -12,8 +16,9 @@
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{IntoPyDict, PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple, PyType};
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{Error, Field, FieldValue, IdFormat, Unit};
 
@@ -230,9 +235,12 @@ macro_rules! py_formats {
             }
         }
 
-        /// Adds every value class and `detect` to the native module.
+        /// Adds every value class, `ID_CLASSES` (the classes in the core's table order) and
+        /// `detect` to the native module.
         pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $( m.add_class::<$variant>()?; )*
+            let py = m.py();
+            m.add("ID_CLASSES", PyTuple::new(py, [$( py.get_type::<$variant>() ),*])?)?;
             m.add_function(wrap_pyfunction!(detect, m)?)?;
             Ok(())
         }
@@ -243,32 +251,104 @@ macro_rules! py_formats {
 /// formats that also bring their own `parse` (UUIDv7's lenient one) leave out the strict one.
 macro_rules! py_class {
     (Sno, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(Sno, $ty, "ID", $bin);
+        value_class!(Sno, $ty, "ID", $bin, by_value);
         strict_parse!(Sno);
     };
     (Uuid7, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(Uuid7, $ty, "UUID7", $bin);
+        value_class!(Uuid7, $ty, "UUID7", $bin, uuid);
+        uuid_comparisons!(Uuid7);
     };
     (UlidFlake, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(UlidFlake, $ty, "UlidFlake", $bin);
+        value_class!(UlidFlake, $ty, "UlidFlake", $bin, by_value);
         strict_parse!(UlidFlake);
     };
     ($variant:ident, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!($variant, $ty, $display, $bin);
+        value_class!($variant, $ty, $display, $bin, by_value);
         strict_parse!($variant);
     };
 }
 
-/// The class `$variant` (Python name `$class`) over the core type `$ty` of `$bin` bytes.
-macro_rules! value_class {
-    ($variant:ident, $ty:ty, $class:literal, $bin:tt) => {
+/// The struct of class `$variant`: `by_value` compares and hashes within the class alone
+/// (`#[pyclass(eq, ord, hash)]`); `uuid` leaves that to `uuid_comparisons!`.
+macro_rules! value_struct {
+    (by_value, $variant:ident, $ty:ty, $class:literal) => {
         #[doc = concat!("`sno.", $class, "`: immutable, hashable, ordered like its bytes (by time); `str()` is the canonical text.")]
         #[pyclass(frozen, eq, ord, hash, module = "sno", name = $class)]
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub(crate) struct $variant(pub(crate) $ty);
+    };
+    (uuid, $variant:ident, $ty:ty, $class:literal) => {
+        #[doc = concat!("`sno.", $class, "`: immutable, hashable, ordered like its bytes (by time), equal to the `uuid.UUID` of the same value; `str()` is the canonical text.")]
+        #[pyclass(frozen, module = "sno", name = $class)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub(crate) struct $variant(pub(crate) $ty);
+    };
+}
+
+/// The class `$variant` (Python name `$class`) over the core type `$ty` of `$bin` bytes,
+/// compared as `$cmp` says (see `value_struct!`).
+macro_rules! value_class {
+    ($variant:ident, $ty:ty, $class:literal, $bin:tt, $cmp:ident) => {
+        value_struct!($cmp, $variant, $ty, $class);
 
         #[pymethods]
         impl $variant {
+            /// The format's stable name (`"sno"`, `"ulid"`, …), from the core's table.
+            #[classattr]
+            const FORMAT: &'static str = <$ty as IdFormat>::FORMAT.name();
+
+            /// The length of the binary form in bytes.
+            #[classattr]
+            const BINARY_LEN: usize = <$ty as IdFormat>::FORMAT.binary_len();
+
+            /// The recommended database column (the core's `Format::column_type()`): `"bytes"`,
+            /// `"uuid"` or `"bigint"`.
+            #[classattr]
+            const COLUMN_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().name();
+
+            /// The PostgreSQL column type: `"bytea"`, `"uuid"` or `"bigint"`.
+            #[classattr]
+            const POSTGRES_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().postgres();
+
+            /// The SQLite column type: `"BLOB"` or `"INTEGER"`.
+            #[classattr]
+            const SQLITE_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().sqlite();
+
+            /// A regular expression every text that `from_str` accepts matches (for JSON
+            /// schemas; `from_str` alone decides).
+            #[classattr]
+            const TEXT_PATTERN: &'static str = text_schema(<$ty as IdFormat>::FORMAT).0;
+
+            /// The shortest text `from_str` accepts.
+            #[classattr]
+            const TEXT_MIN_LEN: usize = text_schema(<$ty as IdFormat>::FORMAT).1;
+
+            /// The longest text `from_str` accepts.
+            #[classattr]
+            const TEXT_MAX_LEN: usize = text_schema(<$ty as IdFormat>::FORMAT).2;
+
+            /// pydantic v2's hook: the class as a model field type (`sno._pydantic`, which
+            /// imports pydantic-core only when pydantic calls this).
+            #[classmethod]
+            fn __get_pydantic_core_schema__<'py>(
+                cls: &Bound<'py, PyType>,
+                source: &Bound<'py, PyAny>,
+                handler: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                pydantic_hook(cls, "core_schema", source, handler)
+            }
+
+            /// pydantic v2's hook: the JSON schema of the field (a string with the pattern and
+            /// lengths above).
+            #[classmethod]
+            fn __get_pydantic_json_schema__<'py>(
+                cls: &Bound<'py, PyType>,
+                core_schema: &Bound<'py, PyAny>,
+                handler: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                pydantic_hook(cls, "json_schema", core_schema, handler)
+            }
+
             /// Decodes text strictly, or takes the binary form, a value of the class, a
             /// `uuid.UUID` (128-bit formats) or the integer (64-bit formats).
             #[new]
@@ -291,7 +371,9 @@ macro_rules! value_class {
             /// Takes the binary form.
             #[staticmethod]
             fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
-                <$ty as IdFormat>::from_slice(data).map($variant).map_err(|e| to_py(py, e))
+                <$ty as IdFormat>::from_slice(data)
+                    .map($variant)
+                    .map_err(|e| to_py(py, e))
             }
 
             /// From the integer (the binary form read big-endian); negative or too large is a
@@ -365,18 +447,53 @@ macro_rules! value_class {
                 slf
             }
 
-            fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: &Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
                 slf
             }
         }
 
-        bits128!($bin, $variant);
+        bits128!($bin, $variant, $ty);
     };
 }
 
-/// `to_uuid()` for the 128-bit formats.
+/// `to_uuid()` for the 128-bit formats, and `from_uuid(uuid)` for those whose value is the 128
+/// bits alone (TypeID's `from_uuid` also takes the prefix: `formats.rs`).
 macro_rules! bits128 {
-    (16, $variant:ident) => {
+    (16, TypeId, $ty:ty) => {
+        to_uuid_method!(TypeId);
+    };
+    (16, $variant:ident, $ty:ty) => {
+        to_uuid_method!($variant);
+
+        #[pymethods]
+        impl $variant {
+            /// The value with the 128 bits of a `uuid.UUID` (any other type is a `TypeError`;
+            /// bits the format refuses a `DecodeError`, e.g. a UUID7 of another version).
+            #[staticmethod]
+            fn from_uuid(uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
+                let py = uuid.py();
+                if !uuid.is_instance(uuid_class(py)?)? {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_uuid() takes a uuid.UUID, not {}",
+                        uuid.get_type().name()?
+                    )));
+                }
+                let bytes = uuid.getattr("bytes")?;
+                <$ty as IdFormat>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
+                    .map($variant)
+                    .map_err(|e| to_py(py, e))
+            }
+        }
+    };
+    ($other:tt, $variant:ident, $ty:ty) => {};
+}
+
+/// `to_uuid()`: the same 128 bits as a `uuid.UUID`.
+macro_rules! to_uuid_method {
+    ($variant:ident) => {
         #[pymethods]
         impl $variant {
             /// The same 128 bits as a `uuid.UUID`.
@@ -386,7 +503,77 @@ macro_rules! bits128 {
             }
         }
     };
-    ($other:tt, $variant:ident) => {};
+}
+
+/// Comparisons and hashing of a class whose values are UUIDs (`sno.UUID7`): a `uuid.UUID` with
+/// the same 128 bits is equal (and hashes the same: `hash(int)`, as `uuid.UUID`'s), and orders
+/// with it by value; any other type is `NotImplemented`.
+macro_rules! uuid_comparisons {
+    ($variant:ident) => {
+        #[pymethods]
+        impl $variant {
+            fn __richcmp__<'py>(
+                &self,
+                other: &Bound<'py, PyAny>,
+                op: CompareOp,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = other.py();
+                let order = if let Ok(o) = other.cast::<Self>() {
+                    self.0.cmp(&o.get().0)
+                } else if other.is_instance(uuid_class(py)?)? {
+                    let bytes = other.getattr("bytes")?;
+                    self.0.as_slice().cmp(bytes.cast::<PyBytes>()?.as_bytes())
+                } else {
+                    return Ok(py.NotImplemented().into_bound(py));
+                };
+                Ok(PyBool::new(py, op.matches(order)).to_owned().into_any())
+            }
+
+            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+                to_int(py, &self.0)?.hash()
+            }
+        }
+    };
+}
+
+/// `(pattern, shortest, longest)` of the texts a format's strict decoder accepts, for JSON
+/// schemas: the alphabet (either case where the decoder takes both) and the length, the first
+/// character bounded where the value would overflow. A description only: `from_str` decides
+/// (tests check that every text it accepts matches).
+const fn text_schema(format: sno_core::Format) -> (&'static str, usize, usize) {
+    use sno_core::Format;
+    match format {
+        Format::Sno => ("^[2-9a-x]{16}$", 16, 16),
+        Format::Ulid => ("^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$", 26, 26),
+        Format::Uuid7 => (
+            "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+            36,
+            36,
+        ),
+        Format::Scru128 => ("^[0-9A-Za-z]{25}$", 25, 25),
+        Format::Scru160 => ("^[0-9A-Va-v]{32}$", 32, 32),
+        Format::Nanoflake => ("^[0-9A-Za-z]{1,13}$", 1, 13),
+        Format::UlidFlake => ("^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$", 13, 13),
+        Format::TypeId => (
+            "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
+            26,
+            90,
+        ),
+        // `Format` is non-exhaustive: a format added to the core without a row here.
+        _ => (".+", 1, MAX_TEXT_LEN),
+    }
+}
+
+/// Calls `sno._pydantic.<name>(cls, a, b)`.
+fn pydantic_hook<'py>(
+    cls: &Bound<'py, PyType>,
+    name: &str,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    cls.py()
+        .import("sno._pydantic")?
+        .call_method1(name, (cls, a, b))
 }
 
 /// `parse(text)`: strict decoding, as `from_str`.

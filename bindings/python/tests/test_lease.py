@@ -5,15 +5,10 @@ server that cannot be started fails the tests that need it; nothing is skipped.
 Redis grants nothing usable in a namespace's first TTL (by design), so the Redis tests use the
 shortest TTL, 1 s, and fresh namespaces only where they must."""
 
-import dataclasses
 import json
 import os
-import pathlib
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 import uuid
@@ -24,8 +19,8 @@ import pytest
 
 import sno
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
-STORE_SERVER = REPO / "scripts" / "store-server"
+from _stores import REPO, free_port, store_server
+
 BAD_INPUT = REPO / "testdata" / "lease_bad_input.tsv"
 
 # The exception class of every lease error code.
@@ -41,64 +36,9 @@ CLASSES = {
 }
 
 
-def free_port():
-    """A loopback port nothing listens on (bound and released at once)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def namespace():
     """A namespace of this test alone."""
     return f"py-{uuid.uuid4().hex[:16]}"
-
-
-@dataclasses.dataclass
-class Server:
-    kind: str
-    url: str
-    port: int
-    path: pathlib.Path
-
-
-def store_server(*args):
-    return subprocess.run(
-        ["bash", str(STORE_SERVER), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-
-
-def start_server(kind, request):
-    root = os.environ.get("SNO_TEST_STORE_ROOT") or tempfile.gettempdir()
-    path = pathlib.Path(tempfile.mkdtemp(prefix=f"sno-py-{kind}-", dir=root))
-
-    def stop():
-        store_server("stop", kind, path)
-        shutil.rmtree(path, ignore_errors=True)
-
-    # Registered before the start, so that a server half started is stopped too.
-    request.addfinalizer(stop)
-    port = free_port()
-    done = store_server("start", kind, path, port)
-    if done.returncode != 0:
-        pytest.fail(
-            f"scripts/store-server start {kind} failed (exit {done.returncode}; are Debian's "
-            f"postgresql and redis-server installed?):\n{done.stderr}",
-            pytrace=False,
-        )
-    return Server(kind, done.stdout.strip(), port, path)
-
-
-@pytest.fixture(scope="session")
-def pg(request):
-    return start_server("pg", request)
-
-
-@pytest.fixture(scope="session")
-def redis(request):
-    return start_server("redis", request)
 
 
 @pytest.fixture(params=["pg", "redis"])

@@ -26,7 +26,11 @@ def stub_classes():
     bases = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            own[node.name] = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+            own[node.name] = {item.name for item in node.body if isinstance(item, ast.FunctionDef)} | {
+                item.target.id
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
             bases[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
 
     def names(cls):

@@ -35,6 +35,7 @@ from sno._sno import (
     BINARY_LEN,
     ENCODED_LEN,
     ID,
+    ID_CLASSES,
     MAX_BATCH,
     Lease,
     SCRU128,
@@ -53,6 +54,7 @@ from sno._sno import (
 )
 from sno._sno import Generator as _NativeGenerator
 from sno import nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
+from sno._json import json_default
 
 __all__ = [
     "BINARY_LEN",
@@ -63,6 +65,7 @@ __all__ = [
     "ForkedGeneratorError",
     "Generator",
     "ID",
+    "ID_CLASSES",
     "Lease",
     "LeaseAuthenticationError",
     "LeaseConfigError",
@@ -88,6 +91,7 @@ __all__ = [
     "decode_many",
     "detect",
     "encode_many",
+    "json_default",
     "new",
     "nanoflake",
     "new_many",

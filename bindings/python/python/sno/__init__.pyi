@@ -10,6 +10,7 @@ from sno import (
     ulidflake as ulidflake,
     uuid7 as uuid7,
 )
+from sno._json import json_default as json_default
 from sno._errors import (
     ClockRegressionError as ClockRegressionError,
     ConfigError as ConfigError,
@@ -32,6 +33,7 @@ from sno._sno import (
     BINARY_LEN as BINARY_LEN,
     ENCODED_LEN as ENCODED_LEN,
     ID as ID,
+    ID_CLASSES as ID_CLASSES,
     MAX_BATCH as MAX_BATCH,
     Lease as Lease,
     SCRU128 as SCRU128,
@@ -58,6 +60,7 @@ __all__ = [
     "ForkedGeneratorError",
     "Generator",
     "ID",
+    "ID_CLASSES",
     "Lease",
     "LeaseAuthenticationError",
     "LeaseConfigError",
@@ -83,6 +86,7 @@ __all__ = [
     "decode_many",
     "detect",
     "encode_many",
+    "json_default",
     "new",
     "nanoflake",
     "new_many",

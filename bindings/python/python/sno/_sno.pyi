@@ -3,7 +3,7 @@ from datetime import datetime
 from collections.abc import Iterable
 import uuid
 from uuid import UUID as _UUID  # TypeID has a property named uuid
-from typing import Any, Final, Literal, final, overload
+from typing import Any, ClassVar, Final, Literal, final, overload
 
 from typing_extensions import Self, disjoint_base
 
@@ -14,6 +14,7 @@ __all__ = [
     "Lease",
     "MAX_BATCH",
     "ID",
+    "ID_CLASSES",
     "SCRU128",
     "SCRU128Generator",
     "SCRU160",
@@ -47,12 +48,29 @@ __all__ = [
 ]
 
 __version__: Final[str]
+ID_CLASSES: Final[
+    tuple[
+        type[ID], type[ULID], type[UUID7], type[SCRU128], type[SCRU160], type[Nanoflake], type[UlidFlake], type[TypeID]
+    ]
+]
 ENCODED_LEN: Final[int]
 BINARY_LEN: Final[int]
 MAX_BATCH: Final[int]
 
 class _IdBase:
     """What every value class has (they share no base class at runtime)."""
+    FORMAT: ClassVar[str]
+    BINARY_LEN: ClassVar[builtins.int]
+    COLUMN_TYPE: ClassVar[str]
+    POSTGRES_TYPE: ClassVar[str]
+    SQLITE_TYPE: ClassVar[str]
+    TEXT_PATTERN: ClassVar[str]
+    TEXT_MIN_LEN: ClassVar[builtins.int]
+    TEXT_MAX_LEN: ClassVar[builtins.int]
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any: ...
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> Any: ...
     def __bytes__(self) -> builtins.bytes: ...
     def __int__(self) -> builtins.int: ...
     @property
@@ -206,6 +224,8 @@ class ULID(_TimedId):
     @property
     def randomness(self) -> builtins.int: ...
     def to_uuid(self) -> uuid.UUID: ...
+    @staticmethod
+    def from_uuid(uuid: uuid.UUID) -> ULID: ...
     def to_uuid7(self) -> UUID7: ...
 
 @final
@@ -239,7 +259,14 @@ class UUID7(_TimedId):
     @property
     def hex(self) -> str: ...
     def to_uuid(self) -> uuid.UUID: ...
+    @staticmethod
+    def from_uuid(uuid: uuid.UUID) -> UUID7: ...
     def to_ulid(self) -> ULID: ...
+    # Equal to (and hashed as) the uuid.UUID of the same value, and ordered with it.
+    def __lt__(self, other: UUID7 | uuid.UUID, /) -> bool: ...  # type: ignore[override]
+    def __le__(self, other: UUID7 | uuid.UUID, /) -> bool: ...  # type: ignore[override]
+    def __gt__(self, other: UUID7 | uuid.UUID, /) -> bool: ...  # type: ignore[override]
+    def __ge__(self, other: UUID7 | uuid.UUID, /) -> bool: ...  # type: ignore[override]
 
 @final
 class UUID7Generator:
@@ -270,6 +297,8 @@ class SCRU128(_TimedId):
     @property
     def entropy(self) -> builtins.int: ...
     def to_uuid(self) -> uuid.UUID: ...
+    @staticmethod
+    def from_uuid(uuid: uuid.UUID) -> SCRU128: ...
 
 @final
 class SCRU128Generator:
