@@ -22,7 +22,15 @@
 //! * `alloc`: overflow observers;
 //! * `serde`: a string in human-readable formats, the 10 raw bytes otherwise;
 //! * `simd` (default): SSSE3 / AVX2 / AVX-512 VBMI codec kernels on x86_64, picked at run time
-//!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them.
+//!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them;
+//! * `postgres-types`: `ToSql`/`FromSql` of the `postgres-types` crate (for `postgres` and
+//!   `tokio-postgres`) on every ID type, stored as [`Format::column_type`] says (see `sql`);
+//! * `sqlx-postgres`, `sqlx-sqlite`, or `sqlx` for both: sqlx 0.8's `Type`/`Encode`/`Decode`
+//!   for PostgreSQL and SQLite (two features, so that a PostgreSQL user compiles no SQLite);
+//! * `rusqlite`: rusqlite's `ToSql`/`FromSql` (`sql` has the details of the database
+//!   features, which imply `std`);
+//! * `uuid`: conversions between `uuid::Uuid` and the formats stored as UUIDs (ULID, UUIDv7,
+//!   SCRU128, TypeID); no_std like the rest.
 //!
 //! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
 //! [`scru128`], the 160-bit [`scru160`], and the 64-bit [`nanoflake`] (Nanoflakes) and
@@ -66,6 +74,13 @@ pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
 mod sno;
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "rusqlite"
+))]
+pub mod sql;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
@@ -73,6 +88,8 @@ pub mod typeid;
 pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
+#[cfg(feature = "uuid")]
+mod uuid_interop;
 
 #[doc(hidden)]
 pub use sno::codec::backends as __backends;
