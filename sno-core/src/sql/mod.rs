@@ -28,6 +28,40 @@
 //! A TypeID column of type `uuid` or `BLOB` stores the UUID only: it reads back with an empty
 //! prefix, and [`TypeId::with_prefix`](crate::typeid::TypeId::with_prefix) gives it the
 //! column's prefix. A `text` column stores the whole TypeID.
+//!
+//! With rusqlite (a real round trip in an in-memory database):
+//!
+//! ```
+//! # #[cfg(feature = "rusqlite")] {
+//! use sno_core::{sql::NullAsZero, ulid::Ulid, Id};
+//!
+//! let db = rusqlite::Connection::open_in_memory()?;
+//! db.execute_batch("CREATE TABLE t (id BLOB NOT NULL) STRICT; CREATE INDEX t_id ON t (id)")?;
+//! let id: Ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV".parse()?;
+//! db.execute("INSERT INTO t (id) VALUES (?1)", [id])?;
+//! let back: Ulid = db.query_row("SELECT id FROM t", [], |r| r.get(0))?;
+//! assert_eq!(back, id);
+//! let none: Option<Ulid> = db.query_row("SELECT NULL", [], |r| r.get(0))?;
+//! assert_eq!(none, None);
+//! let go: NullAsZero<Id> = db.query_row("SELECT NULL", [], |r| r.get(0))?;
+//! assert!(go.0.is_zero());
+//! assert!(db.query_row("SELECT x'0102'", [], |r| r.get::<_, Ulid>(0)).is_err());
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! With sqlx (the types bind and decode as any other; compiled, not run):
+//!
+//! ```no_run
+//! # #[cfg(feature = "sqlx-postgres")]
+//! async fn find(pool: &sqlx::PgPool, id: sno_core::ulid::Ulid) -> Result<i64, sqlx::Error> {
+//!     // CREATE TABLE orders (id uuid PRIMARY KEY, total int8)
+//!     sqlx::query_scalar("SELECT total FROM orders WHERE id = $1")
+//!         .bind(id)
+//!         .fetch_one(pool)
+//!         .await
+//! }
+//! ```
 
 use core::fmt;
 
