@@ -19,6 +19,10 @@
 //!   [`IdFormat::decode`] does (a `char(n)` longer than the text pads it with spaces, which is
 //!   then an error: make it exactly as long).
 //!
+//! With `sqlx-postgres` every ID type is also a `PgHasArrayType`, and `postgres-types` has
+//! arrays for every `ToSql` type: a `Vec` of IDs binds as `uuid[]` / `bytea[]` / `int8[]`
+//! (`WHERE id = ANY($1)`) and an array column reads back as a `Vec`.
+//!
 //! A value of the wrong length or text that does not decode is a [`DecodeError`] (boxed, as the
 //! libraries take errors), naming the format and holding the core [`Error`]; a column of another
 //! type is the library's own type error; `NULL` is `None` for an `Option<T>` and an error

@@ -15,7 +15,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::{BoxDynError, UnexpectedNullError};
 #[cfg(feature = "sqlx-postgres")]
 use sqlx::postgres::{
-    PgArgumentBuffer, PgTypeInfo, PgValueFormat, PgValueRef, Postgres, types::Oid,
+    PgArgumentBuffer, PgHasArrayType, PgTypeInfo, PgValueFormat, PgValueRef, Postgres, types::Oid,
 };
 #[cfg(feature = "sqlx-sqlite")]
 use sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
@@ -35,6 +35,12 @@ mod oid {
     pub const BPCHAR: u32 = 1042;
     pub const VARCHAR: u32 = 1043;
     pub const UUID: u32 = 2950;
+    pub const BYTEA_ARRAY: u32 = 1001;
+    pub const INT8_ARRAY: u32 = 1016;
+    pub const TEXT_ARRAY: u32 = 1009;
+    pub const BPCHAR_ARRAY: u32 = 1014;
+    pub const VARCHAR_ARRAY: u32 = 1015;
+    pub const UUID_ARRAY: u32 = 2951;
 }
 
 #[cfg(feature = "sqlx-postgres")]
@@ -57,6 +63,31 @@ fn pg_compatible<T: IdFormat>(ty: &PgTypeInfo) -> bool {
             ColumnType::BigInt => oid == oid::INT8,
             ColumnType::Bytes => false,
         }
+}
+
+/// Arrays (`uuid[]`, …: `Vec<T>` binds and decodes, `WHERE id = ANY($1)`) of the types above.
+#[cfg(feature = "sqlx-postgres")]
+fn pg_array_type_info<T: IdFormat>() -> PgTypeInfo {
+    PgTypeInfo::with_oid(Oid(match T::FORMAT.column_type() {
+        ColumnType::Bytes => oid::BYTEA_ARRAY,
+        ColumnType::Uuid => oid::UUID_ARRAY,
+        ColumnType::BigInt => oid::INT8_ARRAY,
+    }))
+}
+
+#[cfg(feature = "sqlx-postgres")]
+fn pg_array_compatible<T: IdFormat>(ty: &PgTypeInfo) -> bool {
+    let Some(Oid(oid)) = ty.oid() else {
+        return false;
+    };
+    matches!(
+        oid,
+        oid::BYTEA_ARRAY | oid::TEXT_ARRAY | oid::VARCHAR_ARRAY | oid::BPCHAR_ARRAY
+    ) || match T::FORMAT.column_type() {
+        ColumnType::Uuid => oid == oid::UUID_ARRAY,
+        ColumnType::BigInt => oid == oid::INT8_ARRAY,
+        ColumnType::Bytes => false,
+    }
 }
 
 /// The binary form, which is also the binary wire form of `uuid` and `int8` for the formats
@@ -168,6 +199,17 @@ macro_rules! impl_sqlx {
                 }
                 fn compatible(ty: &PgTypeInfo) -> bool {
                     pg_compatible::<$ty>(ty)
+                }
+            }
+
+            #[cfg(feature = "sqlx-postgres")]
+            #[cfg_attr(docsrs, doc(cfg(feature = "sqlx-postgres")))]
+            impl PgHasArrayType for $ty {
+                fn array_type_info() -> PgTypeInfo {
+                    pg_array_type_info::<$ty>()
+                }
+                fn array_compatible(ty: &PgTypeInfo) -> bool {
+                    pg_array_compatible::<$ty>(ty)
                 }
             }
 

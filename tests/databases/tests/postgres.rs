@@ -104,6 +104,33 @@ where
         .get(0);
     assert_eq!(pos, 1234, "{format}");
 
+    // Arrays: `= ANY($1)` with a Vec<T>, and a Vec<T> read back.
+    let wanted = vec![ids[10], ids[20], ids[30]];
+    let found: Vec<i32> = client
+        .query(
+            &format!("SELECT pos FROM {table} WHERE id = ANY($1) ORDER BY id"),
+            &[&wanted],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(found, [10, 20, 30], "{format}");
+    let first: Vec<T> = client
+        .query_one(
+            &format!("SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM {table} ORDER BY id LIMIT 3) f"),
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(
+        first
+            .into_iter()
+            .map(with_prefix)
+            .eq(ids[..3].iter().copied()),
+        "{format}"
+    );
+
     // The index serves lookups and the order.
     client.batch_execute("SET enable_seqscan = off").unwrap();
     let plan = explain(
@@ -280,6 +307,7 @@ impl Sqlx {
 fn check_sqlx<T>(db: &mut Sqlx)
 where
     T: IdFormat
+        + sqlx::postgres::PgHasArrayType
         + sqlx::Type<Postgres>
         + for<'q> sqlx::Encode<'q, Postgres>
         + for<'r> sqlx::Decode<'r, Postgres>
@@ -351,6 +379,29 @@ where
             );
         }
 
+        // Arrays: `= ANY($1)` with a Vec<T>, and a Vec<T> read back.
+        let found: Vec<i32> = sqlx::query_scalar(&format!(
+            "SELECT pos FROM {table} WHERE id = ANY($1) ORDER BY id"
+        ))
+        .bind(vec![ids[10], ids[20], ids[30]])
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap();
+        assert_eq!(found, [10, 20, 30], "{format}");
+        let first: Vec<T> = sqlx::query_scalar(&format!(
+            "SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM {table} ORDER BY id LIMIT 3) f"
+        ))
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+        assert!(
+            first
+                .into_iter()
+                .map(with_prefix)
+                .eq(ids[..3].iter().copied()),
+            "{format}"
+        );
+
         // The index.
         conn.execute("SET enable_seqscan = off").await.unwrap();
         let plan: Vec<String> =
@@ -361,6 +412,16 @@ where
                 .unwrap();
         let plan = plan.join("\n");
         assert!(plan.contains(&format!("{table}_id")), "{format}: {plan}");
+        let plan: Vec<String> =
+            sqlx::query_scalar(&format!("EXPLAIN SELECT id FROM {table} ORDER BY id"))
+                .fetch_all(&mut *conn)
+                .await
+                .unwrap();
+        let plan = plan.join("\n");
+        assert!(
+            plan.contains(&format!("Index Only Scan using {table}_id")),
+            "{format}: {plan}"
+        );
         conn.execute("RESET enable_seqscan").await.unwrap();
 
         // Text columns: bind the text, read the ID.
