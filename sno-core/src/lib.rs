@@ -22,7 +22,28 @@
 //! * `alloc`: overflow observers;
 //! * `serde`: a string in human-readable formats, the 10 raw bytes otherwise;
 //! * `simd` (default): SSSE3 / AVX2 / AVX-512 VBMI codec kernels on x86_64, picked at run time
-//!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them.
+//!   (CPUID once, no std needed) or at compile time when `target-feature`s guarantee them;
+//! * `postgres-types`: `ToSql`/`FromSql` of the `postgres-types` crate (for `postgres` and
+//!   `tokio-postgres`) on every ID type, stored as [`Format::column_type`] says (see `sql`);
+//! * `sqlx-postgres`, `sqlx-sqlite`, or `sqlx` for both: sqlx 0.8's `Type`/`Encode`/`Decode`
+//!   for PostgreSQL and SQLite (two features, so that a PostgreSQL user compiles no SQLite);
+//! * `rusqlite`: `ToSql`/`FromSql` of rusqlite 0.32 to 0.43 (the module `sql` has the
+//!   details of the database features, which imply `std`);
+//! * `uuid`: conversions between `uuid::Uuid` and the formats stored as UUIDs (ULID, UUIDv7,
+//!   SCRU128, TypeID); no_std like the rest.
+//!
+//! ```
+//! # #[cfg(feature = "uuid")] {
+//! use sno_core::{typeid::TypeId, ulid::Ulid, uuid7::Uuid7};
+//! let ulid: Ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV".parse()?;
+//! assert_eq!(Ulid::from(uuid::Uuid::from(ulid)), ulid);
+//! let v4 = uuid::Uuid::from_u128(0x550e8400_e29b_41d4_a716_446655440000);
+//! assert!(Uuid7::try_from(v4).is_err()); // UUIDv7 checks the version
+//! let typeid = TypeId::from(v4).with_prefix("user")?; // a Uuid has no prefix
+//! assert_eq!(uuid::Uuid::from(typeid), v4);
+//! # }
+//! # Ok::<(), sno_core::Error>(())
+//! ```
 //!
 //! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
 //! [`scru128`], the 160-bit [`scru160`], and the 64-bit [`nanoflake`] (Nanoflakes) and
@@ -66,6 +87,13 @@ pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
 mod sno;
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "rusqlite"
+))]
+pub mod sql;
 #[cfg(target_has_atomic = "64")]
 mod sync;
 pub mod time;
@@ -73,6 +101,8 @@ pub mod typeid;
 pub mod ulid;
 pub mod ulidflake;
 pub mod uuid7;
+#[cfg(feature = "uuid")]
+mod uuid_interop;
 
 #[doc(hidden)]
 pub use sno::codec::backends as __backends;

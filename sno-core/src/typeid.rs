@@ -99,6 +99,23 @@ impl TypeId {
         Ok(TypeId::checked(prefix.as_bytes(), uuid))
     }
 
+    /// The same UUID with `prefix` (checked: [`Error::InvalidPrefix`]): for a TypeID read back
+    /// from its binary form (a `uuid` or `BLOB` column, [`from_slice`](Self::from_slice)),
+    /// which has an empty prefix.
+    ///
+    /// ```
+    /// use sno_core::typeid::TypeId;
+    /// let id: TypeId = "user_01h455vb4pex5vsknk084sn02q".parse()?;
+    /// let stored = TypeId::from_slice(id.as_bytes())?; // what a uuid column gives back
+    /// assert_eq!(stored.prefix(), "");
+    /// assert_eq!(stored.with_prefix("user")?, id);
+    /// assert!(stored.with_prefix("User").is_err());
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn with_prefix(&self, prefix: &str) -> Result<TypeId, Error> {
+        TypeId::from_uuid(prefix, self.uuid)
+    }
+
     /// From a prefix that [`check_prefix`] accepted.
     fn checked(prefix: &[u8], uuid: [u8; 16]) -> TypeId {
         let mut id = TypeId {
@@ -251,6 +268,13 @@ impl fmt::Debug for TypeId {
     }
 }
 
+/// The UUID's 16 bytes, with an empty prefix.
+impl From<[u8; 16]> for TypeId {
+    fn from(uuid: [u8; 16]) -> TypeId {
+        TypeId::checked(b"", uuid)
+    }
+}
+
 impl FromStr for TypeId {
     type Err = Error;
     fn from_str(s: &str) -> Result<TypeId, Error> {
@@ -344,6 +368,19 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn with_prefix_keeps_the_uuid() {
+        let bare = TypeId::from([7; 16]);
+        assert_eq!(bare.prefix(), "");
+        let user = bare.with_prefix("user").unwrap();
+        assert_eq!((user.prefix(), user.uuid_bytes()), ("user", [7; 16]));
+        assert_eq!(user.with_prefix("").unwrap(), bare);
+        assert!(matches!(
+            bare.with_prefix("_x"),
+            Err(Error::InvalidPrefix { .. })
+        ));
     }
 
     #[test]
