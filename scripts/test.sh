@@ -12,14 +12,15 @@ usage: scripts/test.sh [LAYER]
 Runs the tests of one layer, or with no LAYER every layer and then the fleet test.
 
   rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
-           one store at a time; sno-core without default features and without simd), the two
-           loom models, and a short stress run
+           one store at a time; sno-core without default features and without simd), every
+           format in PostgreSQL and SQLite (sno-db-tests), the two loom models, a short stress run
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
            ASan + UBSan, and under valgrind when installed; make install into a temporary
            prefix and the examples built through pkg-config (shared, static, fully static) and
            CMake's find_package(sno), run without LD_LIBRARY_PATH
-  python   the abi3 wheel in a fresh venv with pytest (mypy stubtest included), and a
+  python   the abi3 wheel in a fresh venv with pytest (mypy stubtest; pydantic, SQLAlchemy and
+           psycopg on PostgreSQL and SQLite), and a
            `pip install ./bindings/python` source build in a second venv
   node     npm ci (the committed lock file), the addon built, the committed index.js /
            index.d.ts checked against the build, node --test on this machine's Node and on the
@@ -86,6 +87,9 @@ venv="$repo/target/py-test-venv"
 rust_layer() {
   step "Rust: sno-core, sno-lease, the sno CLI and the examples, all features"
   cargo test --all-features -p sno-core -p sno-lease -p sno-cli -p sno-examples
+
+  step "Rust: every format in PostgreSQL (postgres, sqlx) and SQLite (rusqlite, sqlx): sno-db-tests"
+  cargo test -p sno-db-tests
 
   step "Rust: sno-lease with one store compiled in at a time"
   cargo test -q -p sno-lease --no-default-features --features postgres --lib
@@ -171,7 +175,8 @@ python_layer() {
   rm -rf "$venv" "$repo/target/py-test-wheels"
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --upgrade pip
-  "$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions
+  "$venv/bin/pip" install -q "maturin>=1.9.4,<2" pytest hypothesis "mypy>=1.18" typing_extensions \
+    "pydantic>=2" "SQLAlchemy>=2" "psycopg[binary]>=3.1" orjson msgspec
   (cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
   "$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
   # test_cli.py compares the console script with the Rust `sno` binary on the same arguments.

@@ -73,6 +73,48 @@ define_format! {
     TypeId("typeid", "TypeID", 16, 90, Uuid),
 }
 
+impl Format {
+    /// A regular expression (anchored, ECMAScript / Python / Rust `regex` syntax) matching every
+    /// text [`decode`](crate::IdFormat::decode) accepts: the alphabet (either case where the
+    /// decoder takes both), the length, the first character bounded where a longer value would
+    /// overflow, and the other forms the decoder takes (UUIDv7's `urn:uuid:`, SCRU160's 40 hex
+    /// digits). A description for schemas (JSON schema, OpenAPI): a text that matches can still
+    /// be refused (a TypeID suffix above 2^128, a Nanoflake above 2^63 − 1); the decoder decides.
+    ///
+    /// ```
+    /// use sno_core::Format;
+    ///
+    /// assert_eq!(Format::Sno.text_pattern(), "^[2-9a-x]{16}$");
+    /// assert_eq!(Format::Sno.min_text_len(), 16);
+    /// ```
+    pub const fn text_pattern(self) -> &'static str {
+        match self {
+            Format::Sno => "^[2-9a-x]{16}$",
+            Format::Ulid => "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
+            Format::Uuid7 => {
+                "^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
+            }
+            Format::Scru128 => "^[0-9A-Za-z]{25}$",
+            Format::Scru160 => "^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$",
+            Format::Nanoflake => "^[0-9A-Za-z]{1,13}$",
+            Format::UlidFlake => "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$",
+            Format::TypeId => "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
+        }
+    }
+
+    /// The length of the shortest text [`decode`](crate::IdFormat::decode) accepts (the longest
+    /// is [`max_text_len`](Format::max_text_len)).
+    pub const fn min_text_len(self) -> usize {
+        match self {
+            Format::Nanoflake => 1,
+            Format::TypeId => 26,
+            Format::Uuid7 => 36,
+            Format::Scru160 => 32,
+            other => other.max_text_len(),
+        }
+    }
+}
+
 /// How a format is stored in a database column: the recommended column type, chosen so that
 /// `ORDER BY` on the column is the IDs' order (time order) and every value round-trips exactly.
 ///

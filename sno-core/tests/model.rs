@@ -304,3 +304,73 @@ fn column_types_fit_the_binary_forms() {
     }
     sno_core::for_each_format!(check);
 }
+
+/// Every text the decoders accept (the valid tables, the accepted rows of the invalid tables,
+/// and the canonical text of each) matches `Format::text_pattern` and lies within
+/// `min_text_len..=max_text_len`.
+#[test]
+fn text_patterns_cover_every_accepted_text() {
+    let invalid: &[(Format, &str, &str)] = &[
+        (Format::Ulid, "ulid_invalid.tsv", "input_json"),
+        (Format::Uuid7, "uuidv7_invalid.tsv", "input_json"),
+        (Format::Scru128, "scru128_invalid.tsv", "input_json"),
+        (Format::Scru160, "scru160_invalid.tsv", "input_json"),
+        (Format::Nanoflake, "nanoflakes_invalid.tsv", "input_json"),
+        (Format::UlidFlake, "ulidflake_invalid.tsv", "input_json"),
+        (Format::TypeId, "typeid_invalid.tsv", "typeid"),
+    ];
+    let mut texts: Vec<(Format, String)> = Vec::new();
+    for &(format, file, text_col, _) in TABLES {
+        texts.extend(
+            common::rows(file)
+                .iter()
+                .map(|r| (format, r[text_col].clone())),
+        );
+    }
+    for &(format, file, col) in invalid {
+        for row in common::rows(file) {
+            let raw = &row[col];
+            let text = if col == "input_json" {
+                serde_json::from_str::<String>(raw).unwrap_or_else(|e| panic!("{file} {raw}: {e}"))
+            } else {
+                raw.clone()
+            };
+            texts.push((format, text));
+        }
+    }
+    let mut accepted = [0usize; Format::ALL.len()];
+    for (format, text) in texts {
+        let Ok(id) = AnyId::parse_as(format, text.as_bytes()) else {
+            continue;
+        };
+        let pattern = regex::Regex::new(format.text_pattern()).expect("a valid pattern");
+        for t in [text.clone(), id.text().to_string()] {
+            assert!(
+                pattern.is_match(&t),
+                "{format}: {t:?} is accepted but does not match {}",
+                format.text_pattern()
+            );
+            assert!(
+                (format.min_text_len()..=format.max_text_len()).contains(&t.len()),
+                "{format}: {t:?} length"
+            );
+        }
+        accepted[format as usize] += 1;
+    }
+    // Each format had texts to check, the alternative forms included.
+    assert!(accepted.iter().all(|&n| n > 0), "{accepted:?}");
+    let urn = "urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    assert!(AnyId::parse_as(Format::Uuid7, urn.as_bytes()).is_ok());
+    assert!(
+        regex::Regex::new(Format::Uuid7.text_pattern())
+            .unwrap()
+            .is_match(urn)
+    );
+    let hex = "017bdf6431bb33788c1f750c4a375d4af97f1184";
+    assert!(AnyId::parse_as(Format::Scru160, hex.as_bytes()).is_ok());
+    assert!(
+        regex::Regex::new(Format::Scru160.text_pattern())
+            .unwrap()
+            .is_match(hex)
+    );
+}

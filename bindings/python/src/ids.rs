@@ -317,15 +317,15 @@ macro_rules! value_class {
             /// A regular expression every text that `from_str` accepts matches (for JSON
             /// schemas; `from_str` alone decides).
             #[classattr]
-            const TEXT_PATTERN: &'static str = text_schema(<$ty as IdFormat>::FORMAT).0;
+            const TEXT_PATTERN: &'static str = <$ty as IdFormat>::FORMAT.text_pattern();
 
             /// The shortest text `from_str` accepts.
             #[classattr]
-            const TEXT_MIN_LEN: usize = text_schema(<$ty as IdFormat>::FORMAT).1;
+            const TEXT_MIN_LEN: usize = <$ty as IdFormat>::FORMAT.min_text_len();
 
             /// The longest text `from_str` accepts.
             #[classattr]
-            const TEXT_MAX_LEN: usize = text_schema(<$ty as IdFormat>::FORMAT).2;
+            const TEXT_MAX_LEN: usize = <$ty as IdFormat>::FORMAT.max_text_len();
 
             /// pydantic v2's hook: the class as a model field type (`sno._pydantic`, which
             /// imports pydantic-core only when pydantic calls this).
@@ -534,34 +534,6 @@ macro_rules! uuid_comparisons {
             }
         }
     };
-}
-
-/// `(pattern, shortest, longest)` of the texts a format's strict decoder accepts, for JSON
-/// schemas: the alphabet (either case where the decoder takes both) and the length, the first
-/// character bounded where the value would overflow. A description only: `from_str` decides
-/// (tests check that every text it accepts matches).
-const fn text_schema(format: sno_core::Format) -> (&'static str, usize, usize) {
-    use sno_core::Format;
-    match format {
-        Format::Sno => ("^[2-9a-x]{16}$", 16, 16),
-        Format::Ulid => ("^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$", 26, 26),
-        Format::Uuid7 => (
-            "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
-            36,
-            36,
-        ),
-        Format::Scru128 => ("^[0-9A-Za-z]{25}$", 25, 25),
-        Format::Scru160 => ("^[0-9A-Va-v]{32}$", 32, 32),
-        Format::Nanoflake => ("^[0-9A-Za-z]{1,13}$", 1, 13),
-        Format::UlidFlake => ("^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$", 13, 13),
-        Format::TypeId => (
-            "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
-            26,
-            90,
-        ),
-        // `Format` is non-exhaustive: a format added to the core without a row here.
-        _ => (".+", 1, MAX_TEXT_LEN),
-    }
 }
 
 /// Calls `sno._pydantic.<name>(cls, a, b)`.
