@@ -359,18 +359,19 @@ fn text_patterns_cover_every_accepted_text() {
     }
     // Each format had texts to check, the alternative forms included.
     assert!(accepted.iter().all(|&n| n > 0), "{accepted:?}");
-    let urn = "urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
-    assert!(AnyId::parse_as(Format::Uuid7, urn.as_bytes()).is_ok());
-    assert!(
-        regex::Regex::new(Format::Uuid7.text_pattern())
-            .unwrap()
-            .is_match(urn)
-    );
-    let hex = "017bdf6431bb33788c1f750c4a375d4af97f1184";
-    assert!(AnyId::parse_as(Format::Scru160, hex.as_bytes()).is_ok());
-    assert!(
-        regex::Regex::new(Format::Scru160.text_pattern())
-            .unwrap()
-            .is_match(hex)
-    );
+    // The second forms, named: UUIDv7's URN and SCRU160's 40 hex digits.
+    for (format, text) in [
+        (
+            Format::Uuid7,
+            "urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+        ),
+        (Format::Scru160, "017bdf6431bb33788c1f750c4a375d4af97f1184"),
+    ] {
+        assert!(AnyId::parse_as(format, text.as_bytes()).is_ok());
+        assert!(
+            regex::Regex::new(format.text_pattern())
+                .unwrap()
+                .is_match(text)
+        );
+    }
 }
