@@ -256,6 +256,24 @@ def test_sqlalchemy_over_sno_psycopg_loaders(pg):
             c.execute(t.insert(), [row])
             assert c.execute(sa.select(t.c.u, t.c.s)).one()._asdict() == row
             assert tuple(c.exec_driver_sql("SELECT u, s FROM over_loaders").one()) == (row["u"], row["s"])
+        # Columns of other formats in uuid columns: the loader makes ULIDs, the types read the
+        # same bits as their own class (and check them: a UUIDv7 column).
+        other = sa.Table(
+            "over_loaders_other",
+            md,
+            sa.Column("u7", snosa.UUID7Type()),
+            sa.Column("t", snosa.TypeIDType("user")),
+        )
+        md.create_all(engine)
+        row = {"u7": sno.uuid7.new(), "t": sno.typeid.new("user")}
+        with engine.begin() as c:
+            c.execute(other.insert(), [row])
+            assert c.execute(sa.select(other.c.u7, other.c.t)).one()._asdict() == row
+            c.execute(other.insert(), [{"u7": row["u7"].to_uuid(), "t": None}])  # a uuid.UUID
+            c.exec_driver_sql("INSERT INTO over_loaders_other (u7) VALUES (gen_random_uuid())")
+            with pytest.raises(sno.DecodeError) as e:
+                c.execute(sa.select(other.c.u7)).all()
+            assert e.value.code == "not_version_7"
         md.drop_all(engine)
     finally:
         engine.dispose()

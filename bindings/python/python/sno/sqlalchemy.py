@@ -89,6 +89,8 @@ class IDTypeBase(TypeDecorator[T], Generic[T]):
             return value
         if isinstance(value, str):
             return cls.from_str(value)
+        if cls is sno.UUID7 and isinstance(value, uuid.UUID):  # a UUIDv7 is equal to its uuid.UUID
+            return cls.from_uuid(value)
         raise TypeError(
             f"{type(self).__name__} takes sno.{cls.__name__} or its text, "
             f"not {type(value).__module__}.{type(value).__qualname__}"
@@ -120,6 +122,12 @@ class IDTypeBase(TypeDecorator[T], Generic[T]):
         cls = self.id_class
         if isinstance(value, cls):  # a driver already adapting the class (sno.psycopg's loaders)
             return self._check(value)
+        if type(value) in sno.ID_CLASSES and value.COLUMN_TYPE == cls.COLUMN_TYPE:
+            # sno.psycopg's loader made another format's object for this column type (one class
+            # per PostgreSQL type): the same bits, checked as this class.
+            if cls.COLUMN_TYPE == "bigint":
+                return cls.from_int(int(value))
+            return self._from_binary(bytes(value))
         if cls.COLUMN_TYPE == "bigint":
             if isinstance(value, int) and not isinstance(value, bool):
                 return cls.from_int(value)
