@@ -24,7 +24,10 @@ for (const name of ['version', 'addons', 'stage', 'out']) {
   if (!args[name]) throw new Error(`release-npm: --${name} is required`)
 }
 
-const nodeDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'bindings', 'node')
+const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+const nodeDir = join(repoDir, 'bindings', 'node')
+const LICENSES = ['LICENSE-MIT', 'LICENSE-APACHE']
+const copyLicenses = (dir) => LICENSES.forEach((f) => cpSync(join(repoDir, f), join(dir, f)))
 const main = JSON.parse(readFileSync(join(nodeDir, 'package.json'), 'utf8'))
 if (main.version !== args.version) {
   throw new Error(`release-npm: bindings/node/package.json is ${main.version}, the workspace ${args.version}`)
@@ -61,6 +64,7 @@ for (const platform of packed) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   cpSync(src, join(dir, addon))
+  copyLicenses(dir)
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify(
@@ -72,7 +76,9 @@ for (const platform of packed) {
         cpu: [cpu],
         libc: [libc],
         main: addon,
-        files: [addon],
+        files: [addon, ...LICENSES],
+        // A scoped package is private on its first publish unless it says otherwise.
+        publishConfig: { access: 'public' },
       },
       null,
       2,
@@ -89,9 +95,11 @@ rmSync(dir, { recursive: true, force: true })
 mkdirSync(dir, { recursive: true })
 const files = main.files.filter((f) => !f.endsWith('.node'))
 for (const f of files) cpSync(join(nodeDir, f), join(dir, f), { recursive: true })
-const released = { ...main, files }
+copyLicenses(dir)
+const released = { ...main, files: [...files, ...LICENSES] }
 delete released.devDependencies
 delete released.scripts
+delete released.overrides
 released.optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((p) => [`${scope}-${p}`, args.version]))
 writeFileSync(join(dir, 'package.json'), JSON.stringify(released, null, 2) + '\n')
 pack(dir)

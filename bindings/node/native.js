@@ -24,12 +24,26 @@ function missingAddon(cause) {
     return `${os}-${arches[arch] ?? arch}-${abi}`
   })
   const known = built.includes(platform)
+  let installed = false
+  try {
+    require.resolve(`${wanted}/package.json`)
+    installed = true
+  } catch {}
+  // The loader's first error that is not "module not found": why an installed addon did not load
+  // (a glibc too old, another architecture, a damaged file).
+  const reasons = []
+  for (let e = cause; e; e = e.cause) reasons.push(e)
+  // (napi-rs's loader chains its errors through `cause`, without their codes.)
+  const loadError = reasons.find((e) => e !== cause && e.message && !/^Cannot find module/.test(e.message))
   const error = new Error(
-    known
-      ? `libsno: the native addon for ${platform} is not installed: it is the package ${wanted}, an optional ` +
+    installed || (loadError && known)
+      ? `libsno: the native addon for ${platform} is installed but did not load: ` +
+          `${loadError ? loadError.message : cause.message}`
+      : known
+        ? `libsno: the native addon for ${platform} is not installed: it is the package ${wanted}, an optional ` +
           `dependency of libsno ${pkg.version}. Reinstall libsno with optional dependencies ` +
           `(not --omit=optional / --no-optional), or add ${wanted}@${pkg.version} yourself.`
-      : `libsno: no native addon is published for ${platform} (published: ${built.join(', ')}); ` +
+        : `libsno: no native addon is published for ${platform} (published: ${built.join(', ')}); ` +
           'build it from source: see the README of libsno.',
   )
   error.code = 'ERR_SNO_NATIVE_MISSING'

@@ -50,6 +50,16 @@ test('without its addon the package names the platform package it needs', () => 
     assert.match(e.message, /@libsno\/libsno-linux-x64-(gnu|musl)/)
     assert.match(e.message, /optional/)
     assert.ok(e.cause, 'the loader\'s errors are kept as the cause')
+    // An addon that is there but does not load (damaged, another architecture, a glibc too
+    // old): the error says so, with the loader's reason, not "not installed".
+    writeFileSync(join(work, 'sno.linux-x64-gnu.node'), 'not an ELF file')
+    const out2 = execFileSync('node', ['-e', `
+      try { require(${JSON.stringify(join(work, 'sno.js'))}); console.log('loaded') }
+      catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })) }`], { encoding: 'utf8' })
+    const e2 = JSON.parse(out2)
+    assert.equal(e2.code, 'ERR_SNO_NATIVE_MISSING')
+    assert.match(e2.message, /installed but did not load/)
+    assert.match(e2.message, /sno\.linux-x64-gnu\.node|invalid ELF header/)
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
