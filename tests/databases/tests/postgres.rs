@@ -3,6 +3,9 @@
 //! shuffled and inserted; `ORDER BY id` gives them back in generation order, equal; the index
 //! on the column is used; wrong lengths, wrong types and NULL give the documented results.
 
+mod common;
+use common::decode_error;
+
 use std::error::Error as _;
 use std::fmt::Write as _;
 
@@ -38,18 +41,6 @@ fn explain(client: &mut Client, sql: &str, params: &[&(dyn ToSql + Sync)]) -> St
         .map(|r| r.get::<_, String>(0))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The DecodeError a library error carries.
-fn decode_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a DecodeError> {
-    let mut at = Some(err);
-    while let Some(e) = at {
-        if let Some(d) = e.downcast_ref::<DecodeError>() {
-            return Some(d);
-        }
-        at = e.source();
-    }
-    None
 }
 
 fn check_postgres<T>(client: &mut Client)
@@ -175,17 +166,7 @@ where
         .unwrap()
         .try_get::<_, T>(0)
         .unwrap_err();
-    let decode = decode_error(&err).unwrap_or_else(|| panic!("{format}: {err}"));
-    assert_eq!(
-        (decode.format(), decode.error()),
-        (
-            format,
-            Error::InvalidLength {
-                expected: format.binary_len(),
-                actual: format.binary_len() - 1
-            }
-        )
-    );
+    common::assert_short_length(format, &err);
     assert!(
         err.to_string().contains(format.display_name())
             || decode.to_string().contains(format.display_name())
@@ -438,17 +419,7 @@ where
             .fetch_one(&mut *conn)
             .await
             .unwrap_err();
-        let decode = decode_error(&err).unwrap_or_else(|| panic!("{format}: {err}"));
-        assert_eq!(
-            (decode.format(), decode.error()),
-            (
-                format,
-                Error::InvalidLength {
-                    expected: format.binary_len(),
-                    actual: format.binary_len() - 1
-                }
-            )
-        );
+        common::assert_short_length(format, &err);
 
         // Wrong types: sqlx's type check reading, the server's writing.
         let err = sqlx::query_scalar::<_, T>("SELECT 1::int4")

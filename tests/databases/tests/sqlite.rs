@@ -4,6 +4,9 @@
 //! equal; the index on the column is used; wrong lengths, wrong types and NULL give the
 //! documented results.
 
+mod common;
+use common::decode_error;
+
 use rusqlite::types::{FromSql, ToSql};
 use rusqlite::{Connection, params};
 use sno_core::sql::{DecodeError, NullAsZero};
@@ -23,18 +26,6 @@ macro_rules! sqlx_checks {
     ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
         [$(($name, check_sqlx::<$ty> as fn(&mut Sqlx))),*]
     };
-}
-
-/// The DecodeError a library error carries.
-fn decode_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a DecodeError> {
-    let mut at = Some(err);
-    while let Some(e) = at {
-        if let Some(d) = e.downcast_ref::<DecodeError>() {
-            return Some(d);
-        }
-        at = e.source();
-    }
-    None
 }
 
 /// The plan's details of `EXPLAIN QUERY PLAN …`, one string.
@@ -129,17 +120,7 @@ fn check_rusqlite<T: IdFormat + ToSql + FromSql>(conn: &Connection) {
     let err = conn
         .query_row("SELECT ?1", [short_bytes(format)], |r| r.get::<_, T>(0))
         .unwrap_err();
-    let decode = decode_error(&err).unwrap_or_else(|| panic!("{format}: {err}"));
-    assert_eq!(
-        (decode.format(), decode.error()),
-        (
-            format,
-            Error::InvalidLength {
-                expected: format.binary_len(),
-                actual: format.binary_len() - 1
-            }
-        )
-    );
+    common::assert_short_length(format, &err);
 
     // Wrong types: rusqlite's own error reading; a STRICT table refuses a wrong one writing.
     let err = conn
@@ -333,17 +314,7 @@ where
             .fetch_one(&mut *conn)
             .await
             .unwrap_err();
-        let decode = decode_error(&err).unwrap_or_else(|| panic!("{format}: {err}"));
-        assert_eq!(
-            (decode.format(), decode.error()),
-            (
-                format,
-                Error::InvalidLength {
-                    expected: format.binary_len(),
-                    actual: format.binary_len() - 1
-                }
-            )
-        );
+        common::assert_short_length(format, &err);
 
         // Wrong types.
         let err = sqlx::query_scalar::<_, T>("SELECT 1.5")
