@@ -228,6 +228,8 @@ typedef enum sno_status {
   // A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
   // starting or ending with `_`).
   SNO_STATUS_INVALID_PREFIX = 39,
+  // A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
+  SNO_STATUS_UNKNOWN_CLOCK = 40,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
@@ -263,6 +265,19 @@ typedef enum sno_field_kind {
   // Text: `text` (a TypeID's prefix).
   SNO_FIELD_KIND_TEXT = 2,
 } sno_field_kind;
+
+// The time source of a generator (sno_generator_new_with_clock and the `<format>_generator_new_with_clock`
+// functions); the process-wide generators take theirs from the `SNO_CLOCK` environment variable
+// (`precise` or `fast`). Functions take it as an `int32_t`: another value is
+// SNO_STATUS_UNKNOWN_CLOCK.
+typedef enum sno_clock {
+  // The operating system's clock, read on every call (the default).
+  SNO_CLOCK_PRECISE = 0,
+  // The opt-in fast clock: a cached CLOCK_REALTIME reading that a ticker thread refreshes
+  // every 0.5 ms (about 1 ns to read; never ahead of the OS clock, less than 1 ms behind it in
+  // steady state; a stalled ticker only delays time, it never repeats an ID).
+  SNO_CLOCK_FAST = 1,
+} sno_clock;
 
 // An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
 // sno_generator_new_leased, release with sno_generator_free.
@@ -566,6 +581,16 @@ enum sno_status sno_new(uint8_t meta, struct sno_id *out);
 // `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
 enum sno_status sno_generator_new(const struct sno_generator_options *opts,
                                   struct sno_generator **out);
+
+// sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
+// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
+enum sno_status sno_generator_new_with_clock(const struct sno_generator_options *opts,
+                                             int32_t clock,
+                                             struct sno_generator **out);
 
 // Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
 // snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(): a partition
@@ -886,6 +911,14 @@ int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
 // `out` must be NULL or writable.
 enum sno_status sno_ulid_generator_new(struct sno_ulid_generator **out);
 
+// sno_ulid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_generator_new_with_clock(int32_t clock, struct sno_ulid_generator **out);
+
 // Releases a ULID generator; NULL is ignored. Call once, after every user is done.
 //
 // # Safety
@@ -969,6 +1002,14 @@ int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
 // `out` must be NULL or writable.
 enum sno_status sno_uuid7_generator_new(struct sno_uuid7_generator **out);
 
+// sno_uuid7_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_generator_new_with_clock(int32_t clock, struct sno_uuid7_generator **out);
+
 // Releases a UUIDv7 generator; NULL is ignored. Call once, after every user is done.
 //
 // # Safety
@@ -1040,6 +1081,15 @@ int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_scru128_generator_new(struct sno_scru128_generator **out);
+
+// sno_scru128_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru128_generator_new_with_clock(int32_t clock,
+                                                     struct sno_scru128_generator **out);
 
 // Releases a SCRU128 generator; NULL is ignored. Call once, after every user is done.
 //
@@ -1114,6 +1164,15 @@ int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_scru160_generator_new(struct sno_scru160_generator **out);
+
+// sno_scru160_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_scru160_generator_new_with_clock(int32_t clock,
+                                                     struct sno_scru160_generator **out);
 
 // Releases a SCRU160 generator; NULL is ignored. Call once, after every user is done.
 //

@@ -7,7 +7,7 @@
 // format has beyond the model (`EXTRAS`). sno's `Id` is built here like the others; its hot
 // paths (`newString`, `newId`, the batches) are sno.js's own native entries.
 const native = require('./native.js')
-const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
+const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom } = require('./value.js')
 // Symbol-keyed members: shared with the extras and the namespaces, not public API.
 const MAKE = Symbol('sno.make')
 const FIELDS = Symbol('sno.fields')
@@ -264,7 +264,8 @@ function namespace(info) {
   const ns = { [info.className]: Cls, ...extraMembers[info.className] }
   if (info.generatorOptions) {
     const where = `${info.name}.Generator`
-    const known = [...info.generatorOptions, 'maxWaitMs']
+    const numbers = [...info.generatorOptions, 'maxWaitMs']
+    const known = [...numbers, 'clock']
     ns.Generator = class Generator {
       #native
       #maxWaitMs
@@ -273,7 +274,8 @@ function namespace(info) {
       constructor(options) {
         const o = checkOptions(options, where, known, false)
         const settings = {}
-        for (const key of known) settings[key] = numberOption(o, key, where, info.generatorRequired.includes(key))
+        for (const key of numbers) settings[key] = numberOption(o, key, where, info.generatorRequired.includes(key))
+        settings.clock = clockOption(o, where)
         this.#native = new native.FormatGenerator(f, settings)
         this.#maxWaitMs = this.#native.maxWaitMs
       }

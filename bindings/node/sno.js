@@ -9,7 +9,7 @@
 // lease (sno-lease): options' types are checked here, their values natively.
 const native = require('./native.js')
 
-const { TRUSTED, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom } = require('./value.js')
+const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom } = require('./value.js')
 const formats = require('./formats.js')
 
 // sno's `Id` is built from the core's format table like every other class (formats.js); the
@@ -129,7 +129,7 @@ class Lease {
   }
 }
 
-const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs', 'lease']
+const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs', 'lease', 'clock']
 const SNAPSHOT_FIELDS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
 
 class Generator {
@@ -137,7 +137,7 @@ class Generator {
   #maxWaitMs
   #lease = null
 
-  /** new Generator({ partition?, sequenceMin?, sequenceMax?, snapshot?, maxWaitMs?, lease? }) */
+  /** new Generator({ partition?, sequenceMin?, sequenceMax?, snapshot?, maxWaitMs?, lease?, clock? }) */
   constructor(options) {
     const o = checkOptions(options, 'Generator', GENERATOR_OPTIONS)
     let snapshot
@@ -147,7 +147,7 @@ class Generator {
       for (const key of SNAPSHOT_FIELDS) snapshot[key] = numberOption(s, key, 'Generator', true, `snapshot.${key}`)
     }
     const number = (key) => numberOption(o, key, 'Generator')
-    const args = [number('partition'), number('sequenceMin'), number('sequenceMax'), snapshot, number('maxWaitMs')]
+    const args = [number('partition'), number('sequenceMin'), number('sequenceMax'), snapshot, number('maxWaitMs'), clockOption(o, 'Generator')]
     if (o.lease === undefined) {
       this.#native = new native.Generator(...args)
     } else {

@@ -61,6 +61,16 @@ function checkOptions(options, where, keys, nullable = true) {
 }
 
 /** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
+/** The `clock` option: undefined (the precise clock) or a string the core names ('precise',
+ * 'fast'; another string is a RangeError ERR_SNO_UNKNOWN_CLOCK from the core). */
+function clockOption(options, where) {
+  const value = options.clock
+  if (value !== undefined && typeof value !== 'string') {
+    throw typeError(`${where}: option clock must be a string ('precise' or 'fast'), got ${describe(value)}`)
+  }
+  return value
+}
+
 function numberOption(options, key, where, required = false, label = key) {
   const value = options[key]
   if (value === undefined && !required) return undefined
@@ -146,4 +156,4 @@ class TextValue {
   }
 }
 
-module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, retrying, checkHeapRoom }
+module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom }

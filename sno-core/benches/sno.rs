@@ -92,6 +92,13 @@ fn generators(c: &mut Criterion) {
     let g = Generator::new().unwrap();
     group.bench_function("sno/try_next (unsaturated)", |b| unsaturated(b, &g));
     group.bench_function("sno/global new", |b| b.iter(|| sno_core::new(0)));
+    let fast = Generator::builder()
+        .clock(SystemClock::fast())
+        .build()
+        .unwrap();
+    group.bench_function("sno/try_next fast clock (unsaturated)", |b| {
+        unsaturated(b, &fast)
+    });
     let clock = SystemClock::new();
     let counter = AtomicU64::new(0);
     group.bench_function("floor: clock + fetch_add", |b| {
@@ -101,6 +108,12 @@ fn generators(c: &mut Criterion) {
     group.bench_function("floor: precise clock + fetch_add", |b| {
         b.iter(|| precise.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel))
     });
+    let fast_clock = SystemClock::fast();
+    group.bench_function("floor: fast clock + fetch_add", |b| {
+        b.iter(|| fast_clock.now_units() as u64 + counter.fetch_add(1, Ordering::AcqRel))
+    });
+    group.bench_function("clock read: fast", |b| b.iter(|| fast_clock.now_units()));
+    group.bench_function("clock read: precise", |b| b.iter(|| precise.now_units()));
     let mut ulid_gen = ulid::Generator::new();
     group.bench_function("peer: ulid Generator::generate (monotonic)", |b| {
         b.iter(|| ulid_gen.generate().unwrap())
@@ -125,9 +138,42 @@ fn main() {
     };
     saturate(1, secs);
     saturate(2, secs);
+    fast_clock_lag(secs * 2.0);
     benches();
     Criterion::default().configure_from_args().final_summary();
     summary();
+}
+
+/// How far the fast clock's reading lies behind `CLOCK_REALTIME`, sampled at random moments
+/// (a sleep of 0–1 ms between samples, so that samples fall anywhere in the ticker's period),
+/// printed as one line: quantiles of the lag, and how many samples were ahead (must be 0).
+fn fast_clock_lag(secs: f64) {
+    let fast = SystemClock::fast();
+    let mut lags = Vec::new();
+    let mut ahead = 0u64;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < secs {
+        let cached = fast.now_unix_nanos();
+        let precise = SystemClock::precise_unix_nanos();
+        if cached > precise {
+            ahead += 1;
+        }
+        lags.push(precise - cached);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        std::thread::sleep(Duration::from_micros(state % 1_000));
+    }
+    lags.sort_unstable();
+    let q = |p: f64| lags[((lags.len() - 1) as f64 * p) as usize] as f64 / 1e3;
+    println!(
+        "fast-clock-lag: {} samples, lag behind CLOCK_REALTIME p50 {:.0} µs, p99 {:.0} µs, max {:.0} µs; ahead {ahead}",
+        lags.len(),
+        q(0.5),
+        q(0.99),
+        q(1.0)
+    );
 }
 
 /// This run's medians as a table, each peer's ratio to libsno's global `new`.
@@ -136,6 +182,10 @@ fn summary() {
         ("sno: global new", "sno_global new"),
         ("sno: Generator::try_next", "sno_try_next (unsaturated)"),
         (
+            "sno: Generator::try_next, fast clock",
+            "sno_try_next fast clock (unsaturated)",
+        ),
+        (
             "floor: coarse clock + fetch_add",
             "floor_ clock + fetch_add",
         ),
@@ -143,6 +193,12 @@ fn summary() {
             "floor: precise clock + fetch_add",
             "floor_ precise clock + fetch_add",
         ),
+        (
+            "floor: fast clock + fetch_add",
+            "floor_ fast clock + fetch_add",
+        ),
+        ("clock read: precise", "clock read_ precise"),
+        ("clock read: fast", "clock read_ fast"),
         (
             "ulid: Generator::generate (monotonic)",
             "peer_ ulid Generator__generate (monotonic)",
@@ -159,5 +215,14 @@ fn summary() {
         if let Some(ns) = support::median_ns("new", dir, "") {
             println!("| {label} | {ns:.1} | {:.2} |", ns / base);
         }
+    }
+    if let (Some(precise), Some(fast)) = (
+        support::median_ns("new", "sno_try_next (unsaturated)", ""),
+        support::median_ns("new", "sno_try_next fast clock (unsaturated)", ""),
+    ) {
+        println!(
+            "fast-clock: Generator::try_next {fast:.1} ns on the fast clock against {precise:.1} ns on the precise one: {:.2}× faster",
+            precise / fast
+        );
     }
 }

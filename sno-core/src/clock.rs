@@ -190,12 +190,86 @@ mod leased {
     }
 }
 
+/// Which time source a [`SystemClock`] reads: the operating system's clock on every read
+/// (`Precise`, the default) or the opt-in cached clock (`Fast`), which a ticker thread refreshes
+/// every 0.5 ms. Parsed from `"precise"` or `"fast"` (any case), as `SNO_CLOCK` and the
+/// bindings' `clock` options spell it.
+///
+/// ```
+/// use sno_core::ClockKind;
+/// assert_eq!("fast".parse::<ClockKind>(), Ok(ClockKind::Fast));
+/// assert_eq!(ClockKind::default().name(), "precise");
+/// assert!("slow".parse::<ClockKind>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ClockKind {
+    /// The OS clock read on every call (`CLOCK_REALTIME`, or `CLOCK_REALTIME_COARSE` where its
+    /// resolution is fine enough for the format).
+    #[default]
+    Precise,
+    /// A cached `CLOCK_REALTIME` reading refreshed by a ticker thread: about 1 ns to read, never
+    /// ahead of the OS clock, behind it by less than 1 ms in steady state (`std` only).
+    Fast,
+}
+
+impl ClockKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ClockKind; 2] = [ClockKind::Precise, ClockKind::Fast];
+
+    /// The kind's name: `"precise"` or `"fast"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ClockKind::Precise => "precise",
+            ClockKind::Fast => "fast",
+        }
+    }
+
+    /// The kind `SNO_CLOCK` names for the process-wide generators: [`Precise`](Self::Precise)
+    /// when it is unset, [`Error::InvalidEnvironment`](crate::Error::InvalidEnvironment) for
+    /// a value that is not a kind's name (an empty value included).
+    ///
+    /// ```
+    /// // Unset in this doctest's environment.
+    /// assert_eq!(sno_core::ClockKind::from_env(), Ok(sno_core::ClockKind::Precise));
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn from_env() -> Result<ClockKind, crate::Error> {
+        match std::env::var_os("SNO_CLOCK") {
+            None => Ok(ClockKind::Precise),
+            Some(value) => value.to_str().and_then(|v| v.parse().ok()).ok_or(
+                crate::Error::InvalidEnvironment {
+                    variable: "SNO_CLOCK",
+                    reason: "expected \"precise\" or \"fast\"",
+                },
+            ),
+        }
+    }
+}
+
+impl core::fmt::Display for ClockKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for ClockKind {
+    type Err = crate::Error;
+    /// A kind by name, in any case; [`Error::UnknownClock`](crate::Error::UnknownClock) for
+    /// anything else.
+    fn from_str(name: &str) -> Result<ClockKind, crate::Error> {
+        ClockKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+            .ok_or(crate::Error::UnknownClock)
+    }
+}
+
 #[cfg(feature = "std")]
 pub use system::SystemClock;
 
 #[cfg(feature = "std")]
 mod system {
-    use super::Clock;
+    use super::{Clock, ClockKind};
     use crate::time::{EPOCH_UNIX_NANOS, UNIT_NANOS, units_from_secs_nanos};
     use core::time::Duration;
 
@@ -209,10 +283,16 @@ mod system {
     /// unit in a third of the reads, which breaks the promise that an ID's time is within one
     /// unit of `CLOCK_REALTIME`. Half a unit of resolution leaves room for that delay (1000 Hz
     /// kernels qualify). Elsewhere it reads [`SystemTime`](std::time::SystemTime).
+    ///
+    /// [`SystemClock::fast`] is the opt-in cached clock ([`ClockKind::Fast`]): one atomic load
+    /// per read instead of a `clock_gettime` call, never ahead of `CLOCK_REALTIME` and less than
+    /// 1 ms behind it in steady state; a ticker thread keeps it fresh (the guarantees, and why a
+    /// stalled ticker can only delay time, never repeat an ID: docs/clock.md).
     #[derive(Debug, Clone, Copy)]
     pub struct SystemClock {
         #[cfg(any(target_os = "linux", target_os = "android"))]
         clock_id: libc::clockid_t,
+        fast: bool,
     }
 
     impl Default for SystemClock {
@@ -228,11 +308,88 @@ mod system {
             {
                 SystemClock {
                     clock_id: linux::best_clock(),
+                    fast: false,
                 }
             }
             #[cfg(not(any(target_os = "linux", target_os = "android")))]
             {
-                SystemClock {}
+                SystemClock { fast: false }
+            }
+        }
+
+        /// The opt-in fast clock ([`ClockKind::Fast`]): the process's cached `CLOCK_REALTIME`
+        /// reading, refreshed every 0.5 ms by a ticker thread started here (once per process,
+        /// and again in a `fork()` child). Where the thread cannot be started, reads fall back
+        /// to the precise clock.
+        ///
+        /// ```
+        /// use sno_core::{Clock, ClockKind, SystemClock};
+        /// let fast = SystemClock::fast();
+        /// assert_eq!(fast.kind(), ClockKind::Fast);
+        /// let g = sno_core::Generator::builder().clock(fast).build()?;
+        /// assert!(g.try_next(0)?.unix_nanos() <= SystemClock::precise_unix_nanos());
+        /// # Ok::<(), sno_core::Error>(())
+        /// ```
+        pub fn fast() -> Self {
+            crate::fast_time::start();
+            SystemClock {
+                fast: true,
+                ..Self::precise()
+            }
+        }
+
+        /// The clock of `kind`: [`new`](Self::new) or [`fast`](Self::fast).
+        pub fn with_kind(kind: ClockKind) -> Self {
+            match kind {
+                ClockKind::Precise => Self::new(),
+                ClockKind::Fast => Self::fast(),
+            }
+        }
+
+        /// The clock `SNO_CLOCK` names ([`ClockKind::from_env`]), as the process-wide generators
+        /// use it.
+        ///
+        /// ```
+        /// // Unset in this doctest's environment: the precise clock.
+        /// assert_eq!(sno_core::SystemClock::from_env()?.kind(), sno_core::ClockKind::Precise);
+        /// # Ok::<(), sno_core::Error>(())
+        /// ```
+        pub fn from_env() -> Result<Self, crate::Error> {
+            ClockKind::from_env().map(Self::with_kind)
+        }
+
+        /// The clock of the process-wide generators (`sno_core::new`, `ulid::new`, …): the one
+        /// [`from_env`](Self::from_env) gives, read once per process so that they all agree.
+        pub(crate) fn process_wide() -> Result<Self, crate::Error> {
+            static CLOCK: std::sync::OnceLock<Result<SystemClock, crate::Error>> =
+                std::sync::OnceLock::new();
+            *CLOCK.get_or_init(Self::from_env)
+        }
+
+        /// This clock's reading in nanoseconds since 1970: the cached time for the fast clock,
+        /// else `CLOCK_REALTIME` (the precise clock, also for a coarse one, whose readings are
+        /// only made in units).
+        ///
+        /// ```
+        /// use sno_core::SystemClock;
+        /// let fast = SystemClock::fast();
+        /// assert!(fast.now_unix_nanos() <= SystemClock::precise_unix_nanos());
+        /// ```
+        #[inline]
+        pub fn now_unix_nanos(&self) -> i64 {
+            if self.fast {
+                crate::fast_time::now_unix_nanos()
+            } else {
+                Self::precise_unix_nanos()
+            }
+        }
+
+        /// Which source this clock reads.
+        pub fn kind(&self) -> ClockKind {
+            if self.fast {
+                ClockKind::Fast
+            } else {
+                ClockKind::Precise
             }
         }
 
@@ -242,11 +399,12 @@ mod system {
             {
                 SystemClock {
                     clock_id: libc::CLOCK_REALTIME,
+                    fast: false,
                 }
             }
             #[cfg(not(any(target_os = "linux", target_os = "android")))]
             {
-                SystemClock {}
+                SystemClock { fast: false }
             }
         }
 
@@ -254,7 +412,7 @@ mod system {
         pub fn is_coarse(&self) -> bool {
             #[cfg(any(target_os = "linux", target_os = "android"))]
             {
-                self.clock_id == libc::CLOCK_REALTIME_COARSE
+                !self.fast && self.clock_id == libc::CLOCK_REALTIME_COARSE
             }
             #[cfg(not(any(target_os = "linux", target_os = "android")))]
             {
@@ -285,6 +443,9 @@ mod system {
         /// format's time resolution.
         #[inline]
         fn now_unix_millis(&self) -> i64 {
+            if self.fast {
+                return crate::fast_time::now_unix_nanos().div_euclid(1_000_000);
+            }
             // Seconds and the millisecond within: a 32-bit division instead of the 64-bit
             // one of the nanosecond total (the floor either way, as the nanoseconds are ≥ 0).
             #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -302,6 +463,10 @@ mod system {
     impl Clock for SystemClock {
         #[inline]
         fn now_units(&self) -> i64 {
+            if self.fast {
+                return (crate::fast_time::now_unix_nanos() - EPOCH_UNIX_NANOS)
+                    .div_euclid(UNIT_NANOS);
+            }
             #[cfg(any(target_os = "linux", target_os = "android"))]
             {
                 let (s, n) = linux::read(self.clock_id);
@@ -324,11 +489,20 @@ mod system {
 
         /// Sleeps until the start of unit `units` by the precise clock. A coarse clock moves only
         /// on kernel ticks, so when the target has passed but the coarse reading lags, it sleeps
-        /// until the next tick is due (one resolution after the coarse reading).
+        /// until the next tick is due (one resolution after the coarse reading). The fast clock
+        /// publishes a fresh reading after the sleep (at once, when only its cache lags), so the
+        /// retry sees the target unit whatever its ticker does.
         fn wait_until(&self, units: u64) {
             let target = EPOCH_UNIX_NANOS + units as i64 * UNIT_NANOS;
             let now = Self::precise_unix_nanos();
             let mut wait = target - now;
+            if self.fast {
+                if wait > 0 {
+                    std::thread::sleep(Duration::from_nanos(wait as u64));
+                }
+                crate::fast_time::refresh();
+                return;
+            }
             if wait <= 0 {
                 wait = self.lag_hint(now);
             }

@@ -197,6 +197,9 @@ pub enum Error {
         /// Which rule it breaks.
         reason: &'static str,
     },
+    /// A clock name that is not one of [`ClockKind::ALL`](crate::ClockKind::ALL)'s names
+    /// (`"precise"`, `"fast"`).
+    UnknownClock,
 }
 
 /// The one table of error kinds: variant, C status number (`sno_status`), stable code, and the
@@ -282,6 +285,7 @@ error_table! {
     UnrecognizedFormat => 37, "unrecognized_format", "ERR_SNO_UNRECOGNIZED_FORMAT", "the text is an ID of no known format";
     AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", "the text reads as more than one format: name the format";
     InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", "invalid TypeID prefix";
+    UnknownClock => 40, "unknown_clock", "ERR_SNO_UNKNOWN_CLOCK", "unknown clock name: expected \"precise\" or \"fast\"";
 }
 
 impl Error {
@@ -467,6 +471,9 @@ impl fmt::Display for Error {
                 }
             }
             Error::InvalidPrefix { reason } => write!(f, "sno: invalid TypeID prefix: {reason}"),
+            Error::UnknownClock => f.write_str(
+                "sno: unknown clock name (\"precise\" and \"fast\" are known)",
+            ),
         }
     }
 }

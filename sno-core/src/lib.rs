@@ -71,10 +71,6 @@ pub mod clock;
 mod entropy;
 mod error;
 #[cfg(feature = "std")]
-#[allow(
-    dead_code,
-    reason = "#26 in progress: the fast clock is not wired into SystemClock yet"
-)]
 mod fast_time;
 #[cfg(feature = "std")]
 mod fork;
@@ -117,7 +113,7 @@ pub use any::AnyId;
 pub use batch::{MAX_BATCH, batch_len};
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
-pub use clock::{Clock, MillisClock};
+pub use clock::{Clock, ClockKind, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind};

@@ -1,4 +1,4 @@
-//! `SNO_PARTITION` and `SNO_LEASE_URL` as the core's process-wide generator reads them. Each
+//! `SNO_PARTITION`, `SNO_CLOCK` and `SNO_LEASE_URL` as the core's process-wide generator reads them. Each
 //! case runs in a child process (the environment is read once per process): the `#[ignore]`d
 //! `child_*` tests are the children's entry points, started by the tests below.
 
@@ -9,7 +9,8 @@ fn run_child(name: &str, env: &[(&str, &str)]) -> bool {
     let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
     cmd.args(["--ignored", "--exact", name, "--test-threads", "1"])
         .env_remove("SNO_PARTITION")
-        .env_remove("SNO_LEASE_URL");
+        .env_remove("SNO_LEASE_URL")
+        .env_remove("SNO_CLOCK");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -127,4 +128,55 @@ fn child_fork_refuses() {
         78,
         "the parent keeps it"
     );
+}
+
+#[test]
+fn sno_clock_selects_the_process_wide_clock() {
+    for fast in ["fast", "FAST", "Fast"] {
+        assert!(
+            run_child("child_fast_clock", &[("SNO_CLOCK", fast)]),
+            "{fast}"
+        );
+    }
+    assert!(run_child(
+        "child_precise_clock",
+        &[("SNO_CLOCK", "precise")]
+    ));
+    assert!(run_child("child_precise_clock", &[]));
+    assert!(!run_child("child_fast_clock", &[]), "the check can fail");
+    for bad in ["", "slow", " fast", "fast ", "coarse", "1"] {
+        assert!(
+            run_child("child_invalid_clock", &[("SNO_CLOCK", bad)]),
+            "SNO_CLOCK={bad:?}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "a child of sno_clock_selects_the_process_wide_clock"]
+fn child_fast_clock() {
+    assert_eq!(
+        sno_core::ClockKind::from_env(),
+        Ok(sno_core::ClockKind::Fast)
+    );
+    let g = sno_core::try_global_generator().unwrap();
+    assert_eq!(g.clock().kind(), sno_core::ClockKind::Fast);
+    let (a, b) = (sno_core::new(0), sno_core::new(0));
+    assert!(a < b);
+}
+
+#[test]
+#[ignore = "a child of sno_clock_selects_the_process_wide_clock"]
+fn child_precise_clock() {
+    let g = sno_core::try_global_generator().unwrap();
+    assert_eq!(g.clock().kind(), sno_core::ClockKind::Precise);
+}
+
+#[test]
+#[ignore = "a child of sno_clock_selects_the_process_wide_clock"]
+fn child_invalid_clock() {
+    let e = sno_core::try_new(0).unwrap_err();
+    assert_eq!(e.code(), "invalid_environment");
+    assert!(e.to_string().contains("SNO_CLOCK"), "{e}");
+    assert_eq!(sno_core::ClockKind::from_env(), Err(e));
 }

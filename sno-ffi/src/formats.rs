@@ -258,6 +258,21 @@ where
     unsafe { generator_with(out, || Ok(G::State::default())) }
 }
 
+/// [`generator_new`] on the C clock value `clock` (a `sno_clock`).
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn generator_new_with_clock<G: CGenerator>(
+    clock: i32,
+    out: *mut *mut G,
+) -> sno_status
+where
+    G::State: Default,
+{
+    // SAFETY: forwarded contract.
+    unsafe { generator_on(out, clock, || Ok(G::State::default())) }
+}
+
 /// Creates a generator handle over the state `make` builds (it may refuse the settings), on
 /// the system clock.
 ///
@@ -267,11 +282,25 @@ pub(crate) unsafe fn generator_with<G: CGenerator>(
     out: *mut *mut G,
     make: impl FnOnce() -> Result<G::State, Error>,
 ) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { generator_on(out, crate::types::sno_clock::Precise as i32, make) }
+}
+
+/// [`generator_with`] on the C clock value `clock` (a `sno_clock`).
+///
+/// # Safety
+/// `out` NULL or writable.
+unsafe fn generator_on<G: CGenerator>(
+    out: *mut *mut G,
+    clock: i32,
+    make: impl FnOnce() -> Result<G::State, Error>,
+) -> sno_status {
     ffi_boundary(|| {
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let g = Box::new(G::wrap(Shared::new(make()?)));
+        let clock = crate::types::sno_clock::system_clock(clock)?;
+        let g = Box::new(G::wrap(Shared::with_state_and_clock(make()?, clock)));
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, Box::into_raw(g)) }
     })

@@ -170,6 +170,18 @@ pub unsafe extern "C" fn sno_ulid_generator_new(out: *mut *mut sno_ulid_generato
     unsafe { crate::formats::generator_new(out) }
 }
 
+/// sno_ulid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+/// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+/// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulid_generator_new_with_clock(clock: i32, out: *mut *mut sno_ulid_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new_with_clock(clock, out) }
+}
+
 /// Releases a ULID generator; NULL is ignored. Call once, after every user is done.
 ///
 /// # Safety
@@ -334,6 +346,18 @@ pub unsafe extern "C" fn sno_uuid7_generator_new(out: *mut *mut sno_uuid7_genera
     unsafe { crate::formats::generator_new(out) }
 }
 
+/// sno_uuid7_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+/// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_uuid7_generator_new_with_clock(clock: i32, out: *mut *mut sno_uuid7_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new_with_clock(clock, out) }
+}
+
 /// Releases a UUIDv7 generator; NULL is ignored. Call once, after every user is done.
 ///
 /// # Safety
@@ -477,6 +501,18 @@ crate::formats::c_generator!(sno_scru128_generator, sno_core::scru128::Generator
 pub unsafe extern "C" fn sno_scru128_generator_new(out: *mut *mut sno_scru128_generator) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { crate::formats::generator_new(out) }
+}
+
+/// sno_scru128_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+/// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_scru128_generator_new_with_clock(clock: i32, out: *mut *mut sno_scru128_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new_with_clock(clock, out) }
 }
 
 /// Releases a SCRU128 generator; NULL is ignored. Call once, after every user is done.
@@ -624,6 +660,18 @@ crate::formats::c_generator!(sno_scru160_generator, sno_core::scru160::Generator
 pub unsafe extern "C" fn sno_scru160_generator_new(out: *mut *mut sno_scru160_generator) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { crate::formats::generator_new(out) }
+}
+
+/// sno_scru160_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+/// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_scru160_generator_new_with_clock(clock: i32, out: *mut *mut sno_scru160_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new_with_clock(clock, out) }
 }
 
 /// Releases a SCRU160 generator; NULL is ignored. Call once, after every user is done.

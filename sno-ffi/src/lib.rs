@@ -39,8 +39,8 @@ use sno_core::{ErrorKind, Generator, Id};
 pub use typeid::*;
 use types::GeneratorKind;
 pub use types::{
-    sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options, sno_snapshot,
-    sno_stats, sno_status,
+    sno_clock, sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options,
+    sno_snapshot, sno_stats, sno_status,
 };
 pub use ulid::*;
 pub use ulidflake::*;
@@ -193,14 +193,31 @@ pub unsafe extern "C" fn sno_generator_new(
     opts: *const sno_generator_options,
     out: *mut *mut sno_generator,
 ) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_generator_new_with_clock(opts, sno_clock::Precise as i32, out) }
+}
+
+/// sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
+/// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+/// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_new_with_clock(
+    opts: *const sno_generator_options,
+    clock: i32,
+    out: *mut *mut sno_generator,
+) -> sno_status {
     ffi_boundary(|| {
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
-        let mut builder =
-            Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
+        let mut builder = Generator::builder()
+            .clock(sno_clock::system_clock(clock)?)
+            .sequence_bounds(opts.sequence_min, opts.sequence_max);
         if let Some(p) = requested_partition(opts.partition, false)? {
             builder = builder.partition(p);
         }

@@ -160,13 +160,15 @@ pub enum sno_status {
     /// A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
     /// starting or ending with `_`).
     InvalidPrefix = 39,
+    /// A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
+    UnknownClock = 40,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
 
 impl sno_status {
     /// Every status, in number order.
-    const ALL: [sno_status; 41] = {
+    const ALL: [sno_status; 42] = {
         use sno_status::*;
         [
             Ok,
@@ -209,6 +211,7 @@ impl sno_status {
             UnrecognizedFormat,
             AmbiguousFormat,
             InvalidPrefix,
+            UnknownClock,
             Panic,
         ]
     };
@@ -468,4 +471,31 @@ impl sno_generator {
 /// sno_lease_free.
 pub struct sno_lease {
     pub(crate) inner: ::sno_lease::Lease,
+}
+
+/// The time source of a generator (sno_generator_new_with_clock and the `<format>_generator_new_with_clock`
+/// functions); the process-wide generators take theirs from the `SNO_CLOCK` environment variable
+/// (`precise` or `fast`). Functions take it as an `int32_t`: another value is
+/// SNO_STATUS_UNKNOWN_CLOCK.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum sno_clock {
+    /// The operating system's clock, read on every call (the default).
+    Precise = 0,
+    /// The opt-in fast clock: a cached CLOCK_REALTIME reading that a ticker thread refreshes
+    /// every 0.5 ms (about 1 ns to read; never ahead of the OS clock, less than 1 ms behind it in
+    /// steady state; a stalled ticker only delays time, it never repeats an ID).
+    Fast = 1,
+}
+
+impl sno_clock {
+    /// The core's clock of the C value `clock`, or SNO_STATUS_UNKNOWN_CLOCK.
+    pub(crate) fn system_clock(clock: i32) -> Result<sno_core::SystemClock, Error> {
+        let kind = match clock {
+            0 => sno_core::ClockKind::Precise,
+            1 => sno_core::ClockKind::Fast,
+            _ => return Err(Error::UnknownClock),
+        };
+        Ok(sno_core::SystemClock::with_kind(kind))
+    }
 }

@@ -163,10 +163,15 @@ fn build() -> Result<Process, Error> {
         })),
         (Some(url), None) => {
             let options = LeaseOptions::from_env()?;
+            // The clock `SNO_CLOCK` names, as for the unleased process-wide generator (checked
+            // before a partition is taken).
+            let clock = sno_core::SystemClock::from_env()?;
             // The process lease lives as long as the process: its grant lapses after the TTL
             // once the process is gone.
             let lease: &'static Lease = Box::leak(Box::new(Lease::acquire(&url, &options)?));
-            let generator: &'static LeasedGenerator = Box::leak(Box::new(lease.generator()?));
+            let builder = sno_core::Generator::builder().clock(clock);
+            let generator: &'static LeasedGenerator =
+                Box::leak(Box::new(lease.generator_with(builder)?));
             Ok(Process {
                 generator: ProcessGenerator::Leased(generator),
                 lease: Some(lease),

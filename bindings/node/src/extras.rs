@@ -462,6 +462,8 @@ pub struct GeneratorSettings {
     pub generator_id: Option<f64>,
     /// The longest `next` wait, 0 ..= 2^31 - 1 ms (default 5000).
     pub max_wait_ms: Option<f64>,
+    /// The clock: `'precise'` (default) or `'fast'`.
+    pub clock: Option<String>,
 }
 
 /// A thread-safe monotonic generator of one format (the `Generator` of each namespace in
@@ -518,11 +520,20 @@ impl FormatGenerator {
             let option = |name: &str| format!("{ns}.Generator: option {name}");
             let max_wait_ms = wait::max_wait_ms(settings.max_wait_ms, &format!("{ns}.Generator"))?;
             let invalid = |e: SnoError| range_error(format!("invalid generator settings: {e}"));
+            let clock = crate::clock_arg(settings.clock)?;
             let inner = match format {
-                Format::Ulid => AnyGenerator::Ulid(Shared::default()),
-                Format::Uuid7 => AnyGenerator::Uuid7(Shared::default()),
-                Format::Scru128 => AnyGenerator::Scru128(Shared::default()),
-                Format::Scru160 => AnyGenerator::Scru160(Shared::default()),
+                Format::Ulid => {
+                    AnyGenerator::Ulid(Shared::with_state_and_clock(Default::default(), clock))
+                }
+                Format::Uuid7 => {
+                    AnyGenerator::Uuid7(Shared::with_state_and_clock(Default::default(), clock))
+                }
+                Format::Scru128 => {
+                    AnyGenerator::Scru128(Shared::with_state_and_clock(Default::default(), clock))
+                }
+                Format::Scru160 => {
+                    AnyGenerator::Scru160(Shared::with_state_and_clock(Default::default(), clock))
+                }
                 Format::UlidFlake => {
                     let sid = settings
                         .sid
@@ -543,7 +554,7 @@ impl FormatGenerator {
                     };
                     let state =
                         ulidflake::Monotonic::with_config(ThreadRng, config).map_err(invalid)?;
-                    AnyGenerator::UlidFlake(Shared::new(state))
+                    AnyGenerator::UlidFlake(Shared::with_state_and_clock(state, clock))
                 }
                 Format::Nanoflake => {
                     let id = settings.generator_id.unwrap_or(f64::NAN);
@@ -552,7 +563,7 @@ impl FormatGenerator {
                     let epoch_ms = epoch_arg(&option("epochMs"), epoch, 0)?;
                     let state = nanoflake::Monotonic::new(epoch_ms, generator_id as u16)
                         .map_err(invalid)?;
-                    AnyGenerator::Nanoflake(Shared::new(state))
+                    AnyGenerator::Nanoflake(Shared::with_state_and_clock(state, clock))
                 }
                 other => return Err(range_error(format!("{other} has no Generator"))),
             };

@@ -135,6 +135,10 @@ impl Lease {
     /// `snapshot` are only taken to be refused: a leased generator mints on the lease's
     /// partition, from the lease's window.
     #[napi(catch_unwind)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the options `sno.js` checked, passed positionally as to `new Generator`"
+    )]
     pub fn generator(
         &self,
         env: &Env,
@@ -143,6 +147,7 @@ impl Lease {
         sequence_max: Option<f64>,
         snapshot: Option<Snapshot>,
         max_wait_ms: Option<f64>,
+        clock: Option<String>,
     ) -> Result<Generator, String> {
         (|| -> R<Generator> {
             let conflict = |option: &str, why: &str| {
@@ -167,7 +172,7 @@ impl Lease {
                 ));
             }
             let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
-            let builder = generator_builder(sequence_min, sequence_max, max_wait_ms)?;
+            let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
             let leased = self.inner.generator_with(builder)?;
             Ok(Generator::leased(leased, max_wait_ms))
         })()

@@ -362,8 +362,10 @@ pub(crate) fn generator_builder(
     sequence_min: Option<f64>,
     sequence_max: Option<f64>,
     max_wait_ms: u32,
+    clock: Option<String>,
 ) -> R<sno_core::GeneratorBuilder<sno_core::SystemClock>> {
     Ok(CoreGenerator::builder()
+        .clock(clock_arg(clock)?)
         .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
         .sequence_bounds(
             u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
@@ -372,6 +374,18 @@ pub(crate) fn generator_builder(
                 sequence_max.unwrap_or(65535.0),
             )?,
         ))
+}
+
+/// A `clock` option (`sno.js` has checked it is a string): the system clock the core names so
+/// (`'precise'`, the default, or `'fast'`), else a RangeError ERR_SNO_UNKNOWN_CLOCK.
+pub(crate) fn clock_arg(clock: Option<String>) -> R<sno_core::SystemClock> {
+    match clock {
+        None => Ok(sno_core::SystemClock::default()),
+        Some(name) => name
+            .parse()
+            .map(sno_core::SystemClock::with_kind)
+            .map_err(Fail::Argument),
+    }
 }
 
 pub(crate) fn u16_arg(name: &str, v: f64) -> R<u16> {
@@ -455,10 +469,11 @@ impl Generator {
         sequence_max: Option<f64>,
         snapshot: Option<Snapshot>,
         max_wait_ms: Option<f64>,
+        clock: Option<String>,
     ) -> Result<Self, String> {
         (|| -> R<Self> {
             let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
-            let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms)?;
+            let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
             if let Some(s) = snapshot {
                 let s = sno_core::Snapshot {
                     partition: u16_arg("Generator: option snapshot.partition", s.partition)?,

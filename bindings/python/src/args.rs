@@ -1,4 +1,4 @@
-//! Integer arguments. Every `int` parameter takes any Python int (or object with `__index__`) and
+//! Arguments checked for the bindings' signatures: the `clock=` name, and integers. Every `int` parameter takes any Python int (or object with `__index__`) and
 //! is checked here, so that a value outside the parameter's range raises the documented error
 //! naming the parameter (`ConfigError`, code `"invalid_argument"`; `TimeRangeError` for times;
 //! `ConfigError` `"batch_too_large"` for counts), never a bare `OverflowError`. Used through
@@ -144,4 +144,17 @@ pub(crate) fn field<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
         Wide::Fits(v) => T::try_from(v).map_err(|_| to_py(obj.py(), Error::ValueOverflow)),
         _ => Err(to_py(obj.py(), Error::ValueOverflow)),
     }
+}
+
+/// A `clock=` argument: `"precise"` or `"fast"` (any case, parsed by the core) as the system
+/// clock of that kind, `None` for the default (precise); another string is `ConfigError` with
+/// code `"unknown_clock"`, another type a `TypeError`.
+pub(crate) fn clock(obj: &Bound<'_, PyAny>) -> PyResult<Option<sno_core::SystemClock>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let name: &str = obj.extract()?;
+    name.parse()
+        .map(|kind| Some(sno_core::SystemClock::with_kind(kind)))
+        .map_err(|e| to_py(obj.py(), e))
 }

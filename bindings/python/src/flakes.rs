@@ -5,11 +5,11 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use sno_core::Error;
 use sno_core::monotonic::Shared;
 use sno_core::nanoflake::{self, Nanoflake};
 use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
+use sno_core::{Error, SystemClock};
 
 use crate::batch::{global_value, next};
 use crate::formats::new_list;
@@ -156,13 +156,17 @@ impl PyNanoflakeGenerator {
     /// `epoch_ms`: Unix milliseconds (not negative), shared by every generator of the
     /// application; `generator_id`: 0 ..= 1023. Otherwise `ConfigError`.
     #[new]
+    #[pyo3(signature = (epoch_ms, generator_id, *, clock = None))]
     fn py_new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
         #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
+        #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
     ) -> PyResult<Self> {
         nanoflake::Monotonic::new(epoch_ms, generator_id)
-            .map(|m| PyNanoflakeGenerator(Shared::new(m)))
+            .map(|m| {
+                PyNanoflakeGenerator(Shared::with_state_and_clock(m, clock.unwrap_or_default()))
+            })
             .map_err(|e| config_error(py, e))
     }
 
@@ -222,12 +226,13 @@ impl PyUlidFlakeGenerator {
     /// `entropy_size` random bytes per same-millisecond increment (1..3, scalable 1..2).
     /// Otherwise `ConfigError`.
     #[new]
-    #[pyo3(signature = (*, epoch_ms = 1_704_067_200_000, sid = None, entropy_size = 1))]
+    #[pyo3(signature = (*, epoch_ms = 1_704_067_200_000, sid = None, entropy_size = 1, clock = None))]
     fn py_new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
         #[pyo3(from_py_with = args::opt_sid)] sid: Option<u8>,
         #[pyo3(from_py_with = args::entropy_size)] entropy_size: u8,
+        #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
     ) -> PyResult<Self> {
         if sid.is_some() && entropy_size > 2 {
             return Err(args::invalid_argument(
@@ -243,7 +248,9 @@ impl PyUlidFlakeGenerator {
             entropy_size,
         };
         ulidflake::Monotonic::with_config(ThreadRng, config)
-            .map(|m| PyUlidFlakeGenerator(Shared::new(m)))
+            .map(|m| {
+                PyUlidFlakeGenerator(Shared::with_state_and_clock(m, clock.unwrap_or_default()))
+            })
             .map_err(|e| config_error(py, e))
     }
 

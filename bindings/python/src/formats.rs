@@ -46,8 +46,14 @@ macro_rules! monotonic {
         #[pymethods]
         impl $gen {
             #[new]
-            fn py_new() -> Self {
-                $gen(Shared::default())
+            #[pyo3(signature = (*, clock = None))]
+            fn py_new(
+                #[pyo3(from_py_with = crate::args::clock)] clock: Option<sno_core::SystemClock>,
+            ) -> Self {
+                $gen(Shared::with_state_and_clock(
+                    Default::default(),
+                    clock.unwrap_or_default(),
+                ))
             }
 
             /// The next value, greater than every earlier one of this generator.

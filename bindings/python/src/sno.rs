@@ -349,8 +349,9 @@ impl PyGenerator {
     #[new]
     #[pyo3(signature = (
         partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *,
-        max_wait_ms = 5000, lease = None
+        max_wait_ms = 5000, lease = None, clock = None
     ))]
+    #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn py_new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::opt_partition)] partition: Option<u16>,
@@ -359,8 +360,10 @@ impl PyGenerator {
         snapshot: Option<&Bound<'_, PyDict>>,
         #[pyo3(from_py_with = args::max_wait_ms)] max_wait_ms: u32,
         lease: Option<Bound<'_, PyLease>>,
+        #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
     ) -> PyResult<Self> {
         let mut b = Generator::builder()
+            .clock(clock.unwrap_or_default())
             .sequence_bounds(sequence_min, sequence_max)
             .max_wait(std::time::Duration::from_millis(max_wait_ms.into()));
         if let Some(lease) = lease {

@@ -31,18 +31,21 @@ fn configure_global() -> Result<Generator<SystemClock>, Error> {
             reason: "sno_core's process-wide generator cannot lease a partition: use sno_lease::try_new (the C, Python and Node libraries do)",
         });
     }
+    let clock = SystemClock::process_wide()?;
+    let builder = || Generator::builder().clock(clock);
     if let Some(partition) = partition_from_env()? {
-        return Generator::builder().partition(partition).build();
+        return builder().partition(partition).build();
     }
     // A default partition; past 65 536 of them, the seed itself (the fork handler below
     // repartitions the global generator either way).
-    match Generator::builder().build() {
+    match builder().build() {
         Ok(g) => Ok(g),
-        Err(_) => Generator::builder().partition(seed()).build(),
+        Err(_) => builder().partition(seed()).build(),
     }
 }
 
-/// The process-wide generator behind [`new`] and [`try_new`]: system clock, the full sequence
+/// The process-wide generator behind [`new`] and [`try_new`]: the system clock `SNO_CLOCK`
+/// names ([`SystemClock::from_env`]: the precise one unless it says `fast`), the full sequence
 /// range, and the partition `SNO_PARTITION` fixes ([`partition_from_env`]), else a default one.
 /// The environment is read once, on first use. Leasing (`SNO_LEASE_URL`) needs the `sno-lease`
 /// crate's process-wide generator; here it is an error.
@@ -63,7 +66,7 @@ pub fn try_global_generator() -> Result<&'static Generator<SystemClock>, Error> 
 ///
 /// # Panics
 ///
-/// If `SNO_PARTITION` holds an invalid value or `SNO_LEASE_URL` is set.
+/// If `SNO_PARTITION` or `SNO_CLOCK` holds an invalid value, or `SNO_LEASE_URL` is set.
 pub fn global_generator() -> &'static Generator<SystemClock> {
     match try_global_generator() {
         Ok(g) => g,

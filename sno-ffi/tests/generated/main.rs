@@ -179,6 +179,19 @@ fn generator(out: &mut String, spec: &Spec, g: &GeneratorSpec, core: &CoreFormat
             &format!("{p}_generator_new(out: *mut *mut {p}_generator) -> sno_status"),
             "// SAFETY: forwarded contract.\nunsafe { crate::formats::generator_new(out) }",
         );
+        function(
+            out,
+            &format!(
+                "{p}_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as \
+                 {p}_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 \
+                 ns to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe."
+            ),
+            Some("`out` must be NULL or writable."),
+            &format!(
+                "{p}_generator_new_with_clock(clock: i32, out: *mut *mut {p}_generator) -> sno_status"
+            ),
+            "// SAFETY: forwarded contract.\nunsafe { crate::formats::generator_new_with_clock(clock, out) }",
+        );
     }
     function(
         out,
