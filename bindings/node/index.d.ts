@@ -39,7 +39,7 @@ export declare class Generator {
    * `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
    * eight number fields. Ranges are checked here.
    */
-  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null)
+  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null)
   /**
    * The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
    * back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
@@ -95,7 +95,7 @@ export declare class Lease {
    * `snapshot` are only taken to be refused: a leased generator mints on the lease's
    * partition, from the lease's window.
    */
-  generator(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null): Generator
+  generator(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null): Generator
   /** The partition leased now (it changes if the lease is lost and a new one taken). */
   get partition(): number
   /**
@@ -308,6 +308,8 @@ export interface GeneratorSettings {
   generatorId?: number
   /** The longest `next` wait, 0 ..= 2^31 - 1 ms (default 5000). */
   maxWaitMs?: number
+  /** The clock: `'precise'` (default) or `'fast'`. */
+  clock?: string
 }
 
 /**

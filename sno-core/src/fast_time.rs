@@ -13,15 +13,16 @@
 //!
 //! * **Never ahead.** Every value stored is a `CLOCK_REALTIME` reading taken before the store,
 //!   so a read returns a time at or before the OS clock's (as it was when the value was read).
-//! * **Never backwards, except by the OS clock's own steps.** Publishing uses `fetch_max`, so two
-//!   publishers racing (the ticker and a waiting reader, see [`refresh`]) cannot move the word
-//!   back. Only a publisher that finds its fresh reading *below* the word it loaded before
-//!   reading the clock (which proves that `CLOCK_REALTIME` itself was set back in between)
-//!   replaces the word by that reading, with a compare-and-swap from the value it loaded: the
-//!   source then follows the OS clock back within one period, and the generators handle the step
-//!   as they handle it on the precise clock (tick-tock switch, staying in the last millisecond).
-//!   Without it a clock set back by an hour would freeze the cached time for an hour, and a
-//!   generator waiting for the next unit would sleep towards a target an hour away.
+//! * **Never backwards, except by the OS clock's own steps.** Publishing only raises the word
+//!   (a compare-and-swap loop, like `fetch_max`), so two publishers racing (the ticker and a
+//!   waiting reader, see [`refresh`]) cannot move it back. Only a publisher that finds its fresh
+//!   reading *below* the word it loaded before reading the clock (which proves that
+//!   `CLOCK_REALTIME` itself was set back in between) replaces the word by that reading, and only
+//!   if the word still holds the value it loaded: the source then follows the OS clock back
+//!   within one period, and the generators handle the step as they handle it on the precise
+//!   clock (tick-tock switch, staying in the last millisecond). Without it a clock set back by an
+//!   hour would freeze the cached time for an hour, and a generator waiting for the next unit
+//!   would sleep towards a target an hour away.
 //! * **Lag.** In steady state the word lags `CLOCK_REALTIME` by at most [`PERIOD`] plus the
 //!   ticker's wake-up delay (the timer slack, 50 µs by default): under 1 ms. `scripts/bench`
 //!   measures the distribution (BENCHMARKS.md).
@@ -33,60 +34,80 @@
 //!   itself and publishes it: progress never depends on the ticker.
 //! * **`fork()`.** The child has no ticker thread. This module's `pthread_atfork` child handler
 //!   marks the word stale; the child's first read restarts the ticker.
+//! * **Idle processes pay almost nothing.** After 100 ms without a read the ticker marks the
+//!   word stale and sleeps in 20 ms steps (50 wake-ups a second instead of 2 000); reads then
+//!   take the precise clock (its cost, its accuracy) and ask for the ticker, which publishes
+//!   again within 20 ms. A stale word is never published over by anyone but the ticker, so a
+//!   read is never served an old value by a quiet ticker.
 //! * **No ticker at all** (the thread cannot be spawned): every read falls back to the precise
 //!   clock (its cost, its accuracy).
 
-use core::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use core::time::Duration;
-use std::sync::{Mutex, Once};
+#[cfg(unix)]
+use std::sync::Once;
 
 /// How often the ticker refreshes the cached time.
 pub const PERIOD: Duration = Duration::from_micros(500);
+/// Periods without a read after which the ticker goes quiet (100 ms).
+const IDLE_PERIODS: u32 = 200;
+/// How often a quiet ticker looks whether it is wanted again.
+const QUIET_POLL: Duration = Duration::from_millis(20);
 
-/// The word's value while no ticker serves this process (never started, or a `fork()` child
+/// The word's value while no ticker publishes (never started, gone quiet, or a `fork()` child
 /// before its first read): reads take the cold path. Real readings are ≥ 0 (after 1970).
 const STALE: i64 = -1;
 
-/// The cached Unix time in nanoseconds, or [`STALE`]; alone on its cache line (readers share it
-/// with the ticker, which writes it once per period, and with nothing else).
-static CACHED_UNIX_NANOS: crate::sync::CachePadded<AtomicI64> =
-    crate::sync::CachePadded(AtomicI64::new(STALE));
+/// What readers touch, on one cache line: the cached time and whether it was read since the
+/// ticker last looked (set only when clear, so a busy reader writes the line once per period).
+struct Cache {
+    unix_nanos: AtomicI64,
+    read: AtomicBool,
+}
 
-/// `1 + ` the fork generation whose ticker is running (0: none), and whether starting it failed.
+static CACHE: crate::sync::CachePadded<Cache> = crate::sync::CachePadded(Cache {
+    unix_nanos: AtomicI64::new(STALE),
+    read: AtomicBool::new(false),
+});
+
+/// `1 + ` the fork generation whose ticker thread exists (0: none): the reader that moves it
+/// there spawns the thread (a compare-and-swap, no lock: a `fork()` can never leave it held).
 static TICKER_GENERATION: AtomicU64 = AtomicU64::new(0);
-/// Serialises ticker starts.
-static STARTING: Mutex<()> = Mutex::new(());
-#[cfg(unix)]
-static ATFORK: Once = Once::new();
 /// `1 + ` the fork generation in which spawning the ticker failed (0: none failed).
 static SPAWN_FAILED: AtomicU64 = AtomicU64::new(0);
+/// Set by a read that found a quiet ticker: it starts publishing again.
+static WANTED: AtomicBool = AtomicBool::new(false);
+#[cfg(unix)]
+static ATFORK: Once = Once::new();
 
-/// The cached Unix time in nanoseconds: at or before `CLOCK_REALTIME`, one atomic load. Starts
-/// the ticker on first use (and in a `fork()` child).
+/// The cached Unix time in nanoseconds: at or before `CLOCK_REALTIME`, one atomic load.
 #[inline]
 pub fn now_unix_nanos() -> i64 {
-    let cached = CACHED_UNIX_NANOS.0.load(Ordering::Relaxed);
+    let cached = CACHE.0.unix_nanos.load(Ordering::Relaxed);
     if cached < 0 {
         return cold_read();
+    }
+    if !CACHE.0.read.load(Ordering::Relaxed) {
+        CACHE.0.read.store(true, Ordering::Relaxed);
     }
     cached
 }
 
-/// The read when no ticker serves the process: start one, else read the precise clock.
+/// The read when no ticker publishes: make sure one runs (or will publish again shortly), and
+/// read the precise clock meanwhile.
 #[cold]
 fn cold_read() -> i64 {
-    if start() {
-        let cached = CACHED_UNIX_NANOS.0.load(Ordering::Relaxed);
-        if cached >= 0 {
-            return cached;
-        }
+    start();
+    let cached = CACHE.0.unix_nanos.load(Ordering::Relaxed);
+    if cached >= 0 {
+        return cached;
     }
     realtime_unix_nanos()
 }
 
-/// Starts the ticker of this process unless it runs already, and publishes a first reading
-/// before returning. Returns whether a ticker runs (false: it could not be spawned, and reads
-/// fall back to the precise clock).
+/// Makes sure a ticker serves this process: spawns it (publishing a first reading before
+/// returning) unless it exists, and wakes it if it went quiet. Returns false when it cannot be
+/// spawned: reads then fall back to the precise clock.
 pub fn start() -> bool {
     crate::fork::register_fork_handler();
     #[cfg(unix)]
@@ -96,35 +117,68 @@ pub fn start() -> bool {
         unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
     });
     let running = crate::fork::fork_generation() + 1;
-    if TICKER_GENERATION.load(Ordering::Acquire) == running {
+    let exists = TICKER_GENERATION.load(Ordering::Acquire);
+    if exists == running {
+        if CACHE.0.unix_nanos.load(Ordering::Relaxed) < 0 {
+            WANTED.store(true, Ordering::Relaxed);
+        }
         return true;
     }
-    if SPAWN_FAILED.load(Ordering::Relaxed) == running {
-        return false;
+    if SPAWN_FAILED.load(Ordering::Relaxed) == running
+        || TICKER_GENERATION
+            .compare_exchange(exists, running, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+    {
+        // Spawning failed in this process, or another thread is spawning it right now.
+        return SPAWN_FAILED.load(Ordering::Relaxed) != running;
     }
-    let _guard = STARTING.lock().unwrap_or_else(|p| p.into_inner());
-    if TICKER_GENERATION.load(Ordering::Acquire) == running {
-        return true;
-    }
-    CACHED_UNIX_NANOS
+    CACHE
         .0
+        .unix_nanos
         .store(realtime_unix_nanos().max(0), Ordering::Relaxed);
     let spawned = std::thread::Builder::new()
         .name("sno-fast-clock".into())
         .stack_size(64 << 10)
-        .spawn(|| {
-            loop {
-                publish();
-                std::thread::sleep(PERIOD);
-            }
-        });
+        .spawn(tick);
     if spawned.is_err() {
-        CACHED_UNIX_NANOS.0.store(STALE, Ordering::Relaxed);
+        CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
         SPAWN_FAILED.store(running, Ordering::Relaxed);
         return false;
     }
-    TICKER_GENERATION.store(running, Ordering::Release);
     true
+}
+
+/// The ticker thread: publishes every [`PERIOD`]; after [`IDLE_PERIODS`] without a read it
+/// marks the word stale (reads then take the precise clock and ask for it) and looks every
+/// [`QUIET_POLL`] whether it is wanted again: a process that stops making IDs stops paying
+/// 2 000 wake-ups a second.
+fn tick() {
+    let mut idle = 0;
+    loop {
+        publish();
+        std::thread::sleep(PERIOD);
+        if CACHE.0.read.swap(false, Ordering::Relaxed) {
+            idle = 0;
+            continue;
+        }
+        idle += 1;
+        if idle < IDLE_PERIODS {
+            continue;
+        }
+        WANTED.store(false, Ordering::Relaxed);
+        CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
+        while !WANTED.swap(false, Ordering::Relaxed) {
+            std::thread::sleep(QUIET_POLL);
+        }
+        // Only a stale word is replaced: this ticker is the only thread that clears it.
+        let _ = CACHE.0.unix_nanos.compare_exchange(
+            STALE,
+            realtime_unix_nanos().max(0),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+        idle = 0;
+    }
 }
 
 /// `CLOCK_REALTIME` in nanoseconds since 1970 (0 before), as [`std::time::SystemTime`] reads it.
@@ -138,26 +192,31 @@ fn realtime_unix_nanos() -> i64 {
 /// becomes at least this reading unless the OS clock was set back, in which case it follows
 /// it back.
 fn publish() {
-    publish_to(&CACHED_UNIX_NANOS.0, realtime_unix_nanos);
+    publish_to(&CACHE.0.unix_nanos, realtime_unix_nanos);
 }
 
-/// [`publish`] on `word`, reading the clock with `read` *after* loading the word.
+/// [`publish`] on `word`, reading the clock with `read` *after* loading the word. A stale word
+/// is left stale (a quiet or absent ticker is woken by reads, not here).
 fn publish_to(word: &AtomicI64, read: impl FnOnce() -> i64) {
     let loaded = word.load(Ordering::Relaxed);
-    let now = read();
     if loaded < 0 {
-        // No ticker serves this process (a fork child before its first read, or no ticker at
-        // all): leave the word stale so that reads keep taking the cold path.
         return;
     }
-    if now >= loaded {
-        word.fetch_max(now, Ordering::Relaxed);
-    } else {
-        // `loaded` was a reading of CLOCK_REALTIME taken before we loaded it, and `now` was
-        // read after: the OS clock went back in between. Follow it, unless another publisher
-        // changed the word meanwhile (the next period retries).
-        let _ = word.compare_exchange(loaded, now.max(0), Ordering::Relaxed, Ordering::Relaxed);
-    }
+    let now = read();
+    let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |current| {
+        if current < 0 {
+            None
+        } else if now > current {
+            Some(now)
+        } else if now < loaded && current == loaded {
+            // `loaded` was a reading of CLOCK_REALTIME taken before we loaded it, and `now`
+            // was read after: the OS clock went back in between. Follow it, unless another
+            // publisher changed the word meanwhile (the next period retries).
+            Some(now.max(0))
+        } else {
+            None
+        }
+    });
 }
 
 /// Publishes a fresh precise reading now, for a generator that is about to retry after a wait:
@@ -170,7 +229,7 @@ pub fn refresh() {
 /// The `fork()` child handler (atomics only): the child has no ticker.
 #[cfg(unix)]
 extern "C" fn after_fork_in_child() {
-    CACHED_UNIX_NANOS.0.store(STALE, Ordering::Relaxed);
+    CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
 }
 
 #[cfg(test)]
@@ -228,6 +287,21 @@ mod tests {
         let stale = AtomicI64::new(STALE);
         publish_to(&stale, || 5_000);
         assert_eq!(stale.load(Ordering::Relaxed), STALE);
+    }
+
+    #[test]
+    fn after_a_quiet_spell_the_time_moves_again_and_never_reads_ahead() {
+        assert!(start());
+        // Long enough for the ticker to go quiet if no other test reads meanwhile.
+        std::thread::sleep(PERIOD * (IDLE_PERIODS + 100));
+        let first = now_unix_nanos();
+        assert!(first <= realtime_unix_nanos());
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while now_unix_nanos() <= first {
+            assert!(std::time::Instant::now() < deadline, "the time stopped");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(now_unix_nanos() <= realtime_unix_nanos());
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //   npm ci && npm run build && npm run bench   (-- --cpu: CPU time instead of wall time)
 // Prints ns/op (best of 7 rounds): sno with each peer's ratio to newString(), then each 128-bit
 // format against its peer (peer / libsno: above 1 means libsno is faster).
+import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 
-import { Id, Scru128, Ulid, Uuid7, decodeMany, newId, newString, newStrings, scru128, ulid as ulidNs, uuid7 } from '../index.mjs'
+import { Generator, Id, Scru128, Ulid, Uuid7, decodeMany, newId, newString, newStrings, scru128, ulid as ulidNs, uuid7 } from '../index.mjs'
 
 const require = createRequire(import.meta.url)
 const optional = (name) => {
@@ -38,6 +40,12 @@ function measure(fn, n = 500_000) {
     best = Math.min(best, (now() - t) / n)
   }
   return best
+}
+
+// A child run (`--new-string-ns`): newString() alone, on the clock SNO_CLOCK names.
+if (process.argv.includes('--new-string-ns')) {
+  console.log(measure(() => newString()))
+  process.exit(0)
 }
 
 const text = newString()
@@ -104,3 +112,24 @@ for (const [name, ours, peerName, theirs] of cases) {
   const b = measure(theirs, 200_000)
   console.log(`| ${name} | ${a.toFixed(0)} | ${peerName} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}x |`)
 }
+
+// newString() on the precise and on the fast clock: SNO_CLOCK is read once per process, so each
+// figure comes from a child process (three per clock, interleaved, best kept); and a Generator of
+// each clock in this process.
+const clockBest = { precise: Infinity, fast: Infinity }
+for (let round = 0; round < 3; round++) {
+  for (const kind of Object.keys(clockBest)) {
+    const args = [fileURLToPath(import.meta.url), '--new-string-ns', ...process.argv.slice(2)]
+    const out = execFileSync(process.execPath, args, { env: { ...process.env, SNO_CLOCK: kind }, encoding: 'utf8' })
+    clockBest[kind] = Math.min(clockBest[kind], Number(out))
+  }
+}
+console.log('\n| clock | newString() ns (SNO_CLOCK) | new Generator({ clock }).next() ns |\n|---|---|---|')
+for (const [kind, ns] of Object.entries(clockBest)) {
+  const g = new Generator({ clock: kind })
+  console.log(`| ${kind} | ${ns.toFixed(0)} | ${measure(() => g.next()).toFixed(0)} |`)
+}
+console.log(
+  `\nfast clock: newString() ${(clockBest.precise - clockBest.fast).toFixed(0)} ns faster than on the precise clock` +
+    ` (${clockBest.precise.toFixed(0)} -> ${clockBest.fast.toFixed(0)} ns)`,
+)

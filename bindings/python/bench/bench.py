@@ -10,6 +10,8 @@ means libsno is faster). Nanoflakes have no Python package to compare with.
 """
 
 import importlib
+import os
+import subprocess
 import sys
 import time
 import timeit
@@ -72,7 +74,31 @@ def main():
             f" time.time_ns() alone takes {floor[2][1]:.0f} ns (sno.new() is {base:.0f} ns:"
             f" {peers['uuid_utils.uuid7()'] / base:.2f}x)"
         )
+    clocks()
     formats()
+
+
+def clocks():
+    """sno.new() on the precise and on the fast clock (SNO_CLOCK, read once per process: each
+    figure comes from a child process, three per clock, interleaved, best kept), and a
+    Generator of each clock in this process."""
+    best = {"precise": float("inf"), "fast": float("inf")}
+    for _ in range(3):
+        for kind in best:
+            env = {**os.environ, "SNO_CLOCK": kind}
+            out = subprocess.run(
+                [sys.executable, __file__, "--sno-new-ns"], env=env, check=True, capture_output=True, text=True
+            )
+            best[kind] = min(best[kind], float(out.stdout))
+    generators = {kind: sno.Generator(clock=kind) for kind in best}
+    own = {kind: measure(g.new) for kind, g in generators.items()}
+    print("\n| clock | sno.new() ns (SNO_CLOCK) | Generator(clock=...).new() ns |\n|---|---|---|")
+    for kind in best:
+        print(f"| {kind} | {best[kind]:.0f} | {own[kind]:.0f} |")
+    print(
+        f"\nfast clock: sno.new() {best['precise'] - best['fast']:.0f} ns faster than on the precise clock"
+        f" ({best['precise']:.0f} -> {best['fast']:.0f} ns)"
+    )
 
 
 class Produced:
@@ -176,4 +202,7 @@ def seed_formats():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--sno-new-ns"]:
+        print(measure(sno.new))
+    else:
+        main()
