@@ -44,16 +44,17 @@ pub(crate) fn single_decode_calls_ssse3() -> bool {
         return true;
     }
     match SINGLE_DECODE.load(Ordering::Relaxed) {
-        UNKNOWN => detect_single_decode(),
-        cached => cached == SSSE3,
+        SSE2 => false,
+        SSSE3 => true,
+        _ => detect_single_decode(),
     }
 }
 
 /// `single_decode_calls_ssse3`'s cache: [`UNKNOWN`], [`SSSE3`] or [`SSE2`].
 static SINGLE_DECODE: AtomicU8 = AtomicU8::new(UNKNOWN);
-const UNKNOWN: u8 = 0;
+const SSE2: u8 = 0;
 const SSSE3: u8 = 1;
-const SSE2: u8 = 2;
+const UNKNOWN: u8 = 2;
 
 #[cold]
 fn detect_single_decode() -> bool {
