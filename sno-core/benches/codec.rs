@@ -16,7 +16,8 @@
 //!   large batches meet.
 //!
 //! At the end a table prints ns per ID (criterion's median) and each figure's speed-up over
-//! `data-encoding` measured in the same run.
+//! `data-encoding` measured in the same run, then the CPU and the kernels the public entry points
+//! chose on it (`scripts/bench` copies both into BENCHMARKS.md).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -94,11 +95,11 @@ fn single(c: &mut Criterion) {
         b.iter(|| Id::decode(black_box(texts[next()])))
     });
     // One closure per backend with the backend a constant, so the selector's match folds away
-    // and each row times the kernel as the public entry points call it. The SSE2/SSSE3 decode
-    // rows still read 3–4 ns above `public` with the same kernel: here the harness copies the
-    // `Result<Id, Error>` with a 2-byte load that straddles the kernel's 8- and 2-byte stores
-    // (a failed store-to-load forwarding, seen in `perf annotate`), a copy pattern the compiler
-    // picks per call site.
+    // and each row times the kernel as the public entry points call it: the scalar, SSE2 and
+    // SSSE3 decode rows in the shape of `Id::decode` itself (whose `public` row adds the check
+    // that picks SSE2 or SSSE3 by CPU vendor). The AVX2 and AVX-512 rows run a batch of one
+    // (`decode_many`: masked or split loads and stores for one ID), which no single-ID entry
+    // point uses.
     macro_rules! per_backend {
         ($($backend:ident),*) => {$(
             let backend = Backend::$backend;
@@ -266,6 +267,28 @@ fn summary() {
             }
             println!();
         }
+    }
+    println!(
+        "CPU: {}; the public entry points use: single encode {}, single decode {} (by vendor), batches {}",
+        cpu(),
+        Backend::single_encode().name(),
+        Backend::single_decode().name(),
+        Backend::batch().name()
+    );
+}
+
+/// The CPU's model name and vendor as Linux reports them (`/proc/cpuinfo`), for the record.
+fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(key, _)| key.trim() == name)
+            .map(|(_, value)| value.trim().to_owned())
+    };
+    match (field("model name"), field("vendor_id")) {
+        (Some(model), Some(vendor)) => format!("{model} ({vendor})"),
+        (model, vendor) => model.or(vendor).unwrap_or_else(|| "unknown".to_owned()),
     }
 }
 

@@ -37,6 +37,93 @@ fn report_backends() {
     }
 }
 
+/// The single-ID decoder follows the CPU vendor (`platform::single_decode_calls_ssse3`): SSSE3
+/// on Intel CPUs, SSE2 elsewhere. Checked against the kernel's own view of the vendor
+/// (`/proc/cpuinfo`), not the crate's CPUID read.
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    feature = "simd",
+    not(miri)
+))]
+#[test]
+fn single_decode_follows_the_vendor() {
+    if cfg!(target_feature = "ssse3") {
+        assert_eq!(Backend::single_decode(), Backend::Ssse3);
+        return;
+    }
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+    let vendor = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("vendor_id"))
+        .and_then(|rest| rest.split(':').nth(1))
+        .map(str::trim)
+        .expect("vendor_id line");
+    let expected = if vendor == "GenuineIntel" && Backend::Ssse3.is_supported() {
+        Backend::Ssse3
+    } else {
+        Backend::Sse2
+    };
+    assert_eq!(Backend::single_decode(), expected, "vendor {vendor}");
+}
+
+/// Every byte value in every position of an otherwise valid text, through the public decoder
+/// and every backend, single and as the middle ID of a batch of three: accepted exactly when
+/// the byte is in the alphabet (and then re-encoding gives the text back), otherwise the same
+/// error and position as the scalar reference.
+#[test]
+fn every_byte_in_every_position_every_backend() {
+    const GOOD: &[u8; 16] = b"brpk4q72xwf2m63l";
+    let alphabet = b"23456789abcdefghijklmnopqrstuvwx";
+    let backends = supported();
+    for pos in 0..16 {
+        for byte in 0..=255u8 {
+            let mut text = *GOOD;
+            text[pos] = byte;
+            let expected = backends::decode(Backend::Scalar, &text).unwrap();
+            match expected {
+                Ok(id) => {
+                    assert!(alphabet.contains(&byte), "{byte:#04x} accepted");
+                    assert_eq!(&id.encode_bytes(), &text, "{byte:#04x} at {pos}");
+                }
+                Err(e) => {
+                    assert!(!alphabet.contains(&byte), "{byte:#04x} refused");
+                    assert_eq!(
+                        e,
+                        Error::InvalidByte {
+                            position: pos,
+                            byte
+                        }
+                    );
+                }
+            }
+            assert_eq!(Id::decode(&text), expected, "public {byte:#04x} at {pos}");
+            let batch = [*GOOD, text, *GOOD].concat();
+            for &b in &backends {
+                assert_eq!(
+                    backends::decode(b, &text),
+                    Some(expected),
+                    "{b:?} {byte:#04x} at {pos}"
+                );
+                let mut out = [Id::MAX; 3];
+                let got = backends::try_decode_many(b, &batch, &mut out).unwrap();
+                let good = Id::decode(GOOD).unwrap();
+                match expected {
+                    Ok(id) => {
+                        assert_eq!(got, Ok(()), "{b:?} batch {byte:#04x} at {pos}");
+                        assert_eq!(out, [good, id, good], "{b:?} batch {byte:#04x} at {pos}");
+                    }
+                    Err(_) => {
+                        let position = 16 + pos;
+                        assert_eq!(got, Err(Error::InvalidByte { position, byte }), "{b:?}");
+                        assert_eq!(out, [good, Id::MAX, Id::MAX], "{b:?} batch {byte:#04x}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn unsupported_backends_refuse() {
     for b in Backend::ALL.into_iter().filter(|b| !b.is_supported()) {

@@ -38,7 +38,7 @@ impl Id {
     /// ```
     #[inline]
     pub fn decode(input: &[u8]) -> Result<Id, Error> {
-        codec::decode(input).map(Id)
+        codec::decode(input)
     }
 
     /// Encodes many IDs at once into `out`, 16 bytes per ID end to end (no separators).

@@ -15,10 +15,11 @@ use crate::sno::id::{BINARY_LEN, ENCODED_LEN, Id};
 pub enum Backend {
     /// Portable Rust, one 5-bit group at a time; the reference.
     Scalar,
-    /// SSE2 (every x86_64 CPU): one ID per step, inlined without detection; single-ID encode.
+    /// SSE2 (every x86_64 CPU): one ID per step, inlined without detection; single-ID encode,
+    /// and single-ID decode on CPUs other than Intel's.
     Sse2,
-    /// SSSE3: one ID per step (PSHUFB); single-ID decode, the last IDs of an AVX2 batch, and
-    /// batches on CPUs without AVX2.
+    /// SSSE3: one ID per step (PSHUFB); single-ID decode on Intel CPUs, the last IDs of an AVX2
+    /// batch, and batches on CPUs without AVX2.
     Ssse3,
     /// AVX2: two IDs per step (batches).
     Avx2,
@@ -75,14 +76,16 @@ impl Backend {
         }
     }
 
-    /// The backend single-ID decode uses here: SSSE3 where present (its join saves more than
-    /// the call costs), else as [`Backend::single_encode`].
+    /// The backend single-ID decode uses here: SSSE3 on Intel CPUs that have it (its shorter
+    /// join saves more than the call costs there) and in builds that enable SSSE3 (then it
+    /// inlines too), else as [`Backend::single_encode`]: the inlined SSE2 kernel, faster than the
+    /// SSSE3 call on AMD.
     pub fn single_decode() -> Backend {
-        if Backend::Ssse3.is_supported() {
-            Backend::Ssse3
-        } else {
-            Backend::single_encode()
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if crate::platform::single_decode_calls_ssse3() {
+            return Backend::Ssse3;
         }
+        Backend::single_encode()
     }
 
     /// The backend the batch functions use here.
@@ -140,22 +143,19 @@ pub fn decode(backend: Backend, text: &[u8]) -> Option<Result<Id, Error>> {
 #[inline(always)]
 pub fn decode_supported(backend: Backend, text: &[u8]) -> Result<Id, Error> {
     assert!(backend.is_supported(), "{backend:?} is not supported here");
-    let Ok(single) = <&[u8; ENCODED_LEN]>::try_from(text) else {
-        return super::decode(text).map(Id::from_bytes);
-    };
     match backend {
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         // SAFETY: SSE2 is part of the x86_64 baseline.
-        Backend::Sse2 => unsafe { x86::sse2::decode(single) }.map(Id::from_bytes),
+        Backend::Sse2 => super::decode_with(text, |single| unsafe { x86::sse2::decode(single) }),
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         // SAFETY: the caller checked that the backend is supported.
-        Backend::Ssse3 => unsafe { x86::ssse3::decode(single) }.map(Id::from_bytes),
+        Backend::Ssse3 => super::decode_with(text, |single| unsafe { x86::ssse3::decode(single) }),
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         Backend::Avx2 | Backend::Avx512Vbmi => {
             let mut id = [Id::ZERO];
             decode_many(backend, text, &mut id).map(|()| id[0])
         }
-        _ => scalar::decode(single).map(Id::from_bytes),
+        _ => super::decode_with(text, scalar::decode),
     }
 }
 

@@ -25,7 +25,7 @@ pub(crate) const fn encode(bytes: &[u8; 10]) -> [u8; 16] {
 
 /// Strictly decodes 16 alphabet bytes.
 #[inline]
-pub(crate) fn decode(input: &[u8; 16]) -> Result<[u8; 10], Error> {
+pub(crate) fn decode(input: &[u8; 16]) -> Decoded {
     let mut hi = 0u64;
     let mut lo = 0u64;
     let mut bad = 0u8;
@@ -37,13 +37,60 @@ pub(crate) fn decode(input: &[u8; 16]) -> Result<[u8; 10], Error> {
         lo = (lo << 5) | u64::from(b & 31);
     }
     // Values are < 32; only INVALID has the top bit set.
-    if bad & 0x80 != 0 {
-        return Err(first_invalid(input));
+    Decoded::from_halves(hi, lo, u32::from(bad >> 7))
+}
+
+/// One ID as a single-ID decode kernel hands it back: in two integer registers (a 16-byte
+/// struct of two `u64` is returned in RAX:RDX), so that an out-of-line kernel stores nothing
+/// its caller then has to load back, and the caller writes the ID once, where it is wanted.
+#[derive(Clone, Copy)]
+pub(crate) struct Decoded {
+    /// ID bytes 0..8 in memory order (`u64::from_le_bytes`).
+    head: u64,
+    /// ID bytes 8..10 in memory order in the low 16 bits; above them the mask of characters
+    /// outside the alphabet (zero exactly when the text is valid).
+    tail: u64,
+}
+
+impl Decoded {
+    /// From ID bytes 0..8 and 8..10 (each as its little-endian number, i.e. in memory order)
+    /// and a mask with a bit set for each character outside the alphabet.
+    #[inline(always)]
+    pub(crate) fn new(head: u64, tail: u16, invalid: u32) -> Self {
+        Decoded {
+            head,
+            tail: u64::from(tail) | u64::from(invalid) << 16,
+        }
     }
-    let mut out = [0u8; 10];
-    out[..5].copy_from_slice(&hi.to_be_bytes()[3..]);
-    out[5..].copy_from_slice(&lo.to_be_bytes()[3..]);
-    Ok(out)
+
+    /// From the two 40-bit big-endian halves of the ID (bytes 0..5 and 5..10) as numbers
+    /// below 2^40.
+    #[inline(always)]
+    pub(crate) fn from_halves(hi: u64, lo: u64, invalid: u32) -> Self {
+        Decoded::new(
+            ((hi << 24) | (lo >> 16)).swap_bytes(),
+            (lo as u16).swap_bytes(),
+            invalid,
+        )
+    }
+
+    /// The ID's bytes, or `None` if a character was outside the alphabet.
+    #[inline(always)]
+    pub(crate) fn bytes(self) -> Option<[u8; 10]> {
+        if self.tail >> 16 != 0 {
+            return None;
+        }
+        let mut id = [0u8; 10];
+        id[..8].copy_from_slice(&self.head.to_le_bytes());
+        id[8..].copy_from_slice(&(self.tail as u16).to_le_bytes());
+        Some(id)
+    }
+
+    /// The ID's bytes, or the scalar decoder's error for `text` (the batch loops' form).
+    #[inline(always)]
+    pub(crate) fn finish(self, text: &[u8; 16]) -> Result<[u8; 10], Error> {
+        self.bytes().ok_or_else(|| first_invalid(text))
+    }
 }
 
 /// Encodes `src.len() / 10` IDs into `dst` (16 bytes each); the lengths are already checked.
@@ -55,7 +102,7 @@ pub(crate) fn encode_many(src: &[u8], dst: &mut [u8]) {
 /// before it are written, the rest of `dst` is untouched; the error position counts from the
 /// start of `src` plus `base` IDs, so kernels can hand over a block in the middle of a batch.
 pub(crate) fn decode_many(src: &[u8], dst: &mut [u8], base: usize) -> Result<(), Error> {
-    decode_each(src, dst, base, decode)
+    decode_each(src, dst, base, |text| decode(text).finish(text))
 }
 
 /// The batch loop of the one-ID-per-step kernels: `encode` on each 10-byte ID. Inlined into the
@@ -98,7 +145,7 @@ pub(crate) fn decode_each(
 }
 
 /// The error for 16 bytes known to hold at least one byte outside the alphabet: the first such
-/// byte and its position. The SIMD kernels call this too, so their errors equal the scalar ones.
+/// byte and its position. Every kernel's rejection ends here, so errors equal the scalar ones.
 #[cold]
 pub(crate) fn first_invalid(input: &[u8; 16]) -> Error {
     match SNO.first_invalid(input) {

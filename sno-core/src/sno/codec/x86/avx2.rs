@@ -57,9 +57,9 @@ pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error
         i += 2;
     }
     // The last ID, if any: SSSE3 (implied by AVX2).
-    // SAFETY: SSSE3 is enabled on this function, hence present.
-    scalar::decode_each(&src[16 * i..], &mut dst[10 * i..], i, |text| unsafe {
-        ssse3::decode(text)
+    scalar::decode_each(&src[16 * i..], &mut dst[10 * i..], i, |text| {
+        // SAFETY: SSSE3 is enabled on this function, hence present.
+        unsafe { ssse3::decode(text) }.finish(text)
     })
 }
 

@@ -1,13 +1,14 @@
 //! SSE2 kernels for one ID. SSE2 is part of x86_64 itself, so these need no detection and are
-//! inlined into the caller: for encoding one 10-byte ID the call into a `#[target_feature]`
-//! kernel (SSSE3) costs more than the work, so this is the single-ID encoder. Decode takes the
-//! SSSE3 kernel where present (see `codec::decode`); this one serves CPUs without SSSE3.
+//! inlined into the caller: for one ID the call into a `#[target_feature]` kernel (SSSE3) costs
+//! more than the work, so this is the single-ID encoder everywhere and the single-ID decoder on
+//! every CPU but Intel's (see `codec::decode`).
 //!
 //! Encode: the two 40-bit halves (two big-endian scalar loads) go to the two 64-bit lanes, then
 //! [`encode_halves`], which the SSSE3 kernel shares.
 //!
-//! Decode: the range checks of the SSSE3 kernel, then [`join40`]: 5 → 10 bits with 16-bit shifts,
-//! 10 → 20 with PMADDWD, 20 → 40 with 64-bit shifts; two scalar big-endian stores.
+//! Decode: [`values`] (range checks, shared with the SSSE3 kernel), then [`join40`]: 5 → 10 bits with 16-bit shifts,
+//! 10 → 20 with PMADDWD, 20 → 40 with 64-bit shifts; the bytes leave in two integer registers
+//! (`Decoded`), byte-swapped there.
 //!
 //! [`spread40`] and [`join40`] (40 bits ⇄ eight 5-bit groups per 64-bit lane) are the ULID
 //! codec's, in `radix`.
@@ -16,7 +17,7 @@ use core::arch::x86_64::*;
 
 use crate::error::Error;
 use crate::radix::sse2::{join40, spread40};
-use crate::sno::codec::scalar;
+use crate::sno::codec::scalar::{self, Decoded};
 
 /// Encodes one ID.
 ///
@@ -46,28 +47,34 @@ pub(super) fn encode_halves(v: __m128i) -> __m128i {
     _mm_add_epi8(_mm_add_epi8(groups, _mm_set1_epi8(b'2' as i8)), gap)
 }
 
-/// Strictly decodes one ID.
+/// Strictly decodes one ID, inlined into the caller (the single-ID decoder on CPUs other than
+/// Intel's, see `codec::decode`).
 ///
 /// # Safety
 /// The CPU must support SSE2, which every x86_64 CPU does.
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(crate) unsafe fn decode(text: &[u8; 16]) -> Result<[u8; 10], Error> {
+pub(crate) unsafe fn decode(text: &[u8; 16]) -> Decoded {
     // SAFETY: `text` is 16 readable bytes; the load is unaligned.
     let c = unsafe { _mm_loadu_si128(text.as_ptr().cast()) };
+    let (values, invalid) = values(c);
+    let (hi, lo) = join40(values);
+    Decoded::from_halves(hi, lo, invalid)
+}
+
+/// The 5-bit values of 16 characters and the PMOVMSKB mask of those outside the alphabet: one
+/// range check per run (`c − '2' ≤ 7`, `c − 'a' ≤ 23`, unsigned via PMINUB) over all 16 bytes.
+/// Bytes outside the alphabet get arbitrary values.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(super) fn values(c: __m128i) -> (__m128i, u32) {
     let digit = _mm_sub_epi8(c, _mm_set1_epi8(b'2' as i8));
     let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(7)), digit);
     let letter = _mm_sub_epi8(c, _mm_set1_epi8(b'a' as i8));
     let is_letter = _mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(23)), letter);
-    if _mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) != 0xFFFF {
-        return Err(scalar::first_invalid(text));
-    }
+    let valid = _mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) as u32;
     let values = _mm_sub_epi8(digit, _mm_and_si128(is_letter, _mm_set1_epi8(39)));
-    let (hi, lo) = join40(values);
-    let mut id = [0u8; 10];
-    id[..8].copy_from_slice(&((hi << 24) | (lo >> 16)).to_be_bytes());
-    id[8..].copy_from_slice(&(lo as u16).to_be_bytes());
-    Ok(id)
+    (values, valid ^ 0xFFFF)
 }
 
 /// Encodes IDs one per step; lengths are already checked.
@@ -87,7 +94,7 @@ pub(crate) unsafe fn encode_many(src: &[u8], dst: &mut [u8]) {
 #[target_feature(enable = "sse2")]
 pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
     // SAFETY: SSE2 is enabled on this function, hence present.
-    scalar::decode_each(src, dst, 0, |text| unsafe { decode(text) })
+    scalar::decode_each(src, dst, 0, |text| unsafe { decode(text) }.finish(text))
 }
 
 /// The two 40-bit big-endian halves of an ID, from an 8-byte and a 2-byte load. Those match how
