@@ -73,6 +73,7 @@ mod error;
 #[cfg(feature = "std")]
 mod fork;
 mod format;
+mod millis_block;
 pub mod model;
 pub mod monotonic;
 pub mod nanoflake;

@@ -23,7 +23,10 @@ use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, default_from_rng, id_traits, std_generator};
+use crate::monotonic::{
+    Block, BlockState, MillisState, array_from_slice, be_bytes, default_from_rng, id_traits,
+    std_generator,
+};
 use crate::radix;
 
 /// Length of the text form.
@@ -173,6 +176,16 @@ impl<R: RngCore> Monotonic<R> {
     /// The next ID at `unix_millis`, or [`Error::ClockRollback`] when the clock went back more
     /// than the allowance (the state is left as it was).
     pub fn next_at_or_abort(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
+        let block = self.reserve_or_abort(unix_millis, 1)?;
+        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
+    }
+
+    /// The spec's generator step for the first value, then up to `n − 1` more increments of
+    /// `counter_lo`, carrying into `counter_hi`: the value `counter_hi << 24 | counter_lo` + 1,
+    /// up to where both are at their maximum (the next call moves the timestamp). Within one
+    /// timestamp `counter_hi` is never re-drawn after the first step, so the block's values are
+    /// exactly those of `n` successive calls.
+    fn reserve_or_abort(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
         let ts = u64::try_from(unix_millis)
             .ok()
             .filter(|&t| t > 0 && t < (1 << 48) - 1)
@@ -206,8 +219,22 @@ impl<R: RngCore> Monotonic<R> {
             self.ts_counter_hi = self.timestamp;
             self.counter_hi = self.counter();
         }
-        let entropy = self.rng.next_u32();
-        Scru128Id::from_fields(self.timestamp, self.counter_hi, self.counter_lo, entropy)
+        let first = (u64::from(self.counter_hi) << 24) | u64::from(self.counter_lo);
+        // At least 1 (`first` < 2^48), at most `n`.
+        let count = ((1 << 48) - 1 - first).min(u64::from(n.max(1)) - 1) as u32 + 1;
+        let last = first + u64::from(count - 1);
+        self.counter_hi = (last >> 24) as u32;
+        self.counter_lo = last as u32 & MAX_COUNTER;
+        Ok(Block {
+            unix_ms: self.timestamp,
+            counter: first.into(),
+            count,
+            // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
+            earliest: self
+                .timestamp
+                .saturating_sub(self.rollback_allowance)
+                .max(1) as i64,
+        })
     }
 }
 
@@ -217,13 +244,8 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     /// The spec's default: a rollback beyond the allowance resets the state (breaking the order
     /// with earlier IDs, as the spec accepts) and generates at the new time.
     fn next_at(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
-        match self.next_at_or_abort(unix_millis) {
-            Err(Error::ClockRollback { .. }) => {
-                self.reset();
-                self.next_at_or_abort(unix_millis)
-            }
-            other => other,
-        }
+        let block = self.reserve(unix_millis, 1)?;
+        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
     }
 
     fn reset(&mut self) {
@@ -234,7 +256,32 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     }
 }
 
-std_generator!(Scru128Id, "SCRU128 ID");
+impl<R: RngCore> BlockState for Monotonic<R> {
+    /// The values are `counter_hi << 24 | counter_lo`; a block ends where both are at their
+    /// maximum. A rollback beyond the allowance resets the state, as in
+    /// [`next_at`](MillisState::next_at).
+    fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        match self.reserve_or_abort(unix_millis, n) {
+            Err(Error::ClockRollback { .. }) => {
+                self.reset();
+                self.reserve_or_abort(unix_millis, n)
+            }
+            other => other,
+        }
+    }
+
+    /// The counters from `counter`, `entropy` from `rng` (`next_u32`).
+    #[inline]
+    fn mint<G: RngCore + ?Sized>(unix_ms: u64, counter: u128, rng: &mut G) -> Scru128Id {
+        let entropy = u128::from(rng.next_u32());
+        // `unix_ms` < 2^48 − 1 and `counter` < 2^48 (a block's values): every field fits.
+        Scru128Id(be_bytes(
+            (u128::from(unix_ms) << 80) | (counter << 32) | entropy,
+        ))
+    }
+}
+
+std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
 crate::model::fixed_text_format!(
     Scru128Id,
@@ -251,3 +298,37 @@ crate::model::fixed_text_format!(
         ]
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at};
+    use proptest::prelude::*;
+    use std::vec::Vec;
+
+    /// Any 24-bit counter, or one near the top (where it carries).
+    fn counter() -> impl Strategy<Value = u32> {
+        prop_oneof![0..=MAX_COUNTER, MAX_COUNTER - 100..=MAX_COUNTER]
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_are_successive_next_at_values(
+            timestamp in prop_oneof![Just(0u64), 1_000u64..1_004, Just((1 << 48) - 3)],
+            (counter_hi, counter_lo) in (counter(), counter()),
+            ts_counter_hi in prop_oneof![Just(0u64), 1u64..1_004],
+            allowance in 0u64..6,
+            word in any::<u64>(),
+            offsets in proptest::collection::vec((-10i64..6, 0u32..80, any::<u8>()), 1..12),
+        ) {
+            // Near the top of the range too, where a carry into the timestamp runs out.
+            let base = timestamp.max(1_000) as i64;
+            let steps: Vec<_> = offsets.iter().map(|&(d, n, p)| (base + d, n, p)).collect();
+            let rng = Fixed { word, bytes: 0 };
+            let mut state = Monotonic::new(rng.clone()).with_rollback_allowance(allowance);
+            (state.timestamp, state.counter_hi, state.counter_lo) = (timestamp, counter_hi, counter_lo);
+            state.ts_counter_hi = ts_counter_hi.min(timestamp);
+            blocks_match_next_at(state, &rng, &steps);
+        }
+    }
+}
