@@ -597,7 +597,20 @@ pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<
 #[cfg(test)]
 pub(crate) mod block_props {
     use super::BlockState;
+    use proptest::prelude::*;
     use rand_core::RngCore;
+    use std::vec::Vec;
+
+    /// Any value up to `max`, or one of the last 100 (where a format's run ends).
+    pub(crate) fn up_to(max: u128) -> impl Strategy<Value = u128> {
+        prop_oneof![0..=max, max - 100..=max]
+    }
+
+    /// Up to 12 steps `(clock, n, probe)` for [`blocks_match_next_at`], the clock within
+    /// `around − 10 .. around + 6`.
+    pub(crate) fn steps(around: i64) -> impl Strategy<Value = Vec<(i64, u32, u8)>> {
+        proptest::collection::vec((around - 10..around + 6, 0u32..80, any::<u8>()), 1..12)
+    }
 
     /// Returns the same draws every time, so two copies of a state stay in step however many
     /// per-ID draws either makes.

@@ -302,32 +302,26 @@ crate::model::fixed_text_format!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::monotonic::block_props::{Fixed, blocks_match_next_at};
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
     use proptest::prelude::*;
-    use std::vec::Vec;
-
-    /// Any 24-bit counter, or one near the top (where it carries).
-    fn counter() -> impl Strategy<Value = u32> {
-        prop_oneof![0..=MAX_COUNTER, MAX_COUNTER - 100..=MAX_COUNTER]
-    }
 
     proptest! {
         #[test]
         fn blocks_are_successive_next_at_values(
+            // Near the top of the range too, where a carry into the timestamp runs out.
             timestamp in prop_oneof![Just(0u64), 1_000u64..1_004, Just((1 << 48) - 3)],
-            (counter_hi, counter_lo) in (counter(), counter()),
+            counters in (up_to(MAX_COUNTER.into()), up_to(MAX_COUNTER.into())),
             ts_counter_hi in prop_oneof![Just(0u64), 1u64..1_004],
             allowance in 0u64..6,
             word in any::<u64>(),
-            offsets in proptest::collection::vec((-10i64..6, 0u32..80, any::<u8>()), 1..12),
+            offsets in steps(0),
         ) {
-            // Near the top of the range too, where a carry into the timestamp runs out.
             let base = timestamp.max(1_000) as i64;
-            let steps: Vec<_> = offsets.iter().map(|&(d, n, p)| (base + d, n, p)).collect();
+            let steps: std::vec::Vec<_> = offsets.iter().map(|&(d, n, p)| (base + d, n, p)).collect();
             let rng = Fixed { word, bytes: 0 };
             let mut state = Monotonic::new(rng.clone()).with_rollback_allowance(allowance);
-            (state.timestamp, state.counter_hi, state.counter_lo) = (timestamp, counter_hi, counter_lo);
-            state.ts_counter_hi = ts_counter_hi.min(timestamp);
+            (state.timestamp, state.ts_counter_hi) = (timestamp, ts_counter_hi.min(timestamp));
+            (state.counter_hi, state.counter_lo) = (counters.0 as u32, counters.1 as u32);
             blocks_match_next_at(state, &rng, &steps);
         }
     }

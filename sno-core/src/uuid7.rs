@@ -333,24 +333,19 @@ crate::model::fixed_text_format!(
 #[cfg(test)]
 mod block_tests {
     use super::*;
-    use crate::monotonic::block_props::{Fixed, blocks_match_next_at};
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
     use proptest::prelude::*;
-
-    /// Any counter, or one near the top (where the timestamp moves ahead).
-    fn counter() -> impl Strategy<Value = u64> {
-        prop_oneof![0..=COUNTER_MAX, COUNTER_MAX - 100..=COUNTER_MAX]
-    }
 
     proptest! {
         #[test]
         fn blocks_are_successive_next_at_values(
-            last in proptest::option::of((1_000u64..1_004, counter())),
+            last in proptest::option::of((1_000u64..1_004, up_to(COUNTER_MAX.into()))),
             word in any::<u64>(),
-            steps in proptest::collection::vec((997i64..1_006, 0u32..80, any::<u8>()), 1..12),
+            steps in steps(1_003),
         ) {
             let rng = Fixed { word, bytes: 0 };
             let mut state = Monotonic::new(rng.clone());
-            state.last = last;
+            state.last = last.map(|(ms, c)| (ms, c as u64));
             blocks_match_next_at(state, &rng, &steps);
         }
     }

@@ -146,20 +146,15 @@ pub fn global_generator() -> &'static AtomicGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::monotonic::block_props::{Fixed, blocks_match_next_at};
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
     use proptest::prelude::*;
-
-    /// Any 80-bit randomness, or one near the top (where a millisecond runs out).
-    fn randomness() -> impl Strategy<Value = u128> {
-        prop_oneof![0..=MAX_RANDOMNESS, MAX_RANDOMNESS - 100..=MAX_RANDOMNESS]
-    }
 
     proptest! {
         #[test]
         fn blocks_are_successive_next_at_values(
-            last in proptest::option::of((1_000u64..1_004, randomness())),
-            fresh in randomness(),
-            steps in proptest::collection::vec((997i64..1_006, 0u32..80, any::<u8>()), 1..12),
+            last in proptest::option::of((1_000u64..1_004, up_to(MAX_RANDOMNESS))),
+            fresh in up_to(MAX_RANDOMNESS),
+            steps in steps(1_003),
         ) {
             let rng = Fixed { word: 0, bytes: fresh };
             let mut state = Monotonic::new(rng.clone());
