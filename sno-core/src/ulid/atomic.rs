@@ -431,6 +431,57 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "2^15 blocks")]
+    fn blocks_follow_each_other_across_epochs_until_the_80_bits_run_out() {
+        let _serial = crate::fork::GENERATION_LOCK.lock();
+        static CLOCK: AtomicI64 = AtomicI64::new(9);
+        let start = MAX_RANDOMNESS - u128::from(TICKETS) - 100;
+        let g = generator(start, &CLOCK);
+        // One ticket first, so that the epoch's end cuts a block short.
+        let mut next = g.try_next().unwrap().randomness() + 1;
+        let mut cut = 0;
+        loop {
+            match g.try_reserve(64) {
+                Ok(b) => {
+                    assert_eq!((b.unix_ms, b.counter, b.earliest), (9, next, 0));
+                    assert!((1..=64).contains(&b.count));
+                    cut += usize::from(b.count < 64);
+                    next += u128::from(b.count);
+                }
+                Err(e) => {
+                    assert_eq!(e, Error::RandomnessExhausted { unix_millis: 9 });
+                    break;
+                }
+            }
+        }
+        assert_eq!(next, MAX_RANDOMNESS + 1, "every value, none twice");
+        assert_eq!(cut, 2, "at the epoch's end and at the top of the 80 bits");
+        assert_eq!(g.try_reserve(0), g.try_reserve(1000), "still exhausted");
+        CLOCK.store(10, Ordering::Relaxed);
+        let b = g.try_reserve(1000).unwrap();
+        assert_eq!((b.unix_ms, b.count), (10, MAX_BLOCK));
+    }
+
+    #[test]
+    fn a_fork_child_does_not_continue_a_per_thread_block() {
+        let _serial = crate::fork::GENERATION_LOCK.lock();
+        static CLOCK: AtomicI64 = AtomicI64::new(5);
+        let g = AtomicGenerator::with_clock_and_rng(|| CLOCK.load(Ordering::Relaxed), ThreadRng);
+        for _ in 0..4 {
+            g.try_next_per_thread().unwrap(); // blocks of 1 and 2, then 1 of a block of 4
+        }
+        let parent = g.try_next_per_thread().unwrap();
+        crate::fork::after_fork();
+        let child = g.try_next_per_thread().unwrap();
+        assert_eq!(child.unix_ms(), 5);
+        assert_ne!(
+            child.randomness(),
+            parent.randomness() + 1,
+            "fresh randomness"
+        );
+    }
+
+    #[test]
     fn a_clock_out_of_range_is_an_error() {
         static CLOCK: AtomicI64 = AtomicI64::new(-1);
         let g = generator(0, &CLOCK);
