@@ -135,15 +135,17 @@ mod cache {
     }
 
     impl Slot {
-        const EMPTY: Slot = Slot {
-            source: Cell::new(0),
-            generation: Cell::new(0),
-            unix_ms: Cell::new(0),
-            earliest: Cell::new(0),
-            next: Cell::new(0),
-            left: Cell::new(0),
-            size: Cell::new(0),
-        };
+        const fn empty() -> Slot {
+            Slot {
+                source: Cell::new(0),
+                generation: Cell::new(0),
+                unix_ms: Cell::new(0),
+                earliest: Cell::new(0),
+                next: Cell::new(0),
+                left: Cell::new(0),
+                size: Cell::new(0),
+            }
+        }
     }
 
     /// Slots per thread.
@@ -151,7 +153,7 @@ mod cache {
 
     std::thread_local! {
         /// No destructor and a const initialiser: a plain thread-local access, no allocation.
-        static CACHE: [Slot; SLOTS] = const { [Slot::EMPTY; SLOTS] };
+        static CACHE: [Slot; SLOTS] = const { [const { Slot::empty() }; SLOTS] };
     }
 
     /// The next ID of `g` from the calling thread's block, reserving a new block when there is
