@@ -65,11 +65,11 @@ pub trait BlockState: MillisState {
 }
 
 #[cfg(feature = "std")]
-pub(crate) use shared::next_within_max_wait;
-#[cfg(feature = "std")]
 pub(crate) use shared::or_panic;
 #[cfg(feature = "std")]
 pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared, until_next_millisecond};
+#[cfg(feature = "std")]
+pub(crate) use shared::{next_per_thread_waiting, next_within_max_wait};
 
 #[cfg(feature = "std")]
 mod shared {
@@ -79,7 +79,7 @@ mod shared {
     use super::{Block, BlockState, MillisState};
     use crate::clock::{MillisClock, SystemClock};
     use crate::error::Error;
-    use crate::millis_block::{BlockSource, next_per_thread, next_source_id};
+    use crate::millis_block::{BlockSource, next_per_thread, next_source_id, refill};
     use crate::rng::ThreadRng;
 
     /// A thread-safe generator: a [`MillisState`] behind a mutex, read against a
@@ -242,13 +242,14 @@ mod shared {
         /// ```
         #[inline]
         pub fn try_next_per_thread(&self) -> Result<S::Id, Error> {
-            next_per_thread(self)
+            next_per_thread(self, |now| refill(self, now))
         }
 
         /// [`try_next_per_thread`](Self::try_next_per_thread), waiting as [`next`](Self::next)
         /// does.
+        #[inline]
         pub fn next_per_thread(&self) -> Result<S::Id, Error> {
-            next_within_max_wait(|| self.try_next_per_thread())
+            next_per_thread_waiting(self)
         }
     }
 
@@ -269,6 +270,19 @@ mod shared {
         fn mint(unix_ms: u64, counter: u128) -> S::Id {
             S::mint(unix_ms, counter, &mut ThreadRng)
         }
+    }
+
+    /// The per-thread path of `g` that waits like [`next_within_max_wait`] on a miss whose
+    /// refill fails (a used-up millisecond); a hit returns at once.
+    #[inline]
+    pub(crate) fn next_per_thread_waiting<G: BlockSource>(g: &G) -> Result<G::Id, Error> {
+        next_per_thread(g, |now| {
+            let mut first = Some(now);
+            next_within_max_wait(|| match first.take() {
+                Some(now) => refill(g, now),
+                None => next_per_thread(g, |now| refill(g, now)),
+            })
+        })
     }
 
     /// `try_next()` until it succeeds, sleeping (never spinning) through a used-up millisecond

@@ -8,7 +8,7 @@ use rand_core::RngCore;
 use super::id::{MAX_RANDOMNESS, Ulid};
 use crate::clock::{MillisClock, SystemClock};
 use crate::error::Error;
-use crate::millis_block::{BlockSource, next_per_thread, next_source_id};
+use crate::millis_block::{BlockSource, next_per_thread, next_source_id, refill};
 use crate::monotonic::{Block, MAX_BLOCK, be_bytes, millis48};
 use crate::rng::ThreadRng;
 use crate::sync::{AtomicU64, CachePadded, Mutex, Ordering, fence};
@@ -202,13 +202,14 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
     /// ```
     #[inline]
     pub fn try_next_per_thread(&self) -> Result<Ulid, Error> {
-        next_per_thread(self)
+        next_per_thread(self, |now| refill(self, now))
     }
 
     /// [`try_next_per_thread`](Self::try_next_per_thread), waiting as [`next`](Self::next)
     /// does.
+    #[inline]
     pub fn next_per_thread(&self) -> Result<Ulid, Error> {
-        crate::monotonic::next_within_max_wait(|| self.try_next_per_thread())
+        crate::monotonic::next_per_thread_waiting(self)
     }
 
     /// One `fetch_add(n)`: a block of the current epoch, or the first of a new one.
