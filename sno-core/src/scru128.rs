@@ -176,16 +176,54 @@ impl<R: RngCore> Monotonic<R> {
     /// The next ID at `unix_millis`, or [`Error::ClockRollback`] when the clock went back more
     /// than the allowance (the state is left as it was).
     pub fn next_at_or_abort(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
-        let block = self.reserve_or_abort(unix_millis, 1)?;
-        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
+        let counter = self.step(unix_millis)?;
+        Ok(Self::mint(self.timestamp, counter, &mut self.rng))
     }
 
-    /// The spec's generator step for the first value, then up to `n − 1` more increments of
+    /// [`step`](Self::step) for the first value, then up to `n − 1` more increments of
     /// `counter_lo`, carrying into `counter_hi`: the value `counter_hi << 24 | counter_lo` + 1,
     /// up to where both are at their maximum (the next call moves the timestamp). Within one
     /// timestamp `counter_hi` is never re-drawn after the first step, so the block's values are
     /// exactly those of `n` successive calls.
     fn reserve_or_abort(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        let first = self.step(unix_millis)?;
+        // At least 1 (`first` < 2^48), at most `n`.
+        let count = ((1 << 48) - 1 - first as u64).min(u64::from(n.max(1)) - 1) as u32 + 1;
+        let last = first as u64 + u64::from(count - 1);
+        self.counter_hi = (last >> 24) as u32;
+        self.counter_lo = last as u32 & MAX_COUNTER;
+        Ok(Block {
+            unix_ms: self.timestamp,
+            counter: first,
+            count,
+            // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
+            earliest: self
+                .timestamp
+                .saturating_sub(self.rollback_allowance)
+                .max(1) as i64,
+        })
+    }
+
+    /// `f`, and after a rollback beyond the allowance, a reset and `f` again (the spec's
+    /// default).
+    #[inline]
+    fn resetting_on_rollback<T>(
+        &mut self,
+        f: impl Fn(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        match f(self) {
+            Err(Error::ClockRollback { .. }) => {
+                self.reset();
+                f(self)
+            }
+            other => other,
+        }
+    }
+
+    /// The spec's generator step (everything but `entropy`): the new state's
+    /// `counter_hi << 24 | counter_lo`, or [`Error::ClockRollback`] (the state left as it was).
+    #[inline]
+    fn step(&mut self, unix_millis: i64) -> Result<u128, Error> {
         let ts = u64::try_from(unix_millis)
             .ok()
             .filter(|&t| t > 0 && t < (1 << 48) - 1)
@@ -219,22 +257,7 @@ impl<R: RngCore> Monotonic<R> {
             self.ts_counter_hi = self.timestamp;
             self.counter_hi = self.counter();
         }
-        let first = (u64::from(self.counter_hi) << 24) | u64::from(self.counter_lo);
-        // At least 1 (`first` < 2^48), at most `n`.
-        let count = ((1 << 48) - 1 - first).min(u64::from(n.max(1)) - 1) as u32 + 1;
-        let last = first + u64::from(count - 1);
-        self.counter_hi = (last >> 24) as u32;
-        self.counter_lo = last as u32 & MAX_COUNTER;
-        Ok(Block {
-            unix_ms: self.timestamp,
-            counter: first.into(),
-            count,
-            // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
-            earliest: self
-                .timestamp
-                .saturating_sub(self.rollback_allowance)
-                .max(1) as i64,
-        })
+        Ok((u128::from(self.counter_hi) << 24) | u128::from(self.counter_lo))
     }
 }
 
@@ -244,8 +267,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     /// The spec's default: a rollback beyond the allowance resets the state (breaking the order
     /// with earlier IDs, as the spec accepts) and generates at the new time.
     fn next_at(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
-        let block = self.reserve(unix_millis, 1)?;
-        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
+        self.resetting_on_rollback(|s| s.next_at_or_abort(unix_millis))
     }
 
     fn reset(&mut self) {
@@ -261,13 +283,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
     /// maximum. A rollback beyond the allowance resets the state, as in
     /// [`next_at`](MillisState::next_at).
     fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
-        match self.reserve_or_abort(unix_millis, n) {
-            Err(Error::ClockRollback { .. }) => {
-                self.reset();
-                self.reserve_or_abort(unix_millis, n)
-            }
-            other => other,
-        }
+        self.resetting_on_rollback(|s| s.reserve_or_abort(unix_millis, n))
     }
 
     /// The counters from `counter`, `entropy` from `rng` (`next_u32`).
