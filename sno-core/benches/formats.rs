@@ -5,8 +5,9 @@
 //! `cargo bench -p sno-core --bench formats`: ULID, UUIDv7 and SCRU128 against the crates
 //! users would otherwise pick (`ulid`, `uuid`, `scru128`), in one run: generation from the
 //! process-wide generator (for ULID against the `ulid` crate's `Generator` behind a mutex, also
-//! with two threads calling at once, and `&mut` state against bare `Generator`: thread-safe
-//! against thread-safe, single-threaded against single-threaded), encode, and strict decode. A table at the end prints each of our
+//! with two threads calling at once (every format: `new-2-threads`, with `libsno-strict` rows
+//! for the generator's strict per-ID path), and `&mut` state against bare `Generator`:
+//! thread-safe against thread-safe, single-threaded against single-threaded), encode, and strict decode. A table at the end prints each of our
 //! figures and its speed-up over the peer measured in the same run. Encode writes into a caller
 //! buffer on both sides where the peer has that API, and `black_box` takes the text by
 //! reference: copying a fresh text out by value measures the CPU's store forwarding instead.
@@ -51,8 +52,8 @@ fn benches_for(c: &mut Criterion) {
     // process-wide generator, our `Generator` (a `Monotonic` behind a mutex), the peer's behind
     // one.
     let ours_locked = sno_core::ulid::Generator::default();
-    g.bench_function(BenchmarkId::new("new-2-threads", "libsno"), |b| {
-        b.iter_custom(|iters| two_threads(iters, sno_core::ulid::new))
+    strict_rows(&mut g, sno_core::ulid::new, || {
+        sno_core::ulid::global_generator().next().expect("in range")
     });
     g.bench_function(BenchmarkId::new("new-2-threads", "libsno-mutex"), |b| {
         b.iter_custom(|iters| two_threads(iters, || ours_locked.next().expect("in range")))
@@ -107,6 +108,14 @@ fn benches_for(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("new", "peer"), |b| {
         b.iter(uuid::Uuid::now_v7)
     });
+    strict_rows(&mut g, sno_core::uuid7::new, || {
+        sno_core::uuid7::global_generator()
+            .next()
+            .expect("in range")
+    });
+    g.bench_function(BenchmarkId::new("new-2-threads", "peer"), |b| {
+        b.iter_custom(|iters| two_threads(iters, uuid::Uuid::now_v7))
+    });
     let ours = sno_core::uuid7::new();
     let theirs = uuid::Uuid::now_v7();
     g.bench_function(BenchmarkId::new("encode", "libsno"), |b| {
@@ -136,6 +145,14 @@ fn benches_for(c: &mut Criterion) {
         b.iter(sno_core::scru128::new)
     });
     g.bench_function(BenchmarkId::new("new", "peer"), |b| b.iter(scru128::new));
+    strict_rows(&mut g, sno_core::scru128::new, || {
+        sno_core::scru128::global_generator()
+            .next()
+            .expect("in range")
+    });
+    g.bench_function(BenchmarkId::new("new-2-threads", "peer"), |b| {
+        b.iter_custom(|iters| two_threads(iters, scru128::new))
+    });
     let ours = sno_core::scru128::new();
     let theirs = scru128::new();
     g.bench_function(BenchmarkId::new("encode", "libsno"), |b| {
@@ -155,6 +172,25 @@ fn benches_for(c: &mut Criterion) {
         b.iter(|| black_box(&text).parse::<scru128::Id>())
     });
     g.finish();
+}
+
+/// The process-wide `new()` (per-thread blocks) on two threads, and its generator's strict
+/// path (`next`: one lock or `fetch_add` per ID, process-wide order) on one and on two: the
+/// A/B of issue #26 §2 in one run.
+fn strict_rows<T>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    new: fn() -> T,
+    strict: impl Fn() -> T + Sync,
+) {
+    g.bench_function(BenchmarkId::new("new-2-threads", "libsno"), |b| {
+        b.iter_custom(|iters| two_threads(iters, new))
+    });
+    g.bench_function(BenchmarkId::new("new", "libsno-strict"), |b| {
+        b.iter(&strict)
+    });
+    g.bench_function(BenchmarkId::new("new-2-threads", "libsno-strict"), |b| {
+        b.iter_custom(|iters| two_threads(iters, &strict))
+    });
 }
 
 /// Wall time for `iters` calls of `make`, half on each of two threads started together.

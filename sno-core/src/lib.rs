@@ -75,6 +75,7 @@ mod fast_time;
 #[cfg(feature = "std")]
 mod fork;
 mod format;
+mod millis_block;
 pub mod model;
 pub mod monotonic;
 pub mod nanoflake;

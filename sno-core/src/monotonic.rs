@@ -32,26 +32,70 @@ pub trait MillisState {
     }
 }
 
-#[cfg(feature = "std")]
-pub(crate) use shared::next_within_max_wait;
+pub use crate::millis_block::{Block, MAX_BLOCK};
+
+/// A [`MillisState`] that can reserve a [`Block`] of consecutive values at once, which threads
+/// then make IDs from without touching the shared state ([`Shared::try_next_per_thread`], the
+/// process-wide `new()` of ULID, UUIDv7 and SCRU128; see [`Block`]).
+///
+/// The format's rules live in [`reserve`](Self::reserve) alone: its
+/// [`next_at`](MillisState::next_at) is `reserve(unix_millis, 1)` then [`mint`](Self::mint)
+/// with the state's own randomness source, so a block of `n` holds exactly the values `n`
+/// successive `next_at` calls would produce (without their per-ID random parts), as the
+/// property tests check per format.
+///
+/// ```
+/// use sno_core::monotonic::{BlockState, MillisState};
+/// use sno_core::ulid::Monotonic;
+/// let mut a = Monotonic::new(sno_core::rng::ThreadRng);
+/// let block = a.reserve(1_700_000_000_000, 4)?;
+/// let next = a.next_at(1_700_000_000_000)?;
+/// assert_eq!(next.randomness(), block.counter + 4); // the state moved past the block
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+pub trait BlockState: MillisState {
+    /// Reserves up to `n` (0 counts as 1) consecutive values at the clock reading
+    /// `unix_millis`: the values as many successive [`next_at`](MillisState::next_at) calls
+    /// would produce, cut short where the next one would carry into another field, move the
+    /// timestamp or run out (the following call does that step), and with the same errors.
+    fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error>;
+    /// The ID of value `counter` of a block at `unix_ms`, drawing its per-ID random part (if
+    /// the format has one) from `rng`.
+    fn mint<G: rand_core::RngCore + ?Sized>(unix_ms: u64, counter: u128, rng: &mut G) -> Self::Id;
+}
+
 #[cfg(feature = "std")]
 pub(crate) use shared::or_panic;
 #[cfg(feature = "std")]
 pub use shared::{MAX_ROLLBACK_WAIT_MS, Shared, until_next_millisecond};
+#[cfg(feature = "std")]
+pub(crate) use shared::{next_per_thread_waiting, next_within_max_wait};
 
 #[cfg(feature = "std")]
 mod shared {
+    use core::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Mutex, MutexGuard};
 
-    use super::MillisState;
+    use super::{Block, BlockState, MillisState};
     use crate::clock::{MillisClock, SystemClock};
     use crate::error::Error;
+    use crate::millis_block::{BlockSource, next_per_thread, next_source_id, refill};
+    use crate::rng::ThreadRng;
 
     /// A thread-safe generator: a [`MillisState`] behind a mutex, read against a
     /// [`MillisClock`]. Reset in a child process after `fork()`.
+    ///
+    /// [`try_next`](Self::try_next) and [`next`](Self::next) take the lock for every ID: the IDs
+    /// strictly increase across all threads in the order of their calls. For a
+    /// [`BlockState`] (ULID, UUIDv7, SCRU128), [`try_next_per_thread`](Self::try_next_per_thread)
+    /// takes it once per [`Block`] of up to 64 IDs instead: unique in the process, strictly
+    /// increasing per thread, ordered across threads by millisecond only.
     #[derive(Debug)]
     pub struct Shared<S, C = SystemClock> {
         state: Mutex<(u64, S)>,
+        /// The id of the per-thread blocks cut from this state (renewed when the state is
+        /// replaced, so no thread continues a block of the old one).
+        id: AtomicU64,
         clock: C,
     }
 
@@ -72,6 +116,7 @@ mod shared {
             crate::fork::register_fork_handler();
             Shared {
                 state: Mutex::new((crate::fork::fork_generation(), state)),
+                id: AtomicU64::new(next_source_id()),
                 clock,
             }
         }
@@ -100,6 +145,7 @@ mod shared {
         /// [`ulidflake::Generator::repartition`](crate::ulidflake::Generator::repartition)).
         pub fn replace_state(&self, state: S) {
             *self.lock_any() = (crate::fork::fork_generation(), state);
+            self.id.store(next_source_id(), Ordering::Relaxed);
         }
 
         /// Replaces the state by `f(current)` under the lock; the new state counts as this
@@ -111,6 +157,7 @@ mod shared {
             let mut guard = self.lock_any();
             let next = f(&guard.1)?;
             *guard = (crate::fork::fork_generation(), next);
+            self.id.store(next_source_id(), Ordering::Relaxed);
             Ok(())
         }
 
@@ -150,6 +197,92 @@ mod shared {
         pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
             self.next_at_locked(unix_millis)
         }
+    }
+
+    impl<S: BlockState + Clone, C: MillisClock> Shared<S, C> {
+        /// Reserves up to `n` consecutive values (0 counts as 1) at the clock's current
+        /// millisecond with one locked step: a [`Block`], whose values
+        /// [`BlockState::mint`] makes into IDs. Nothing else gets those values again.
+        ///
+        /// ```
+        /// use sno_core::monotonic::BlockState;
+        /// use sno_core::uuid7::{Generator, Monotonic};
+        /// let g = Generator::default();
+        /// let block = g.try_reserve(8)?;
+        /// assert_eq!(block.count, 8);
+        /// let last = Monotonic::<sno_core::rng::ThreadRng>::mint(
+        ///     block.unix_ms, block.counter + 7, &mut sno_core::rng::ThreadRng);
+        /// assert!(g.try_next()? > last);
+        /// # Ok::<(), sno_core::Error>(())
+        /// ```
+        pub fn try_reserve(&self, n: u32) -> Result<Block, Error> {
+            self.reserve_locked(self.clock.now_unix_millis(), n)
+        }
+
+        fn reserve_locked(&self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+            let mut guard = self.lock()?;
+            if guard.1.may_draw_thread_rng() {
+                crate::rng::thread_rng_ready()?;
+            }
+            guard.1.reserve(unix_millis, n)
+        }
+
+        /// The next ID from the calling thread's block of this generator's values, taking the
+        /// lock only to reserve a new block (once per up to [`MAX_BLOCK`](super::MAX_BLOCK)
+        /// IDs; see [`Block`] for the per-thread cache). Unique within the process like
+        /// [`try_next`](Self::try_next), and strictly increasing per thread; across threads,
+        /// IDs of different milliseconds are in time order, those of one millisecond in any.
+        /// The per-ID random parts come from the thread's CSPRNG. Errors as `try_next`.
+        ///
+        /// ```
+        /// let g = sno_core::scru128::Generator::default();
+        /// let a = g.try_next_per_thread()?;
+        /// assert!(g.try_next_per_thread()? > a);
+        /// # Ok::<(), sno_core::Error>(())
+        /// ```
+        #[inline]
+        pub fn try_next_per_thread(&self) -> Result<S::Id, Error> {
+            next_per_thread(self, |now| refill(self, now))
+        }
+
+        /// [`try_next_per_thread`](Self::try_next_per_thread), waiting as [`next`](Self::next)
+        /// does.
+        #[inline]
+        pub fn next_per_thread(&self) -> Result<S::Id, Error> {
+            next_per_thread_waiting(self)
+        }
+    }
+
+    impl<S: BlockState + Clone, C: MillisClock> BlockSource for Shared<S, C> {
+        type Id = S::Id;
+        #[inline]
+        fn source_id(&self) -> u64 {
+            self.id.load(Ordering::Relaxed)
+        }
+        #[inline]
+        fn now_unix_millis(&self) -> i64 {
+            self.clock.now_unix_millis()
+        }
+        fn take_block(&self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+            self.reserve_locked(unix_millis, n)
+        }
+        #[inline]
+        fn mint(unix_ms: u64, counter: u128) -> S::Id {
+            S::mint(unix_ms, counter, &mut ThreadRng)
+        }
+    }
+
+    /// The per-thread path of `g` that waits like [`next_within_max_wait`] on a miss whose
+    /// refill fails (a used-up millisecond); a hit returns at once.
+    #[inline]
+    pub(crate) fn next_per_thread_waiting<G: BlockSource>(g: &G) -> Result<G::Id, Error> {
+        next_per_thread(g, |now| {
+            let mut first = Some(now);
+            next_within_max_wait(|| match first.take() {
+                Some(now) => refill(g, now),
+                None => next_per_thread(g, |now| refill(g, now)),
+            })
+        })
     }
 
     /// `try_next()` until it succeeds, sleeping (never spinning) through a used-up millisecond
@@ -376,15 +509,17 @@ pub(crate) use default_from_rng;
 
 /// A format module's std items: `Generator` (its `Monotonic` state behind [`Shared`], on the
 /// system clock and the per-thread CSPRNG) and `new()` (a process-wide one, unless the module
-/// brings its own: `std_generator!(Id, "what", own_new)`).
+/// brings its own: `std_generator!(Id, "what", own_new)`). With `per_thread` (the formats with
+/// a [`BlockState`]) `new()` makes its IDs from per-thread blocks
+/// ([`Shared::try_next_per_thread`]), else it takes the lock per ID.
 macro_rules! std_generator {
-    ($id:ty, $what:literal) => {
+    (@global $id:ty, $what:literal, $next:ident, $order:literal) => {
         $crate::monotonic::std_generator!($id, $what, own_new);
 
         #[doc = concat!("A new ", $what, " from the process-wide generator (created on first use, \
-            reset in a `fork()` child).\n\n# Panics\nIf the system clock reads outside the \
-            format's range (see [`try_new`]), or the operating system's randomness source \
-            cannot be read.")]
+            reset in a `fork()` child): ", $order, "\n\n# Panics\nIf the system clock reads \
+            outside the format's range (see [`try_new`]), or the operating system's randomness \
+            source cannot be read.")]
         #[cfg(feature = "std")]
         pub fn new() -> $id {
             $crate::monotonic::or_panic(try_new())
@@ -397,7 +532,7 @@ macro_rules! std_generator {
             operating system's randomness source cannot be read.")]
         #[cfg(feature = "std")]
         pub fn try_new() -> Result<$id, $crate::Error> {
-            global_generator().next()
+            global_generator().$next()
         }
 
         #[doc = concat!("The process-wide ", $what, " generator behind [`new`] and [`try_new`] \
@@ -407,6 +542,18 @@ macro_rules! std_generator {
             static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
             GLOBAL.get_or_init(Generator::default)
         }
+    };
+    ($id:ty, $what:literal) => {
+        $crate::monotonic::std_generator!(@global $id, $what, next,
+            "strictly increasing across all threads of the process (one lock per ID).");
+    };
+    ($id:ty, $what:literal, per_thread) => {
+        $crate::monotonic::std_generator!(@global $id, $what, next_per_thread,
+            "unique within the process and strictly increasing in each thread; across threads \
+            IDs of different milliseconds are in time order, those of one millisecond in any \
+            (each thread makes its IDs from a block of up to 64 values reserved with one lock, \
+            so threads do not slow each other down; [`Generator::try_next`] keeps strict \
+            process-wide order).");
     };
     ($id:ty, $what:literal, own_new) => {
         #[doc = concat!("A thread-safe ", $what, " generator on the system clock and a per-thread CSPRNG.")]
@@ -461,4 +608,90 @@ pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<
         .and_then(|ms| u64::try_from(ms).ok())
         .filter(|&ms| ms <= max)
         .ok_or(Error::MillisOutOfRange { unix_millis })
+}
+
+/// The property every [`BlockState`] must have, for the formats' property tests.
+#[cfg(test)]
+pub(crate) mod block_props {
+    use super::BlockState;
+    use proptest::prelude::*;
+    use rand_core::RngCore;
+    use std::vec::Vec;
+
+    /// Any value up to `max`, or one of the last 100 (where a format's run ends).
+    pub(crate) fn up_to(max: u128) -> impl Strategy<Value = u128> {
+        prop_oneof![0..=max, max - 100..=max]
+    }
+
+    /// Up to 12 steps `(clock, n, probe)` for [`blocks_match_next_at`], the clock within
+    /// `around − 10 .. around + 6`.
+    pub(crate) fn steps(around: i64) -> impl Strategy<Value = Vec<(i64, u32, u8)>> {
+        proptest::collection::vec((around - 10..around + 6, 0u32..80, any::<u8>()), 1..12)
+    }
+
+    /// Returns the same draws every time, so two copies of a state stay in step however many
+    /// per-ID draws either makes.
+    #[derive(Debug, Clone)]
+    pub(crate) struct Fixed {
+        pub(crate) word: u64,
+        pub(crate) bytes: u128,
+    }
+
+    impl RngCore for Fixed {
+        fn next_u32(&mut self) -> u32 {
+            self.word as u32
+        }
+        fn next_u64(&mut self) -> u64 {
+            self.word
+        }
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            let bytes = self.bytes.to_be_bytes();
+            dst.copy_from_slice(&bytes[16 - dst.len()..]);
+        }
+    }
+
+    /// For each step `(clock, n, probe)`: `reserve(clock, n)` on one copy of `state` gives
+    /// exactly the IDs (or the error) of `count` successive `next_at(clock)` on another, at most
+    /// `n` of them, cut short only where the next call at `clock` would not continue the run;
+    /// and a clock reading anywhere in the block's range (`probe` picks one) continues the run
+    /// exactly when `clock` does (what lets the per-thread cache use a block at that reading).
+    pub(crate) fn blocks_match_next_at<S>(state: S, rng: &Fixed, steps: &[(i64, u32, u8)])
+    where
+        S: BlockState + Clone,
+        S::Id: PartialEq + Clone + core::fmt::Debug,
+    {
+        let (mut a, mut b) = (state.clone(), state);
+        let mut rng = rng.clone();
+        for &(clock, n, probe) in steps {
+            let block = match a.reserve(clock, n) {
+                Err(e) => {
+                    assert_eq!(b.next_at(clock), Err(e), "at {clock}");
+                    continue;
+                }
+                Ok(block) => block,
+            };
+            assert!((1..=n.max(1)).contains(&block.count), "{block:?}, n {n}");
+            assert!(
+                block.earliest <= clock && clock <= block.unix_ms as i64,
+                "{block:?}"
+            );
+            for i in 0..block.count {
+                let minted = S::mint(block.unix_ms, block.counter + u128::from(i), &mut rng);
+                assert_eq!(Ok(minted), b.next_at(clock), "value {i} of {block:?}");
+            }
+            let span = block.unix_ms as i64 - block.earliest;
+            let reading = block.earliest + (span as u64 * u64::from(probe) / 255) as i64;
+            let following = S::mint(
+                block.unix_ms,
+                block.counter + u128::from(block.count),
+                &mut rng,
+            );
+            let goes_on = b.clone().next_at(clock) == Ok(following.clone());
+            let goes_on_then = b.clone().next_at(reading) == Ok(following);
+            assert_eq!(goes_on, goes_on_then, "{block:?}, read at {reading}");
+            if block.count < n.max(1) {
+                assert!(!goes_on, "{block:?} cut short of {n} for nothing");
+            }
+        }
+    }
 }

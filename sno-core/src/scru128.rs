@@ -23,7 +23,10 @@ use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, default_from_rng, id_traits, std_generator};
+use crate::monotonic::{
+    Block, BlockState, MillisState, array_from_slice, be_bytes, default_from_rng, id_traits,
+    std_generator,
+};
 use crate::radix;
 
 /// Length of the text form.
@@ -173,6 +176,54 @@ impl<R: RngCore> Monotonic<R> {
     /// The next ID at `unix_millis`, or [`Error::ClockRollback`] when the clock went back more
     /// than the allowance (the state is left as it was).
     pub fn next_at_or_abort(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
+        let counter = self.step(unix_millis)?;
+        Ok(Self::mint(self.timestamp, counter, &mut self.rng))
+    }
+
+    /// [`step`](Self::step) for the first value, then up to `n − 1` more increments of
+    /// `counter_lo`, carrying into `counter_hi`: the value `counter_hi << 24 | counter_lo` + 1,
+    /// up to where both are at their maximum (the next call moves the timestamp). Within one
+    /// timestamp `counter_hi` is never re-drawn after the first step, so the block's values are
+    /// exactly those of `n` successive calls.
+    fn reserve_or_abort(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        let first = self.step(unix_millis)?;
+        // At least 1 (`first` < 2^48), at most `n`.
+        let count = ((1 << 48) - 1 - first as u64).min(u64::from(n.max(1)) - 1) as u32 + 1;
+        let last = first as u64 + u64::from(count - 1);
+        self.counter_hi = (last >> 24) as u32;
+        self.counter_lo = last as u32 & MAX_COUNTER;
+        Ok(Block {
+            unix_ms: self.timestamp,
+            counter: first,
+            count,
+            // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
+            earliest: self
+                .timestamp
+                .saturating_sub(self.rollback_allowance)
+                .max(1) as i64,
+        })
+    }
+
+    /// `f`, and after a rollback beyond the allowance, a reset and `f` again (the spec's
+    /// default).
+    #[inline]
+    fn resetting_on_rollback<T>(
+        &mut self,
+        f: impl Fn(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        match f(self) {
+            Err(Error::ClockRollback { .. }) => {
+                self.reset();
+                f(self)
+            }
+            other => other,
+        }
+    }
+
+    /// The spec's generator step (everything but `entropy`): the new state's
+    /// `counter_hi << 24 | counter_lo`, or [`Error::ClockRollback`] (the state left as it was).
+    #[inline]
+    fn step(&mut self, unix_millis: i64) -> Result<u128, Error> {
         let ts = u64::try_from(unix_millis)
             .ok()
             .filter(|&t| t > 0 && t < (1 << 48) - 1)
@@ -206,8 +257,7 @@ impl<R: RngCore> Monotonic<R> {
             self.ts_counter_hi = self.timestamp;
             self.counter_hi = self.counter();
         }
-        let entropy = self.rng.next_u32();
-        Scru128Id::from_fields(self.timestamp, self.counter_hi, self.counter_lo, entropy)
+        Ok((u128::from(self.counter_hi) << 24) | u128::from(self.counter_lo))
     }
 }
 
@@ -217,13 +267,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     /// The spec's default: a rollback beyond the allowance resets the state (breaking the order
     /// with earlier IDs, as the spec accepts) and generates at the new time.
     fn next_at(&mut self, unix_millis: i64) -> Result<Scru128Id, Error> {
-        match self.next_at_or_abort(unix_millis) {
-            Err(Error::ClockRollback { .. }) => {
-                self.reset();
-                self.next_at_or_abort(unix_millis)
-            }
-            other => other,
-        }
+        self.resetting_on_rollback(|s| s.next_at_or_abort(unix_millis))
     }
 
     fn reset(&mut self) {
@@ -234,7 +278,26 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     }
 }
 
-std_generator!(Scru128Id, "SCRU128 ID");
+impl<R: RngCore> BlockState for Monotonic<R> {
+    /// The values are `counter_hi << 24 | counter_lo`; a block ends where both are at their
+    /// maximum. A rollback beyond the allowance resets the state, as in
+    /// [`next_at`](MillisState::next_at).
+    fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        self.resetting_on_rollback(|s| s.reserve_or_abort(unix_millis, n))
+    }
+
+    /// The counters from `counter`, `entropy` from `rng` (`next_u32`).
+    #[inline]
+    fn mint<G: RngCore + ?Sized>(unix_ms: u64, counter: u128, rng: &mut G) -> Scru128Id {
+        let entropy = u128::from(rng.next_u32());
+        // `unix_ms` < 2^48 − 1 and `counter` < 2^48 (a block's values): every field fits.
+        Scru128Id(be_bytes(
+            (u128::from(unix_ms) << 80) | (counter << 32) | entropy,
+        ))
+    }
+}
+
+std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
 crate::model::fixed_text_format!(
     Scru128Id,
@@ -251,3 +314,31 @@ crate::model::fixed_text_format!(
         ]
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn blocks_are_successive_next_at_values(
+            // Near the top of the range too, where a carry into the timestamp runs out.
+            timestamp in prop_oneof![Just(0u64), 1_000u64..1_004, Just((1 << 48) - 3)],
+            counters in (up_to(MAX_COUNTER.into()), up_to(MAX_COUNTER.into())),
+            ts_counter_hi in prop_oneof![Just(0u64), 1u64..1_004],
+            allowance in 0u64..6,
+            word in any::<u64>(),
+            offsets in steps(0),
+        ) {
+            let base = timestamp.max(1_000) as i64;
+            let steps: std::vec::Vec<_> = offsets.iter().map(|&(d, n, p)| (base + d, n, p)).collect();
+            let rng = Fixed { word, bytes: 0 };
+            let mut state = Monotonic::new(rng.clone()).with_rollback_allowance(allowance);
+            (state.timestamp, state.ts_counter_hi) = (timestamp, ts_counter_hi.min(timestamp));
+            (state.counter_hi, state.counter_lo) = (counters.0 as u32, counters.1 as u32);
+            blocks_match_next_at(state, &rng, &steps);
+        }
+    }
+}

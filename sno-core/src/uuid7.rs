@@ -24,7 +24,9 @@ use rand_core::RngCore;
 
 use crate::alphabet::HEX;
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, id_traits, millis48, std_generator};
+use crate::monotonic::{
+    Block, BlockState, MillisState, array_from_slice, be_bytes, id_traits, millis48, std_generator,
+};
 use crate::radix;
 
 /// Length of the hyphenated text form.
@@ -221,8 +223,21 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     type Id = Uuid7;
 
     fn next_at(&mut self, unix_millis: i64) -> Result<Uuid7, Error> {
+        let block = self.reserve(unix_millis, 1)?;
+        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
+    }
+
+    fn reset(&mut self) {
+        self.last = None;
+    }
+}
+
+impl<R: RngCore> BlockState for Monotonic<R> {
+    /// The values are the 42-bit counter; a block ends at its maximum (the next call moves the
+    /// timestamp ahead).
+    fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
         let now = millis48(unix_millis)?;
-        let (ms, counter) = match self.last {
+        let (ms, first) = match self.last {
             Some((last_ms, c)) if now <= last_ms && c < COUNTER_MAX => (last_ms, c + 1),
             Some((last_ms, _)) if now <= last_ms => {
                 let ahead = last_ms + 1;
@@ -231,21 +246,35 @@ impl<R: RngCore> MillisState for Monotonic<R> {
             }
             _ => (now, self.rng.next_u64() & SEED_MASK),
         };
-        self.last = Some((ms, counter));
-        let low = u64::from(self.rng.next_u32());
-        Uuid7::from_fields(
-            ms,
-            (counter >> 30) as u16,
-            ((counter & ((1 << 30) - 1)) << 32) | low,
-        )
+        // At least 1 (`first` ≤ COUNTER_MAX), at most `n`.
+        let count = (COUNTER_MAX - first).min(u64::from(n.max(1)) - 1) as u32 + 1;
+        self.last = Some((ms, first + u64::from(count - 1)));
+        Ok(Block {
+            unix_ms: ms,
+            counter: first.into(),
+            count,
+            earliest: 0,
+        })
     }
 
-    fn reset(&mut self) {
-        self.last = None;
+    /// `rand_a` and the top 30 bits of `rand_b` from the counter, the low 32 bits from `rng`
+    /// (`next_u32`).
+    #[inline]
+    fn mint<G: RngCore + ?Sized>(unix_ms: u64, counter: u128, rng: &mut G) -> Uuid7 {
+        let low = u128::from(rng.next_u32());
+        // `unix_ms` < 2^48 and `counter` ≤ COUNTER_MAX (a block's values): every field fits.
+        Uuid7(be_bytes(
+            (u128::from(unix_ms) << 80)
+                | (7 << 76)
+                | ((counter >> 30) << 64)
+                | (0b10 << 62)
+                | ((counter & ((1 << 30) - 1)) << 32)
+                | low,
+        ))
     }
 }
 
-std_generator!(Uuid7, "UUIDv7");
+std_generator!(Uuid7, "UUIDv7", per_thread);
 
 #[cfg(test)]
 mod tests {
@@ -300,3 +329,24 @@ crate::model::fixed_text_format!(
         ]
     }
 );
+
+#[cfg(test)]
+mod block_tests {
+    use super::*;
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn blocks_are_successive_next_at_values(
+            last in proptest::option::of((1_000u64..1_004, up_to(COUNTER_MAX.into()))),
+            word in any::<u64>(),
+            steps in steps(1_003),
+        ) {
+            let rng = Fixed { word, bytes: 0 };
+            let mut state = Monotonic::new(rng.clone());
+            state.last = last.map(|(ms, c)| (ms, c as u64));
+            blocks_match_next_at(state, &rng, &steps);
+        }
+    }
+}

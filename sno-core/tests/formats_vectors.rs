@@ -403,11 +403,14 @@ fn scru128_reserved_and_threads() {
 /// After a real `fork()`, a generator shared by parent and child (the child's copy, same clock
 /// reading) starts over with freshly seeded randomness instead of continuing the parent's
 /// sequence, so the two never produce the same ULID, UUIDv7, SCRU128 or SCRU160 ID, nor the same
-/// run of Ulid-Flakes.
+/// run of Ulid-Flakes; nor does the child continue the parent's per-thread blocks (the
+/// millisecond and counter of ULID, UUIDv7 and SCRU128 IDs from `try_next_per_thread`, whose
+/// per-ID random bits would differ anyway).
 #[test]
 #[cfg_attr(miri, ignore = "Miri cannot fork")]
 fn fork_child_does_not_continue_the_parents_sequences() {
-    const LEN: usize = 68 + 8 * 8 + 16;
+    const LEN: usize = 68 + 8 * 8 + 16 + 16 + 12 + 12;
+    const BLOCKS: usize = 68 + 8 * 8 + 16;
     let clock = || 1_700_000_000_000i64;
     let u = ulid::Generator::with_state_and_clock(ulid::Monotonic::default(), clock);
     // The lock-free design behind `ulid::new()`.
@@ -429,10 +432,18 @@ fn fork_child_does_not_continue_the_parents_sequences() {
         for k in 0..8 {
             out[68 + 8 * k..76 + 8 * k].copy_from_slice(&f.try_next().unwrap().to_bytes());
         }
-        out[LEN - 16..].copy_from_slice(&w.try_next().unwrap().to_bytes());
+        out[BLOCKS - 16..BLOCKS].copy_from_slice(&w.try_next().unwrap().to_bytes());
+        // Milliseconds and counters (the first 12 bytes) of the per-thread paths.
+        out[BLOCKS..BLOCKS + 16].copy_from_slice(&w.try_next_per_thread().unwrap().to_bytes());
+        out[BLOCKS + 16..BLOCKS + 28]
+            .copy_from_slice(&v.try_next_per_thread().unwrap().to_bytes()[..12]);
+        out[BLOCKS + 28..].copy_from_slice(&s.try_next_per_thread().unwrap().to_bytes()[..12]);
         out
     };
-    next();
+    // Four calls: the per-thread paths hold blocks of 4 with 3 values left at the fork.
+    for _ in 0..4 {
+        next();
+    }
     let mut fds = [0i32; 2];
     // SAFETY: fds is two writable ints.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
@@ -461,8 +472,11 @@ fn fork_child_does_not_continue_the_parents_sequences() {
     let parts = [("ULID", 0..16), ("UUIDv7", 16..32), ("SCRU128", 32..48)];
     let more = [
         ("SCRU160", 48..68),
-        ("Ulid-Flake", 68..LEN - 16),
-        ("ULID, lock-free", LEN - 16..LEN),
+        ("Ulid-Flake", 68..BLOCKS - 16),
+        ("ULID, lock-free", BLOCKS - 16..BLOCKS),
+        ("ULID, per-thread block", BLOCKS..BLOCKS + 16),
+        ("UUIDv7, per-thread block", BLOCKS + 16..BLOCKS + 28),
+        ("SCRU128, per-thread block", BLOCKS + 28..LEN),
     ];
     for (name, range) in parts.into_iter().chain(more) {
         assert_ne!(ours[range.clone()], theirs[range], "{name}");

@@ -1,15 +1,17 @@
 //! Model checks of the process-wide ULID generator's design ([`AtomicGenerator`]: one
-//! `fetch_add` per ULID, a mutex to open an epoch) with loom: every interleaving of 2–3 threads
-//! up to the preemption bound, asserting that no ULID repeats and that each thread's ULIDs
-//! increase.
+//! `fetch_add` per ULID or per block of tickets, a mutex to open an epoch) with loom: every
+//! interleaving of 2–3 threads up to the preemption bound, asserting that no ULID repeats and
+//! that each thread's ULIDs increase. The blocks are what `ulid::new()` takes through its
+//! per-thread cache (`try_reserve`; the cache itself is one thread's plain code).
 //!
 //! ```text
 //! RUSTFLAGS="--cfg loom" cargo test -p sno-core --release --test loom_ulid
 //! ```
 //!
-//! Under loom an epoch has 4 tickets and the ring 2 entries, so the models open epochs within a
-//! millisecond, use up the 80-bit randomness, and overwrite entries that a stalled reader still
-//! wants (it must notice and start over). Without `--cfg loom` this file compiles to nothing.
+//! Under loom an epoch has 4 tickets, a block at most 2 and the ring 2 entries, so the models
+//! open epochs within a millisecond, cut blocks at an epoch's end, use up the 80-bit randomness,
+//! and overwrite entries that a stalled reader still wants (it must notice and start over).
+//! Without `--cfg loom` this file compiles to nothing.
 #![cfg(loom)]
 
 use std::collections::HashSet;
@@ -148,5 +150,75 @@ fn clock_moves() {
         assert_eq!(t0[0].unix_ms(), 100);
         assert_eq!(t0[1].unix_ms(), 101);
         assert_eq!(t0[2].unix_ms(), 101, "the clock went back: 101 is kept");
+    });
+}
+
+/// The ULIDs of a block of up to 2 tickets, or its error.
+fn take_block(g: &Gen) -> Trace {
+    match g.try_reserve(2) {
+        Ok(b) => (0..b.count)
+            .map(|i| Ulid::from_fields(b.unix_ms, b.counter + u128::from(i)))
+            .collect(),
+        Err(e) => vec![Err(e)],
+    }
+}
+
+/// Two threads, one taking three blocks of 2, the other three single ULIDs, in one
+/// millisecond: up to nine ULIDs over up to three 4-ticket epochs, blocks cut at an epoch's
+/// end, the ring wrapping; none twice.
+#[test]
+fn blocks_within_a_millisecond() {
+    model(|| {
+        let clock = Arc::new(AtomicI64::new(1_000));
+        let g = generator(&clock, 1 << 40, 1 << 60);
+        let traces = run(2, move |t| {
+            (0..3)
+                .flat_map(|_| {
+                    if t == 0 {
+                        take_block(&g)
+                    } else {
+                        vec![g.try_next()]
+                    }
+                })
+                .collect()
+        });
+        let made = check(&traces);
+        assert!(
+            made.iter().all(
+                |u| u.unix_ms() == 1_000 && (1 << 40..(1 << 40) + 12).contains(&u.randomness())
+            ),
+            "{traces:?}"
+        );
+        assert!((6..=9).contains(&made.len()), "{traces:?}");
+    });
+}
+
+/// Blocks running into the top of the 80 bits (from 3 below it): cut there, then
+/// `RandomnessExhausted`, with a thread moving the clock on meanwhile (to a millisecond with
+/// room again).
+#[test]
+fn blocks_at_the_end_of_the_randomness() {
+    model(|| {
+        let clock = Arc::new(AtomicI64::new(7));
+        let g = generator(&clock, MAX_RANDOMNESS - 3, 1 << 70);
+        let c = Arc::clone(&clock);
+        let traces = run(2, move |t| {
+            let mut trace = take_block(&g);
+            trace.extend(take_block(&g));
+            if t == 1 {
+                c.store(8, Ordering::Relaxed);
+            }
+            trace.extend(take_block(&g));
+            trace
+        });
+        let made = check(&traces);
+        for r in traces.iter().flatten() {
+            match r {
+                Err(e) => assert_eq!(*e, Error::RandomnessExhausted { unix_millis: 7 }),
+                Ok(u) if u.unix_ms() == 7 => assert!(u.randomness() >= MAX_RANDOMNESS - 3),
+                Ok(u) => assert_eq!(u.unix_ms(), 8),
+            }
+        }
+        assert!(made.iter().filter(|u| u.unix_ms() == 7).count() <= 4);
     });
 }

@@ -1,27 +1,37 @@
 //! [`AtomicGenerator`]: a thread-safe monotonic ULID generator that takes no lock on its hot
-//! path: one `fetch_add` per ULID, and a mutex only to open a new *epoch* (a new millisecond, or
-//! the next block of 2^21 increments within one). The design is documented on the type.
+//! path: one `fetch_add` per ULID (or per block of up to 64 ULIDs), and a mutex only to open a
+//! new *epoch* (a new millisecond, or the next 2^21 increments within one). The design is
+//! documented on the type.
 
 use rand_core::RngCore;
 
 use super::id::{MAX_RANDOMNESS, Ulid};
 use crate::clock::{MillisClock, SystemClock};
 use crate::error::Error;
-use crate::monotonic::{be_bytes, millis48};
+use crate::millis_block::{BlockSource, next_per_thread, next_source_id, refill};
+use crate::monotonic::{Block, MAX_BLOCK, be_bytes, millis48};
 use crate::rng::ThreadRng;
 use crate::sync::{AtomicU64, CachePadded, Mutex, Ordering, fence};
 
 /// Bits of the ticket in the state word; the other 42 count epochs.
 #[cfg(not(loom))]
 const TICKET_BITS: u32 = 22;
-/// Small under loom, so the models use epochs up within a millisecond.
-#[cfg(loom)]
-const TICKET_BITS: u32 = 3;
-/// Tickets one epoch hands out. The ticket field has room for twice as many, so the
-/// `fetch_add`s of callers that find it used up (at most one per thread before the epoch
-/// changes or, once the millisecond is exhausted, the ticket is pulled back) never carry into
-/// the epoch bits while fewer than 2^21 threads share the generator.
+/// Tickets one epoch hands out. The ticket field has room for twice as many: a `fetch_add` adds
+/// at most [`MAX_BLOCK`] (64), one may cross `TICKETS` (its block is cut short there), and after
+/// that each thread adds at most once more before the epoch changes or, once the millisecond is
+/// exhausted, the ticket is pulled back; so the word never carries into the epoch bits while
+/// fewer than 2^21 / 64 − 1 = 32 767 threads share the generator.
+#[cfg(not(loom))]
 const TICKETS: u64 = 1 << (TICKET_BITS - 1);
+/// Small under loom, so the models use epochs up within a millisecond; room for 3 threads
+/// taking blocks of 2 (4 − 1 + (3 + 1) × 2 < 16).
+#[cfg(loom)]
+const TICKET_BITS: u32 = 4;
+#[cfg(loom)]
+const TICKETS: u64 = 4;
+/// How many threads may share a generator (see [`TICKETS`]): 32 767, under loom 5.
+const MAX_THREADS: u64 = ((1 << TICKET_BITS) - TICKETS) / MAX_BLOCK as u64 - 1;
+const _: () = assert!(MAX_THREADS >= 3, "the loom models run 3 threads");
 /// Epoch numbers wrap at 2^(64 − TICKET_BITS) (a reader would have to stall that many epochs to
 /// be fooled).
 const EPOCH_MASK: u64 = (1 << (64 - TICKET_BITS)) - 1;
@@ -80,9 +90,11 @@ impl Entry {
 }
 
 /// A thread-safe monotonic ULID generator with one atomic `fetch_add` per ULID; [`super::new`]
-/// uses one. Compared with [`Generator`](super::Generator) (a [`Monotonic`](super::Monotonic)
-/// behind a mutex), every ULID still follows the spec's order, but within a millisecond the
-/// randomness may skip values (never repeat them) when threads race into the next millisecond.
+/// uses one, through per-thread blocks ([`try_next_per_thread`](Self::try_next_per_thread)).
+/// Compared with [`Generator`](super::Generator) (a [`Monotonic`](super::Monotonic) behind a
+/// mutex), every ULID of [`try_next`](Self::try_next) still follows the spec's order across all
+/// threads, but within a millisecond the randomness may skip values (never repeat them) when
+/// threads race into the next millisecond.
 ///
 /// # Design
 ///
@@ -107,6 +119,14 @@ impl Entry {
 /// After `fork()`, the child sees a new fork generation (stored in each entry) and opens a new
 /// epoch with fresh randomness instead of continuing the parent's tickets.
 ///
+/// [`try_reserve`](Self::try_reserve) takes up to [`MAX_BLOCK`] consecutive tickets with one
+/// `fetch_add(n)`: a [`Block`] of the ULIDs those tickets stand for, cut short at the end of the
+/// epoch or of the 80 bits. Every argument above holds per ticket, so the tickets of a block are
+/// in no other hands; the `fetch_add` of `n` only needs more room in the ticket field (see
+/// `TICKETS` in the source: up to 32 767 threads). The per-thread path makes its ULIDs from such
+/// blocks: one shared write per up to 64 ULIDs, strictly increasing per thread, unique in the
+/// process, across threads ordered by millisecond only.
+///
 /// ```
 /// let g = sno_core::ulid::AtomicGenerator::default();
 /// let (a, b) = (g.try_next()?, g.try_next()?);
@@ -116,6 +136,8 @@ impl Entry {
 #[derive(Debug)]
 pub struct AtomicGenerator<C = SystemClock, R = ThreadRng> {
     state: CachePadded<AtomicU64>,
+    /// The id of the per-thread blocks cut from this generator.
+    id: u64,
     ring: [Entry; RING],
     /// Held to open an epoch; the randomness source is only used then.
     opener: Mutex<R>,
@@ -135,6 +157,7 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
         AtomicGenerator {
             // Epoch 0 is never published: the first call opens epoch 1.
             state: CachePadded(AtomicU64::new(0)),
+            id: next_source_id(),
             ring: core::array::from_fn(|_| Entry::default()),
             opener: Mutex::new(rng),
             clock,
@@ -145,21 +168,69 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
     /// up, or [`Error::MillisOutOfRange`] for a clock outside 1970 … 2^48 − 1 ms.
     #[inline]
     pub fn try_next(&self) -> Result<Ulid, Error> {
-        let now = millis48(self.clock.now_unix_millis())?;
+        let block = self.reserve_at(self.clock.now_unix_millis(), 1)?;
+        Ok(mint(block.unix_ms, block.counter))
+    }
+
+    /// Up to `n` consecutive ULIDs (0 counts as 1, more than [`MAX_BLOCK`] as `MAX_BLOCK`) with
+    /// one `fetch_add`: the ULIDs `(unix_ms, counter + i)` for `i < count`, which no other call
+    /// makes. Fewer than `n` at the end of an epoch or of the 80 bits. Errors as
+    /// [`try_next`](Self::try_next).
+    ///
+    /// ```
+    /// let g = sno_core::ulid::AtomicGenerator::default();
+    /// let block = g.try_reserve(8)?;
+    /// assert!((1..=8).contains(&block.count));
+    /// let last = sno_core::ulid::Ulid::from_fields(block.unix_ms, block.counter + u128::from(block.count - 1))?;
+    /// assert!(g.try_next()? > last);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn try_reserve(&self, n: u32) -> Result<Block, Error> {
+        self.reserve_at(self.clock.now_unix_millis(), n)
+    }
+
+    /// The next ULID from the calling thread's block of this generator's tickets, taking a new
+    /// block (one `fetch_add`) once per up to [`MAX_BLOCK`] ULIDs; see [`Block`] for the
+    /// per-thread cache. Unique within the process, strictly increasing per thread; across
+    /// threads ordered by millisecond only. Errors as [`try_next`](Self::try_next).
+    ///
+    /// ```
+    /// let g = sno_core::ulid::AtomicGenerator::default();
+    /// let a = g.try_next_per_thread()?;
+    /// assert!(g.try_next_per_thread()? > a);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn try_next_per_thread(&self) -> Result<Ulid, Error> {
+        next_per_thread(self, |now| refill(self, now))
+    }
+
+    /// [`try_next_per_thread`](Self::try_next_per_thread), waiting as [`next`](Self::next)
+    /// does.
+    #[inline]
+    pub fn next_per_thread(&self) -> Result<Ulid, Error> {
+        crate::monotonic::next_per_thread_waiting(self)
+    }
+
+    /// One `fetch_add(n)`: a block of the current epoch, or the first of a new one.
+    #[inline]
+    fn reserve_at(&self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        let now = millis48(unix_millis)?;
+        let n = u64::from(n.clamp(1, MAX_BLOCK));
         let generation = crate::fork::fork_generation();
         loop {
-            let word = self.state.0.fetch_add(1, Ordering::Acquire);
+            let word = self.state.0.fetch_add(n, Ordering::Acquire);
             let (epoch, ticket) = (word >> TICKET_BITS, word & ((1 << TICKET_BITS) - 1));
             if let Some(e) = self.entry(epoch).read(epoch) {
                 // Same millisecond, or the clock went back: stay in the epoch's millisecond.
                 if e.generation == generation && now <= e.ms && ticket < TICKETS {
-                    let randomness = e.base + u128::from(ticket);
-                    if randomness <= MAX_RANDOMNESS {
-                        return Ok(Ulid(be_bytes((u128::from(e.ms) << 80) | randomness)));
+                    let first = e.base + u128::from(ticket);
+                    if first <= MAX_RANDOMNESS {
+                        return Ok(block(e.ms, first, n.min(TICKETS - ticket)));
                     }
                 }
             }
-            if let Some(result) = self.open_epoch(now, generation) {
+            if let Some(result) = self.open_epoch(now, generation, n) {
                 return result;
             }
         }
@@ -178,10 +249,10 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
     }
 
     /// The slow path, under the mutex: `None` when the current epoch can serve `now` after all
-    /// (another thread opened it; take a ticket again), else the first ULID of a new epoch, or
-    /// [`Error::RandomnessExhausted`].
+    /// (another thread opened it; take tickets again), else the first `n` tickets of a new
+    /// epoch, or [`Error::RandomnessExhausted`].
     #[cold]
-    fn open_epoch(&self, now: u64, generation: u64) -> Option<Result<Ulid, Error>> {
+    fn open_epoch(&self, now: u64, generation: u64, n: u64) -> Option<Result<Block, Error>> {
         // A panic under the lock leaves no half-made epoch (the tag marks it), so poisoning is
         // ignored.
         let mut rng = self.opener.lock().unwrap_or_else(|p| p.into_inner());
@@ -228,11 +299,51 @@ impl<C: MillisClock, R: RngCore> AtomicGenerator<C, R> {
         // A plain store would do (the mutex orders it before the next opener's load), but loom
         // 0.7 lets a thread that did a `fetch_add` before locking read a value older than it
         // (tokio-rs/loom#424); a swap, one instruction on this once-per-epoch path, keeps every
-        // write of the word a read-modify-write, which loom models correctly.
+        // write of the word a read-modify-write, which loom models correctly. Tickets `0 .. n`
+        // are the opener's own (`n` ≤ MAX_BLOCK < TICKETS).
         self.state
             .0
-            .swap((epoch << TICKET_BITS) | 1, Ordering::AcqRel);
-        Some(Ok(Ulid(be_bytes((u128::from(next.ms) << 80) | next.base))))
+            .swap((epoch << TICKET_BITS) | n, Ordering::AcqRel);
+        Some(Ok(block(next.ms, next.base, n)))
+    }
+}
+
+/// The block of `n` tickets from randomness `first` (≤ [`MAX_RANDOMNESS`]) at `ms`, cut short
+/// at the end of the 80 bits.
+#[inline]
+fn block(ms: u64, first: u128, n: u64) -> Block {
+    Block {
+        unix_ms: ms,
+        counter: first,
+        // At least 1, at most `n` ≤ MAX_BLOCK.
+        count: (MAX_RANDOMNESS - first).min(u128::from(n) - 1) as u32 + 1,
+        earliest: 0,
+    }
+}
+
+/// The ULID of randomness `counter` (≤ [`MAX_RANDOMNESS`]) at `ms` (< 2^48).
+#[inline]
+fn mint(ms: u64, counter: u128) -> Ulid {
+    Ulid(be_bytes((u128::from(ms) << 80) | counter))
+}
+
+impl<C: MillisClock, R: RngCore> BlockSource for AtomicGenerator<C, R> {
+    type Id = Ulid;
+    #[inline]
+    fn source_id(&self) -> u64 {
+        self.id
+    }
+    #[inline]
+    fn now_unix_millis(&self) -> i64 {
+        self.clock.now_unix_millis()
+    }
+    #[inline]
+    fn take_block(&self, unix_millis: i64, n: u32) -> Result<Block, Error> {
+        self.reserve_at(unix_millis, n)
+    }
+    #[inline]
+    fn mint(unix_ms: u64, counter: u128) -> Ulid {
+        mint(unix_ms, counter)
     }
 }
 
@@ -318,6 +429,57 @@ mod tests {
         }
         CLOCK.store(8, Ordering::Relaxed);
         assert_eq!(g.try_next().unwrap().unix_ms(), 8);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "2^15 blocks")]
+    fn blocks_follow_each_other_across_epochs_until_the_80_bits_run_out() {
+        let _serial = crate::fork::GENERATION_LOCK.lock();
+        static CLOCK: AtomicI64 = AtomicI64::new(9);
+        let start = MAX_RANDOMNESS - u128::from(TICKETS) - 100;
+        let g = generator(start, &CLOCK);
+        // One ticket first, so that the epoch's end cuts a block short.
+        let mut next = g.try_next().unwrap().randomness() + 1;
+        let mut cut = 0;
+        loop {
+            match g.try_reserve(64) {
+                Ok(b) => {
+                    assert_eq!((b.unix_ms, b.counter, b.earliest), (9, next, 0));
+                    assert!((1..=64).contains(&b.count));
+                    cut += usize::from(b.count < 64);
+                    next += u128::from(b.count);
+                }
+                Err(e) => {
+                    assert_eq!(e, Error::RandomnessExhausted { unix_millis: 9 });
+                    break;
+                }
+            }
+        }
+        assert_eq!(next, MAX_RANDOMNESS + 1, "every value, none twice");
+        assert_eq!(cut, 2, "at the epoch's end and at the top of the 80 bits");
+        assert_eq!(g.try_reserve(0), g.try_reserve(1000), "still exhausted");
+        CLOCK.store(10, Ordering::Relaxed);
+        let b = g.try_reserve(1000).unwrap();
+        assert_eq!((b.unix_ms, b.count), (10, MAX_BLOCK));
+    }
+
+    #[test]
+    fn a_fork_child_does_not_continue_a_per_thread_block() {
+        let _serial = crate::fork::GENERATION_LOCK.lock();
+        static CLOCK: AtomicI64 = AtomicI64::new(5);
+        let g = AtomicGenerator::with_clock_and_rng(|| CLOCK.load(Ordering::Relaxed), ThreadRng);
+        for _ in 0..4 {
+            g.try_next_per_thread().unwrap(); // blocks of 1 and 2, then 1 of a block of 4
+        }
+        let parent = g.try_next_per_thread().unwrap();
+        crate::fork::after_fork();
+        let child = g.try_next_per_thread().unwrap();
+        assert_eq!(child.unix_ms(), 5);
+        assert_ne!(
+            child.randomness(),
+            parent.randomness() + 1,
+            "fresh randomness"
+        );
     }
 
     #[test]

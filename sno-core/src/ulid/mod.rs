@@ -9,7 +9,10 @@
 //!   timestamp is kept and incremented (as ulid/javascript does), so the order never breaks.
 //! * [`new()`] (process-wide) runs on an [`AtomicGenerator`]: the same rules with one atomic
 //!   `fetch_add` per ULID instead of a lock, except that concurrent calls crossing into a new
-//!   millisecond can make the randomness skip values (it never repeats or goes back).
+//!   millisecond can make the randomness skip values (it never repeats or goes back). Each
+//!   thread takes its tickets in blocks of up to 64 (one `fetch_add` per block), so `new()`'s
+//!   ULIDs are unique in the process and strictly increasing per thread, and across threads
+//!   ordered by millisecond only; [`AtomicGenerator::try_next`] keeps strict process-wide order.
 //!
 //! ```
 //! use sno_core::ulid::Ulid;
@@ -31,7 +34,7 @@ pub use id::{ENCODED_LEN, MAX_RANDOMNESS, Ulid};
 use rand_core::RngCore;
 
 use crate::error::Error;
-use crate::monotonic::{MillisState, be_bytes, millis48, std_generator};
+use crate::monotonic::{Block, BlockState, MillisState, be_bytes, millis48, std_generator};
 
 /// The monotonic ULID state machine (see the module docs). `&mut self`; wrap it in
 /// [`Generator`] to share it between threads.
@@ -52,8 +55,20 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     type Id = Ulid;
 
     fn next_at(&mut self, unix_millis: i64) -> Result<Ulid, Error> {
+        let block = self.reserve(unix_millis, 1)?;
+        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
+    }
+
+    fn reset(&mut self) {
+        self.last = None;
+    }
+}
+
+impl<R: RngCore> BlockState for Monotonic<R> {
+    /// The values are the 80-bit randomness; a block ends at [`MAX_RANDOMNESS`].
+    fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
         let now = millis48(unix_millis)?;
-        let (ms, randomness) = match self.last {
+        let (ms, first) = match self.last {
             // Same millisecond, or the clock went back: keep the last timestamp, add 1.
             Some((last_ms, r)) if now <= last_ms => {
                 if r == MAX_RANDOMNESS {
@@ -69,22 +84,33 @@ impl<R: RngCore> MillisState for Monotonic<R> {
                 (now, u128::from_be_bytes(fresh))
             }
         };
-        self.last = Some((ms, randomness));
-        // `ms` < 2^48 (checked above) and `randomness` ≤ MAX_RANDOMNESS.
-        Ok(Ulid(be_bytes((u128::from(ms) << 80) | randomness)))
+        // At least 1 (`first` ≤ MAX_RANDOMNESS), at most `n`.
+        let count = (MAX_RANDOMNESS - first).min(u128::from(n.max(1)) - 1) as u32 + 1;
+        self.last = Some((ms, first + u128::from(count - 1)));
+        Ok(Block {
+            unix_ms: ms,
+            counter: first,
+            count,
+            earliest: 0,
+        })
     }
 
-    fn reset(&mut self) {
-        self.last = None;
+    /// `ms` < 2^48 and `counter` ≤ [`MAX_RANDOMNESS`] (no per-ID randomness: `rng` is unused).
+    #[inline]
+    fn mint<G: RngCore + ?Sized>(unix_ms: u64, counter: u128, _rng: &mut G) -> Ulid {
+        Ulid(be_bytes((u128::from(unix_ms) << 80) | counter))
     }
 }
 
 std_generator!(Ulid, "ULID", own_new);
 
 /// A new ULID from the process-wide [`AtomicGenerator`] (created on first use; a `fork()` child
-/// starts with fresh randomness): strictly increasing across all threads of the process, one
-/// atomic `fetch_add` per ULID. If a millisecond's 80 random bits were ever used up, sleeps until
-/// the next millisecond.
+/// starts with fresh randomness), through the calling thread's block of its tickets
+/// ([`AtomicGenerator::next_per_thread`]: one atomic `fetch_add` per up to 64 ULIDs, so threads
+/// do not slow each other down): unique within the process and strictly increasing in each
+/// thread; across threads, ULIDs of different milliseconds are in time order, those of one
+/// millisecond in any (`global_generator().next()` keeps strict process-wide order). If a
+/// millisecond's 80 random bits were ever used up, sleeps until the next millisecond.
 ///
 /// # Panics
 /// If the system clock reads before 1970 or after year 10889, or the operating system's
@@ -106,7 +132,7 @@ pub fn new() -> Ulid {
 /// ```
 #[cfg(feature = "std")]
 pub fn try_new() -> Result<Ulid, Error> {
-    global_generator().next()
+    global_generator().next_per_thread()
 }
 
 /// The process-wide [`AtomicGenerator`] behind [`new`] and [`try_new`] (created on first use; a
@@ -115,4 +141,25 @@ pub fn try_new() -> Result<Ulid, Error> {
 pub fn global_generator() -> &'static AtomicGenerator {
     static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
     GLOBAL.get_or_init(AtomicGenerator::default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn blocks_are_successive_next_at_values(
+            last in proptest::option::of((1_000u64..1_004, up_to(MAX_RANDOMNESS))),
+            fresh in up_to(MAX_RANDOMNESS),
+            steps in steps(1_003),
+        ) {
+            let rng = Fixed { word: 0, bytes: fresh };
+            let mut state = Monotonic::new(rng.clone());
+            state.last = last;
+            blocks_match_next_at(state, &rng, &steps);
+        }
+    }
 }
