@@ -513,7 +513,7 @@ pub(crate) use default_from_rng;
 /// a [`BlockState`]) `new()` makes its IDs from per-thread blocks
 /// ([`Shared::try_next_per_thread`]), else it takes the lock per ID.
 macro_rules! std_generator {
-    (@global $id:ty, $what:literal, $next:ident, $order:literal) => {
+    (@global $id:ty, $what:literal, $next:ident, $try_next:ident, $order:literal) => {
         $crate::monotonic::std_generator!($id, $what, own_new);
 
         #[doc = concat!("A new ", $what, " from the process-wide generator (created on first use, \
@@ -529,26 +529,51 @@ macro_rules! std_generator {
             [`new`] panics with: [`Error::MillisOutOfRange`](crate::Error::MillisOutOfRange) \
             for a system clock outside the format's range, \
             [`Error::RandomnessUnavailable`](crate::Error::RandomnessUnavailable) when the \
-            operating system's randomness source cannot be read.")]
+            operating system's randomness source cannot be read, \
+            [`Error::InvalidEnvironment`](crate::Error::InvalidEnvironment) for an invalid \
+            `SNO_CLOCK`.")]
         #[cfg(feature = "std")]
         pub fn try_new() -> Result<$id, $crate::Error> {
-            global_generator().$next()
+            try_global_generator()?.$next()
         }
 
         #[doc = concat!("The process-wide ", $what, " generator behind [`new`] and [`try_new`] \
-            (created on first use, reset in a `fork()` child): its `try_next` never blocks.")]
+            (created on first use, reset in a `fork()` child), on the clock `SNO_CLOCK` names \
+            ([`SystemClock::from_env`](crate::SystemClock::from_env)): its `try_next` never \
+            blocks.\n\n# Panics\nIf `SNO_CLOCK` holds an invalid value ([`try_new`] returns \
+            the error).")]
         #[cfg(feature = "std")]
         pub fn global_generator() -> &'static Generator {
-            static GLOBAL: std::sync::OnceLock<Generator> = std::sync::OnceLock::new();
-            GLOBAL.get_or_init(Generator::default)
+            $crate::monotonic::or_panic(try_global_generator())
+        }
+
+        #[doc = concat!("[`try_new`] without waiting: where it would sleep (a used-up \
+            millisecond), the error at once, with its retry time.")]
+        #[cfg(feature = "std")]
+        pub fn try_new_nonblocking() -> Result<$id, $crate::Error> {
+            try_global_generator()?.$try_next()
+        }
+
+        #[doc = concat!("[`global_generator`], or the `SNO_CLOCK` error it panics with.")]
+        #[cfg(feature = "std")]
+        pub fn try_global_generator() -> Result<&'static Generator, $crate::Error> {
+            static GLOBAL: std::sync::OnceLock<Result<Generator, $crate::Error>> =
+                std::sync::OnceLock::new();
+            GLOBAL
+                .get_or_init(|| {
+                    let clock = $crate::SystemClock::process_wide()?;
+                    Ok(Generator::with_state_and_clock(Default::default(), clock))
+                })
+                .as_ref()
+                .map_err(|e| *e)
         }
     };
     ($id:ty, $what:literal) => {
-        $crate::monotonic::std_generator!(@global $id, $what, next,
+        $crate::monotonic::std_generator!(@global $id, $what, next, try_next,
             "strictly increasing across all threads of the process (one lock per ID).");
     };
     ($id:ty, $what:literal, per_thread) => {
-        $crate::monotonic::std_generator!(@global $id, $what, next_per_thread,
+        $crate::monotonic::std_generator!(@global $id, $what, next_per_thread, try_next_per_thread,
             "unique within the process and strictly increasing in each thread; across threads \
             IDs of different milliseconds are in time order, those of one millisecond in any \
             (each thread makes its IDs from a block of up to 64 values reserved with one lock, \

@@ -163,6 +163,16 @@ fn child_fast_clock() {
     assert_eq!(g.clock().kind(), sno_core::ClockKind::Fast);
     let (a, b) = (sno_core::new(0), sno_core::new(0));
     assert!(a < b);
+    // The millisecond formats' process-wide generators read the same variable.
+    let (u, v) = (
+        sno_core::ulid::try_new().unwrap(),
+        sno_core::ulid::try_new().unwrap(),
+    );
+    assert!(u < v);
+    assert!(sno_core::uuid7::try_new().is_ok());
+    assert!(sno_core::scru128::try_new().is_ok());
+    assert!(sno_core::scru160::try_new().is_ok());
+    assert!(sno_core::ulidflake::try_new().is_ok());
 }
 
 #[test]
@@ -179,4 +189,11 @@ fn child_invalid_clock() {
     assert_eq!(e.code(), "invalid_environment");
     assert!(e.to_string().contains("SNO_CLOCK"), "{e}");
     assert_eq!(sno_core::ClockKind::from_env(), Err(e));
+    assert_eq!(sno_core::ulid::try_new(), Err(e));
+    assert_eq!(sno_core::uuid7::try_new(), Err(e));
+    assert_eq!(sno_core::scru128::try_new(), Err(e));
+    assert_eq!(sno_core::scru160::try_new(), Err(e));
+    assert_eq!(sno_core::ulidflake::try_new(), Err(e));
+    assert!(std::panic::catch_unwind(sno_core::ulid::global_generator).is_err());
+    assert!(std::panic::catch_unwind(sno_core::uuid7::global_generator).is_err());
 }

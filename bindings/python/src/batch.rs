@@ -10,7 +10,6 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sno_core::monotonic::{MillisState, Shared};
-use sno_core::ulid::{AtomicGenerator, Ulid};
 use sno_core::{Error, Generator, Id, SystemClock};
 use sno_lease::{LeasedGenerator, ProcessGenerator};
 
@@ -226,43 +225,18 @@ where
 
 /// A process-wide generator of a millisecond format: its call that never blocks, and the core's
 /// bounded blocking one.
-pub(crate) trait ProcessWide: Sync {
-    type Id: Send;
-    fn try_next(&self) -> Result<Self::Id, Error>;
-    fn next(&self) -> Result<Self::Id, Error>;
-}
-
-impl<S> ProcessWide for Shared<S>
-where
-    S: MillisState + Clone + Send,
-    S::Id: Send,
-{
-    type Id = S::Id;
-    fn try_next(&self) -> Result<S::Id, Error> {
-        Shared::try_next(self)
-    }
-    fn next(&self) -> Result<S::Id, Error> {
-        Shared::next(self)
-    }
-}
-
-impl ProcessWide for AtomicGenerator {
-    type Id = Ulid;
-    fn try_next(&self) -> Result<Ulid, Error> {
-        AtomicGenerator::try_next(self)
-    }
-    fn next(&self) -> Result<Ulid, Error> {
-        AtomicGenerator::next(self)
-    }
-}
-
-/// The next value of a process-wide generator: the call that never blocks, and only when it
+/// The next value of a format's process-wide generator (the core's `try_new_nonblocking`,
+/// `try_new`): the call that never blocks, and only when it
 /// asks to wait (a used-up millisecond), the core's bounded wait with the thread detached, so
 /// other Python threads run meanwhile.
 #[inline]
-pub(crate) fn global_value<G: ProcessWide>(py: Python<'_>, g: &G) -> Result<G::Id, Error> {
-    match g.try_next() {
-        Err(e) if e.is_retryable() => py.detach(|| g.next()),
+pub(crate) fn global_value<Id: Send>(
+    py: Python<'_>,
+    try_now: fn() -> Result<Id, Error>,
+    wait: fn() -> Result<Id, Error>,
+) -> Result<Id, Error> {
+    match try_now() {
+        Err(e) if e.is_retryable() => py.detach(wait),
         other => other,
     }
 }

@@ -302,7 +302,7 @@ impl PyUlidFlakeGenerator {
 /// `os.fork()`).
 #[pyfunction]
 fn ulidflake_new(py: Python<'_>) -> PyResult<PyUlidFlake> {
-    global_value(py, ulidflake::global_generator())
+    global_value(py, ulidflake::try_new_nonblocking, ulidflake::try_new)
         .map(PyUlidFlake)
         .map_err(|e| to_py(py, e))
 }
@@ -315,7 +315,7 @@ fn ulidflake_new_many<'py>(
     #[pyo3(from_py_with = args::count)] n: usize,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let make = || global_value(py, ulidflake::global_generator());
+    let make = || global_value(py, ulidflake::try_new_nonblocking, ulidflake::try_new);
     new_list(py, n, as_str, make, PyUlidFlake)
 }
 

@@ -36,9 +36,9 @@ where
 
 /// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on state
 /// `$state`, and the module functions `$new` / `$new_many` drawing from the process-wide
-/// generator `$global()`.
+/// generator of core module `$module` (its `try_new_nonblocking` / `try_new`).
 macro_rules! monotonic {
-    ($class:ident, $gen:ident, $gen_name:literal, $state:ty, $global:path, $new:ident, $new_many:ident) => {
+    ($class:ident, $gen:ident, $gen_name:literal, $state:ty, $module:ident, $new:ident, $new_many:ident) => {
         #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
         #[pyclass(frozen, module = "sno", name = $gen_name)]
         pub(crate) struct $gen(Shared<$state>);
@@ -87,7 +87,7 @@ macro_rules! monotonic {
         /// clock outside the format's range is a `TimeRangeError`.
         #[pyfunction]
         fn $new(py: Python<'_>) -> PyResult<$class> {
-            global_value(py, $global()).map($class).map_err(|e| to_py(py, e))
+            global_value(py, sno_core::$module::try_new_nonblocking, sno_core::$module::try_new).map($class).map_err(|e| to_py(py, e))
         }
 
         /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
@@ -99,7 +99,7 @@ macro_rules! monotonic {
             #[pyo3(from_py_with = args::count)] n: usize,
             as_str: bool,
         ) -> PyResult<Bound<'py, PyList>> {
-            new_list(py, n, as_str, || global_value(py, $global()), $class)
+            new_list(py, n, as_str, || global_value(py, sno_core::$module::try_new_nonblocking, sno_core::$module::try_new), $class)
         }
     };
 }
@@ -109,7 +109,7 @@ monotonic!(
     UlidGenerator,
     "ULIDGenerator",
     sno_core::ulid::Monotonic<ThreadRng>,
-    sno_core::ulid::global_generator,
+    ulid,
     ulid_new,
     ulid_new_many
 );
@@ -118,7 +118,7 @@ monotonic!(
     Uuid7Generator,
     "UUID7Generator",
     sno_core::uuid7::Monotonic<ThreadRng>,
-    sno_core::uuid7::global_generator,
+    uuid7,
     uuid7_new,
     uuid7_new_many
 );
@@ -127,7 +127,7 @@ monotonic!(
     Scru128Generator,
     "SCRU128Generator",
     sno_core::scru128::Monotonic<ThreadRng>,
-    sno_core::scru128::global_generator,
+    scru128,
     scru128_new,
     scru128_new_many
 );
@@ -136,7 +136,7 @@ monotonic!(
     Scru160Generator,
     "SCRU160Generator",
     sno_core::scru160::Monotonic<ThreadRng>,
-    sno_core::scru160::global_generator,
+    scru160,
     scru160_new,
     scru160_new_many
 );
@@ -324,8 +324,12 @@ impl TypeId {
     #[pyo3(name = "new")]
     fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
         let py = prefix.py();
-        let uuid =
-            global_value(py, sno_core::uuid7::global_generator()).map_err(|e| to_py(py, e))?;
+        let uuid = global_value(
+            py,
+            sno_core::uuid7::try_new_nonblocking,
+            sno_core::uuid7::try_new,
+        )
+        .map_err(|e| to_py(py, e))?;
         with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
     }
 

@@ -123,7 +123,7 @@ pub fn new() -> Ulid {
 /// A new ULID from the process-wide [`AtomicGenerator`], or the error that [`new`] panics with:
 /// [`Error::MillisOutOfRange`] for a system clock outside 1970 … 10889,
 /// [`Error::RandomnessUnavailable`] when the operating system's randomness source cannot be
-/// read.
+/// read, [`Error::InvalidEnvironment`] for an invalid `SNO_CLOCK`.
 ///
 /// ```
 /// let a = sno_core::ulid::try_new()?;
@@ -132,15 +132,49 @@ pub fn new() -> Ulid {
 /// ```
 #[cfg(feature = "std")]
 pub fn try_new() -> Result<Ulid, Error> {
-    global_generator().next_per_thread()
+    try_global_generator()?.next_per_thread()
+}
+
+/// [`try_new`] without waiting: where it would sleep (a millisecond's 80 random bits used up),
+/// the error at once, with its retry time.
+///
+/// ```
+/// assert!(sno_core::ulid::try_new_nonblocking().is_ok());
+/// ```
+#[cfg(feature = "std")]
+pub fn try_new_nonblocking() -> Result<Ulid, Error> {
+    try_global_generator()?.try_next_per_thread()
 }
 
 /// The process-wide [`AtomicGenerator`] behind [`new`] and [`try_new`] (created on first use; a
-/// `fork()` child starts with fresh randomness): its `try_next` never blocks.
+/// `fork()` child starts with fresh randomness), on the clock `SNO_CLOCK` names
+/// ([`SystemClock::from_env`](crate::SystemClock::from_env)): its `try_next` never blocks.
+///
+/// # Panics
+/// If `SNO_CLOCK` holds an invalid value ([`try_new`] returns the error).
 #[cfg(feature = "std")]
 pub fn global_generator() -> &'static AtomicGenerator {
-    static GLOBAL: std::sync::OnceLock<AtomicGenerator> = std::sync::OnceLock::new();
-    GLOBAL.get_or_init(AtomicGenerator::default)
+    crate::monotonic::or_panic(try_global_generator())
+}
+
+/// [`global_generator`], or the `SNO_CLOCK` error it panics with.
+///
+/// ```
+/// assert!(sno_core::ulid::try_global_generator().is_ok());
+/// ```
+#[cfg(feature = "std")]
+pub fn try_global_generator() -> Result<&'static AtomicGenerator, Error> {
+    static GLOBAL: std::sync::OnceLock<Result<AtomicGenerator, Error>> = std::sync::OnceLock::new();
+    GLOBAL
+        .get_or_init(|| {
+            let clock = crate::SystemClock::process_wide()?;
+            Ok(AtomicGenerator::with_clock_and_rng(
+                clock,
+                crate::rng::ThreadRng,
+            ))
+        })
+        .as_ref()
+        .map_err(|e| *e)
 }
 
 #[cfg(test)]
