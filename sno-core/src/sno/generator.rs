@@ -232,7 +232,9 @@ impl Snapshot {
 pub struct Stats {
     /// Calls refused because the current unit's sequence pool was used up.
     pub overflows: u64,
-    /// Units in which the pool ran out (each reported once to the observer).
+    /// Units in which the pool ran out: its last sequence was handed out, to a call or to a
+    /// thread's [block](crate::generator#per-thread-blocks) (each reported once to the
+    /// observer, by the call that took it).
     pub overflow_episodes: u64,
     /// Clock regressions absorbed by switching the tick-tock bit.
     pub drifts: u64,
