@@ -246,28 +246,41 @@ fn exhaustion() {
         let clock = Arc::new(ManualClock::new(100));
         let g = generator(&clock, 10, 13);
         let traces = run_threads(3, &g, &clock, |_, g, _| vec![g.try_next(0), g.try_next(0)]);
-        let ids = check(&traces);
-        let mut seqs: Vec<u16> = ids.iter().map(|id| id.sequence()).collect();
-        seqs.sort_unstable();
-        assert_eq!(seqs, [10, 11, 12, 13], "{traces:?}");
-        let errors: Vec<_> = traces.iter().flatten().filter_map(|r| r.err()).collect();
-        assert_eq!(
-            errors,
-            [Error::SequenceExhausted { retry_at: 101 }; 2],
-            "{traces:?}"
-        );
-        assert!(
-            ids.iter()
-                .all(|id| id.timestamp() == 100 && !id.tick_tock())
-        );
-        // The next unit starts a fresh pool on the same timeline.
-        clock.set(101);
-        let next = g.try_next(0).unwrap();
-        assert_eq!(
-            (next.timestamp(), next.tick_tock(), next.sequence()),
-            (101, false, 10)
-        );
+        check_drained(&g, &clock, &traces);
     });
+}
+
+/// Six calls at unit 100 on a 4-sequence pool (10..=13): exactly four succeed, with the four
+/// sequences; the other two get `SequenceExhausted` pointing at the next unit, the episode is
+/// counted once, and the counter never spilled into the tick bit (the next unit starts a fresh
+/// pool on the same timeline).
+fn check_drained(g: &Generator<Arc<ManualClock>>, clock: &ManualClock, traces: &[Trace]) {
+    let ids = check(traces);
+    let mut seqs: Vec<u16> = ids.iter().map(|id| id.sequence()).collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, [10, 11, 12, 13], "{traces:?}");
+    let errors: Vec<_> = traces.iter().flatten().filter_map(|r| r.err()).collect();
+    assert_eq!(
+        errors,
+        [Error::SequenceExhausted { retry_at: 101 }; 2],
+        "{traces:?}"
+    );
+    assert!(
+        ids.iter()
+            .all(|id| id.timestamp() == 100 && !id.tick_tock())
+    );
+    let stats = g.stats();
+    assert_eq!(
+        (stats.overflow_episodes, stats.overflows),
+        (1, 2),
+        "{traces:?}"
+    );
+    clock.set(101);
+    let next = g.try_next(0).unwrap();
+    assert_eq!(
+        (next.timestamp(), next.tick_tock(), next.sequence()),
+        (101, false, 10)
+    );
 }
 
 /// Blocks and a unit change: each thread makes three IDs from its own reservation (blocks of
@@ -320,25 +333,7 @@ fn blocks_exhaustion() {
             let mut r = Reservation::new();
             (0..3).map(|_| g.try_next_with(&mut r, 0)).collect()
         });
-        let ids = check(&traces);
-        let mut seqs: Vec<u16> = ids.iter().map(|id| id.sequence()).collect();
-        seqs.sort_unstable();
-        assert_eq!(seqs, [10, 11, 12, 13], "{traces:?}");
-        let errors: Vec<_> = traces.iter().flatten().filter_map(|r| r.err()).collect();
-        assert_eq!(errors, [Error::SequenceExhausted { retry_at: 101 }; 2]);
-        let stats = g.stats();
-        assert_eq!(
-            (stats.overflow_episodes, stats.overflows),
-            (1, 2),
-            "{traces:?}"
-        );
-        // The pull-back kept the counter away from the tick bit; the next unit starts afresh.
-        clock.set(101);
-        let next = g.try_next(0).unwrap();
-        assert_eq!(
-            (next.timestamp(), next.tick_tock(), next.sequence()),
-            (101, false, 10)
-        );
+        check_drained(&g, &clock, &traces);
     });
 }
 
