@@ -34,10 +34,10 @@
 //! timeline), but across threads, the order of IDs within one 4 ms unit is no longer the order
 //! of the calls. And a unit's pool may be refused ([`Error::SequenceExhausted`]) before all of
 //! it was minted: sequences reserved by a thread that then left the unit (or the generator) are
-//! never issued. A block is only as large as what its thread took from that generator in that
-//! unit before it, so that loss is at most one block per thread for a thread that stays on
-//! one generator (with the default maximum, at most `threads × capacity / 1024`), and never more
-//! than what the thread issued from that pool.
+//! never issued: at most one block per thread that stays on one generator (with the default
+//! maximum, at most `threads × capacity / 1024` of the pool). A thread that switches between
+//! generators within a unit can strand a block at each switch, but its blocks only grow while
+//! it keeps using them up (1, 2, 4, …), so what it strands is less than what it issued.
 //!
 //! [`try_next`]: Generator::try_next
 //!
@@ -702,6 +702,14 @@ impl<C: Clock> Generator<C> {
             r.next = c + 1;
             return Ok(self.mint(now, r.tick, c, meta));
         }
+        self.take(r, generation, now, meta)
+    }
+
+    /// A new block for `r`, by one `fetch_add` on the state word (then the slow path if the
+    /// state is at another unit). Out of line, so that the reservation path above stays small
+    /// enough to inline into the caller.
+    #[inline(never)]
+    fn take(&self, r: &mut Reservation, generation: u64, now: u64, meta: u8) -> Result<Id, Error> {
         let block = self.block_for(r, generation, now);
         let prev = self.hot.0.state.fetch_add(block, Ordering::AcqRel);
         if units_of(prev) == now {
