@@ -272,6 +272,8 @@ impl<F: Fn(&Overflow) + Send + Sync> OverflowObserver for F {
 
 #[derive(Default)]
 struct Counters {
+    /// The sequence of `new_with_unix_nanos` (here, off the lines read per call).
+    static_seq: AtomicU64,
     overflows: AtomicU64,
     overflow_episodes: AtomicU64,
     regressions: AtomicU64,
@@ -337,15 +339,6 @@ impl Default for Reservation {
     }
 }
 
-/// The hot cache line: the state word, the partition (rewritten only after `fork`) and the
-/// `fork()` generation the partition belongs to.
-struct Hot {
-    state: AtomicU64,
-    partition: AtomicU32,
-    #[cfg(feature = "std")]
-    generation: AtomicU64,
-}
-
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
 ///
 /// ```
@@ -371,7 +364,14 @@ struct Hot {
 ///   mint, with [`Error::Forked`], until [`Generator::repartition`] gives it a partition of its
 ///   own: only the caller knows which partition the child may use.
 pub struct Generator<C: Clock = DefaultClock> {
-    hot: CachePadded<Hot>,
+    /// The state word, alone on its cache line(s): the only thing threads write per block.
+    state: CachePadded<AtomicU64>,
+    /// The partition (rewritten only after `fork` or by `repartition`) and the `fork()`
+    /// generation it belongs to: read on every call, so kept off the state's line, which
+    /// every block taken by another thread would take away from this core.
+    partition: AtomicU32,
+    #[cfg(feature = "std")]
+    generation: AtomicU64,
     /// This generator's instance number, the owner key of reservations.
     instance: u64,
     /// The largest block a thread reserves at once.
@@ -382,7 +382,6 @@ pub struct Generator<C: Clock = DefaultClock> {
     max_wait_units: u64,
     wall_safe: AtomicU64,
     drifts: AtomicU32,
-    static_seq: AtomicU64,
     seq_min: u16,
     seq_max: u16,
     cap: u64,
@@ -587,18 +586,15 @@ impl<C: Clock> GeneratorBuilder<C> {
         Ok(Generator {
             instance: INSTANCES.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
             max_block: max_block.clamp(1, u64::from(MAX_BLOCK)).min(cap),
-            hot: CachePadded(Hot {
-                state: AtomicU64::new(state),
-                partition: AtomicU32::new(u32::from(partition)),
-                #[cfg(feature = "std")]
-                generation: AtomicU64::new(crate::fork::fork_generation()),
-            }),
+            state: CachePadded(AtomicU64::new(state)),
+            partition: AtomicU32::new(u32::from(partition)),
+            #[cfg(feature = "std")]
+            generation: AtomicU64::new(crate::fork::fork_generation()),
             #[cfg(feature = "std")]
             explicit_partition: self.partition.is_some() || self.snapshot.is_some(),
             max_wait_units: self.max_wait_units,
             wall_safe: AtomicU64::new(wall_safe),
             drifts: AtomicU32::new(drifts),
-            static_seq: AtomicU64::new(0),
             seq_min: min,
             seq_max: max,
             cap,
@@ -711,7 +707,7 @@ impl<C: Clock> Generator<C> {
     #[inline(never)]
     fn take(&self, r: &mut Reservation, generation: u64, now: u64, meta: u8) -> Result<Id, Error> {
         let block = self.block_for(r, generation, now);
-        let prev = self.hot.0.state.fetch_add(block, Ordering::AcqRel);
+        let prev = self.state.0.fetch_add(block, Ordering::AcqRel);
         if units_of(prev) == now {
             return self.reserve(r, generation, prev, block, meta);
         }
@@ -725,7 +721,7 @@ impl<C: Clock> Generator<C> {
         #[cfg(feature = "std")]
         {
             let generation = crate::fork::fork_generation();
-            if self.hot.0.generation.load(Ordering::Acquire) != generation {
+            if self.generation.load(Ordering::Acquire) != generation {
                 self.after_fork()?;
             }
             Ok(generation)
@@ -845,7 +841,7 @@ impl<C: Clock> Generator<C> {
 
     #[inline(always)]
     fn mint(&self, units: u64, tick: bool, counter: u64, meta: u8) -> Id {
-        let partition = self.hot.0.partition.load(Ordering::Relaxed) as u16;
+        let partition = self.partition.load(Ordering::Relaxed) as u16;
         Id::compose(units, tick, meta, partition, self.seq_min + counter as u16)
     }
 
@@ -926,7 +922,7 @@ impl<C: Clock> Generator<C> {
             // One attempt, never a loop: keeps failed increments away from the tick bit. Pulling
             // back to cap + 1 (not cap) keeps the episode from being reported twice.
             let clamped = pack(units, tick_of(observed), self.cap + 1);
-            let _ = self.hot.0.state.compare_exchange(
+            let _ = self.state.0.compare_exchange(
                 observed,
                 clamped,
                 Ordering::AcqRel,
@@ -946,7 +942,7 @@ impl<C: Clock> Generator<C> {
         mut block: u64,
         meta: u8,
     ) -> Result<Id, Error> {
-        let state = &self.hot.0.state;
+        let state = &self.state.0;
         let mut reread = false;
         loop {
             let units = units_of(cur);
@@ -1044,11 +1040,11 @@ impl<C: Clock> Generator<C> {
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).
     pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
         #[cfg(feature = "std")]
-        if self.hot.0.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
+        if self.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
         let units = unix_nanos_to_units(unix_nanos).ok_or(Error::TimeOutOfRange { unix_nanos })?;
-        let n = self.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
+        let n = self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
         Ok(Id::compose(
             units,
             false,
@@ -1073,7 +1069,7 @@ impl<C: Clock> Generator<C> {
     /// The current state, to persist and restore later. The timeline, tick and sequence come
     /// from one atomic read, so they are consistent with each other.
     pub fn snapshot(&self) -> Snapshot {
-        let state = self.hot.0.state.load(Ordering::Acquire);
+        let state = self.state.0.load(Ordering::Acquire);
         let wall_safe = self.wall_safe.load(Ordering::Acquire);
         let mut drifts = self.drifts.load(Ordering::Relaxed);
         if (drifts & 1 == 1) != tick_of(state) {
@@ -1123,7 +1119,7 @@ impl<C: Clock> Generator<C> {
     /// The partition stamped into every ID.
     #[inline]
     pub fn partition(&self) -> u16 {
-        self.hot.0.partition.load(Ordering::Relaxed) as u16
+        self.partition.load(Ordering::Relaxed) as u16
     }
 
     /// Gives the generator a partition of its own in a `fork()` child (or anywhere else), which
@@ -1138,14 +1134,10 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), sno_core::Error>(())
     /// ```
     pub fn repartition(&self, partition: u16) {
-        self.hot
-            .0
-            .partition
+        self.partition
             .store(u32::from(partition), Ordering::Relaxed);
         #[cfg(feature = "std")]
-        self.hot
-            .0
-            .generation
+        self.generation
             .store(crate::fork::fork_generation(), Ordering::Release);
     }
 
@@ -1253,7 +1245,7 @@ mod tests {
                 Err(Error::SequenceExhausted { retry_at: 11 })
             );
         }
-        let state = g.hot.0.state.load(Ordering::Relaxed);
+        let state = g.state.0.load(Ordering::Relaxed);
         assert!(
             counter_of(state) <= 6,
             "counter crept to {}",
