@@ -96,7 +96,7 @@ mod sno;
 pub mod sql;
 #[cfg(target_has_atomic = "64")]
 mod sync;
-#[cfg(all(feature = "std", not(loom), target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 mod thread_block;
 pub mod time;
 pub mod typeid;

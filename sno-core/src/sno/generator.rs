@@ -119,6 +119,7 @@ use crate::clock::Clock;
 use crate::error::Error;
 use crate::sno::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
+pub use crate::thread_block::Reservation;
 // Not loom's: instance numbers are identities, not part of any modelled interleaving.
 use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
 use core::sync::atomic::AtomicU64 as InstanceCounter;
@@ -278,65 +279,6 @@ struct Counters {
     overflow_episodes: AtomicU64,
     regressions: AtomicU64,
     waits: AtomicU64,
-}
-
-/// A block of sequences one thread reserved from a generator's state word, to mint from
-/// without touching the shared word: see [per-thread blocks](crate::generator#per-thread-blocks).
-///
-/// With `std`, every thread keeps one for [`Generator::try_next`]; callers that keep their own
-/// per-thread (or per-core) storage pass one to [`Generator::try_next_with`]. A reservation is
-/// neither `Clone` nor `Copy`: its sequences belong to whoever holds it, and using it with
-/// another generator, in another unit or after a `fork()` only takes a new block.
-///
-/// ```
-/// use sno_core::{generator::Reservation, GeneratorBuilder, ManualClock};
-/// let g = GeneratorBuilder::new(ManualClock::new(10)).partition(1).build()?;
-/// let mut mine = Reservation::new();
-/// let a = g.try_next_with(&mut mine, 0)?;
-/// let b = g.try_next_with(&mut mine, 0)?;
-/// assert!(a < b);
-/// # Ok::<(), sno_core::Error>(())
-/// ```
-#[derive(Debug)]
-pub struct Reservation {
-    /// The generator's instance number (0: none).
-    owner: u64,
-    /// The `fork()` generation it was taken in (0 without `std`).
-    generation: u64,
-    units: u64,
-    tick: bool,
-    /// Counters `next..end` are this reservation's, not yet issued.
-    next: u64,
-    end: u64,
-    /// The block to take next in the same unit.
-    grow: u64,
-}
-
-impl Reservation {
-    /// An empty reservation: its first use takes a block of one.
-    pub const fn new() -> Self {
-        Reservation {
-            owner: 0,
-            generation: 0,
-            units: 0,
-            tick: false,
-            next: 0,
-            end: 0,
-            grow: 1,
-        }
-    }
-
-    /// Whether it belongs to `owner` (in `generation`) at unit `now`.
-    #[inline(always)]
-    fn keyed(&self, owner: u64, generation: u64, now: u64) -> bool {
-        self.units == now && self.owner == owner && self.generation == generation
-    }
-}
-
-impl Default for Reservation {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
