@@ -13,7 +13,7 @@
 //! LOOM_MAX_PREEMPTIONS=99 RUSTFLAGS="--cfg loom" cargo test -p sno-core --release --test loom
 //! ```
 //!
-//! The first explores every interleaving with up to [`PREEMPTIONS`] preemptions (about 25 s on
+//! The first explores every interleaving with up to [`PREEMPTIONS`] preemptions (about 35 s on
 //! 2 cores; it is part of the repository's test command). The second is exhaustive (about 15
 //! minutes, measured before each release; the bugs this model found in development showed up
 //! with 2 preemptions).
