@@ -99,6 +99,8 @@ mod sno;
 pub mod sql;
 #[cfg(target_has_atomic = "64")]
 mod sync;
+#[cfg(target_has_atomic = "64")]
+mod thread_block;
 pub mod time;
 pub mod typeid;
 pub mod ulid;

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{rows, scaled, to_hex};
+use sno_core::generator::Reservation;
 use sno_core::time::MAX_TIMESTAMP;
 use sno_core::{Error, Generator, GeneratorBuilder, Id, ManualClock, Snapshot};
 
@@ -356,6 +357,158 @@ fn threads_share_a_generator_without_duplicates() {
     let n = all.len();
     all.dedup();
     assert_eq!(all.len(), n, "duplicates");
+}
+
+/// Calls `make` until it is refused: the IDs it made, then the refusal.
+fn until_refused(mut make: impl FnMut() -> Result<Id, Error>) -> (Vec<Id>, Error) {
+    let mut ids = Vec::new();
+    loop {
+        match make() {
+            Ok(id) => ids.push(id),
+            Err(e) => return (ids, e),
+        }
+    }
+}
+
+/// Two threads drain one unit of a shared generator, each minting from its own blocks: no ID
+/// twice, each thread's IDs increasing, and the whole pool issued (a thread stops only when
+/// refused, after using up its last block), with one episode for the unit.
+#[test]
+fn threads_drain_a_unit_from_their_blocks() {
+    let clock = ManualClock::new(T);
+    let g = GeneratorBuilder::new(&clock)
+        .partition(1)
+        .sequence_bounds(0, scaled(16_383, 511) as u16)
+        .max_block(64)
+        .build()
+        .unwrap();
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| until_refused(|| g.try_next(0)));
+        let b = s.spawn(|| until_refused(|| g.try_next(0)));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let retry = Error::SequenceExhausted {
+        retry_at: T as u64 + 1,
+    };
+    assert_eq!((a.1, b.1), (retry, retry));
+    for ids in [&a.0, &b.0] {
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "a thread's order");
+    }
+    let mut all: Vec<u16> = a.0.iter().chain(&b.0).map(|id| id.sequence()).collect();
+    all.sort_unstable();
+    let want: Vec<u16> = (0..=g.sequence_max()).collect();
+    assert_eq!(all, want, "every sequence of the pool, once");
+    let stats = g.stats();
+    assert_eq!(
+        (stats.overflow_episodes, stats.overflows),
+        (1, 2),
+        "{stats:?}"
+    );
+}
+
+/// What a thread that stops in mid-unit leaves unissued is at most one block, and never more
+/// than it issued; a snapshot counts it as used, so a restored generator never reissues it.
+#[test]
+fn a_stopped_thread_strands_at_most_one_block() {
+    let clock = ManualClock::new(T);
+    let g = GeneratorBuilder::new(&clock)
+        .partition(1)
+        .sequence_bounds(0, 4_095)
+        .max_block(64)
+        .build()
+        .unwrap();
+    let (mut stopped, mut other) = (Reservation::new(), Reservation::new());
+    for _ in 0..100 {
+        g.try_next_with(&mut stopped, 0).unwrap();
+    }
+    let (ids, _) = until_refused(|| g.try_next_with(&mut other, 0));
+    let stranded = 4_096 - 100 - ids.len();
+    assert!(0 < stranded && stranded < 64, "{stranded} stranded");
+    // Restored from a snapshot, a generator starts past every reserved sequence; the
+    // stopped reservation still mints its own, which no one else has.
+    let snap = g.snapshot();
+    assert_eq!(snap.sequence, 4_095);
+    clock.set(T + 1);
+    let g2 = GeneratorBuilder::new(&clock).partition(1).build().unwrap();
+    let first = g2.try_next(0).unwrap();
+    assert_eq!((first.timestamp(), first.sequence()), (T as u64 + 1, 0));
+    clock.set(T);
+    let late = g.try_next_with(&mut stopped, 0).unwrap();
+    assert_eq!(late.sequence(), 100, "the stopped thread's next sequence");
+    assert!(!ids.contains(&late));
+}
+
+/// One thread alternating between two generators takes blocks of one from each: it strands
+/// nothing, so both pools are issued whole.
+#[test]
+fn alternating_generators_waste_no_pool() {
+    for (max, block) in [(63, 8), (4_095, 64)] {
+        let clock = ManualClock::new(T);
+        let build = |p| {
+            GeneratorBuilder::new(&clock)
+                .partition(p)
+                .sequence_bounds(0, max)
+                .max_block(block)
+                .build()
+                .unwrap()
+        };
+        let (g1, g2) = (build(1), build(2));
+        for i in 0..=max {
+            let (a, b) = (g1.try_next(0).unwrap(), g2.try_next(0).unwrap());
+            assert_eq!((a.sequence(), b.sequence()), (i, i));
+        }
+        assert!(g1.try_next(0).is_err() && g2.try_next(0).is_err());
+    }
+}
+
+/// A generator built where a dropped one lived (same thread, same clock unit, same partition)
+/// never mints from the reservation the thread kept for the dropped one: each one's IDs are
+/// its own pool's first sequences, in order.
+#[test]
+fn a_new_generator_never_uses_a_dropped_ones_reservation() {
+    let clock = ManualClock::new(T);
+    for _ in 0..scaled(200, 5) {
+        let g = GeneratorBuilder::new(&clock).partition(1).build().unwrap();
+        let seqs: Vec<u16> = (0..100)
+            .map(|_| g.try_next(0).unwrap().sequence())
+            .collect();
+        assert_eq!(seqs, (0..100).collect::<Vec<u16>>());
+    }
+}
+
+/// An overflow observer that generates (on the same thread, while the call that reports the
+/// overflow holds the thread's reservation) gets IDs too, and none repeats.
+#[test]
+fn an_observer_may_generate() {
+    let clock = Arc::new(ManualClock::new(T));
+    let other = Arc::new(
+        GeneratorBuilder::new(clock.clone())
+            .partition(2)
+            .build()
+            .unwrap(),
+    );
+    let made = Arc::new(Mutex::new(Vec::new()));
+    let g = {
+        let (other, made) = (other.clone(), made.clone());
+        GeneratorBuilder::new(clock.clone())
+            .partition(1)
+            .sequence_bounds(0, 3)
+            .observer(Arc::new(move |_: &sno_core::Overflow| {
+                let mut made = made.lock().unwrap();
+                for _ in 0..10 {
+                    made.push(other.try_next(0).unwrap());
+                }
+            }))
+            .build()
+            .unwrap()
+    };
+    let mut ids: Vec<Id> = (0..100).map(|_| other.try_next(0).unwrap()).collect();
+    assert_eq!(until_refused(|| g.try_next(0)).0.len(), 4);
+    ids.extend((0..100).map(|_| other.try_next(0).unwrap()));
+    ids.extend(made.lock().unwrap().iter());
+    assert_eq!(ids.len(), 210);
+    let unique: HashSet<Id> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicates");
 }
 
 /// A 6-value pool asked for 60 IDs: at most 6 per unit, every episode reported once.

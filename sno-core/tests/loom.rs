@@ -2,12 +2,18 @@
 //! (up to loom's preemption bound) over a hand-driven clock, asserting that no ID repeats and
 //! that each thread's IDs keep their order.
 //!
+//! Under loom, `try_next` takes a block of one sequence per call (no thread-local storage): the
+//! per-ID algorithm. The `blocks_*` models give each thread its own
+//! [`Reservation`](sno_core::generator::Reservation) and `try_next_with`, with blocks of up to
+//! 2 sequences: a unit change, an exhausted pool and regressions, with reserved blocks outliving
+//! the state's move to another slot.
+//!
 //! ```text
 //! RUSTFLAGS="--cfg loom" cargo test -p sno-core --release --test loom
 //! LOOM_MAX_PREEMPTIONS=99 RUSTFLAGS="--cfg loom" cargo test -p sno-core --release --test loom
 //! ```
 //!
-//! The first explores every interleaving with up to [`PREEMPTIONS`] preemptions (about 25 s on
+//! The first explores every interleaving with up to [`PREEMPTIONS`] preemptions (about 35 s on
 //! 2 cores; it is part of the repository's test command). The second is exhaustive (about 15
 //! minutes, measured before each release; the bugs this model found in development showed up
 //! with 2 preemptions).
@@ -22,6 +28,7 @@
 use std::collections::HashSet;
 
 use loom::thread;
+use sno_core::generator::Reservation;
 use sno_core::{Error, Generator, Id, ManualClock, Snapshot};
 use std::sync::Arc;
 
@@ -39,11 +46,22 @@ fn model(f: impl Fn() + Sync + Send + 'static) {
 type Trace = Vec<Result<Id, Error>>;
 
 fn generator(clock: &Arc<ManualClock>, min: u16, max: u16) -> Arc<Generator<Arc<ManualClock>>> {
+    blocks_generator(clock, min, max, 1)
+}
+
+/// A generator whose threads reserve up to `max_block` sequences at once.
+fn blocks_generator(
+    clock: &Arc<ManualClock>,
+    min: u16,
+    max: u16,
+    max_block: u32,
+) -> Arc<Generator<Arc<ManualClock>>> {
     Arc::new(
         Generator::builder()
             .clock(Arc::clone(clock))
             .partition(7)
             .sequence_bounds(min, max)
+            .max_block(max_block)
             .build()
             .expect("valid settings"),
     )
@@ -228,26 +246,137 @@ fn exhaustion() {
         let clock = Arc::new(ManualClock::new(100));
         let g = generator(&clock, 10, 13);
         let traces = run_threads(3, &g, &clock, |_, g, _| vec![g.try_next(0), g.try_next(0)]);
+        check_drained(&g, &clock, &traces);
+    });
+}
+
+/// Six calls at unit 100 on a 4-sequence pool (10..=13): exactly four succeed, with the four
+/// sequences; the other two get `SequenceExhausted` pointing at the next unit, the episode is
+/// counted once, and the counter never spilled into the tick bit (the next unit starts a fresh
+/// pool on the same timeline).
+fn check_drained(g: &Generator<Arc<ManualClock>>, clock: &ManualClock, traces: &[Trace]) {
+    let ids = check(traces);
+    let mut seqs: Vec<u16> = ids.iter().map(|id| id.sequence()).collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, [10, 11, 12, 13], "{traces:?}");
+    let errors: Vec<_> = traces.iter().flatten().filter_map(|r| r.err()).collect();
+    assert_eq!(
+        errors,
+        [Error::SequenceExhausted { retry_at: 101 }; 2],
+        "{traces:?}"
+    );
+    assert!(
+        ids.iter()
+            .all(|id| id.timestamp() == 100 && !id.tick_tock())
+    );
+    let stats = g.stats();
+    assert_eq!(
+        (stats.overflow_episodes, stats.overflows),
+        (1, 2),
+        "{traces:?}"
+    );
+    clock.set(101);
+    let next = g.try_next(0).unwrap();
+    assert_eq!(
+        (next.timestamp(), next.tick_tock(), next.sequence()),
+        (101, false, 10)
+    );
+}
+
+/// Blocks and a unit change: each thread makes three IDs from its own reservation (blocks of
+/// 1, then 2); thread 0 moves the clock forward after its first. Every call succeeds, and
+/// blocks reserved at 100 are used only while a thread's clock reads 100.
+#[test]
+fn blocks_progression() {
+    model(|| {
+        let clock = Arc::new(ManualClock::new(100));
+        let g = blocks_generator(&clock, 0, 15, 2);
+        let traces = run_threads(2, &g, &clock, |t, g, clock| {
+            let mut r = Reservation::new();
+            let first = g.try_next_with(&mut r, 0);
+            if t == 0 {
+                clock.set(101);
+            }
+            vec![
+                first,
+                g.try_next_with(&mut r, 0),
+                g.try_next_with(&mut r, 0),
+            ]
+        });
         let ids = check(&traces);
-        let mut seqs: Vec<u16> = ids.iter().map(|id| id.sequence()).collect();
-        seqs.sort_unstable();
-        assert_eq!(seqs, [10, 11, 12, 13], "{traces:?}");
-        let errors: Vec<_> = traces.iter().flatten().filter_map(|r| r.err()).collect();
-        assert_eq!(
-            errors,
-            [Error::SequenceExhausted { retry_at: 101 }; 2],
-            "{traces:?}"
-        );
+        assert_eq!(ids.len(), 6, "{traces:?}");
+        assert!(ids.iter().all(|id| [100, 101].contains(&id.timestamp())));
         assert!(
-            ids.iter()
-                .all(|id| id.timestamp() == 100 && !id.tick_tock())
+            ids.iter().all(|id| !id.tick_tock()),
+            "no regression, no tick"
         );
-        // The next unit starts a fresh pool on the same timeline.
-        clock.set(101);
-        let next = g.try_next(0).unwrap();
-        assert_eq!(
-            (next.timestamp(), next.tick_tock(), next.sequence()),
-            (101, false, 10)
+        assert_eq!(traces[0][1].unwrap().timestamp(), 101);
+        // The high-water mark covers every sequence handed out at the last unit.
+        let s = g.snapshot();
+        let top = ids.iter().filter(|id| id.timestamp() == s.wall_hi as u64);
+        assert!(
+            top.map(|id| u32::from(id.sequence()))
+                .all(|q| q <= s.sequence)
         );
+    });
+}
+
+/// Blocks and an exhausted pool: two threads make three IDs each from a 4-sequence pool with
+/// blocks of up to 2. A thread's blocks are used up by its next calls, so the whole pool is
+/// issued: exactly four IDs, two refusals, one episode.
+#[test]
+fn blocks_exhaustion() {
+    model(|| {
+        let clock = Arc::new(ManualClock::new(100));
+        let g = blocks_generator(&clock, 10, 13, 2);
+        let traces = run_threads(2, &g, &clock, |_, g, _| {
+            let mut r = Reservation::new();
+            (0..3).map(|_| g.try_next_with(&mut r, 0)).collect()
+        });
+        check_drained(&g, &clock, &traces);
+    });
+}
+
+/// Blocks and regressions: thread 0 makes two IDs at 100 (its second reserves a block of 2),
+/// then walks the clock 98 (a switch: wall_safe becomes 100) → 100 (progression on the new
+/// timeline) → 97 (inside both timelines: refused). Thread 1 makes three IDs with its own
+/// reservation meanwhile, possibly from a block it reserved at 100 on the first timeline after
+/// that timeline went inactive (when its clock reads 100 again). No ID twice, each thread in
+/// order on each timeline.
+#[test]
+fn blocks_regressions() {
+    model(|| {
+        let clock = Arc::new(ManualClock::new(100));
+        let g = blocks_generator(&clock, 0, 15, 2);
+        let traces = run_threads(2, &g, &clock, |t, g, clock| {
+            let mut r = Reservation::new();
+            if t == 1 {
+                return (0..3).map(|_| g.try_next_with(&mut r, 0)).collect();
+            }
+            let mut trace = vec![g.try_next_with(&mut r, 0), g.try_next_with(&mut r, 0)];
+            for units in [98, 100, 97] {
+                clock.set(units);
+                trace.push(g.try_next_with(&mut r, 0));
+            }
+            trace
+        });
+        check(&traces);
+        for call in 0..2 {
+            let id = traces[0][call].unwrap();
+            assert_eq!((id.timestamp(), id.tick_tock()), (100, false), "{traces:?}");
+        }
+        let refused = Err(Error::ClockRegression { retry_at: 101 });
+        assert_eq!(traces[0][4], refused, "{traces:?}");
+        for r in traces.iter().flatten() {
+            match r {
+                Ok(id) => assert!(
+                    [(100, false), (98, true), (100, true)]
+                        .contains(&(id.timestamp(), id.tick_tock())),
+                    "{id:?} in {traces:?}"
+                ),
+                Err(_) => assert_eq!(*r, refused, "{traces:?}"),
+            }
+        }
+        assert_eq!(g.snapshot().wall_safe, 100);
     });
 }

@@ -13,42 +13,84 @@
 //! Beside it: `wall_safe` (the highest unit that may hold IDs of the *inactive* timeline), the
 //! applied-regression count and statistics, all touched only off the hot path.
 //!
+//! # Per-thread blocks
+//!
+//! A call does not have to touch the shared word for every ID. Each thread keeps one
+//! [`Reservation`] (with `std`, in a thread-local; [`Generator::try_next_with`] takes one the
+//! caller keeps): a block of sequences `[next, end)` of one slot (unit and tick) of one
+//! generator, taken by **one** `fetch_add(block)` on the state word. A call whose clock reading
+//! equals the reservation's unit, for the same generator (a unique instance number taken at
+//! build, never the address, which a later generator may reuse) and the same `fork()`
+//! generation, mints `next` with no shared write at all. Otherwise it takes a new block. The
+//! block size adapts per thread: 1 after a miss (another generator, unit or generation), doubled
+//! each time the thread used up a whole block in the same unit, up to the generator's maximum
+//! ([`GeneratorBuilder::max_block`]; by default `capacity / 1024` clamped to 1..=64, so pools
+//! under 2 048 always take 1). A thread hammering one generator thus makes one shared
+//! read-modify-write per 64 IDs; a thread alternating between two generators takes blocks of 1,
+//! the old per-ID cost, and strands nothing. Without `std` (and in loom models) [`try_next`]
+//! uses a fresh reservation each call: blocks of 1, exactly the per-ID algorithm below.
+//!
+//! What this changes for callers: a thread's own IDs still strictly increase (within a
+//! timeline), but across threads, the order of IDs within one 4 ms unit is no longer the order
+//! of the calls. And a unit's pool may be refused ([`Error::SequenceExhausted`]) before all of
+//! it was minted: sequences reserved by a thread that then left the unit (or the generator) are
+//! never issued: at most one block per thread that stays on one generator (with the default
+//! maximum, at most `threads × capacity / 1024` of the pool). A thread that switches between
+//! generators within a unit can strand a block at each switch, but its blocks only grow while
+//! it keeps using them up (1, 2, 4, …), so what it strands is less than what it issued.
+//!
+//! [`try_next`]: Generator::try_next
+//!
 //! # Algorithm and progress argument
 //!
-//! Every ID is minted from a state value that the caller owns exclusively: either the value its
-//! own `fetch_add(1)` returned, or the value its own successful compare-and-swap installed. A
-//! single atomic word has one modification order, so no two callers own the same value, and an
-//! ID is a injective function of (owned value, partition): **no duplicates**, whatever the
-//! interleaving.
+//! Every ID is minted from a state value that the caller owns exclusively: one of the `block`
+//! values its own `fetch_add(block)` stepped over, or the value its own successful
+//! compare-and-swap replaced (with the `block − 1` values after it that the swap skipped). A
+//! single atomic word has one modification order, and a slot (unit and tick) is never entered
+//! twice (progression only moves a timeline forward; a timeline is re-entered only past
+//! `wall_safe`, see below), so no two callers own the same (slot, counter). An ID is an
+//! injective function of (owned value, partition): **no duplicates**, whatever the interleaving.
+//! A reservation's values stay owned by its thread after the state moved on, so minting from
+//! it later is still unique; it is used only while the clock reads its unit, within its fork
+//! generation and for its own generator. The tick-tock argument still holds for them: a block
+//! of slot `(U, T)` lies at a unit `U ≤ wall_safe` once timeline `T` is inactive (the switch
+//! away from `T` raised `wall_safe` to the state's unit, which was `≥ U`), and `T` is only
+//! reactivated at units past `wall_safe`, so nothing else is ever minted at `(U, T)`.
 //!
-//! * **Fast path** (the common case): one clock read, one `fetch_add(1)`. If the returned units
-//!   equal the clock and the counter is below the pool's capacity, the ID is minted at once.
-//!   No loop, no lock: wait-free.
-//! * **Exhausted pool**: the caller gets [`Error::SequenceExhausted`] at once. It makes one
-//!   compare-and-swap attempt (never a loop) to pull the counter back to `capacity + 1`, so
-//!   failed increments cannot creep into the tick bit.
+//! * **Fast path** (the common case): one clock read, then either a sequence from the thread's
+//!   reservation (no shared write) or one `fetch_add(block)`. If the returned units equal the
+//!   clock and the counter is below the pool's capacity, the ID is minted at once (the block
+//!   is clipped to the capacity). A `fetch_add` that finds the state at another slot keeps
+//!   its block as the thread's reservation (its values are owned) and goes on below: a thread
+//!   whose clock read lagged a unit change by a moment then mints from that block after the
+//!   re-read, rather than stranding it. No loop, no lock: wait-free.
+//! * **Exhausted pool**: the caller gets [`Error::SequenceExhausted`] at once. Whoever's block
+//!   reaches the end of the pool makes one compare-and-swap attempt (never a loop) to pull the
+//!   counter back to `capacity + 1`, so failed increments cannot creep into the tick bit; a
+//!   refused thread's next block is 1.
 //! * **Progression** (the clock moved past the state's unit): compare-and-swap the state to
-//!   `(now, tick, 1)` and own counter 0. On failure the caller re-examines the value the CAS
-//!   returned. A failure means another thread changed the word after our observation. Such a
-//!   change is either (a) an operation whose clock read preceded ours (a *stale* operation: each
-//!   other thread has at most one in flight, and its next operation reads the clock after ours),
-//!   or (b) a fetch-add or CAS by a thread that read the clock after us. A thread of kind (b)
-//!   cannot finish its operation without a successful CAS of its own or the state reaching its
-//!   unit, and the first such success moves the state to a unit ≥ ours, which ends our loop
-//!   (we take the fast path with one more `fetch_add`, or find the state ahead of us). Between
-//!   two successful CASes each other thread adds at most once. So with `T` threads a call makes
-//!   `O(T²)` attempts at most, bounded whatever the scheduler does: the path is wait-free (the
-//!   bound depends on the thread count, not on timing). This assumes a clock that is coherent
-//!   across threads, as `CLOCK_REALTIME` is; each backward step of the clock can add at most one
-//!   more round per thread.
+//!   `(now, tick, block)` and own counters `0..block`. On failure the caller re-examines the
+//!   value the CAS returned. A failure means another thread changed the word after our
+//!   observation. Such a change is either (a) an operation whose clock read preceded ours (a
+//!   *stale* operation: each other thread has at most one in flight, and its next operation
+//!   reads the clock after ours), or (b) a fetch-add or CAS by a thread that read the clock
+//!   after us. A thread of kind (b) cannot finish its operation without a successful CAS of its
+//!   own or the state reaching its unit, and the first such success moves the state to a unit
+//!   ≥ ours, which ends our loop (we take the fast path with one more `fetch_add`, or find the
+//!   state ahead of us). Between two successful CASes each other thread adds at most once. So
+//!   with `T` threads a call makes `O(T²)` attempts at most, bounded whatever the scheduler
+//!   does: the path is wait-free (the bound depends on the thread count, not on timing). This
+//!   assumes a clock that is coherent across threads, as `CLOCK_REALTIME` is; each backward
+//!   step of the clock can add at most one more round per thread.
 //! * **State ahead of the clock**: re-read the clock once (another thread may simply have read
-//!   it a moment later). If it is still behind, the clock regressed:
+//!   it a moment later; if the new reading is the reservation's unit, the call mints from it).
+//!   If it is still behind, the clock regressed:
 //!   - if the clock is past `wall_safe`, switch timelines: raise `wall_safe` to the state's unit
-//!     (`fetch_max`: only ever conservative), then CAS the state to `(now, !tick, 1)`. While
-//!     the CAS fails only because other calls incremented the counter, it is retried: having
-//!     raised `wall_safe`, the switch must happen, or every caller would refuse the regressed
-//!     clock until it passed the old unit (found by the loom model). Each retry is one
-//!     increment of another call, and such a call then completes without touching the word
+//!     (`fetch_max`: only ever conservative), then CAS the state to `(now, !tick, block)`.
+//!     While the CAS fails only because other calls incremented the counter, it is retried:
+//!     having raised `wall_safe`, the switch must happen, or every caller would refuse the
+//!     regressed clock until it passed the old unit (found by the loom model). Each retry is
+//!     one increment of another call, and such a call then completes without touching the word
 //!     again, so this path is lock-free (some call always completes) rather than wait-free:
 //!     it can be starved only by other threads completing calls without end within the
 //!     nanoseconds between two of its attempts;
@@ -57,7 +99,13 @@
 //!     if another thread's switch or progression moved it meanwhile (possibly to our unit), the
 //!     loop goes on from there. A call that lands between another thread's `fetch_max` and its
 //!     CAS still fails, although that switch is about to serve its unit: a refusal, never a
-//!     duplicate (the loom model `tests/loom.rs` checks both).
+//!     duplicate (the loom model `tests/loom.rs` checks both, with blocks of 1 and of 2).
+//!
+//! **Snapshots** stay conservative: the state word's counter is the high-water mark of every
+//! block handed out in its slot, so a generator restored from [`Generator::snapshot`] never
+//! reissues an ID issued before it, even one from a block a thread still holds. (When the
+//! calling thread's own block is the top of the slot, the snapshot counts only what that thread
+//! issued from it, so a single-threaded caller's snapshot is exact.)
 //!
 //! No path takes a lock, sleeps or spins. The blocking [`Generator::next`] (with `std`) sleeps
 //! through [`Clock::wait_until`] between attempts.
@@ -71,7 +119,10 @@ use crate::clock::Clock;
 use crate::error::Error;
 use crate::sno::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
+pub use crate::thread_block::Reservation;
+// Not loom's: instance numbers are identities, not part of any modelled interleaving.
 use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
+use core::sync::atomic::AtomicU64 as InstanceCounter;
 
 const COUNTER_BITS: u32 = 24;
 const COUNTER_MASK: u64 = (1 << COUNTER_BITS) - 1;
@@ -79,6 +130,13 @@ const TICK_BIT: u64 = 1 << COUNTER_BITS;
 const UNITS_SHIFT: u32 = COUNTER_BITS + 1;
 /// The smallest sequence pool a generator accepts.
 pub const MIN_POOL: u32 = 4;
+/// The largest block of sequences a thread reserves at once ([`GeneratorBuilder::max_block`]).
+pub const MAX_BLOCK: u32 = 64;
+
+/// Instance numbers of generators, the owner key of [`Reservation`]s: unique in the process,
+/// unlike addresses (a generator built after another was dropped may take its place). 0 is no
+/// generator.
+static INSTANCES: InstanceCounter = InstanceCounter::new(1);
 
 #[inline(always)]
 const fn pack(units: u64, tick: bool, counter: u64) -> u64 {
@@ -175,7 +233,9 @@ impl Snapshot {
 pub struct Stats {
     /// Calls refused because the current unit's sequence pool was used up.
     pub overflows: u64,
-    /// Units in which the pool ran out (each reported once to the observer).
+    /// Units in which the pool ran out: its last sequence was handed out, to a call or to a
+    /// thread's [block](crate::generator#per-thread-blocks) (each reported once to the
+    /// observer, by the call that took it).
     pub overflow_episodes: u64,
     /// Clock regressions absorbed by switching the tick-tock bit.
     pub drifts: u64,
@@ -213,19 +273,12 @@ impl<F: Fn(&Overflow) + Send + Sync> OverflowObserver for F {
 
 #[derive(Default)]
 struct Counters {
+    /// The sequence of `new_with_unix_nanos` (here, off the lines read per call).
+    static_seq: AtomicU64,
     overflows: AtomicU64,
     overflow_episodes: AtomicU64,
     regressions: AtomicU64,
     waits: AtomicU64,
-}
-
-/// The hot cache line: the state word, the partition (rewritten only after `fork`) and the
-/// `fork()` generation the partition belongs to.
-struct Hot {
-    state: AtomicU64,
-    partition: AtomicU32,
-    #[cfg(feature = "std")]
-    generation: AtomicU64,
 }
 
 /// A thread-safe sno ID generator. Share it by reference or `Arc`; every method takes `&self`.
@@ -253,14 +306,24 @@ struct Hot {
 ///   mint, with [`Error::Forked`], until [`Generator::repartition`] gives it a partition of its
 ///   own: only the caller knows which partition the child may use.
 pub struct Generator<C: Clock = DefaultClock> {
-    hot: CachePadded<Hot>,
+    /// The state word, alone on its cache line(s): the only thing threads write per block.
+    state: CachePadded<AtomicU64>,
+    /// The partition (rewritten only after `fork` or by `repartition`) and the `fork()`
+    /// generation it belongs to: read on every call, so kept off the state's line, which
+    /// every block taken by another thread would take away from this core.
+    partition: AtomicU32,
+    #[cfg(feature = "std")]
+    generation: AtomicU64,
+    /// This generator's instance number, the owner key of reservations.
+    instance: u64,
+    /// The largest block a thread reserves at once.
+    max_block: u64,
     /// Whether the partition was chosen by the caller (a fork child must then be repartitioned).
     #[cfg(feature = "std")]
     explicit_partition: bool,
     max_wait_units: u64,
     wall_safe: AtomicU64,
     drifts: AtomicU32,
-    static_seq: AtomicU64,
     seq_min: u16,
     seq_max: u16,
     cap: u64,
@@ -285,6 +348,7 @@ impl<C: Clock> fmt::Debug for Generator<C> {
 #[must_use]
 pub struct GeneratorBuilder<C: Clock = DefaultClock> {
     partition: Option<u16>,
+    max_block: Option<u32>,
     max_wait_units: u64,
     sequence_min: u16,
     sequence_max: u16,
@@ -315,6 +379,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     pub fn new(clock: C) -> Self {
         GeneratorBuilder {
             partition: None,
+            max_block: None,
             max_wait_units: duration_units(DEFAULT_MAX_WAIT),
             sequence_min: 0,
             sequence_max: u16::MAX,
@@ -329,6 +394,7 @@ impl<C: Clock> GeneratorBuilder<C> {
     pub fn clock<C2: Clock>(self, clock: C2) -> GeneratorBuilder<C2> {
         GeneratorBuilder {
             partition: self.partition,
+            max_block: self.max_block,
             max_wait_units: self.max_wait_units,
             sequence_min: self.sequence_min,
             sequence_max: self.sequence_max,
@@ -383,6 +449,26 @@ impl<C: Clock> GeneratorBuilder<C> {
         self
     }
 
+    /// The largest block of sequences one thread reserves from the shared state at once
+    /// ([per-thread blocks](crate::generator#per-thread-blocks)), clamped to
+    /// `1..=`[`MAX_BLOCK`] and to the pool. By default `capacity / 1024` clamped to 1..=64: 64
+    /// for the full pool, 1 (a shared write per ID) for pools under 2 048. A thread that left a
+    /// unit strands at most its last block of it, so a larger block trades pool accounting for
+    /// fewer shared writes; 1 also keeps the IDs of one unit in call order across threads.
+    ///
+    /// ```
+    /// use sno_core::{GeneratorBuilder, ManualClock};
+    /// let g = GeneratorBuilder::new(ManualClock::new(10)).partition(1).max_block(1).build()?;
+    /// assert_eq!(g.max_block(), 1);
+    /// let full = GeneratorBuilder::new(ManualClock::new(10)).partition(1).build()?;
+    /// assert_eq!(full.max_block(), 64);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn max_block(mut self, max_block: u32) -> Self {
+        self.max_block = Some(max_block);
+        self
+    }
+
     /// Registers an observer told of each overflow episode.
     #[cfg(feature = "alloc")]
     pub fn observer(mut self, observer: Arc<dyn OverflowObserver>) -> Self {
@@ -434,22 +520,26 @@ impl<C: Clock> GeneratorBuilder<C> {
             }
             None => (pack(0, false, 0), 0, 0, self.resolve_partition()?),
         };
+        let cap = u64::from(max - min) + 1;
+        let max_block = match self.max_block {
+            Some(b) => u64::from(b),
+            None => cap / 1024,
+        };
         Ok(Generator {
-            hot: CachePadded(Hot {
-                state: AtomicU64::new(state),
-                partition: AtomicU32::new(u32::from(partition)),
-                #[cfg(feature = "std")]
-                generation: AtomicU64::new(crate::fork::fork_generation()),
-            }),
+            instance: INSTANCES.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
+            max_block: max_block.clamp(1, u64::from(MAX_BLOCK)).min(cap),
+            state: CachePadded(AtomicU64::new(state)),
+            partition: AtomicU32::new(u32::from(partition)),
+            #[cfg(feature = "std")]
+            generation: AtomicU64::new(crate::fork::fork_generation()),
             #[cfg(feature = "std")]
             explicit_partition: self.partition.is_some() || self.snapshot.is_some(),
             max_wait_units: self.max_wait_units,
             wall_safe: AtomicU64::new(wall_safe),
             drifts: AtomicU32::new(drifts),
-            static_seq: AtomicU64::new(0),
             seq_min: min,
             seq_max: max,
-            cap: u64::from(max - min) + 1,
+            cap,
             counters: CachePadded(Counters::default()),
             clock: self.clock,
             #[cfg(feature = "alloc")]
@@ -503,27 +593,93 @@ impl<C: Clock> Generator<C> {
     /// both timelines (both say from when a retry succeeds), [`Error::ClockOutOfRange`] for a
     /// clock outside 2010..2079. Never blocks.
     ///
+    /// With `std`, each thread mints from a block of sequences it reserved
+    /// ([per-thread blocks](crate::generator#per-thread-blocks)): a thread's IDs strictly
+    /// increase, but within one 4 ms unit IDs of different threads are not in call order, and
+    /// the pool may be refused a little before `capacity` IDs were minted (at most one block
+    /// per thread that stays on this generator goes unissued; see
+    /// [`GeneratorBuilder::max_block`]).
+    ///
     /// With `std`, in a `fork()` child: see [After `fork()`](Generator#after-fork).
     #[inline]
     pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        #[cfg(feature = "std")]
-        if self.hot.0.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
-            self.after_fork()?;
-        }
+        #[cfg(all(feature = "std", not(loom)))]
+        return crate::thread_block::with_reservation(|r| self.try_next_with(r, meta));
+        #[cfg(not(all(feature = "std", not(loom))))]
+        self.try_next_with(&mut Reservation::new(), meta)
+    }
+
+    /// [`try_next`](Self::try_next) minting from `reservation`, which the caller keeps (one per
+    /// thread, or per core): a block of sequences taken from the shared state by one
+    /// `fetch_add`, used while the clock reads its unit. `try_next` passes the calling thread's
+    /// own (with `std`) or a fresh one (without: blocks of one, a shared write per ID).
+    ///
+    /// ```
+    /// use sno_core::{generator::Reservation, Error, GeneratorBuilder, ManualClock};
+    /// let g = GeneratorBuilder::new(ManualClock::new(10)).partition(1).build()?;
+    /// let (mut a, mut b) = (Reservation::new(), Reservation::new());
+    /// let x = g.try_next_with(&mut a, 0)?; // a block of 1: sequence 0
+    /// let y = g.try_next_with(&mut b, 0)?; // sequence 1
+    /// let z = g.try_next_with(&mut a, 0)?; // a block of 2: sequences 2 and 3
+    /// assert_eq!([x.sequence(), y.sequence(), z.sequence()], [0, 1, 2]);
+    /// assert_eq!(g.try_next_with(&mut b, 0)?.sequence(), 4); // 3 is a's
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn try_next_with(&self, reservation: &mut Reservation, meta: u8) -> Result<Id, Error> {
+        let generation = self.generation()?;
         let now = self.clock.now_units();
         if now as u64 > MAX_TIMESTAMP {
             return Err(Error::ClockOutOfRange { units: now });
         }
         let now = now as u64;
-        let prev = self.hot.0.state.fetch_add(1, Ordering::AcqRel);
-        if units_of(prev) == now {
-            let c = counter_of(prev);
-            if c < self.cap {
-                return Ok(self.mint(now, tick_of(prev), c, meta));
-            }
-            return Err(self.exhausted(prev + 1, c));
+        let r = reservation;
+        if r.next < r.end && r.keyed(self.instance, generation, now) {
+            // Ours alone since our RMW took it; see "Per-thread blocks" in the module doc.
+            let c = r.next;
+            r.next = c + 1;
+            return Ok(self.mint(now, r.tick, c, meta));
         }
-        self.slow(now, prev + 1, meta)
+        self.take(r, generation, now, meta)
+    }
+
+    /// A new block for `r`, by one `fetch_add` on the state word (then the slow path if the
+    /// state is at another unit). Out of line, so that the reservation path above stays small
+    /// enough to inline into the caller.
+    #[inline(never)]
+    fn take(&self, r: &mut Reservation, generation: u64, now: u64, meta: u8) -> Result<Id, Error> {
+        let block = self.block_for(r, generation, now);
+        let prev = self.state.0.fetch_add(block, Ordering::AcqRel);
+        if units_of(prev) == now {
+            return self.reserve(r, generation, prev, block, meta);
+        }
+        self.keep(r, generation, prev, block);
+        self.slow(r, generation, now, prev + block, block, meta)
+    }
+
+    /// The `fork()` generation the partition belongs to, after handling a fork (`std`).
+    #[inline(always)]
+    fn generation(&self) -> Result<u64, Error> {
+        #[cfg(feature = "std")]
+        {
+            let generation = crate::fork::fork_generation();
+            if self.generation.load(Ordering::Acquire) != generation {
+                self.after_fork()?;
+            }
+            Ok(generation)
+        }
+        #[cfg(not(feature = "std"))]
+        Ok(0)
+    }
+
+    /// The block to take at `now`: doubled after a whole block used in the same unit, else 1.
+    #[inline(always)]
+    fn block_for(&self, r: &Reservation, generation: u64, now: u64) -> u64 {
+        if r.keyed(self.instance, generation, now) {
+            r.grow
+        } else {
+            1
+        }
     }
 
     /// The next ID; when the pool is exhausted or the clock regressed, sleeps (never spins)
@@ -627,17 +783,70 @@ impl<C: Clock> Generator<C> {
 
     #[inline(always)]
     fn mint(&self, units: u64, tick: bool, counter: u64, meta: u8) -> Id {
-        let partition = self.hot.0.partition.load(Ordering::Relaxed) as u16;
+        let partition = self.partition.load(Ordering::Relaxed) as u16;
         Id::compose(units, tick, meta, partition, self.seq_min + counter as u16)
     }
 
-    /// The pool of the unit in `observed` is used up; `observed` is the state right after our
-    /// increment and `c` the counter we drew.
+    /// Our RMW stepped over counters `[c, c + block)` of `prev`'s slot (`c = counter_of(prev)`),
+    /// at the unit the clock reads: mint `c` and keep the rest, or refuse if the pool is used up.
+    #[inline(always)]
+    fn reserve(
+        &self,
+        r: &mut Reservation,
+        generation: u64,
+        prev: u64,
+        block: u64,
+        meta: u8,
+    ) -> Result<Id, Error> {
+        let c = counter_of(prev);
+        if c + block > self.cap {
+            self.pool_end(prev + block, c);
+        }
+        if c < self.cap {
+            self.keep(r, generation, prev, block);
+            r.next = c + 1;
+            return Ok(self.mint(units_of(prev), tick_of(prev), c, meta));
+        }
+        r.grow = 1;
+        self.counters.0.overflows.fetch_add(1, Ordering::Relaxed);
+        Err(Error::SequenceExhausted {
+            retry_at: units_of(prev) + 1,
+        })
+    }
+
+    /// Makes `r` the block `[c, c + block)` of `prev`'s slot that our RMW stepped over (clipped
+    /// to the pool; nothing if it lies past it), none issued yet.
+    #[inline(always)]
+    fn keep(&self, r: &mut Reservation, generation: u64, prev: u64, block: u64) {
+        let c = counter_of(prev);
+        if c >= self.cap {
+            return;
+        }
+        let end = c + block;
+        *r = Reservation {
+            owner: self.instance,
+            generation,
+            units: units_of(prev),
+            tick: tick_of(prev),
+            next: c,
+            end: end.min(self.cap),
+            grow: if end <= self.cap {
+                (block * 2).min(self.max_block)
+            } else {
+                1
+            },
+        };
+    }
+
+    /// Our RMW's block `[c, c + block)` reached past the end of the pool of the unit in
+    /// `observed` (the state right after it).
     #[cold]
-    fn exhausted(&self, observed: u64, c: u64) -> Error {
+    fn pool_end(&self, observed: u64, c: u64) {
         let units = units_of(observed);
-        if c == self.cap {
-            // Exactly one caller draws `cap` in a unit: it reports the episode.
+        if c <= self.cap {
+            // Exactly one block per unit covers counter `cap` (counters only grow within a
+            // slot, and the pull-back below never goes under cap + 1): its taker reports the
+            // episode, whether or not its block also held sequences.
             self.counters
                 .0
                 .overflow_episodes
@@ -650,50 +859,53 @@ impl<C: Clock> Generator<C> {
                     capacity: self.cap as u32,
                 });
             }
-        } else {
+        }
+        if counter_of(observed) > self.cap + 1 {
             // One attempt, never a loop: keeps failed increments away from the tick bit. Pulling
             // back to cap + 1 (not cap) keeps the episode from being reported twice.
             let clamped = pack(units, tick_of(observed), self.cap + 1);
-            let _ = self.hot.0.state.compare_exchange(
+            let _ = self.state.0.compare_exchange(
                 observed,
                 clamped,
                 Ordering::AcqRel,
                 Ordering::Relaxed,
             );
         }
-        self.counters.0.overflows.fetch_add(1, Ordering::Relaxed);
-        Error::SequenceExhausted {
-            retry_at: units + 1,
-        }
     }
 
     /// Progression, regression and races: see the module documentation for the bound.
     #[cold]
-    fn slow(&self, mut now: u64, mut cur: u64, meta: u8) -> Result<Id, Error> {
-        let state = &self.hot.0.state;
+    fn slow(
+        &self,
+        r: &mut Reservation,
+        generation: u64,
+        mut now: u64,
+        mut cur: u64,
+        mut block: u64,
+        meta: u8,
+    ) -> Result<Id, Error> {
+        let state = &self.state.0;
         let mut reread = false;
         loop {
             let units = units_of(cur);
             if units == now {
                 // Someone else moved the state to our unit: draw from it like the fast path.
-                let prev = state.fetch_add(1, Ordering::AcqRel);
+                let prev = state.fetch_add(block, Ordering::AcqRel);
                 if units_of(prev) == now {
-                    let c = counter_of(prev);
-                    if c < self.cap {
-                        return Ok(self.mint(now, tick_of(prev), c, meta));
-                    }
-                    return Err(self.exhausted(prev + 1, c));
+                    return self.reserve(r, generation, prev, block, meta);
                 }
-                cur = prev + 1;
+                self.keep(r, generation, prev, block);
+                cur = prev + block;
             } else if units < now {
                 let tick = tick_of(cur);
                 match state.compare_exchange(
                     cur,
-                    pack(now, tick, 1),
+                    pack(now, tick, block),
                     Ordering::AcqRel,
                     Ordering::Acquire,
                 ) {
-                    Ok(_) => return Ok(self.mint(now, tick, 0, meta)),
+                    // We own counters 0..block of the new slot (block ≤ max_block ≤ cap).
+                    Ok(_) => return self.reserve(r, generation, pack(now, tick, 0), block, meta),
                     Err(actual) => cur = actual,
                 }
             } else {
@@ -706,6 +918,13 @@ impl<C: Clock> Generator<C> {
                     }
                     if again as u64 > now {
                         now = again as u64;
+                        if r.next < r.end && r.keyed(self.instance, generation, now) {
+                            // Typically the block our own fetch_add took in the new unit.
+                            let c = r.next;
+                            r.next = c + 1;
+                            return Ok(self.mint(now, r.tick, c, meta));
+                        }
+                        block = self.block_for(r, generation, now);
                         continue;
                     }
                 }
@@ -730,13 +949,13 @@ impl<C: Clock> Generator<C> {
                 loop {
                     match state.compare_exchange(
                         cur,
-                        pack(now, tick, 1),
+                        pack(now, tick, block),
                         Ordering::AcqRel,
                         Ordering::Acquire,
                     ) {
                         Ok(_) => {
                             self.drifts.fetch_add(1, Ordering::Relaxed);
-                            return Ok(self.mint(now, tick, 0, meta));
+                            return self.reserve(r, generation, pack(now, tick, 0), block, meta);
                         }
                         // Only the counter moved (other calls' increments): the decision to
                         // switch stands, and having raised wall_safe we must see it through,
@@ -763,11 +982,11 @@ impl<C: Clock> Generator<C> {
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).
     pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
         #[cfg(feature = "std")]
-        if self.hot.0.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
+        if self.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
         let units = unix_nanos_to_units(unix_nanos).ok_or(Error::TimeOutOfRange { unix_nanos })?;
-        let n = self.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
+        let n = self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
         Ok(Id::compose(
             units,
             false,
@@ -792,14 +1011,28 @@ impl<C: Clock> Generator<C> {
     /// The current state, to persist and restore later. The timeline, tick and sequence come
     /// from one atomic read, so they are consistent with each other.
     pub fn snapshot(&self) -> Snapshot {
-        let state = self.hot.0.state.load(Ordering::Acquire);
+        let state = self.state.0.load(Ordering::Acquire);
         let wall_safe = self.wall_safe.load(Ordering::Acquire);
         let mut drifts = self.drifts.load(Ordering::Relaxed);
         if (drifts & 1 == 1) != tick_of(state) {
             // The drift counter is bumped just after the state switches: account for it.
             drifts = drifts.wrapping_add(1);
         }
-        let counter = counter_of(state).min(self.cap);
+        // The high-water mark of every block handed out in the slot: conservative. Where the
+        // top block is the calling thread's own, only what it issued from it counts.
+        let counter = counter_of(state);
+        #[cfg(all(feature = "std", not(loom)))]
+        let counter = crate::thread_block::with_reservation(|r| {
+            let own_top = r.end == counter
+                && r.tick == tick_of(state)
+                && r.keyed(
+                    self.instance,
+                    crate::fork::fork_generation(),
+                    units_of(state),
+                );
+            if own_top { r.next } else { counter }
+        });
+        let counter = counter.min(self.cap);
         let sequence = u32::from(self.seq_min) + counter.saturating_sub(1) as u32;
         Snapshot {
             partition: self.partition(),
@@ -828,7 +1061,7 @@ impl<C: Clock> Generator<C> {
     /// The partition stamped into every ID.
     #[inline]
     pub fn partition(&self) -> u16 {
-        self.hot.0.partition.load(Ordering::Relaxed) as u16
+        self.partition.load(Ordering::Relaxed) as u16
     }
 
     /// Gives the generator a partition of its own in a `fork()` child (or anywhere else), which
@@ -843,14 +1076,10 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), sno_core::Error>(())
     /// ```
     pub fn repartition(&self, partition: u16) {
-        self.hot
-            .0
-            .partition
+        self.partition
             .store(u32::from(partition), Ordering::Relaxed);
         #[cfg(feature = "std")]
-        self.hot
-            .0
-            .generation
+        self.generation
             .store(crate::fork::fork_generation(), Ordering::Release);
     }
 
@@ -897,6 +1126,12 @@ impl<C: Clock> Generator<C> {
     /// IDs per 4 ms unit: `sequence_max − sequence_min + 1`.
     pub fn capacity(&self) -> u32 {
         self.cap as u32
+    }
+
+    /// The largest block of sequences a thread reserves at once
+    /// ([`GeneratorBuilder::max_block`]).
+    pub fn max_block(&self) -> u32 {
+        self.max_block as u32
     }
 
     /// The clock this generator reads.
@@ -952,7 +1187,7 @@ mod tests {
                 Err(Error::SequenceExhausted { retry_at: 11 })
             );
         }
-        let state = g.hot.0.state.load(Ordering::Relaxed);
+        let state = g.state.0.load(Ordering::Relaxed);
         assert!(
             counter_of(state) <= 6,
             "counter crept to {}",
