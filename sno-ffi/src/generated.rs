@@ -254,8 +254,10 @@ pub struct sno_uuid7 {
 crate::formats::c_id!(sno_uuid7, sno_core::uuid7::Uuid7, SNO_UUID7_ENCODED_LEN);
 
 /// A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter seeded
-/// randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within the
-/// process, reset after fork(). Never blocks. Thread-safe.
+/// randomly each millisecond, 32 fresh random bits per UUID): unique within the process and
+/// strictly increasing in each thread (across threads, ordered by millisecond: each thread takes
+/// blocks of up to 64 values; a sno_uuid7_generator keeps one order across threads), reset after
+/// fork(). Never blocks. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.

@@ -142,7 +142,7 @@ pub const SPECS: &[Spec] = &[
         }),
         text_len: sno_core::uuid7::ENCODED_LEN,
         new: Some(
-            "A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter seeded randomly each millisecond, 32 fresh random bits per UUID), strictly increasing within the process, reset after fork(). Never blocks. Thread-safe.",
+            "A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter seeded randomly each millisecond, 32 fresh random bits per UUID): unique within the process and strictly increasing in each thread (across threads, ordered by millisecond: each thread takes blocks of up to 64 values; a sno_uuid7_generator keeps one order across threads), reset after fork(). Never blocks. Thread-safe.",
         ),
         encode: (
             "encode",
