@@ -636,7 +636,7 @@ pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<
 }
 
 /// The property every [`BlockState`] must have, for the formats' property tests.
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 pub(crate) mod block_props {
     use super::BlockState;
     use proptest::prelude::*;

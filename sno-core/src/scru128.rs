@@ -315,7 +315,8 @@ crate::model::fixed_text_format!(
     }
 );
 
-#[cfg(test)]
+// The block properties collect steps in a `Vec`: std builds only.
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};

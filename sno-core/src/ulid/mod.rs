@@ -177,7 +177,8 @@ pub fn try_global_generator() -> Result<&'static AtomicGenerator, Error> {
         .map_err(|e| *e)
 }
 
-#[cfg(test)]
+// The block properties collect steps in a `Vec`: std builds only.
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use crate::monotonic::block_props::{Fixed, blocks_match_next_at, steps, up_to};
