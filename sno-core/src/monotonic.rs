@@ -45,12 +45,14 @@ pub use crate::millis_block::{Block, MAX_BLOCK};
 /// property tests check per format.
 ///
 /// ```
+/// # #[cfg(feature = "std")] {
 /// use sno_core::monotonic::{BlockState, MillisState};
 /// use sno_core::ulid::Monotonic;
 /// let mut a = Monotonic::new(sno_core::rng::ThreadRng);
 /// let block = a.reserve(1_700_000_000_000, 4)?;
 /// let next = a.next_at(1_700_000_000_000)?;
 /// assert_eq!(next.randomness(), block.counter + 4); // the state moved past the block
+/// # }
 /// # Ok::<(), sno_core::Error>(())
 /// ```
 pub trait BlockState: MillisState {
