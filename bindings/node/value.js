@@ -60,7 +60,6 @@ function checkOptions(options, where, keys, nullable = true) {
   return options
 }
 
-/** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
 /** The `clock` option: undefined (the precise clock) or a string the core names ('precise',
  * 'fast'; another string is a RangeError ERR_SNO_UNKNOWN_CLOCK from the core). */
 function clockOption(options, where) {
@@ -71,6 +70,7 @@ function clockOption(options, where) {
   return value
 }
 
+/** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
 function numberOption(options, key, where, required = false, label = key) {
   const value = options[key]
   if (value === undefined && !required) return undefined

@@ -358,9 +358,16 @@ mod system {
             ClockKind::from_env().map(Self::with_kind)
         }
 
-        /// The clock of the process-wide generators (`sno_core::new`, `ulid::new`, …): the one
-        /// [`from_env`](Self::from_env) gives, read once per process so that they all agree.
-        pub(crate) fn process_wide() -> Result<Self, crate::Error> {
+        /// The clock of the process-wide generators (`sno_core::new`, `ulid::new`, the leased
+        /// one of `sno-lease`): the one [`from_env`](Self::from_env) gives, read once per process
+        /// so that they all agree.
+        ///
+        /// ```
+        /// // Unset in this doctest's environment: the precise clock.
+        /// assert_eq!(sno_core::SystemClock::process_wide()?.kind(), sno_core::ClockKind::Precise);
+        /// # Ok::<(), sno_core::Error>(())
+        /// ```
+        pub fn process_wide() -> Result<Self, crate::Error> {
             static CLOCK: std::sync::OnceLock<Result<SystemClock, crate::Error>> =
                 std::sync::OnceLock::new();
             *CLOCK.get_or_init(Self::from_env)

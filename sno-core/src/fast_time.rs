@@ -37,8 +37,10 @@
 //! * **Idle processes pay almost nothing.** After 100 ms without a read the ticker marks the
 //!   word stale and sleeps in 20 ms steps (50 wake-ups a second instead of 2 000); reads then
 //!   take the precise clock (its cost, its accuracy) and ask for the ticker, which publishes
-//!   again within 20 ms. A stale word is never published over by anyone but the ticker, so a
-//!   read is never served an old value by a quiet ticker.
+//!   again within 20 ms. While stale, the word keeps the latest time any read returned (its
+//!   floor), and it goes live at no less than that: the time never steps back when the ticker
+//!   starts, wakes or restarts after a `fork()`, however long it was delayed between its reading
+//!   and its store.
 //! * **No ticker at all** (the thread cannot be spawned): every read falls back to the precise
 //!   clock (its cost, its accuracy).
 
@@ -54,9 +56,19 @@ const IDLE_PERIODS: u32 = 200;
 /// How often a quiet ticker looks whether it is wanted again.
 const QUIET_POLL: Duration = Duration::from_millis(20);
 
-/// The word's value while no ticker publishes (never started, gone quiet, or a `fork()` child
-/// before its first read): reads take the cold path. Real readings are ≥ 0 (after 1970).
-const STALE: i64 = -1;
+/// The word holds the time (≥ 0) while a ticker publishes, and `-1 - floor` while none does
+/// (never started, gone quiet, a `fork()` child before its first read): reads then take the cold
+/// path, and `floor` is the latest time any read returned, so that the word never goes live
+/// below it (a live value is `max(ticker's reading, floor)`: the time never steps back when the
+/// ticker starts or wakes, however long it was delayed between its reading and its store).
+const fn stale_at(floor: i64) -> i64 {
+    -1 - floor
+}
+
+/// The floor of a stale word.
+const fn floor_of(stale: i64) -> i64 {
+    -1 - stale
+}
 
 /// What readers touch, on one cache line: the cached time and whether it was read since the
 /// ticker last looked (set only when clear, so a busy reader writes the line once per period).
@@ -66,15 +78,13 @@ struct Cache {
 }
 
 static CACHE: crate::sync::CachePadded<Cache> = crate::sync::CachePadded(Cache {
-    unix_nanos: AtomicI64::new(STALE),
+    unix_nanos: AtomicI64::new(stale_at(0)),
     read: AtomicBool::new(false),
 });
 
 /// `1 + ` the fork generation whose ticker thread exists (0: none): the reader that moves it
 /// there spawns the thread (a compare-and-swap, no lock: a `fork()` can never leave it held).
 static TICKER_GENERATION: AtomicU64 = AtomicU64::new(0);
-/// `1 + ` the fork generation in which spawning the ticker failed (0: none failed).
-static SPAWN_FAILED: AtomicU64 = AtomicU64::new(0);
 /// Set by a read that found a quiet ticker: it starts publishing again.
 static WANTED: AtomicBool = AtomicBool::new(false);
 #[cfg(unix)]
@@ -98,17 +108,40 @@ pub fn now_unix_nanos() -> i64 {
 #[cold]
 fn cold_read() -> i64 {
     start();
-    let cached = CACHE.0.unix_nanos.load(Ordering::Relaxed);
-    if cached >= 0 {
-        return cached;
+    cold_read_on(&CACHE.0.unix_nanos, realtime_unix_nanos())
+}
+
+/// A cold read of `word` with the precise reading `now`: the live value if a ticker published
+/// meanwhile, else `max(floor, now)`, raised into the floor so that the word cannot go live
+/// below what this read returns.
+fn cold_read_on(word: &AtomicI64, now: i64) -> i64 {
+    let now = now.max(0);
+    match word.fetch_update(Ordering::Relaxed, Ordering::Acquire, |w| {
+        (w < 0).then(|| stale_at(floor_of(w).max(now)))
+    }) {
+        Ok(stale) => floor_of(stale).max(now),
+        Err(live) => live,
     }
-    realtime_unix_nanos()
+}
+
+/// Makes the word live with the reading `now` (never below its floor), unless it is already.
+fn go_live(word: &AtomicI64, now: i64) {
+    let _ = word.fetch_update(Ordering::Release, Ordering::Relaxed, |w| {
+        (w < 0).then(|| floor_of(w).max(now.max(0)))
+    });
+}
+
+/// Makes the word stale, its last time the floor, unless it is already.
+fn go_stale(word: &AtomicI64) {
+    let _ = word.fetch_update(Ordering::Release, Ordering::Relaxed, |w| {
+        (w >= 0).then(|| stale_at(w))
+    });
 }
 
 /// Makes sure a ticker serves this process: spawns it (publishing a first reading before
-/// returning) unless it exists, and wakes it if it went quiet. Returns false when it cannot be
-/// spawned: reads then fall back to the precise clock.
-pub fn start() -> bool {
+/// returning) unless one exists, and wakes it if it went quiet. Where the thread cannot be
+/// spawned, the word stays stale and reads take the precise clock.
+pub fn start() {
     crate::fork::register_fork_handler();
     #[cfg(unix)]
     ATFORK.call_once(|| {
@@ -116,36 +149,31 @@ pub fn start() -> bool {
         // stays valid for the life of the process.
         unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
     });
+    let word = &CACHE.0.unix_nanos;
     let running = crate::fork::fork_generation() + 1;
     let exists = TICKER_GENERATION.load(Ordering::Acquire);
     if exists == running {
-        if CACHE.0.unix_nanos.load(Ordering::Relaxed) < 0 {
+        if word.load(Ordering::Acquire) < 0 {
             WANTED.store(true, Ordering::Relaxed);
         }
-        return true;
+        return;
     }
-    if SPAWN_FAILED.load(Ordering::Relaxed) == running
-        || TICKER_GENERATION
-            .compare_exchange(exists, running, Ordering::AcqRel, Ordering::Acquire)
-            .is_err()
+    if TICKER_GENERATION
+        .compare_exchange(exists, running, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
     {
-        // Spawning failed in this process, or another thread is spawning it right now.
-        return SPAWN_FAILED.load(Ordering::Relaxed) != running;
+        // Another thread is starting it right now (its reads fall back meanwhile).
+        return;
     }
-    CACHE
-        .0
-        .unix_nanos
-        .store(realtime_unix_nanos().max(0), Ordering::Relaxed);
+    go_live(word, realtime_unix_nanos());
     let spawned = std::thread::Builder::new()
         .name("sno-fast-clock".into())
         .stack_size(64 << 10)
         .spawn(tick);
     if spawned.is_err() {
-        CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
-        SPAWN_FAILED.store(running, Ordering::Relaxed);
-        return false;
+        // No ticker in this process (generation): every read takes the precise clock.
+        go_stale(word);
     }
-    true
 }
 
 /// The ticker thread: publishes every [`PERIOD`]; after [`IDLE_PERIODS`] without a read it
@@ -153,6 +181,7 @@ pub fn start() -> bool {
 /// [`QUIET_POLL`] whether it is wanted again: a process that stops making IDs stops paying
 /// 2 000 wake-ups a second.
 fn tick() {
+    let word = &CACHE.0.unix_nanos;
     let mut idle = 0;
     loop {
         publish();
@@ -165,18 +194,14 @@ fn tick() {
         if idle < IDLE_PERIODS {
             continue;
         }
+        // Cleared before the word goes stale (release), so a read that finds it stale
+        // (acquire) and asks again is not lost.
         WANTED.store(false, Ordering::Relaxed);
-        CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
+        go_stale(word);
         while !WANTED.swap(false, Ordering::Relaxed) {
             std::thread::sleep(QUIET_POLL);
         }
-        // Only a stale word is replaced: this ticker is the only thread that clears it.
-        let _ = CACHE.0.unix_nanos.compare_exchange(
-            STALE,
-            realtime_unix_nanos().max(0),
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
+        go_live(word, realtime_unix_nanos());
         idle = 0;
     }
 }
@@ -229,7 +254,7 @@ pub fn refresh() {
 /// The `fork()` child handler (atomics only): the child has no ticker.
 #[cfg(unix)]
 extern "C" fn after_fork_in_child() {
-    CACHE.0.unix_nanos.store(STALE, Ordering::Relaxed);
+    go_stale(&CACHE.0.unix_nanos);
 }
 
 #[cfg(test)]
@@ -238,7 +263,7 @@ mod tests {
 
     #[test]
     fn never_ahead_of_the_precise_clock_and_never_backwards() {
-        assert!(start());
+        start();
         let mut last = now_unix_nanos();
         assert!(last > 0, "start publishes a first reading");
         for _ in 0..100_000 {
@@ -255,7 +280,7 @@ mod tests {
 
     #[test]
     fn refresh_publishes_without_waiting_for_the_ticker() {
-        assert!(start());
+        start();
         let before = realtime_unix_nanos();
         refresh();
         assert!(now_unix_nanos() >= before);
@@ -284,14 +309,37 @@ mod tests {
         });
         assert_eq!(raced.load(Ordering::Relaxed), 1_200);
         // A stale word (no ticker) stays stale: reads keep falling back to the precise clock.
-        let stale = AtomicI64::new(STALE);
+        let stale = AtomicI64::new(stale_at(0));
         publish_to(&stale, || 5_000);
-        assert_eq!(stale.load(Ordering::Relaxed), STALE);
+        assert_eq!(stale.load(Ordering::Relaxed), stale_at(0));
+    }
+
+    #[test]
+    fn the_time_never_steps_back_when_the_word_goes_stale_or_live() {
+        let word = AtomicI64::new(1_000);
+        go_stale(&word);
+        // Stale: reads return the precise reading and raise the floor with it.
+        assert_eq!(cold_read_on(&word, 1_500), 1_500);
+        // A reading below the floor (a clock set back, or a read racing another): the floor.
+        assert_eq!(cold_read_on(&word, 1_200), 1_500);
+        // The ticker goes live with a reading taken before the last cold read: the floor wins.
+        go_live(&word, 1_300);
+        assert_eq!(word.load(Ordering::Relaxed), 1_500);
+        // Live: a cold read (a reader that found it stale a moment ago) returns the live value.
+        assert_eq!(cold_read_on(&word, 9_999), 1_500);
+        go_live(&word, 1_700); // already live: no change
+        assert_eq!(word.load(Ordering::Relaxed), 1_500);
+        // Quiet again: the floor is the last live time; a newer ticker reading goes live.
+        go_stale(&word);
+        go_stale(&word);
+        assert_eq!(floor_of(word.load(Ordering::Relaxed)), 1_500);
+        go_live(&word, 2_000);
+        assert_eq!(word.load(Ordering::Relaxed), 2_000);
     }
 
     #[test]
     fn after_a_quiet_spell_the_time_moves_again_and_never_reads_ahead() {
-        assert!(start());
+        start();
         // Long enough for the ticker to go quiet if no other test reads meanwhile.
         std::thread::sleep(PERIOD * (IDLE_PERIODS + 100));
         let first = now_unix_nanos();
@@ -306,7 +354,7 @@ mod tests {
 
     #[test]
     fn the_ticker_moves_the_time_on_its_own() {
-        assert!(start());
+        start();
         let first = now_unix_nanos();
         // Liveness, not timing: the bound is 10 000 periods.
         let deadline = std::time::Instant::now() + Duration::from_secs(5);

@@ -18,7 +18,10 @@
 //! have produced at that millisecond (without the per-ID random parts, drawn when each ID is
 //! made), and the state machine moves past them: no other thread, block or direct call gets
 //! them again, so **uniqueness within the process stays deterministic** (it never rests on
-//! randomness). What changes is **order across threads**: each thread's IDs still strictly
+//! randomness), with the one exception the SCRU128 spec itself makes: a clock set back further
+//! than its rollback allowance resets the generator, whose counters are then drawn afresh, so
+//! IDs at an already-used millisecond rest on their random bits, and per-thread order restarts
+//! there too. What changes is **order across threads**: each thread's IDs still strictly
 //! increase, and IDs of different milliseconds compare in time order (a thread gives up its
 //! block as soon as its clock reads past the block's millisecond), but within one millisecond
 //! two threads' IDs interleave in any order. The explicit generators (`Generator::try_next`,

@@ -165,7 +165,7 @@ fn build() -> Result<Process, Error> {
             let options = LeaseOptions::from_env()?;
             // The clock `SNO_CLOCK` names, as for the unleased process-wide generator (checked
             // before a partition is taken).
-            let clock = sno_core::SystemClock::from_env()?;
+            let clock = sno_core::SystemClock::process_wide()?;
             // The process lease lives as long as the process: its grant lapses after the TTL
             // once the process is gone.
             let lease: &'static Lease = Box::leak(Box::new(Lease::acquire(&url, &options)?));

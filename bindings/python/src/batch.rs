@@ -223,8 +223,6 @@ where
     }
 }
 
-/// A process-wide generator of a millisecond format: its call that never blocks, and the core's
-/// bounded blocking one.
 /// The next value of a format's process-wide generator (the core's `try_new_nonblocking`,
 /// `try_new`): the call that never blocks, and only when it
 /// asks to wait (a used-up millisecond), the core's bounded wait with the thread detached, so
