@@ -130,14 +130,15 @@ static void statuses(void) {
           "status values");
     CHECK(SNO_STATUS_MISSING_PARTITION == 35 && SNO_STATUS_UNKNOWN_FORMAT == 36 &&
               SNO_STATUS_UNRECOGNIZED_FORMAT == 37 && SNO_STATUS_AMBIGUOUS_FORMAT == 38 &&
-              SNO_STATUS_INVALID_PREFIX == 39 && SNO_STATUS_NOT_VERSION_7 == SNO_STATUS_NOT_VERSION7,
+              SNO_STATUS_INVALID_PREFIX == 39 && SNO_STATUS_UNKNOWN_CLOCK == 40 &&
+              SNO_STATUS_NOT_VERSION_7 == SNO_STATUS_NOT_VERSION7,
           "status values of the core's error table");
-    for (int i = 0; i <= 39; i++) {
+    for (int i = 0; i <= 40; i++) {
         CHECK(strcmp(sno_status_str(i), "unknown status") != 0, "status %d undescribed", i);
         for (int j = 0; j < i; j++)
             CHECK(strcmp(sno_status_str(i), sno_status_str(j)) != 0, "statuses %d and %d read alike", i, j);
     }
-    CHECK(strcmp(sno_status_str(40), "unknown status") == 0, "40 is not a status");
+    CHECK(strcmp(sno_status_str(41), "unknown status") == 0, "41 is not a status");
 }
 
 static void lifecycle_and_snapshots(void) {
@@ -286,8 +287,35 @@ static void deprecated_names(void) {
 }
 #pragma GCC diagnostic pop
 
+/* The opt-in fast clock: per generator (sno and ULID), and an unknown clock value refused. */
+static void clocks(void) {
+    sno_generator *g = NULL;
+    CHECK(sno_generator_new_with_clock(NULL, SNO_CLOCK_FAST, &g) == SNO_STATUS_OK && g, "fast sno");
+    sno_id a, b;
+    CHECK(sno_generator_next(g, 0, &a) == SNO_STATUS_OK && sno_generator_next(g, 0, &b) == SNO_STATUS_OK,
+          "fast sno next");
+    CHECK(memcmp(a.bytes, b.bytes, sizeof a.bytes) < 0, "fast sno IDs increase");
+    sno_generator_free(g);
+    g = NULL;
+    CHECK(sno_generator_new_with_clock(NULL, SNO_CLOCK_PRECISE, &g) == SNO_STATUS_OK && g, "precise sno");
+    sno_generator_free(g);
+    g = NULL;
+    CHECK(sno_generator_new_with_clock(NULL, 7, &g) == SNO_STATUS_UNKNOWN_CLOCK && !g, "clock 7 refused");
+    CHECK(sno_generator_new_with_clock(NULL, -1, &g) == SNO_STATUS_UNKNOWN_CLOCK && !g, "clock -1 refused");
+    sno_ulid_generator *u = NULL;
+    CHECK(sno_ulid_generator_new_with_clock(SNO_CLOCK_FAST, &u) == SNO_STATUS_OK && u, "fast ULID");
+    sno_ulid x, y;
+    CHECK(sno_ulid_generator_next(u, &x) == SNO_STATUS_OK && sno_ulid_generator_next(u, &y) == SNO_STATUS_OK,
+          "fast ULID next");
+    CHECK(memcmp(x.bytes, y.bytes, sizeof x.bytes) < 0, "fast ULIDs increase");
+    sno_ulid_generator_free(u);
+    u = NULL;
+    CHECK(sno_ulid_generator_new_with_clock(2, &u) == SNO_STATUS_UNKNOWN_CLOCK && !u, "ULID clock 2 refused");
+}
+
 int main(void) {
     versions();
+    clocks();
     nulls();
     bad_arguments();
     partitions();
