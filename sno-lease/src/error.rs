@@ -10,8 +10,9 @@ use core::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The store URL cannot be used: malformed, an unknown scheme, a scheme whose store this
-    /// build leaves out, or a setting this build does not support (TLS).
+    /// The store URL cannot be used: malformed (the message names the part, never echoes it),
+    /// an unknown scheme, a scheme whose store this build leaves out, an unknown `sslmode`, or
+    /// a CA file that cannot be read.
     InvalidUrl {
         /// What is wrong, in words.
         detail: String,
@@ -32,6 +33,13 @@ pub enum Error {
     /// The store refused the credentials.
     AuthenticationFailed {
         /// The store's words.
+        detail: String,
+    },
+    /// The TLS connection to the store failed: its certificate was refused (an unknown CA, a
+    /// wrong host name, expired), or the handshake failed. Not transient: the certificate, the
+    /// CA file or the URL must change.
+    Tls {
+        /// Which verification failed, in words.
         detail: String,
     },
     /// Every partition of the range is held by a live lease.
@@ -73,6 +81,7 @@ impl Error {
             Error::InvalidOptions { .. } => "lease_invalid_options",
             Error::Unreachable { .. } => "lease_unreachable",
             Error::AuthenticationFailed { .. } => "lease_authentication_failed",
+            Error::Tls { .. } => "lease_tls_failed",
             Error::NoFreePartition { .. } => "lease_no_free_partition",
             Error::Store { .. } => "lease_store",
             Error::Lost { .. } => "lease_lost",
@@ -102,6 +111,12 @@ impl fmt::Display for Error {
             }
             Error::AuthenticationFailed { detail } => {
                 write!(f, "sno lease: the store refused the credentials: {detail}")
+            }
+            Error::Tls { detail } => {
+                write!(
+                    f,
+                    "sno lease: the TLS connection to the store failed: {detail}"
+                )
             }
             Error::NoFreePartition {
                 namespace,

@@ -50,6 +50,39 @@
 //! `born + TTL − margin`; grants made in the first TTL after `born` start their window at
 //! `born + TTL` (invariant 3 as stated).
 //!
+//! # Releasing: the next holder starts right after the last ID
+//!
+//! A holder that closes its lease (a process that ends normally) knows better than the store
+//! how far its IDs went: up to the highest unit it ever returned, not up to `ids_before`, which
+//! lies a TTL ahead. The release statement therefore **lowers** the partition's bound, to
+//! `max(ids_from, min(ids_before, end))` where `end` is the first millisecond after the
+//! holder's highest returned unit, and frees the partition. Invariant 2 becomes: *the bound is at
+//! least the end of every ID any holder of the partition ever returned* (raised by grants and
+//! renewals, lowered only by its current holder to just past its own IDs). The claim's proof
+//! is unchanged: it needs only that `G2.ids_from` is past every ID of `G1`, which the lowered
+//! bound still is, and `ids_from` keeps it past the holders before `G1`. The release applies
+//! only while the grant is the partition's latest (holder and token match, and for Redis the
+//! same Redis process), so no other holder's bound is ever lowered.
+//!
+//! That `end` really is past every returned ID rests on the fence's `high` word:
+//!
+//! - A minting call that finds its ID inside the window raises `high` to the ID's unit
+//!   (`fetch_max`, or a load that already shows as much) **before** its final epoch check.
+//! - Closing stores a new epoch, and only afterwards (the renewal thread, through the lease's
+//!   mutex) reads `high` to build the release.
+//! - All four accesses are `SeqCst`, so they sit in one total order `S`. If the closer's read
+//!   of `high` missed a caller's raise `R`, the read precedes `R` in `S` (a `SeqCst` read that
+//!   is coherence-ordered before a write precedes it); the close's store precedes the read, and
+//!   `R` precedes the caller's epoch load. So the epoch load comes after the close's store in
+//!   `S` and sees the new epoch: that caller refuses its ID. A caller that skipped the raise
+//!   because `high` already held its unit or more read that value from an earlier `SeqCst`
+//!   raise, which precedes its epoch load in `S` the same way.
+//!
+//! Every ID returned thus has a unit `≤ high` as read for the release, whatever the clocks did
+//! (a regressed clock's IDs are lower, never higher). The next holder, granted at once, may wait
+//! up to one 4 ms unit for its clock to pass `end`; it never waits for the TTL. A holder that
+//! crashes releases nothing, and its partition frees itself at `expires` as before.
+//!
 //! # Switching partitions without a lock
 //!
 //! A lost lease is replaced by a new grant, often of another partition. The generator's
@@ -62,8 +95,8 @@
 
 use core::sync::atomic::{AtomicU64, Ordering, fence};
 
-/// The window of one grant in sno units, guarded by a sequence lock. On a line of its own, away
-/// from the lease's mutex that the renewal thread writes.
+/// The window of one grant in sno units, guarded by a sequence lock, and the highest unit ever
+/// admitted. On a line of its own, away from the lease's mutex that the renewal thread writes.
 #[derive(Debug)]
 #[repr(align(128))]
 pub(crate) struct Fence {
@@ -72,6 +105,9 @@ pub(crate) struct Fence {
     from: AtomicU64,
     /// First unit a grant may not stamp (0 when closed).
     before: AtomicU64,
+    /// The highest unit of an ID inside the window, raised before its epoch check (so at least
+    /// the unit of every ID returned): what a release tells the store (see [`Fence::high`]).
+    high: AtomicU64,
 }
 
 /// A snapshot of the fence taken before minting.
@@ -92,6 +128,7 @@ impl Fence {
             epoch: AtomicU64::new(0),
             from: AtomicU64::new(0),
             before: AtomicU64::new(0),
+            high: AtomicU64::new(0),
         }
     }
 
@@ -105,8 +142,13 @@ impl Fence {
     pub(crate) fn admit(&self, ticket: Ticket, units: u64) -> Result<(), Refusal> {
         let before = self.before.load(Ordering::Relaxed);
         let from = self.from.load(Ordering::Relaxed);
+        // Recorded before the epoch check (see "Releasing"): a plain load on x86 and one
+        // read-modify-write per thread and unit.
+        if units < before && units >= from && units > self.high.load(Ordering::SeqCst) {
+            self.high.fetch_max(units, Ordering::SeqCst);
+        }
         fence(Ordering::Acquire);
-        if self.epoch.load(Ordering::Relaxed) != ticket.0 || ticket.0 & 1 == 1 {
+        if self.epoch.load(Ordering::SeqCst) != ticket.0 || ticket.0 & 1 == 1 {
             return Err(Refusal::Expired);
         }
         if units >= before {
@@ -118,6 +160,13 @@ impl Fence {
         Ok(())
     }
 
+    /// The highest unit of any ID this fence returned (0 when none), read after a
+    /// [`close`](Self::close) that happened before this call: no ID of a later unit is ever
+    /// returned (see "Releasing").
+    pub(crate) fn high(&self) -> u64 {
+        self.high.load(Ordering::SeqCst)
+    }
+
     /// Raises the window's end (a renewal of the current grant).
     pub(crate) fn extend(&self, before: u64) {
         self.before.fetch_max(before, Ordering::Release);
@@ -126,7 +175,8 @@ impl Fence {
     /// Installs a new window; `apply` runs inside the write section (the partition switch).
     pub(crate) fn switch(&self, from: u64, before: u64, apply: impl FnOnce()) {
         let e = self.epoch.load(Ordering::Relaxed);
-        self.epoch.store(e.wrapping_add(1), Ordering::Relaxed);
+        // SeqCst: the store that a racing admit's epoch check must see (see "Releasing").
+        self.epoch.store(e.wrapping_add(1), Ordering::SeqCst);
         fence(Ordering::Release);
         apply();
         self.from.store(from, Ordering::Relaxed);
@@ -147,6 +197,13 @@ pub(crate) fn unit_of_millis(ms: i64) -> u64 {
         return 0;
     }
     sno_core::time::unix_nanos_to_units(nanos).unwrap_or(sno_core::time::MAX_TIMESTAMP + 1)
+}
+
+/// The first Unix millisecond of sno unit `units + 1`: every ID of unit `units` or before lies
+/// before it.
+pub(crate) fn millis_after_unit(units: u64) -> i64 {
+    let ms_per_unit = sno_core::time::UNIT_NANOS / 1_000_000;
+    sno_core::time::EPOCH_UNIX_NANOS / 1_000_000 + (units as i64 + 1) * ms_per_unit
 }
 
 #[cfg(test)]
@@ -174,6 +231,24 @@ mod tests {
         assert!(f.admit(f.ticket(), 45).is_ok());
         f.close();
         assert!(matches!(f.admit(f.ticket(), 45), Err(Refusal::Expired)));
+    }
+
+    #[test]
+    fn the_highest_admitted_unit() {
+        let f = Fence::new();
+        f.switch(10, 20, || {});
+        assert_eq!(f.high(), 0);
+        let t = f.ticket();
+        assert!(f.admit(t, 12).is_ok());
+        assert!(f.admit(t, 11).is_ok());
+        assert_eq!(f.high(), 12, "only raised");
+        assert!(f.admit(t, 25).is_err());
+        assert!(f.admit(t, 5).is_err());
+        assert_eq!(f.high(), 12, "units outside the window are not recorded");
+        f.close();
+        assert!(f.admit(t, 13).is_err());
+        assert_eq!(unit_of_millis(millis_after_unit(12)), 13);
+        assert_eq!(unit_of_millis(millis_after_unit(12) - 1), 12);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::time::Instant;
 use sno_core::{Generator, GeneratorBuilder, SystemClock};
 
 use crate::error::Error;
-use crate::fence::{Fence, unit_of_millis};
+use crate::fence::{Fence, millis_after_unit, unit_of_millis};
 use crate::generator::LeasedGenerator;
 use crate::options::LeaseOptions;
 use crate::store::{self, Grant, Request, Store};
@@ -35,9 +35,12 @@ use crate::store::{self, Grant, Request, Store};
 #[derive(Debug)]
 pub struct Lease {
     shared: Arc<Shared>,
-    /// The renewal thread, and the channel on which it says it is done.
-    renewer: Option<(JoinHandle<()>, mpsc::Receiver<()>)>,
+    /// The renewal thread, and the channel on which it says it is done (taken by the first
+    /// close).
+    renewer: Mutex<Option<Renewer>>,
 }
+
+type Renewer = (JoinHandle<()>, mpsc::Receiver<()>);
 
 /// What the lease, its renewal thread and its generator share.
 #[derive(Debug)]
@@ -134,7 +137,7 @@ impl Lease {
         };
         let lease = Lease {
             shared,
-            renewer: Some((renewer, finished)),
+            renewer: Mutex::new(Some((renewer, finished))),
         };
         lease.wait_for_window();
         Ok(lease)
@@ -266,13 +269,26 @@ impl Lease {
     }
 
     /// Stops renewing and releases the partition in the store. The generator refuses from now
-    /// on with [`sno_core::Error::LeaseExpired`]. Returns within the options' timeout: if the
-    /// store is slow, the release goes on in the background (bounded by the same timeout), and
-    /// if it cannot be reached the grant simply expires. Idempotent.
+    /// on with [`sno_core::Error::LeaseExpired`]. The release tells the store where this
+    /// holder's IDs end, so the partition can be granted again at once, for IDs after those
+    /// (the argument: `src/fence.rs`, "Releasing"); a process that crashes instead frees its
+    /// partition one TTL later. Returns within the options' timeout: if the store is slow, the
+    /// release goes on in the background (bounded by the same timeout), and if it cannot be
+    /// reached the grant simply expires. Idempotent.
     pub fn close(&mut self) {
+        self.close_shared();
+    }
+
+    /// [`close`](Self::close) through a shared reference (the process-wide lease).
+    pub(crate) fn close_shared(&self) {
+        let renewer = self
+            .renewer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         if self.shared.forked() {
             // A fork() child's copy: the renewal thread and the connection are the parent's.
-            if let Some(renewer) = self.renewer.take() {
+            if let Some(renewer) = renewer {
                 core::mem::forget(renewer);
             }
             return;
@@ -287,7 +303,7 @@ impl Lease {
             }
         }
         self.shared.changed.notify_all();
-        if let Some((handle, finished)) = self.renewer.take() {
+        if let Some((handle, finished)) = renewer {
             // The thread may be inside a renewal, then releases: wait for it within the timeout,
             // else let it finish on its own (both its calls are bounded).
             if finished.recv_timeout(self.shared.options.timeout).is_ok() {
@@ -397,8 +413,11 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
                 if state.closed {
                     let grant = state.grant;
                     drop(state);
+                    // Read after the close (which happened before this thread took the lock):
+                    // no ID past this unit was ever returned (fence.rs, "Releasing").
+                    let ids_end = millis_after_unit(shared.fence.high());
                     let req = request(shared, grant.partition);
-                    let _ = store.release(&grant, &req, options.timeout);
+                    let _ = store.release(&grant, &req, ids_end, options.timeout);
                     return;
                 }
                 let now = Instant::now();

@@ -32,6 +32,7 @@
 //!
 //! Features: `postgres` and `redis` (both on by default) choose the stores compiled in.
 
+mod address;
 mod error;
 mod fence;
 mod generator;
@@ -41,15 +42,19 @@ mod process;
 mod store;
 
 #[cfg(feature = "postgres")]
+mod pg_url;
+#[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(any(feature = "postgres", feature = "redis"))]
+mod tls;
 
 pub use error::Error;
 pub use generator::LeasedGenerator;
 pub use lease::Lease;
 pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL, parse_duration};
-pub use process::{ProcessGenerator, process_generator, try_new};
+pub use process::{ProcessGenerator, process_generator, release_process_lease, try_new};
 pub use store::Grant;
 
 /// The Rust examples of `docs/fleet.md`, compiled as doc tests so they stay true.

@@ -1,6 +1,6 @@
 //! The PostgreSQL store.
 //!
-//! One table and one sequence, created on first use if missing (`CREATE … IF NOT EXISTS`
+//! Two tables and one sequence, created on first use if missing (`CREATE … IF NOT EXISTS`
 //! under an advisory lock, so that a fleet starting at once does not race on the catalog):
 //!
 //! ```sql
@@ -16,23 +16,46 @@
 //!     PRIMARY KEY (namespace, partition)
 //! );
 //! CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;
+//! CREATE TABLE IF NOT EXISTS sno_lease_history (
+//!     namespace text        PRIMARY KEY,
+//!     history   text        NOT NULL,     -- system identifier:timeline of the granting server
+//!     born      timestamptz NOT NULL      -- start of the namespace's epoch on that history
+//! );
 //! ```
 //!
-//! Acquire, renew and release are one statement each, and every time in them is the
-//! server's `now()` (truncated to the millisecond), never the client's clock. A role that may
-//! not create tables needs the two objects created beforehand (run the statements above) and
-//! `SELECT, INSERT, UPDATE` on the table and `USAGE` on the sequence. Rows are never deleted:
-//! `ids_before` of a free partition is what keeps its next holder's IDs apart from the last
-//! one's. Do not truncate the table while holders run (see `docs/fleet.md`).
+//! Acquire, renew and release are one statement each (acquire after a look at the history),
+//! and every time in them is the server's `now()` (truncated to the millisecond), never the
+//! client's clock. A role that may not create tables needs the objects created beforehand (run
+//! the statements above) and `SELECT, INSERT, UPDATE` on both tables and `USAGE, SELECT,
+//! UPDATE` on the sequence. Rows are never deleted: `ids_before` of a free partition is what
+//! keeps its next holder's IDs apart from the last one's. Do not truncate the tables while
+//! holders run (see `docs/fleet.md`).
+//!
+//! **Failover.** Streaming replication is asynchronous by default: a promoted standby may lack
+//! the last grants and renewals of its old primary, and grant a partition whose holder still
+//! mints. The server cannot say what it lost, but it can say that its history changed: a
+//! promotion starts a new timeline (and another cluster has another system identifier). Each
+//! acquisition compares the history of the server answering with the one the namespace's last
+//! grant was made under; on a change it starts a new epoch (`born` = now, the fencing tokens
+//! restart above the server's clock in microseconds), and every grant's IDs start at
+//! `born + TTL` at the earliest. By then every grant of the old primary has expired: its last
+//! renewal came before the promotion, so its window ends before `promotion + TTL ≤ born + TTL`
+//! (with the two servers' clocks within the margin of each other). Renewals go on across a
+//! failover: a grant the standby knows is still that holder's (token and holder match), and
+//! one it lost cannot be renewed (lost), while its holder's window stays below `born + TTL`.
+//! The old primary must be stopped or fenced off when the standby is promoted (as any failover
+//! requires): holders still writing to it would be a second history.
 
 use core::time::Duration;
-use std::str::FromStr;
 
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, NoTls};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::error::Error;
-use crate::store::{Grant, Request, Store, redact};
+use crate::pg_url::{self, PgTls};
+use crate::store::{Grant, Request, Store};
+use crate::tls;
 
 const CREATE: &str = "
 SELECT pg_advisory_xact_lock(7236278340211286898);
@@ -47,7 +70,39 @@ CREATE TABLE IF NOT EXISTS sno_partition_leases (
     ids_before  timestamptz NOT NULL,
     PRIMARY KEY (namespace, partition)
 );
-CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;";
+CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;
+CREATE TABLE IF NOT EXISTS sno_lease_history (
+    namespace text        PRIMARY KEY,
+    history   text        NOT NULL,
+    born      timestamptz NOT NULL
+);";
+
+/// $1 namespace. The history of the server answering (its system identifier and the timeline of
+/// its WAL) against the one the namespace's last grant was made under: a different one (a
+/// promoted standby, a restored backup, another cluster) may lack the newest grants, so a new
+/// epoch starts, `born` = now, and no grant before `born + TTL` starts its IDs earlier (see the
+/// module documentation). A namespace first seen on a server that was ever promoted (timeline
+/// above 1) starts an epoch too: its row may be what the promotion lost. Returns `born` (Unix
+/// ms) and whether this call started the epoch.
+const HISTORY: &str = "WITH cur AS (
+    SELECT (SELECT system_identifier FROM pg_control_system())::text || ':' || w.timeline AS h,
+           w.timeline <> '00000001' AS promoted,
+           date_trunc('milliseconds', now()) AS t
+    FROM (SELECT substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) AS timeline) AS w
+)
+INSERT INTO sno_lease_history AS x (namespace, history, born)
+SELECT $1, c.h, CASE WHEN c.promoted THEN c.t ELSE to_timestamp(0) END FROM cur AS c
+ON CONFLICT (namespace) DO UPDATE
+    SET history = EXCLUDED.history,
+        born = CASE WHEN x.history = EXCLUDED.history THEN x.born
+                    ELSE date_trunc('milliseconds', now()) END
+RETURNING (extract(epoch FROM born) * 1000)::bigint, born = date_trunc('milliseconds', now())";
+
+/// After a new epoch, tokens restart above the server's clock in microseconds: a promoted
+/// standby's sequence may lag the tokens its old primary handed out, and tokens only grow.
+const TOKENS_ABOVE_NOW: &str = "SELECT setval('sno_partition_lease_tokens',
+    GREATEST((SELECT last_value FROM sno_partition_lease_tokens),
+             (extract(epoch FROM now()) * 1000000)::bigint))";
 
 /// The columns every statement returns: partition, token, ids_from, ids_before, expires_at
 /// (the times in Unix milliseconds).
@@ -57,7 +112,8 @@ const RETURNING: &str = "RETURNING partition, token,
     (extract(epoch FROM expires_at) * 1000)::bigint";
 
 /// $1 namespace, $2 first, $3 last, $4 start, $5 holder, $6 ttl ms, $7 margin ms,
-/// $8 whether a partition whose earlier holders' IDs reach into the future will do.
+/// $8 whether a partition whose earlier holders' IDs reach into the future will do, $9 the
+/// epoch's floor (Unix ms, `born + TTL`): no grant's IDs start before it.
 /// The candidate search walks the range from `start` (wrapping) and stops at the first free
 /// partition; `ON CONFLICT … WHERE` re-checks expiry on the latest row version, so two
 /// acquirers racing for one partition cannot both get it (the loser gets no row and retries).
@@ -77,12 +133,13 @@ INSERT INTO sno_partition_leases AS l
     (namespace, partition, holder, token, acquired_at, expires_at, ids_from, ids_before)
 SELECT $1, c.partition, $5, nextval('sno_partition_lease_tokens'), n.t,
        n.t + $6::bigint * interval '1 millisecond',
-       to_timestamp(0),
-       n.t + ($6::bigint - $7::bigint) * interval '1 millisecond'
+       to_timestamp(0) + $9::bigint * interval '1 millisecond',
+       GREATEST(n.t + ($6::bigint - $7::bigint) * interval '1 millisecond',
+                to_timestamp(0) + $9::bigint * interval '1 millisecond')
 FROM candidate AS c, now_ms AS n
 ON CONFLICT (namespace, partition) DO UPDATE
     SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = EXCLUDED.acquired_at,
-        expires_at = EXCLUDED.expires_at, ids_from = l.ids_before,
+        expires_at = EXCLUDED.expires_at, ids_from = GREATEST(l.ids_before, EXCLUDED.ids_from),
         ids_before = GREATEST(l.ids_before, EXCLUDED.ids_before)
     WHERE l.expires_at <= EXCLUDED.acquired_at
 {RETURNING}"
@@ -103,13 +160,19 @@ WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4
     )
 }
 
-/// $1 namespace, $2 partition, $3 holder, $4 token.
+/// $1 namespace, $2 partition, $3 holder, $4 token, $5 the end of the holder's IDs (Unix ms).
+/// The bound goes down to just past the holder's IDs, never below its grant's `ids_from`.
 const RELEASE: &str = "UPDATE sno_partition_leases
-SET expires_at = LEAST(expires_at, date_trunc('milliseconds', now()))
+SET expires_at = LEAST(expires_at, date_trunc('milliseconds', now())),
+    ids_before = GREATEST(ids_from,
+        LEAST(ids_before, to_timestamp(0) + $5::bigint * interval '1 millisecond'))
 WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4";
 
 pub(crate) struct PostgresStore {
     config: Config,
+    /// `None`: plain connections (`sslmode=disable`).
+    tls: Option<MakeRustlsConnect>,
+    /// The address without secrets, for messages.
     url: String,
     /// Always `Some` until drop, which shuts it down without waiting for a name lookup that
     /// the resolver still runs on a blocking thread.
@@ -120,19 +183,19 @@ pub(crate) struct PostgresStore {
 
 impl PostgresStore {
     pub(crate) fn open(url: &str) -> Result<Self, Error> {
-        let mut config = Config::from_str(url).map_err(|e| Error::InvalidUrl {
-            detail: format!("{}: {e}", redact(url)),
-        })?;
-        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
-            return Err(Error::InvalidUrl {
-                detail: "sslmode=require (TLS) is not supported by this build: connect on a trusted network or a Unix socket".into(),
-            });
-        }
-        if config.get_hosts().is_empty() {
-            return Err(Error::InvalidUrl {
-                detail: format!("{} names no host", redact(url)),
-            });
-        }
+        let pg_url::PgAddress {
+            mut config,
+            tls: tls_mode,
+            description,
+        } = pg_url::parse(url)?;
+        let tls = match tls_mode {
+            PgTls::Off => None,
+            PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(tls::client_config(
+                verify,
+                &roots,
+                "sslrootcert",
+            )?)),
+        };
         config.application_name("sno-lease");
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
@@ -143,7 +206,8 @@ impl PostgresStore {
             })?;
         Ok(PostgresStore {
             config,
-            url: redact(url),
+            tls,
+            url: description,
             runtime: Some(runtime),
             client: None,
             schema_ready: false,
@@ -158,6 +222,7 @@ impl PostgresStore {
         f: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
     ) -> Result<T, Error> {
         let config = &mut self.config;
+        let tls = &self.tls;
         let url = &self.url;
         let client_slot = &mut self.client;
         let schema_ready = &mut self.schema_ready;
@@ -170,21 +235,40 @@ impl PostgresStore {
             tokio::time::timeout(timeout, async {
                 if client_slot.is_none() {
                     config.connect_timeout(timeout);
-                    let (client, connection) =
-                        config.connect(NoTls).await.map_err(|e| classify(url, e))?;
-                    tokio::spawn(async move {
-                        let _ = connection.await;
-                    });
+                    let client = match tls {
+                        Some(tls) => {
+                            let (client, connection) = config
+                                .connect(tls.clone())
+                                .await
+                                .map_err(|e| classify(url, e))?;
+                            tokio::spawn(async move {
+                                let _ = connection.await;
+                            });
+                            client
+                        }
+                        None => {
+                            let (client, connection) =
+                                config.connect(NoTls).await.map_err(|e| classify(url, e))?;
+                            tokio::spawn(async move {
+                                let _ = connection.await;
+                            });
+                            client
+                        }
+                    };
                     *client_slot = Some(client);
                 }
                 let client = client_slot.as_ref().expect("connected above");
                 if !*schema_ready {
-                    let exists: Option<String> = client
-                        .query_one("SELECT to_regclass('sno_partition_leases')::text", &[])
+                    let exists: bool = client
+                        .query_one(
+                            "SELECT to_regclass('sno_partition_leases') IS NOT NULL
+                                AND to_regclass('sno_lease_history') IS NOT NULL",
+                            &[],
+                        )
                         .await
                         .map_err(|e| classify(url, e))?
                         .get(0);
-                    if exists.is_none() {
+                    if !exists {
                         client
                             .batch_execute(&format!("BEGIN;{CREATE}COMMIT;"))
                             .await
@@ -248,6 +332,18 @@ impl Store for PostgresStore {
         let (first, last, start) = (i32::from(o.first), i32::from(o.last), i32::from(req.start));
         let holder = req.holder.to_owned();
         let (ttl, margin) = (millis(o.ttl), millis(o.margin_duration()));
+        let started = std::time::Instant::now();
+        let (born, new_epoch) = self.call(timeout, async |c: &Client| {
+            let row = c.query_one(HISTORY, &[&ns]).await?;
+            Ok((row.try_get::<_, i64>(0)?, row.try_get::<_, bool>(1)?))
+        })?;
+        if new_epoch {
+            self.call(
+                timeout.saturating_sub(started.elapsed()),
+                async |c: &Client| c.execute(TOKENS_ABOVE_NOW, &[]).await,
+            )?;
+        }
+        let floor = born.saturating_add(ttl);
         // First a partition whose last holder's IDs lie in the past (usable at once), then any
         // free one; a lost race (another acquirer took the candidate) tries again.
         for any_bound in [false, false, false, true, true, true] {
@@ -255,7 +351,7 @@ impl Store for PostgresStore {
                 c.query(
                     &sql,
                     &[
-                        &ns, &first, &last, &start, &holder, &ttl, &margin, &any_bound,
+                        &ns, &first, &last, &start, &holder, &ttl, &margin, &any_bound, &floor,
                     ],
                 )
                 .await
@@ -304,6 +400,7 @@ impl Store for PostgresStore {
         &mut self,
         grant: &Grant,
         req: &Request<'_>,
+        ids_end_unix_ms: i64,
         timeout: Duration,
     ) -> Result<(), Error> {
         let ns = req.options.namespace.clone();
@@ -311,8 +408,11 @@ impl Store for PostgresStore {
         let holder = req.holder.to_owned();
         let token = grant.token as i64;
         self.call(timeout, async |c: &Client| {
-            c.execute(RELEASE, &[&ns, &partition, &holder, &token])
-                .await
+            c.execute(
+                RELEASE,
+                &[&ns, &partition, &holder, &token, &ids_end_unix_ms],
+            )
+            .await
         })
         .map(drop)
     }
@@ -346,7 +446,18 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
             detail: format!("{url}: {} ({})", db.message(), code.code()),
         };
     }
-    // No server error: the connection failed or closed.
+    // No server error: a TLS failure (a refused certificate, a server without TLS under
+    // `sslmode=require`), or the connection failed or closed.
+    if let Some(detail) = tls::failure(&e) {
+        return Error::Tls {
+            detail: format!("{url}: {detail}"),
+        };
+    }
+    if e.to_string().contains("server does not support TLS") {
+        return Error::Tls {
+            detail: format!("{url}: the server does not accept TLS, and the sslmode requires it"),
+        };
+    }
     let mut detail = e.to_string();
     let mut source = std::error::Error::source(&e);
     while let Some(s) = source {

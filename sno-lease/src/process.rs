@@ -136,6 +136,40 @@ pub fn try_new(meta: u8) -> Result<Id, Error> {
     Ok(process_generator()?.next(meta)?)
 }
 
+/// Releases the process-wide lease, if `SNO_LEASE_URL` configured one and this process (not a
+/// `fork()` parent) acquired it: its partition can be granted again at once, for IDs after this
+/// process's (a process that ends without it frees its partition one TTL later). Call it when
+/// the process ends normally; the C, Python and Node libraries and the `sno` CLI do. A later
+/// call of the process-wide generator leases anew. Returns within the lease's timeout (10 s by
+/// default) even when the store does not answer. Returns whether a lease was released.
+///
+/// ```
+/// // No SNO_LEASE_URL in this doctest's environment: nothing to release.
+/// assert!(!sno_lease::release_process_lease());
+/// ```
+pub fn release_process_lease() -> bool {
+    let slot = current();
+    let _guard = slot.init.lock().unwrap_or_else(|p| p.into_inner());
+    let taken = slot.ready.swap(core::ptr::null_mut(), Ordering::AcqRel);
+    // SAFETY: `ready` held null or a pointer from `Box::leak` in `process_generator`, never freed
+    // (callers that loaded it before the swap keep using it: it stays valid, and refuses once
+    // closed).
+    let Some(process) = (unsafe { taken.as_ref() }) else {
+        return false;
+    };
+    match process.lease {
+        Some(lease) => {
+            lease.close_shared();
+            true
+        }
+        None => {
+            // Nothing to release: put the fixed generator back.
+            slot.ready.store(taken, Ordering::Release);
+            false
+        }
+    }
+}
+
 struct Process {
     generator: ProcessGenerator,
     lease: Option<&'static Lease>,

@@ -32,10 +32,15 @@ use core::time::Duration;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::time::Instant;
 
-use redis::{Client, Connection, ConnectionAddr, ConnectionInfo, ErrorKind, Script};
+use redis::{
+    Client, Connection, ConnectionAddr, ConnectionInfo, ErrorKind, IntoConnectionInfo, Script,
+    TlsCertificates,
+};
 
+use crate::address::{plausible_host, take_query_parameter};
 use crate::error::Error;
-use crate::store::{Grant, Request, Store, redact};
+use crate::store::{Grant, Request, Store};
+use crate::tls::{self, Roots};
 
 /// ARGV: prefix, first, last, start, holder, ttl ms, margin ms.
 /// Returns {partition, token, ids_from, ids_before, expires} or {} when the range is full.
@@ -106,17 +111,27 @@ redis.call('SET', prefix .. 'b:' .. p, before)
 return {before, now + ttl}
 "#;
 
-/// ARGV: prefix, partition, "<token> <holder>". Deletes the live key if it is ours.
+/// ARGV: prefix, partition, "<token> <holder>", the grant's ids_from (Unix ms), the end of the
+/// holder's IDs (Unix ms). While the grant is the partition's latest (granted by this Redis
+/// process), lowers the bound to just past the holder's IDs (never below its `ids_from`) and
+/// deletes the live key.
 const RELEASE: &str = r#"
 local prefix, p, value = ARGV[1], ARGV[2], ARGV[3]
-if redis.call('GET', prefix .. 'p:' .. p) == value then
-  redis.call('DEL', prefix .. 'p:' .. p)
-end
+local ids_from, ids_end = tonumber(ARGV[4]), tonumber(ARGV[5])
+if redis.call('GET', prefix .. 'h:' .. p) ~= value then return 0 end
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+if redis.call('GET', prefix .. 'r:' .. p) ~= run then return 0 end
+local live = redis.call('GET', prefix .. 'p:' .. p)
+if live and live ~= value then return 0 end
+local bound = tonumber(redis.call('GET', prefix .. 'b:' .. p)) or 0
+redis.call('SET', prefix .. 'b:' .. p, string.format('%.0f', math.max(ids_from, math.min(bound, ids_end))))
+redis.call('DEL', prefix .. 'p:' .. p)
 return 1
 "#;
 
 pub(crate) struct RedisStore {
     client: Client,
+    /// The address without secrets, for messages.
     url: String,
     connection: Option<Connection>,
     acquire: Script,
@@ -124,14 +139,54 @@ pub(crate) struct RedisStore {
     release: Script,
 }
 
+/// The query parameter that names a PEM file of CA certificates for `rediss://` (redis-py's
+/// name); without it the system's roots are trusted.
+const CA_PARAMETER: &str = "ssl_ca_certs";
+
 impl RedisStore {
     pub(crate) fn open(url: &str) -> Result<Self, Error> {
-        let client = Client::open(url).map_err(|e| Error::InvalidUrl {
-            detail: format!("{}: {e}", redact(url)),
-        })?;
+        let (rest, ca_file) = take_query_parameter(url, CA_PARAMETER)?;
+        let info = rest
+            .as_str()
+            .into_connection_info()
+            .map_err(|e| Error::InvalidUrl {
+                // The crate's own fixed words (never the URL); anything longer is not shown.
+                detail: match e.detail() {
+                    None => format!("the Redis URL does not parse: {e}"),
+                    Some(_) => "the Redis URL does not parse".into(),
+                },
+            })?;
+        let description = describe(&info)?;
+        let client = match (&info.addr, ca_file) {
+            (ConnectionAddr::TcpTls { .. }, Some(path)) => {
+                tls::install_default_provider();
+                // Read and checked here, so that a bad file is a clear error now.
+                tls::root_store(&Roots::File(path.clone()), CA_PARAMETER)?;
+                let pem = std::fs::read(&path).map_err(|e| Error::InvalidUrl {
+                    detail: format!("{CA_PARAMETER}: the CA file cannot be read: {}", e.kind()),
+                })?;
+                let certificates = TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(pem),
+                };
+                Client::build_with_tls(info, certificates)
+            }
+            (_, Some(_)) => {
+                return Err(Error::InvalidUrl {
+                    detail: format!("{CA_PARAMETER} applies to rediss:// (TLS) URLs only"),
+                });
+            }
+            (ConnectionAddr::TcpTls { .. }, None) => {
+                tls::install_default_provider();
+                tls::root_store(&Roots::System, CA_PARAMETER)?;
+                Client::open(info)
+            }
+            (_, None) => Client::open(info),
+        }
+        .map_err(|e| classify(&description, e))?;
         Ok(RedisStore {
             client,
-            url: redact(url),
+            url: description,
             connection: None,
             acquire: Script::new(ACQUIRE),
             renew: Script::new(RENEW),
@@ -141,59 +196,122 @@ impl RedisStore {
 
     /// Runs `f` on a connection within `timeout` in all (connecting first if needed: the name
     /// resolved on a helper thread, each handshake read given a quarter of what is left, then
-    /// the call itself what remains). A failed call drops the connection.
+    /// the call itself what remains). A server that is slow to answer is waited for until the
+    /// deadline: a handshake read that times out, and a call interrupted by a signal (a stop
+    /// and continue of the process: `EINTR` from a socket with a timeout), are tried again on
+    /// a fresh connection while time is left. A failed call drops the connection.
     fn call<T>(
         &mut self,
         timeout: Duration,
-        f: impl FnOnce(&mut Connection, &Self) -> redis::RedisResult<T>,
+        mut f: impl FnMut(&mut Connection, &Self) -> redis::RedisResult<T>,
     ) -> Result<T, Error> {
         let deadline = Instant::now() + timeout;
         let left = || deadline.saturating_duration_since(Instant::now());
         let too_late = || Error::Unreachable {
             detail: format!("{}: no answer within {} ms", self.url, timeout.as_millis()),
         };
-        let mut con = match self.connection.take() {
-            Some(con) => con,
-            None => {
-                let client = resolved(&self.client, left()).ok_or_else(too_late)??;
-                let per_read = (left() / 4).max(Duration::from_millis(1));
-                client.get_connection_with_timeout(per_read).map_err(|e| {
-                    if e.is_timeout() {
-                        too_late()
-                    } else {
-                        classify(&self.url, e)
+        loop {
+            let mut con = match self.connection.take() {
+                Some(con) => con,
+                None => {
+                    let client = resolved(&self.client, left()).ok_or_else(too_late)??;
+                    let per_read = (left() / 4).max(Duration::from_millis(1));
+                    match client.get_connection_with_timeout(per_read) {
+                        Ok(con) => con,
+                        Err(e) if retryable(&e) && !left().is_zero() => continue,
+                        Err(e) if e.is_timeout() => return Err(too_late()),
+                        Err(e) => return Err(classify(&self.url, e)),
                     }
-                })?
+                }
+            };
+            let rest = left();
+            if rest.is_zero() {
+                return Err(too_late());
             }
-        };
-        let rest = left();
-        if rest.is_zero() {
-            return Err(too_late());
-        }
-        let set = con
-            .set_read_timeout(Some(rest))
-            .and_then(|()| con.set_write_timeout(Some(rest)));
-        if let Err(e) = set {
-            return Err(classify(&self.url, e));
-        }
-        match f(&mut con, self) {
-            Ok(v) => {
-                self.connection = Some(con);
-                Ok(v)
+            let set = con
+                .set_read_timeout(Some(rest))
+                .and_then(|()| con.set_write_timeout(Some(rest)));
+            if let Err(e) = set {
+                return Err(classify(&self.url, e));
             }
-            // A failed call leaves the connection out: the next one reconnects.
-            Err(e) if e.is_timeout() => Err(too_late()),
-            Err(e) => Err(classify(&self.url, e)),
+            match f(&mut con, self) {
+                Ok(v) => {
+                    self.connection = Some(con);
+                    return Ok(v);
+                }
+                // A failed call leaves the connection out: the next one reconnects. The calls
+                // are safe to repeat (the acquire script hands a holder its own grant again).
+                Err(e) if interrupted(&e) && !left().is_zero() => continue,
+                Err(e) if e.is_timeout() => return Err(too_late()),
+                Err(e) => return Err(classify(&self.url, e)),
+            }
         }
     }
+}
+
+/// A signal interrupted a socket call (`EINTR`, 4 on Linux, macOS and the BSDs). The driver
+/// shows its I/O error only in words (its `cause` cannot be downcast), so the OS error number
+/// in them is what tells.
+fn interrupted(e: &redis::RedisError) -> bool {
+    e.kind() == ErrorKind::IoError && e.to_string().ends_with("(os error 4)")
+}
+
+/// A handshake failure that another try within the deadline may get past: a read that timed
+/// out (a paused server) or a signal.
+fn retryable(e: &redis::RedisError) -> bool {
+    e.is_timeout() || interrupted(e)
+}
+
+/// `redis://host:port/db` from the parsed parts: never the user name or the password, and a host
+/// or socket path that does not look like one (a password cut at a `/` or `@`) is refused
+/// without being shown.
+fn describe(info: &ConnectionInfo) -> Result<String, Error> {
+    let db = info.redis.db;
+    let bad_host = || {
+        Error::InvalidUrl {
+        detail: "the Redis host is not a valid host name or IP address (not shown: a password holding `/`, `?`, `@` or `#` must be percent-encoded)".into(),
+    }
+    };
+    let host_port = |host: &str, port: u16| {
+        if host.contains(':') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        }
+    };
+    Ok(match &info.addr {
+        ConnectionAddr::Tcp(host, port) => {
+            if !plausible_host(host) {
+                return Err(bad_host());
+            }
+            format!("redis://{}/{db}", host_port(host, *port))
+        }
+        ConnectionAddr::TcpTls { host, port, .. } => {
+            if !plausible_host(host) {
+                return Err(bad_host());
+            }
+            format!("rediss://{}/{db}", host_port(host, *port))
+        }
+        ConnectionAddr::Unix(path) => {
+            let path = path.to_string_lossy();
+            if path.contains('@') || path.chars().any(char::is_control) {
+                return Err(Error::InvalidUrl {
+                    detail: "the Redis socket path is not a valid path (not shown)".into(),
+                });
+            }
+            format!("redis+unix://{path}?db={db}")
+        }
+    })
 }
 
 /// `client` with its host name resolved to an address, on a helper thread bounded by
 /// `within` (the system resolver has no timeout of its own): `None` when it took longer.
 fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> {
     let info: ConnectionInfo = client.get_connection_info().clone();
-    let ConnectionAddr::Tcp(host, port) = &info.addr else {
-        return Some(Ok(client.clone()));
+    let (host, port, tls) = match &info.addr {
+        ConnectionAddr::Tcp(host, port) => (host, port, false),
+        ConnectionAddr::TcpTls { host, port, .. } => (host, port, true),
+        ConnectionAddr::Unix(_) => return Some(Ok(client.clone())),
     };
     if host.parse::<IpAddr>().is_ok() {
         return Some(Ok(client.clone()));
@@ -223,6 +341,11 @@ fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> 
             }));
         }
     };
+    if tls {
+        // The certificate is checked against the name, which the driver resolves again (from the
+        // resolver's cache, in practice): the bounded lookup above caught a resolver that hangs.
+        return Some(Ok(client.clone()));
+    }
     let info = ConnectionInfo {
         addr: ConnectionAddr::Tcp(found.ip().to_string(), port),
         redis: info.redis.clone(),
@@ -307,6 +430,7 @@ impl Store for RedisStore {
         &mut self,
         grant: &Grant,
         req: &Request<'_>,
+        ids_end_unix_ms: i64,
         timeout: Duration,
     ) -> Result<(), Error> {
         let value = format!("{} {}", grant.token, req.holder);
@@ -317,6 +441,8 @@ impl Store for RedisStore {
                 .arg(&ns)
                 .arg(grant.partition)
                 .arg(&value)
+                .arg(grant.ids_from_unix_ms)
+                .arg(ids_end_unix_ms)
                 .invoke::<i64>(con)
         })
         .map(drop)
@@ -324,6 +450,11 @@ impl Store for RedisStore {
 }
 
 fn classify(url: &str, e: redis::RedisError) -> Error {
+    if let Some(detail) = tls_failure(&e) {
+        return Error::Tls {
+            detail: format!("{url}: {detail}"),
+        };
+    }
     match e.kind() {
         ErrorKind::AuthenticationFailed => Error::AuthenticationFailed {
             detail: format!("{url}: {e}"),
@@ -356,5 +487,30 @@ fn classify(url: &str, e: redis::RedisError) -> Error {
         _ => Error::Store {
             detail: format!("{url}: {e}"),
         },
+    }
+}
+
+/// A TLS failure under a driver error, from rustls' words (the driver keeps its I/O error's
+/// source out of reach): a refused certificate or a failed handshake.
+fn tls_failure(e: &redis::RedisError) -> Option<String> {
+    let words = e.to_string();
+    let refused = "certificate verification failed: the server's certificate was refused";
+    if words.contains("UnknownIssuer") {
+        Some(format!(
+            "{refused}: it is not signed by a trusted CA (unknown issuer)"
+        ))
+    } else if words.contains("NotValidForName") {
+        Some(format!(
+            "{refused}: it is not valid for the host name connected to (wrong host)"
+        ))
+    } else if words.contains("invalid peer certificate") {
+        Some(format!("{refused}: {}", e.detail().unwrap_or(&words)))
+    } else if words.starts_with("TLS error")
+        || words.contains("peer is incompatible")
+        || words.contains("received corrupt message")
+    {
+        Some(format!("TLS handshake failed: {words}"))
+    } else {
+        None
     }
 }

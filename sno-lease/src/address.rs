@@ -1,0 +1,94 @@
+//! What both stores' addresses share: percent-decoding and the checks that keep a misplaced
+//! password out of messages.
+
+/// `%XX` decoding; `None` for a bad escape or bytes that are not UTF-8.
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = core::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A DNS name (letters, digits, `-`, `_`, `.`) or an IP literal.
+pub(crate) fn plausible_host(name: &str) -> bool {
+    if name.is_empty() || name.len() > 253 {
+        return false;
+    }
+    if name.parse::<std::net::IpAddr>().is_ok() {
+        return true;
+    }
+    name.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// `url` without the query parameter `name`, and that parameter's decoded value (the last one
+/// when it is repeated). Only the query is touched; the rest stays as written.
+pub(crate) fn take_query_parameter(
+    url: &str,
+    name: &str,
+) -> Result<(String, Option<String>), crate::error::Error> {
+    let (base, query, fragment) = match url.split_once('?') {
+        None => return Ok((url.to_owned(), None)),
+        Some((base, rest)) => match rest.split_once('#') {
+            Some((query, fragment)) => (base, query, Some(fragment)),
+            None => (base, rest, None),
+        },
+    };
+    let mut value = None;
+    let mut kept = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        if percent_decode(key).as_deref() == Some(name) {
+            value = Some(
+                percent_decode(raw).ok_or_else(|| crate::error::Error::InvalidUrl {
+                    detail: format!("the parameter `{name}` is not valid percent-encoded UTF-8"),
+                })?,
+            );
+        } else {
+            kept.push(pair);
+        }
+    }
+    let mut rest = base.to_owned();
+    if !kept.is_empty() {
+        rest = format!("{rest}?{}", kept.join("&"));
+    }
+    if let Some(fragment) = fragment {
+        rest = format!("{rest}#{fragment}");
+    }
+    Ok((rest, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_and_parameters() {
+        assert_eq!(percent_decode("a%2Fb%40c").as_deref(), Some("a/b@c"));
+        assert_eq!(percent_decode("bad%2"), None);
+        assert_eq!(percent_decode("%ff"), None);
+        let t = |u: &str| take_query_parameter(u, "ssl_ca_certs").unwrap();
+        assert_eq!(t("rediss://h/0"), ("rediss://h/0".into(), None));
+        assert_eq!(
+            t("rediss://h/0?ssl_ca_certs=%2Fca.pem&protocol=resp3#insecure"),
+            (
+                "rediss://h/0?protocol=resp3#insecure".into(),
+                Some("/ca.pem".into())
+            )
+        );
+        assert!(
+            plausible_host("db-1.internal") && plausible_host("::1") && plausible_host("10.0.0.1")
+        );
+        assert!(!plausible_host("ss@h") && !plausible_host("") && !plausible_host("h:pw"));
+    }
+}
