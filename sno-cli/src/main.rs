@@ -8,5 +8,8 @@ fn main() -> ExitCode {
         &mut std::io::stdout().lock(),
         &mut std::io::stderr().lock(),
     );
+    // A partition leased through SNO_LEASE_URL is freed now, for IDs after this process's, not
+    // one TTL later (a crash still waits the TTL out).
+    sno_lease::release_process_lease();
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -11,6 +11,7 @@
 //! | `token` | the last fencing token (`INCR`) | none |
 //! | `born` | Unix ms at which the namespace was first seen by this Redis process | none |
 //! | `run` | the Redis `run_id` that `born` belongs to | none |
+//! | `g:<holder>` | the last grant made to a holder (partition, token, window, expiry, `run_id`): a repeated acquisition (a reply lost to a signal) gets it again | the grant's expiry |
 //!
 //! Acquire, renew (compare-and-extend) and release (compare-and-delete) are Lua scripts, so
 //! each is atomic, and every time in them is the server's `TIME`.
@@ -60,6 +61,16 @@ if not born or redis.call('GET', prefix .. 'run') ~= run then
   local last = tonumber(redis.call('GET', prefix .. 'token')) or 0
   if last < now * 1000 then redis.call('SET', prefix .. 'token', string.format('%.0f', now * 1000)) end
 end
+-- A repeated call (the client lost the reply to a signal or a dropped connection) gets the
+-- grant it was given, while that grant is still its own.
+local mine = redis.call('GET', prefix .. 'g:' .. holder)
+if mine then
+  local p, tok, from, before, expires, granted_run =
+    string.match(mine, '^(%d+) (%d+) (%d+) (%d+) (%d+) (%x+)$')
+  if p and granted_run == run and redis.call('GET', prefix .. 'p:' .. p) == tok .. ' ' .. holder then
+    return {tonumber(p), tonumber(tok), tonumber(from), tonumber(before), tonumber(expires)}
+  end
+end
 local quarantine = 0
 if now < born + ttl then quarantine = born + ttl end
 local n = last - first + 1
@@ -87,7 +98,11 @@ redis.call('SET', prefix .. 'h:' .. chosen, value)
 redis.call('SET', prefix .. 'r:' .. chosen, run)
 local before = math.max(chosen_bound, now + ttl - margin)
 redis.call('SET', prefix .. 'b:' .. chosen, before)
-return {chosen, token, math.max(chosen_bound, quarantine), before, now + ttl}
+local from = math.max(chosen_bound, quarantine)
+redis.call('SET', prefix .. 'g:' .. holder,
+  string.format('%d %.0f %.0f %.0f %.0f %s', chosen, token, from, before, now + ttl, run),
+  'PXAT', now + ttl)
+return {chosen, token, from, before, now + ttl}
 "#;
 
 /// ARGV: prefix, partition, "<token> <holder>", ttl ms, margin ms.
@@ -499,7 +514,7 @@ fn tls_failure(e: &redis::RedisError) -> Option<String> {
         Some(format!(
             "{refused}: it is not signed by a trusted CA (unknown issuer)"
         ))
-    } else if words.contains("NotValidForName") {
+    } else if words.contains("NotValidForName") || words.contains("not valid for name") {
         Some(format!(
             "{refused}: it is not valid for the host name connected to (wrong host)"
         ))
