@@ -127,12 +127,20 @@ impl LeaseOptions {
                 ns.len()
             ));
         }
-        if let Some(c) = ns
+        // The namespace is not echoed (a secret pasted into the wrong variable would be): the
+        // first character that does not belong, and where, say enough.
+        if let Some((at, c)) = ns
             .chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')))
+            .enumerate()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')))
         {
+            let shown = if c.is_ascii_graphic() || c == ' ' {
+                format!("{c:?}")
+            } else {
+                format!("U+{:04X}", u32::from(c))
+            };
             return bad(format!(
-                "the namespace {ns:?} holds {c:?}; use A-Z a-z 0-9 _ - . :"
+                "the namespace holds {shown} at character {at}; use A-Z a-z 0-9 _ - . :"
             ));
         }
         if self.first > self.last {
@@ -186,17 +194,15 @@ impl LeaseOptions {
             opts.namespace = ns;
         }
         if let Some(ttl) = env_text("SNO_LEASE_TTL")? {
+            // The value is not echoed: a secret pasted into the wrong variable would be.
             opts.ttl = parse_duration(&ttl).ok_or_else(|| Error::InvalidOptions {
-                detail: format!(
-                    "SNO_LEASE_TTL={ttl:?} is not a duration (seconds, or a number with ms, s or m)"
-                ),
+                detail: "SNO_LEASE_TTL is not a duration (seconds, or a number with ms, s or m)"
+                    .into(),
             })?;
         }
         if let Some(range) = env_text("SNO_LEASE_PARTITIONS")? {
             let (first, last) = parse_range(&range).ok_or_else(|| Error::InvalidOptions {
-                detail: format!(
-                    "SNO_LEASE_PARTITIONS={range:?} is not a range first-last of 0 ..= 65535"
-                ),
+                detail: "SNO_LEASE_PARTITIONS is not a range first-last of 0 ..= 65535".into(),
             })?;
             opts.first = first;
             opts.last = last;
@@ -313,7 +319,10 @@ mod tests {
     fn validation_names_the_option() {
         let e = |o: LeaseOptions| o.validate().unwrap_err().to_string();
         assert!(e(LeaseOptions::new("")).contains("namespace"));
-        assert!(e(LeaseOptions::new("a b")).contains("' '"));
+        assert!(e(LeaseOptions::new("a b")).contains("' ' at character 1"));
+        let pasted = e(LeaseOptions::new("postgres://u:Ns-Secret@h"));
+        assert!(!pasted.contains("Ns-Secret"), "{pasted}");
+        assert!(e(LeaseOptions::new("a\u{1b}b")).contains("U+001B"));
         assert!(e(LeaseOptions::new("x".repeat(65))).contains("1 ..= 64"));
         #[allow(clippy::reversed_empty_ranges)]
         let empty = LeaseOptions::new("n").partitions(5..=4);

@@ -97,3 +97,31 @@ fn nothing_is_silently_ignored() {
         assert!(!out.contains("hunter2"), "{env:?}: {out}");
     }
 }
+
+/// A secret in any lease variable, where it does not belong or where it does, never reaches
+/// the output (each case fails before connecting).
+#[test]
+fn environment_errors_echo_no_secret() {
+    let secret = "Env-Secret9";
+    let url = "postgres://u:Env-Secret9@127.0.0.1/db";
+    let cases: &[&[(&str, &str)]] = &[
+        &[("SNO_LEASE_URL", url), ("SNO_LEASE_TTL", url)],
+        &[("SNO_LEASE_URL", url), ("SNO_LEASE_PARTITIONS", url)],
+        &[("SNO_LEASE_URL", url), ("SNO_LEASE_NAMESPACE", url)],
+        &[("SNO_LEASE_URL", url), ("SNO_PARTITION", "1")],
+        &[("SNO_LEASE_URL", "postgres://u:Env-Secret9@h:99999/db")],
+        &[("SNO_LEASE_URL", "postgres://u:Env/Secret9@h:x/db")],
+        &[("SNO_LEASE_URL", "host=h password=Env-Secret9 x")],
+        &[("SNO_LEASE_URL", "redis://:Env/Secret9@127.0.0.1/")],
+        &[("SNO_PARTITION", url)],
+        &[("SNO_CLOCK", url)],
+    ];
+    for env in cases {
+        let (ok, out) = mint(env);
+        assert!(!ok, "{env:?}: {out}");
+        assert!(
+            !out.contains(secret) && !out.contains("Env/Secret9"),
+            "{env:?}: {out}"
+        );
+    }
+}
