@@ -30,9 +30,10 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            packages, the x86_64 C tarball, the crates), then scripts/install-test: each
            installed with no Rust on PATH and tested from outside the source tree
 
-With no LAYER, after the five layers: the fleet test (tests/fleet/fleet.py: 200 processes in
-Rust, Python and Node leasing partitions on PostgreSQL and on Redis). It uses what the Rust,
-Python and Node layers built, so it runs only then.
+With no LAYER, after the five layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
+Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
+1000 short-lived CLI, Python and Node processes in a row on two partitions, each releasing its
+lease at exit). They use what the Rust, Python and Node layers built, so they run only then.
 
 Every layer needs a Rust toolchain and Debian's postgresql and redis-server (the lease tests
 start throwaway servers on loopback). c, python and node also need faketime (their
@@ -239,4 +240,10 @@ if [ "$all" = 1 ]; then
   step "Fleet: 200 processes (Rust, Python, Node) lease partitions from one namespace, on PostgreSQL and on Redis"
   "$venv/bin/python" tests/fleet/fleet.py --rust target/debug/sno-lease --python "$venv/bin/python" \
     --node node --node-module bindings/node --processes 200 --seconds 3
+
+  # Uses the CLI built by the Python layer: processes that exit release their partitions.
+  step "Fleet: 1000 short-lived processes (CLI, Python, Node) in a row on 2 partitions with a 15 s TTL, on PostgreSQL and on Redis"
+  cargo build -q -p sno-cli
+  "$venv/bin/python" tests/fleet/short_lived.py --cli target/debug/sno --python "$venv/bin/python" \
+    --node node --node-module bindings/node --processes 1000
 fi
