@@ -7,8 +7,10 @@
 //! * `sno convert ID... --to F [--format F] [--prefix P]`
 //!
 //! Formats are read with [`AnyId::detect`] (or [`AnyId::parse_as`] when `--format` names one);
-//! fields come from [`AnyId::fields`], errors are the core's [`Error`] messages.
-//! `docs/cli.md` describes the output and the JSON objects.
+//! fields come from [`AnyId::fields`], errors are the core's [`Error`] messages. Every message
+//! is one line, its control and other non-printable characters escaped (`\n`, `\x1b`,
+//! `\u{202e}`), as is the input echoed in text output. `docs/cli.md` describes the output, the
+//! escaping and the JSON objects.
 //!
 //! ```
 //! let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -156,7 +158,7 @@ where
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return clap_error(&e, &args, out, err),
+        Err(e) => return clap_error(e, &args, out, err),
     };
     let mut out = BufWriter::with_capacity(1 << 16, out);
     let result = match &cli.command {
@@ -171,7 +173,8 @@ where
             // The buffer is dropped unwritten: the stream already failed.
             drop(out.into_parts());
             if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = writeln!(err, "sno: error: cannot write the output: {e}");
+                let message = escape(&format!("sno: error: cannot write the output: {e}"));
+                let _ = writeln!(err, "{message}");
             }
             EXIT_FAILURE
         }
@@ -179,22 +182,30 @@ where
 }
 
 /// Prints clap's help or version to `out`, or its error as one line to `err`.
-fn clap_error(e: &clap::Error, args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+fn clap_error(
+    mut e: clap::Error,
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     use clap::error::ErrorKind;
-    let text = e.render().to_string();
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let text = e.render().to_string();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 Ok(()) => EXIT_OK,
                 Err(_) => EXIT_FAILURE,
             }
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = err.write_all(text.as_bytes());
+            let _ = err.write_all(e.render().to_string().as_bytes());
             EXIT_USAGE
         }
         _ => {
-            // The first paragraph and the tips, on one line (not the usage).
+            // The user's text in the message escaped, so that its only line breaks are clap's;
+            // then the first paragraph and the tips, on one line (not the usage).
+            escape_context(&mut e);
+            let text = e.render().to_string();
             let mut lines = text.lines().map(str::trim);
             let first: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
             let mut first = first.join(" ");
@@ -202,13 +213,50 @@ fn clap_error(e: &clap::Error, args: &[OsString], out: &mut dyn Write, err: &mut
                 first.push_str("; ");
                 first.push_str(tip);
             }
-            usage(err, args, first.strip_prefix("error: ").unwrap_or(&first))
+            write_usage(err, args, first.strip_prefix("error: ").unwrap_or(&first))
         }
     }
 }
 
-/// Writes a usage error, pointing at the help of the subcommand in `args`.
+/// Escapes ([`escape`]) the text of a clap error's context (the arguments and values it quotes,
+/// the user's among them), so that its message has no line break or control character of the
+/// user's. The usage, which the message leaves out, is left as is.
+fn escape_context(e: &mut clap::Error) {
+    use clap::builder::StyledStr;
+    use clap::error::{ContextKind, ContextValue};
+    let styled = |s: &StyledStr| StyledStr::from(escape(&s.to_string()));
+    let escaped: Vec<(ContextKind, ContextValue)> = e
+        .context()
+        .filter(|(kind, _)| *kind != ContextKind::Usage)
+        .filter_map(|(kind, value)| {
+            let value = match value {
+                ContextValue::String(s) => ContextValue::String(escape(s)),
+                ContextValue::Strings(v) => {
+                    ContextValue::Strings(v.iter().map(|s| escape(s)).collect())
+                }
+                ContextValue::StyledStr(s) => ContextValue::StyledStr(styled(s)),
+                ContextValue::StyledStrs(v) => {
+                    ContextValue::StyledStrs(v.iter().map(styled).collect())
+                }
+                _ => return None,
+            };
+            Some((kind, value))
+        })
+        .collect();
+    for (kind, value) in escaped {
+        e.insert(kind, value);
+    }
+}
+
+/// Writes a usage error, `message` escaped ([`escape`]), pointing at the help of the subcommand
+/// in `args`.
 fn usage(err: &mut dyn Write, args: &[OsString], message: &str) -> i32 {
+    write_usage(err, args, &escape(message))
+}
+
+/// Writes a usage error whose `message` is one escaped line, pointing at the help of the
+/// subcommand in `args`.
+fn write_usage(err: &mut dyn Write, args: &[OsString], message: &str) -> i32 {
     let cli = Cli::command();
     let sub = args.iter().skip(1).find_map(|a| {
         cli.get_subcommands()
@@ -224,11 +272,43 @@ fn usage(err: &mut dyn Write, args: &[OsString], message: &str) -> i32 {
     EXIT_USAGE
 }
 
-/// Writes `message` to `err` after what `out` holds, so that a terminal shows both in order.
+/// Writes `message`, escaped ([`escape`]), to `err` after what `out` holds, so that a terminal
+/// shows both in order.
 fn report(out: &mut dyn Write, err: &mut dyn Write, message: &str) -> io::Result<()> {
     out.flush()?;
-    let _ = writeln!(err, "{message}");
+    let _ = writeln!(err, "{}", escape(message));
     Ok(())
+}
+
+/// `text` on one line with nothing a terminal acts on: each control or other non-printable
+/// character escaped as in a Rust string literal (the original can be read back). `\t`, `\n`,
+/// `\r` and `\\` (a backslash); `\xHH` for the other ASCII controls (C0 and DEL); `\u{H}` for
+/// every other character [`char::escape_debug`] escapes: C1 controls, format characters
+/// (bidirectional overrides, zero-width characters), separators other than the space, combining
+/// marks, unassigned and private-use code points. Every message, and the input echoed in text
+/// output, goes through it.
+fn escape(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        let _ = match c {
+            '\t' => escaped.write_str("\\t"),
+            '\n' => escaped.write_str("\\n"),
+            '\r' => escaped.write_str("\\r"),
+            '\\' => escaped.write_str("\\\\"),
+            c if c.is_ascii_control() => write!(escaped, "\\x{:02x}", u32::from(c)),
+            c if printable(c) => escaped.write_char(c),
+            c => write!(escaped, "\\u{{{:x}}}", u32::from(c)),
+        };
+    }
+    escaped
+}
+
+/// Whether `c` shows as itself: [`char::escape_debug`] leaves it alone (quotes aside), which it
+/// does for no control, format, separator (but the space), combining, unassigned or
+/// private-use character.
+fn printable(c: char) -> bool {
+    matches!(c, '\'' | '"') || c.escape_debug().len() == 1
 }
 
 /// `--format` / `--to`: a [`Format`] by name (help lists the names from [`Format::ALL`]).
@@ -266,7 +346,7 @@ fn parse_count(text: &str) -> Result<usize, String> {
 }
 
 /// An unsigned number up to `max`: decimal, or `0x` hex, `0o` octal, `0b` binary.
-fn parse_uint(text: &str, max: u16) -> Result<u16, String> {
+fn parse_uint<T: TryFrom<u16>>(text: &str, max: u16) -> Result<T, String> {
     let (digits, radix) = match text.get(..2) {
         Some("0x" | "0X") => (&text[2..], 16),
         Some("0o" | "0O") => (&text[2..], 8),
@@ -276,11 +356,12 @@ fn parse_uint(text: &str, max: u16) -> Result<u16, String> {
     u16::from_str_radix(digits, radix)
         .ok()
         .filter(|v| *v <= max && !digits.starts_with('+'))
+        .and_then(|v| T::try_from(v).ok())
         .ok_or_else(|| format!("expected a number 0 ..= {max}"))
 }
 
 fn parse_meta(text: &str) -> Result<u8, String> {
-    parse_uint(text, u8::MAX.into()).map(|v| v as u8)
+    parse_uint(text, u8::MAX.into())
 }
 
 fn parse_partition(text: &str) -> Result<u16, String> {
@@ -292,7 +373,7 @@ fn parse_generator_id(text: &str) -> Result<u16, String> {
 }
 
 fn parse_sid(text: &str) -> Result<u8, String> {
-    parse_uint(text, ulidflake::MAX_SID.into()).map(|v| v as u8)
+    parse_uint(text, ulidflake::MAX_SID.into())
 }
 
 fn parse_epoch(text: &str) -> Result<i64, String> {
@@ -333,12 +414,63 @@ fn new(args: &NewArgs, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i
                 out.write_all(b"\n")?;
             }
             Err(e) => {
-                report(out, err, &e.to_string())?;
+                report(out, err, &generator_error(&e, format, &epochs))?;
                 return Ok(EXIT_FAILURE);
             }
         }
     }
     Ok(EXIT_OK)
+}
+
+/// The message of a generator error. Nanoflakes and Ulid-Flakes count milliseconds since an
+/// epoch in a field of 41 and 43 bits: a clock the field cannot hold (the core's
+/// [`Error::MillisOutOfRange`]) means an epoch in the future or too far back, and the message
+/// names the epoch.
+fn generator_error(e: &Error, format: Format, epochs: &Epochs) -> String {
+    let field = match format {
+        Format::Nanoflake => epochs
+            .nanoflake
+            .map(|epoch| (epoch, nanoflake::MAX_TIMESTAMP)),
+        Format::UlidFlake => Some((epochs.ulidflake, ulidflake::MAX_TIMESTAMP)),
+        _ => None,
+    };
+    let (&Error::MillisOutOfRange { unix_millis: now }, Some((epoch, max))) = (e, field) else {
+        return e.to_string();
+    };
+    let name = format.display_name();
+    let (epoch_text, now_text) = (unix_ms_text(epoch), unix_ms_text(now));
+    if now < epoch {
+        format!(
+            "sno: the {name} epoch {epoch_text} is after the clock, {now_text}: an epoch must be in the past"
+        )
+    } else {
+        let bits = u64::BITS - max.leading_zeros();
+        format!(
+            "sno: the {name} epoch {epoch_text} is more than {max} ms before the clock, {now_text}: more than its {bits}-bit timestamp holds; choose a later epoch"
+        )
+    }
+}
+
+/// `TIME (MS ms)` with the UTC time when it is within years 1970 ..= 9999, else `MS ms`.
+fn unix_ms_text(ms: i64) -> String {
+    let mut utc = [0u8; sno_core::time::UTC_LEN];
+    match sno_core::time::format_utc_millis(ms, &mut utc) {
+        Some(time) => format!("{time} ({ms} ms)"),
+        None => format!("{ms} ms"),
+    }
+}
+
+/// A setting of a Nanoflake or Ulid-Flake generator the core refuses: an epoch before 1970
+/// (the core's [`Error::MillisOutOfRange`]) is named as the epoch, anything else is the core's
+/// message.
+fn epoch_setting(format: Format, epoch_ms: i64) -> impl Fn(Error) -> Setup {
+    move |e| match e {
+        Error::MillisOutOfRange { .. } => Setup::Usage(format!(
+            "--epoch {epoch_ms}: a {} epoch is 0 or later (Unix milliseconds)",
+            format.display_name()
+        )),
+        e => Setup::Usage(e.to_string()),
+    }
 }
 
 /// The generator `sno new` draws from, after checking that every option given applies.
@@ -369,7 +501,6 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             )));
         }
     }
-    let setting = |e: Error| Setup::Usage(e.to_string());
     Ok(match format {
         Format::Sno => {
             let meta = args.meta.unwrap_or(0);
@@ -399,8 +530,9 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
                         .to_owned(),
                 ));
             };
-            let g =
-                nanoflake::Generator::new(nanoflake::Monotonic::new(epoch, id).map_err(setting)?);
+            let state = nanoflake::Monotonic::new(epoch, id)
+                .map_err(epoch_setting(Format::Nanoflake, epoch))?;
+            let g = nanoflake::Generator::new(state);
             Box::new(move || g.next().map(AnyId::from))
         }
         Format::UlidFlake if args.epoch.is_none() && args.sid.is_none() => {
@@ -412,13 +544,15 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
                 sid: args.sid,
                 ..ulidflake::Config::default()
             };
-            let state = ulidflake::Monotonic::with_config(ThreadRng, config).map_err(setting)?;
+            let epoch = config.epoch_ms;
+            let state = ulidflake::Monotonic::with_config(ThreadRng, config)
+                .map_err(epoch_setting(Format::UlidFlake, epoch))?;
             let g = ulidflake::Generator::new(state);
             Box::new(move || g.next().map(AnyId::from))
         }
         Format::TypeId => {
             let prefix = args.prefix.clone().unwrap_or_default();
-            check_prefix(&prefix).map_err(setting)?;
+            check_prefix(&prefix).map_err(|e| Setup::Usage(e.to_string()))?;
             Box::new(move || TypeId::try_new(&prefix).map(AnyId::from))
         }
         other => {
@@ -496,6 +630,7 @@ fn why_not(text: &[u8]) -> String {
 /// A value of the output: plain `name=value` text or a JSON value.
 enum Value {
     Text(String),
+    /// A time or an epoch in Unix milliseconds: a JSON number within ±[`JSON_MAX_INT`], else `null`.
     Int(i64),
     /// An unsigned field; `wide` (more than 53 bits) is a JSON string, so that no JSON reader
     /// rounds it.
@@ -504,34 +639,59 @@ enum Value {
         wide: bool,
     },
     Bool(bool),
+    /// Unknown: left out of the text, `null` in JSON.
     Null,
+    /// Known, but past `i64` (a Nanoflake or Ulid-Flake epoch plus its timestamp): the word
+    /// [`OUT_OF_RANGE`] in the text, `null` in JSON. Never a saturated number.
+    OutOfRange,
 }
 
 /// The widest field JSON gives as a number (a double holds every integer of 53 bits).
 const JSON_NUMBER_BITS: u8 = 53;
 
+/// The largest magnitude JSON gives as a number, 2^53 − 1: every JSON reader, doubles
+/// included, holds it and every integer below exactly (and tells it from its neighbours).
+const JSON_MAX_INT: u64 = (1 << JSON_NUMBER_BITS) - 1;
+
+/// The text of a value past `i64`.
+const OUT_OF_RANGE: &str = "out-of-range";
+
+/// The Unix milliseconds of a timestamp of `timestamp` ms since `epoch_ms`: checked, so that a
+/// sum past `i64` is [`Value::OutOfRange`], not a saturated number.
+fn since_epoch(epoch_ms: i64, timestamp: u64) -> Value {
+    i64::try_from(timestamp)
+        .ok()
+        .and_then(|t| epoch_ms.checked_add(t))
+        .map_or(Value::OutOfRange, Value::Int)
+}
+
 /// The named values of one reading, in output order.
 fn reading(input: &str, id: &AnyId, epochs: &Epochs) -> Vec<(&'static str, Value)> {
     let (unix_ms, epoch) = match id {
         AnyId::Nanoflake(n) => (
-            epochs.nanoflake.map(|e| n.unix_ms_at(e)),
+            epochs
+                .nanoflake
+                .map_or(Value::Null, |e| since_epoch(e, n.timestamp())),
             Some(epochs.nanoflake),
         ),
         AnyId::UlidFlake(f) => (
-            Some(f.unix_ms_at(epochs.ulidflake)),
+            since_epoch(epochs.ulidflake, f.timestamp()),
             Some(Some(epochs.ulidflake)),
         ),
-        other => (other.unix_ms(), None),
+        other => (other.unix_ms().map_or(Value::Null, Value::Int), None),
     };
     let mut utc = [0u8; sno_core::time::UTC_LEN];
-    let time = unix_ms.and_then(|ms| sno_core::time::format_utc_millis(ms, &mut utc));
+    let time = match unix_ms {
+        Value::Int(ms) => sno_core::time::format_utc_millis(ms, &mut utc),
+        _ => None,
+    };
     let or_null = |v: Option<Value>| v.unwrap_or(Value::Null);
     let mut values = vec![
         ("input", Value::Text(input.to_owned())),
         ("format", Value::Text(id.format().name().to_owned())),
         ("text", Value::Text(id.text().as_str().to_owned())),
         ("time", or_null(time.map(|t| Value::Text(t.to_owned())))),
-        ("unix_ms", or_null(unix_ms.map(Value::Int))),
+        ("unix_ms", unix_ms),
     ];
     if let Some(epoch) = epoch {
         values.push(("epoch_ms", or_null(epoch.map(Value::Int))));
@@ -555,7 +715,8 @@ fn reading(input: &str, id: &AnyId, epochs: &Epochs) -> Vec<(&'static str, Value
     values
 }
 
-/// Writes one reading: `INPUT name=value ...` (null values left out), or a JSON object.
+/// Writes one reading: `INPUT name=value ...` (null values left out, text escaped), or a JSON
+/// object.
 fn write_reading(
     out: &mut dyn Write,
     input: &str,
@@ -572,23 +733,24 @@ fn write_reading(
             line.push(':');
             line.push_str(&match value {
                 Value::Text(t) => json_string(t),
-                Value::Int(v) => v.to_string(),
+                Value::Int(v) if v.unsigned_abs() <= JSON_MAX_INT => v.to_string(),
                 Value::Uint { value, wide: true } => format!("\"{value}\""),
                 Value::Uint { value, wide: false } => value.to_string(),
                 Value::Bool(b) => b.to_string(),
-                Value::Null => "null".to_owned(),
+                Value::Int(_) | Value::Null | Value::OutOfRange => "null".to_owned(),
             });
         } else if i == 0 {
             // The input, as given: the line's key.
             if let Value::Text(t) = value {
-                line.push_str(t);
+                line.push_str(&escape(t));
             }
         } else {
             let text = match value {
-                Value::Text(t) => t.clone(),
+                Value::Text(t) => escape(t),
                 Value::Int(v) => v.to_string(),
                 Value::Uint { value, .. } => value.to_string(),
                 Value::Bool(b) => b.to_string(),
+                Value::OutOfRange => OUT_OF_RANGE.to_owned(),
                 Value::Null => continue,
             };
             line.push_str(&format!(" {name}={text}"));
@@ -598,8 +760,30 @@ fn write_reading(
     out.write_all(line.as_bytes())
 }
 
+/// `text` as a JSON string: `"` and `\` escaped, `\t` `\n` `\r`, and `\uXXXX` (UTF-16 units)
+/// for every other character [`escape`] escapes, DEL, C1 controls and bidirectional overrides
+/// included, which JSON would allow raw. A JSON reader gets the text back exactly; a terminal
+/// shows no control character.
 fn json_string(text: &str) -> String {
-    serde_json::Value::from(text).to_string()
+    use std::fmt::Write as _;
+    let mut json = String::with_capacity(text.len() + 2);
+    json.push('"');
+    for c in text.chars() {
+        let _ = match c {
+            '"' => json.write_str("\\\""),
+            '\\' => json.write_str("\\\\"),
+            '\t' => json.write_str("\\t"),
+            '\n' => json.write_str("\\n"),
+            '\r' => json.write_str("\\r"),
+            c if printable(c) => json.write_char(c),
+            c => c
+                .encode_utf16(&mut [0; 2])
+                .iter()
+                .try_for_each(|unit| write!(json, "\\u{unit:04x}")),
+        };
+    }
+    json.push('"');
+    json
 }
 
 /// `Ok` for a valid TypeID prefix, else the core's [`Error::InvalidPrefix`].
@@ -743,6 +927,9 @@ mod tests {
             "é",
             "typeid",
             "--prefix",
+            "a\n\nb",
+            "\x1b[2J",
+            "-\u{9b}\u{202e}",
         ];
         let mut count = 0;
         for a in words {
@@ -758,11 +945,171 @@ mod tests {
                         code == EXIT_OK || !err.is_empty(),
                         "{a} {b} {c}: a failure says why"
                     );
+                    // One line per message (a usage error is one message), nothing to escape.
+                    let err = String::from_utf8(err).expect("UTF-8");
+                    let lines = err.lines().count();
+                    assert!(lines <= if code == EXIT_USAGE { 1 } else { 2 }, "{err}");
+                    assert!(err.chars().all(|c| c == '\n' || shows(c)), "{err}");
                     count += 1;
                 }
             }
         }
         assert_eq!(count, words.len().pow(3));
+    }
+
+    /// Whether `c` may be written as it is: printable, or the backslash that starts an escape.
+    fn shows(c: char) -> bool {
+        !c.is_control() && (printable(c) || c == '\\')
+    }
+
+    #[test]
+    fn escape_writes_controls_and_invisible_characters_as_in_a_rust_literal() {
+        for (text, escaped) in [
+            ("plain 01ARZ3NDEKTSV4RRFFQ69G5FAV é 'quoted' \"too\"", None),
+            (
+                "\0\x01\x07\x08\x0b\x0c\x1b[31m\x1f\x7f",
+                Some("\\x00\\x01\\x07\\x08\\x0b\\x0c\\x1b[31m\\x1f\\x7f"),
+            ),
+            ("\t\n\r\\", Some("\\t\\n\\r\\\\")),
+            (
+                "\u{80}\u{85}\u{9b}\u{9f}",
+                Some("\\u{80}\\u{85}\\u{9b}\\u{9f}"),
+            ),
+            (
+                "\u{202e}\u{2066}\u{200b}\u{feff}\u{ad}",
+                Some("\\u{202e}\\u{2066}\\u{200b}\\u{feff}\\u{ad}"),
+            ),
+            (
+                "\u{2028}\u{2029}\u{a0}\u{3000}",
+                Some("\\u{2028}\\u{2029}\\u{a0}\\u{3000}"),
+            ),
+            (
+                "e\u{301}\u{e000}\u{e0001}\u{10ffff}",
+                Some("e\\u{301}\\u{e000}\\u{e0001}\\u{10ffff}"),
+            ),
+        ] {
+            assert_eq!(escape(text), escaped.unwrap_or(text), "{text:?}");
+        }
+        // Every character: escaped, or one that shows as itself.
+        for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+            let e = escape(&c.to_string());
+            assert!(
+                (printable(c) && c != '\\' && e == c.to_string()) || e.starts_with('\\'),
+                "{c:?}"
+            );
+            assert!(e.chars().all(shows), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn json_strings_give_the_text_back_with_no_raw_control() {
+        let every: String = (0..=0x10_ffff).filter_map(char::from_u32).collect();
+        for text in [
+            "",
+            "user_01h455vb4pex5vsknk084sn02q",
+            "\"quoted\" \\ back\tslash\n",
+            "\0\x1b[2J\x7f\u{85}\u{9b}\u{202e}\u{2028}\u{e0001}",
+            &every,
+        ] {
+            let json = json_string(text);
+            let back: String = serde_json::from_str(&json).expect("a JSON string");
+            assert_eq!(back, text);
+            assert!(json.chars().all(shows), "{json:?}");
+        }
+        assert_eq!(
+            json_string("a\x1b\u{9b}\u{202e}\u{e0001}é"),
+            r#""a\u001b\u009b\u202e\udb40\udc01é""#
+        );
+        assert_eq!(json_string("\u{7f}\"\\\n"), r#""\u007f\"\\\n""#);
+    }
+
+    #[test]
+    fn a_reading_escapes_its_input() {
+        let id = AnyId::detect(b"01ARZ3NDEKTSV4RRFFQ69G5FAV").expect("a ULID");
+        let epochs = Epochs {
+            nanoflake: None,
+            ulidflake: ulidflake::DEFAULT_EPOCH_MS,
+        };
+        let mut out = Vec::new();
+        write_reading(&mut out, "a\n\x1b\u{9b}", &id, &epochs, false).expect("written");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert!(text.starts_with("a\\n\\x1b\\u{9b} format=ulid "), "{text}");
+        assert_eq!(text.lines().count(), 1);
+        let mut out = Vec::new();
+        write_reading(&mut out, "a\n\x1b\u{9b}", &id, &epochs, true).expect("written");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert!(text.starts_with(r#"{"input":"a\n\u001b\u009b","#), "{text}");
+    }
+
+    #[test]
+    fn messages_of_every_layer_come_out_escaped_on_one_line() {
+        // A lower layer's message quoting what it was given (a store's answer, say).
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let message = "sno lease: the store answered: ERROR:  bad\nDETAIL:  \x1b]0;owned\x07";
+        report(&mut out, &mut err, message).expect("reported");
+        assert_eq!(
+            String::from_utf8(err).expect("UTF-8"),
+            "sno lease: the store answered: ERROR:  bad\\nDETAIL:  \\x1b]0;owned\\x07\n"
+        );
+        // NUL, which no process argument holds, through `run`.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            run(["sno", "inspect", "a\0b"], &mut out, &mut err),
+            EXIT_FAILURE
+        );
+        assert_eq!(
+            String::from_utf8(err).expect("UTF-8"),
+            "a\\x00b: sno: the text (3 bytes) is an ID of no format libsno knows; as nanoflake: invalid byte 0x00 at position 1: not in the alphabet\n"
+        );
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            run(["sno", "new", "--format", "a\0\n"], &mut out, &mut err),
+            EXIT_USAGE
+        );
+        let err = String::from_utf8(err).expect("UTF-8");
+        assert!(
+            err.starts_with("sno: error: invalid value 'a\\x00\\n' for '--format <FORMAT>'"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_clock_outside_a_flake_field_is_blamed_on_the_epoch() {
+        let epochs = Epochs {
+            nanoflake: Some(0),
+            ulidflake: 1_000,
+        };
+        let now = |unix_millis| Error::MillisOutOfRange { unix_millis };
+        // Too far back: the field is full (Nanoflakes made with epoch 0 after 2039).
+        assert_eq!(
+            generator_error(&now(1 << 41), Format::Nanoflake, &epochs),
+            "sno: the Nanoflake epoch 1970-01-01T00:00:00.000Z (0 ms) is more than 2199023255551 ms before the clock, 2039-09-07T15:47:35.552Z (2199023255552 ms): more than its 41-bit timestamp holds; choose a later epoch"
+        );
+        assert_eq!(
+            generator_error(&now(500), Format::UlidFlake, &epochs),
+            "sno: the Ulid-Flake epoch 1970-01-01T00:00:01.000Z (1000 ms) is after the clock, 1970-01-01T00:00:00.500Z (500 ms): an epoch must be in the past"
+        );
+        // Other errors, and other formats, are the core's.
+        let rollback = Error::ClockRollback {
+            last_unix_millis: 2,
+            unix_millis: 1,
+        };
+        assert_eq!(
+            generator_error(&rollback, Format::Nanoflake, &epochs),
+            rollback.to_string()
+        );
+        assert_eq!(
+            generator_error(&now(1 << 48), Format::Ulid, &epochs),
+            now(1 << 48).to_string()
+        );
+    }
+
+    #[test]
+    fn flake_times_are_checked_never_saturated() {
+        assert!(matches!(since_epoch(1, 2), Value::Int(3)));
+        assert!(matches!(since_epoch(i64::MAX, 1), Value::OutOfRange));
+        assert!(matches!(since_epoch(i64::MIN, 1), Value::Int(v) if v == i64::MIN + 1));
+        assert!(matches!(since_epoch(0, u64::MAX), Value::OutOfRange));
     }
 
     #[test]

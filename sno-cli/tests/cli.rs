@@ -118,7 +118,7 @@ fn check_vectors(
                     assert_eq!(&n.to_string(), text, "{name}");
                     assert!(!wide.contains(&&**name), "{name} is a number");
                     let exact = n.as_i64().is_some_and(|v| v.unsigned_abs() < 1 << 53);
-                    assert!(exact || name == "unix_ms", "{name}: {n}");
+                    assert!(exact, "{name}: {n}");
                 }
                 serde_json::Value::Bool(b) => assert_eq!(&b.to_string(), text, "{name}"),
                 other => panic!("{name}: {other}"),
@@ -671,7 +671,12 @@ fn new_reports_generator_failures_with_status_1() {
         "1",
     ]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.starts_with("sno: timestamp "), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("sno: the Nanoflake epoch 9000000000000000 ms is after the clock"),
+        "{}",
+        out.stderr
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_sno"))
         .args(["new"])
         .env("SNO_PARTITION", "banana")
@@ -827,5 +832,272 @@ fn new_inspect_prints_what_inspect_prints() {
                 "new --inspect and inspect agree"
             );
         }
+    }
+}
+
+/// Characters a terminal acts on or does not show, each with the text the CLI writes for it
+/// (docs/cli.md): every C0 control but NUL (no argument holds it), DEL, every C1 control,
+/// format and separator characters, and the backslash, which escapes.
+fn hostile() -> Vec<(String, String)> {
+    let mut cases: Vec<(String, String)> = (1..0x20_u8)
+        .chain([0x7f])
+        .map(|b| {
+            let escaped = match b {
+                b'\t' => "\\t".to_owned(),
+                b'\n' => "\\n".to_owned(),
+                b'\r' => "\\r".to_owned(),
+                _ => format!("\\x{b:02x}"),
+            };
+            (char::from(b).to_string(), escaped)
+        })
+        .collect();
+    cases.extend((0x80..0xa0_u32).map(|u| {
+        let c = char::from_u32(u).expect("a C1 control");
+        (c.to_string(), format!("\\u{{{u:x}}}"))
+    }));
+    for (raw, escaped) in [
+        ("\x1b[2J\x1b[31m", "\\x1b[2J\\x1b[31m"),
+        ("\u{202e}", "\\u{202e}"),
+        ("\u{2066}", "\\u{2066}"),
+        ("\u{200b}", "\\u{200b}"),
+        ("\u{feff}", "\\u{feff}"),
+        ("\u{2028}", "\\u{2028}"),
+        ("\u{a0}", "\\u{a0}"),
+        ("\u{e0001}", "\\u{e0001}"),
+        ("\\", "\\\\"),
+        ("\\n", "\\\\n"),
+        ("é'\"", "é'\""),
+    ] {
+        cases.push((raw.to_owned(), escaped.to_owned()));
+    }
+    cases
+}
+
+/// `text` is lines (each ending in `\n`) of characters that show as themselves.
+fn assert_clean_lines(text: &str) {
+    assert!(text.is_empty() || text.ends_with('\n'), "{text:?}");
+    for line in text.lines() {
+        for c in line.chars() {
+            let shows = c.escape_debug().len() == 1 || matches!(c, '\\' | '\'' | '"');
+            assert!(shows && !c.is_control(), "{c:?} in {line:?}");
+        }
+    }
+}
+
+#[test]
+fn a_newline_in_the_input_cannot_fake_a_reading() {
+    let out = sno(&["inspect", "x\n01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert_eq!(
+        out.stderr,
+        "x\\n01ARZ3NDEKTSV4RRFFQ69G5FAV: sno: the text (28 bytes) is an ID of no format libsno knows\n"
+    );
+    let out = sno(&[
+        "inspect",
+        "--json",
+        "01ARZ3NDEKTSV4RRFFQ69G5FAV\n01ARZ3NDEKTSV4RRFFQ69G5FAV",
+    ]);
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn inspect_and_convert_escape_what_they_echo() {
+    for command in [&["inspect"][..], &["convert", "--to", "ulid"]] {
+        let cases = hostile();
+        // Longer than any format's text but a TypeID's, which needs a '_': no format's error.
+        let tail = "y".repeat(50);
+        let inputs: Vec<String> = cases
+            .iter()
+            .map(|(raw, _)| format!("x{raw}{tail}"))
+            .collect();
+        let mut args: Vec<&str> = command.to_vec();
+        args.push("--");
+        args.extend(inputs.iter().map(String::as_str));
+        let out = sno(&args);
+        assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{command:?}");
+        assert_clean_lines(&out.stderr);
+        let want: String = cases
+            .iter()
+            .zip(&inputs)
+            .map(|((_, escaped), input)| {
+                let length = input.len();
+                format!(
+                    "x{escaped}{tail}: sno: the text ({length} bytes) is an ID of no format libsno knows\n"
+                )
+            })
+            .collect();
+        assert_eq!(out.stderr, want, "{command:?}");
+    }
+    // A core message quotes a byte as it is, the backslash included: escaped as well.
+    let out = sno(&["inspect", "--format", "sno", "brpk4q72xwf2m63\\"]);
+    assert_eq!(
+        out.stderr,
+        "brpk4q72xwf2m63\\\\: sno: invalid byte '\\\\' at position 15: not in the alphabet\n"
+    );
+}
+
+#[test]
+fn usage_errors_escape_the_arguments_they_quote() {
+    for (raw, escaped) in hostile() {
+        let text = format!("a{raw}\n\nb");
+        let escaped = format!("a{escaped}\\n\\nb");
+        let cases: [(&[&str], String); 6] = [
+            (
+                &["new", "--format", &text],
+                format!("invalid value '{escaped}' for '--format <FORMAT>'"),
+            ),
+            (
+                &["inspect", "--nanoflake-epoch", &text, "1"],
+                format!("invalid value '{escaped}' for '--nanoflake-epoch <MS>'"),
+            ),
+            (
+                &["convert", "--to", &text, "1"],
+                format!("invalid value '{escaped}' for '--to <FORMAT>'"),
+            ),
+            (
+                &["inspect", &format!("--{text}"), "1"],
+                format!("unexpected argument '--{escaped}' found"),
+            ),
+            (&[&text], format!("unrecognized subcommand '{escaped}'")),
+            (
+                &["new", "--format", "typeid", "--prefix", &text],
+                "invalid TypeID prefix".to_owned(),
+            ),
+        ];
+        for (args, want) in cases {
+            let out = sno(args);
+            assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{args:?}");
+            assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+            assert_clean_lines(&out.stderr);
+            assert!(out.stderr.starts_with("sno: error: "), "{}", out.stderr);
+            assert!(
+                out.stderr.contains(&want),
+                "{args:?}: {} lacks {want}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn times_past_i64_and_json_numbers_past_2_53_are_not_capped() {
+    let nanoflake = |epoch: &str, json: bool| {
+        let mut args = vec![
+            "inspect",
+            "--format",
+            "nanoflake",
+            "--nanoflake-epoch",
+            epoch,
+        ];
+        if json {
+            args.push("--json");
+        }
+        args.push("jnxxr658jlkw"); // timestamp_ms 617110901244
+        let out = sno(&args);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{args:?}");
+        out.stdout
+    };
+    // The sum is past i64: a word, not i64::MAX.
+    let text = nanoflake("9223372036854775000", false);
+    assert_eq!(
+        text,
+        "jnxxr658jlkw format=nanoflake text=jnxxr658jlkw unix_ms=out-of-range epoch_ms=9223372036854775000 timestamp_ms=617110901244 generator_id=5 sequence=0 hex=23ebab447f005000\n"
+    );
+    let object: serde_json::Value =
+        serde_json::from_str(&nanoflake("9223372036854775000", true)).expect("JSON");
+    assert!(
+        object["unix_ms"].is_null() && object["time"].is_null(),
+        "{object}"
+    );
+    assert!(object["epoch_ms"].is_null(), "past 2^53: {object}");
+    assert_eq!(object["timestamp_ms"], 617_110_901_244_i64);
+    // In i64 but past 2^53 (either sign): exact in the text, null in JSON.
+    for (epoch, unix_ms) in [
+        ("9007199254740992", "9007816365642236"),
+        ("-9223372036854775808", "-9223371419743874564"),
+    ] {
+        let text = nanoflake(epoch, false);
+        assert!(
+            text.contains(&format!(" unix_ms={unix_ms} epoch_ms={epoch} ")),
+            "{text}"
+        );
+        assert!(!text.contains("time="), "{text}");
+        let object: serde_json::Value =
+            serde_json::from_str(&nanoflake(epoch, true)).expect("JSON");
+        assert!(
+            object["unix_ms"].is_null() && object["epoch_ms"].is_null(),
+            "{object}"
+        );
+    }
+    // 2^53 - 1 is still a number.
+    let object: serde_json::Value = serde_json::from_str(&nanoflake(
+        &((1_i64 << 53) - 1 - 617_110_901_244).to_string(),
+        true,
+    ))
+    .expect("JSON");
+    assert_eq!(object["unix_ms"], (1_i64 << 53) - 1);
+    // Ulid-Flakes likewise.
+    let out = sno(&[
+        "inspect",
+        "--format",
+        "ulidflake",
+        "--ulidflake-epoch",
+        "9223372036854775807",
+        "00CMXB6TAK4SA",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains(" unix_ms=out-of-range epoch_ms=9223372036854775807 "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn new_blames_the_epoch_for_a_clock_outside_its_range() {
+    for (format, extra) in [
+        ("nanoflake", &["--generator-id", "1"][..]),
+        ("ulidflake", &[][..]),
+    ] {
+        let name = if format == "nanoflake" {
+            "Nanoflake"
+        } else {
+            "Ulid-Flake"
+        };
+        // 2^53 ms is year 287396; 4102444800000 is 2100-01-01.
+        for (epoch, shown) in [
+            ("9007199254740992", "9007199254740992 ms".to_owned()),
+            (
+                "4102444800000",
+                "2100-01-01T00:00:00.000Z (4102444800000 ms)".to_owned(),
+            ),
+        ] {
+            let mut args = vec!["new", "--format", format, "--epoch", epoch];
+            args.extend(extra);
+            let out = sno(&args);
+            assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{args:?}");
+            assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+            let want = format!("sno: the {name} epoch {shown} is after the clock, ");
+            assert!(out.stderr.starts_with(&want), "{}", out.stderr);
+            assert!(
+                out.stderr.ends_with(": an epoch must be in the past\n"),
+                "{}",
+                out.stderr
+            );
+            assert!(!out.stderr.contains("millisecond range"), "{}", out.stderr);
+        }
+        // Before 1970: a usage error that names the epoch.
+        let mut args = vec!["new", "--format", format, "--epoch", "-1"];
+        args.extend(extra);
+        let out = sno(&args);
+        assert_eq!(out.code, 2);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "sno: error: --epoch -1: a {name} epoch is 0 or later (Unix milliseconds) (see sno new --help)\n"
+            )
+        );
     }
 }
