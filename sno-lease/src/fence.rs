@@ -47,8 +47,11 @@
 //!
 //! **Redis data loss:** after a restart without persistence the bounds are gone, but every grant
 //! made before the loss expires by `loss + TTL ≤ born + TTL`, so its IDs lie below
-//! `born + TTL − margin`; grants made in the first TTL after `born` start their window at
-//! `born + TTL` (invariant 3 as stated).
+//! `born + TTL − margin`; every grant of the new epoch starts its window at `born + TTL` at the
+//! earliest (invariant 3 as stated), not only the grants of its first TTL: a bound rolled back by
+//! the loss may lie below windows granted before it, and a holder whose clock lags would
+//! otherwise stamp into them. A promoted PostgreSQL standby is handled the same way, its epoch
+//! starting when an acquisition first sees the new timeline (`src/postgres.rs`, "Failover").
 //!
 //! # Releasing: the next holder starts right after the last ID
 //!

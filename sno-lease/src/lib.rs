@@ -32,6 +32,7 @@
 //!
 //! Features: `postgres` and `redis` (both on by default) choose the stores compiled in.
 
+#[cfg(any(feature = "postgres", feature = "redis"))]
 mod address;
 mod error;
 mod fence;
@@ -41,6 +42,8 @@ mod options;
 mod process;
 mod store;
 
+#[cfg(feature = "postgres")]
+mod pg_tls;
 #[cfg(feature = "postgres")]
 mod pg_url;
 #[cfg(feature = "postgres")]

@@ -14,7 +14,8 @@ use tokio_postgres::config::{Host, SslMode};
 
 use crate::address::{plausible_host, take_query_parameter};
 use crate::error::Error;
-use crate::tls::{Roots, Verify};
+use crate::pg_tls::Verify;
+use crate::tls::Roots;
 
 /// libpq's connection parameters: an unknown option that is one of these is named in the error
 /// (it is a parameter this build does not support); any other is not echoed.

@@ -53,9 +53,9 @@ use tokio_postgres::{Client, Config, NoTls};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::error::Error;
+use crate::pg_tls;
 use crate::pg_url::{self, PgTls};
 use crate::store::{Grant, Request, Store};
-use crate::tls;
 
 const CREATE: &str = "
 SELECT pg_advisory_xact_lock(7236278340211286898);
@@ -190,7 +190,7 @@ impl PostgresStore {
         } = pg_url::parse(url)?;
         let tls = match tls_mode {
             PgTls::Off => None,
-            PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(tls::client_config(
+            PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(pg_tls::client_config(
                 verify,
                 &roots,
                 "sslrootcert",
@@ -448,7 +448,7 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
     }
     // No server error: a TLS failure (a refused certificate, a server without TLS under
     // `sslmode=require`), or the connection failed or closed.
-    if let Some(detail) = tls::failure(&e) {
+    if let Some(detail) = pg_tls::failure(&e) {
         return Error::Tls {
             detail: format!("{url}: {detail}"),
         };

@@ -71,8 +71,9 @@ if mine then
     return {tonumber(p), tonumber(tok), tonumber(from), tonumber(before), tonumber(expires)}
   end
 end
-local quarantine = 0
-if now < born + ttl then quarantine = born + ttl end
+-- Every grant of the epoch, not only those of its first TTL: a rolled-back bound may lie below
+-- windows granted before the loss (fence.rs, invariant 3).
+local quarantine = born + ttl
 local n = last - first + 1
 local chosen, chosen_bound = nil, nil
 for k = 0, n - 1 do
