@@ -80,29 +80,36 @@ CREATE TABLE IF NOT EXISTS sno_lease_history (
 /// $1 namespace. The history of the server answering (its system identifier and the timeline of
 /// its WAL) against the one the namespace's last grant was made under: a different one (a
 /// promoted standby, a restored backup, another cluster) may lack the newest grants, so a new
-/// epoch starts, `born` = now, and no grant before `born + TTL` starts its IDs earlier (see the
-/// module documentation). A namespace first seen on a server that was ever promoted (timeline
-/// above 1) starts an epoch too: its row may be what the promotion lost. Returns `born` (Unix
-/// ms) and whether this call started the epoch.
+/// epoch starts, `born` = now, and no grant of the epoch starts its IDs before `born + TTL` (see
+/// the module documentation). A namespace first seen on a server that was ever promoted
+/// (timeline above 1) starts an epoch too: its row may be what the promotion lost. A new epoch
+/// also restarts the fencing tokens above the server's clock in microseconds (a promoted
+/// standby's sequence may lag the tokens its old primary handed out, and tokens only grow), in
+/// the same statement: the history row stays locked until it commits, so a concurrent
+/// acquisition takes its token only after the restart. Returns `born` (Unix ms).
 const HISTORY: &str = "WITH cur AS (
     SELECT (SELECT system_identifier FROM pg_control_system())::text || ':' || w.timeline AS h,
            w.timeline <> '00000001' AS promoted,
            date_trunc('milliseconds', now()) AS t
     FROM (SELECT substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) AS timeline) AS w
+),
+epoch AS (
+    INSERT INTO sno_lease_history AS x (namespace, history, born)
+    SELECT $1, c.h, CASE WHEN c.promoted THEN c.t ELSE to_timestamp(0) END FROM cur AS c
+    ON CONFLICT (namespace) DO UPDATE
+        SET history = EXCLUDED.history,
+            born = CASE WHEN x.history = EXCLUDED.history THEN x.born
+                        ELSE date_trunc('milliseconds', now()) END
+    RETURNING born, born = date_trunc('milliseconds', now()) AS started
+),
+tokens AS (
+    SELECT setval('sno_partition_lease_tokens',
+        GREATEST((SELECT last_value FROM sno_partition_lease_tokens),
+                 (extract(epoch FROM now()) * 1000000)::bigint))
+    FROM epoch WHERE epoch.started
 )
-INSERT INTO sno_lease_history AS x (namespace, history, born)
-SELECT $1, c.h, CASE WHEN c.promoted THEN c.t ELSE to_timestamp(0) END FROM cur AS c
-ON CONFLICT (namespace) DO UPDATE
-    SET history = EXCLUDED.history,
-        born = CASE WHEN x.history = EXCLUDED.history THEN x.born
-                    ELSE date_trunc('milliseconds', now()) END
-RETURNING (extract(epoch FROM born) * 1000)::bigint, born = date_trunc('milliseconds', now())";
-
-/// After a new epoch, tokens restart above the server's clock in microseconds: a promoted
-/// standby's sequence may lag the tokens its old primary handed out, and tokens only grow.
-const TOKENS_ABOVE_NOW: &str = "SELECT setval('sno_partition_lease_tokens',
-    GREATEST((SELECT last_value FROM sno_partition_lease_tokens),
-             (extract(epoch FROM now()) * 1000000)::bigint))";
+SELECT (extract(epoch FROM born) * 1000)::bigint, (SELECT count(*) FROM tokens)
+FROM epoch";
 
 /// The columns every statement returns: partition, token, ids_from, ids_before, expires_at
 /// (the times in Unix milliseconds).
@@ -332,22 +339,17 @@ impl Store for PostgresStore {
         let (first, last, start) = (i32::from(o.first), i32::from(o.last), i32::from(req.start));
         let holder = req.holder.to_owned();
         let (ttl, margin) = (millis(o.ttl), millis(o.margin_duration()));
-        let started = std::time::Instant::now();
-        let (born, new_epoch) = self.call(timeout, async |c: &Client| {
-            let row = c.query_one(HISTORY, &[&ns]).await?;
-            Ok((row.try_get::<_, i64>(0)?, row.try_get::<_, bool>(1)?))
+        // One deadline for the whole acquisition, its retries included.
+        let deadline = std::time::Instant::now() + timeout;
+        let left = || deadline.saturating_duration_since(std::time::Instant::now());
+        let born = self.call(left(), async |c: &Client| {
+            c.query_one(HISTORY, &[&ns]).await?.try_get::<_, i64>(0)
         })?;
-        if new_epoch {
-            self.call(
-                timeout.saturating_sub(started.elapsed()),
-                async |c: &Client| c.execute(TOKENS_ABOVE_NOW, &[]).await,
-            )?;
-        }
         let floor = born.saturating_add(ttl);
         // First a partition whose last holder's IDs lie in the past (usable at once), then any
         // free one; a lost race (another acquirer took the candidate) tries again.
         for any_bound in [false, false, false, true, true, true] {
-            let rows = self.call(timeout, async |c: &Client| {
+            let rows = self.call(left(), async |c: &Client| {
                 c.query(
                     &sql,
                     &[
