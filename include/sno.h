@@ -190,9 +190,11 @@ typedef enum sno_status {
   // value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
   // SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
   SNO_STATUS_INVALID_ENVIRONMENT = 25,
-  // The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
-  // redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
-  // does not support.
+  // The store URL cannot be used: malformed (sno_last_error_message names the part, never
+  // echoes the URL or its password), an unknown scheme (postgres://, postgresql://, redis://,
+  // rediss://, redis+unix://, unix:// are known), an unknown `sslmode`, or a CA file
+  // (`sslrootcert=`, `ssl_ca_certs=`) that cannot be read. TLS itself is supported: a refused
+  // certificate is SNO_STATUS_LEASE_TLS_FAILED.
   SNO_STATUS_LEASE_INVALID_URL = 26,
   // A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
   // from SNO_LEASE_* variables.
@@ -230,6 +232,11 @@ typedef enum sno_status {
   SNO_STATUS_INVALID_PREFIX = 39,
   // A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
   SNO_STATUS_UNKNOWN_CLOCK = 40,
+  // The TLS connection to the lease store failed: its certificate was refused (not signed by
+  // a CA of `sslrootcert=` / `ssl_ca_certs=` or of the system, not valid for the host name
+  // connected to, expired), or the handshake failed. Not transient: the certificate, the CA
+  // file or the URL must change. sno_last_error_message says which check failed.
+  SNO_STATUS_LEASE_TLS_FAILED = 41,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,
 } sno_status;
@@ -558,7 +565,8 @@ const char *sno_status_str(int32_t status);
 //   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
 //   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
 //   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
-//   fork() child leases its own on its first call.
+//   fork() child leases its own on its first call. The lease is released when the process
+//   ends normally (sno_release_process_lease, registered with `atexit` on the first lease).
 //
 // Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
 // renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
@@ -1326,9 +1334,13 @@ enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_gener
 // holds a different partition, so generators made from them (sno_generator_new_leased) never
 // repeat each other's IDs, across processes and hosts.
 //
-// `url`: `postgres://user:password@host:port/db` or `postgresql://…` (PostgreSQL: the table
-// `sno_partition_leases` is created on first use) or `redis://[:password@]host:port/[db]` and
-// `redis+unix://` or `unix://` (Redis). TLS is not supported by this build (SNO_STATUS_LEASE_INVALID_URL).
+// `url`: `postgres://user:password@host:port/db` or `postgresql://…` or libpq's key=value form
+// (PostgreSQL: the table `sno_partition_leases` is created on first use) or
+// `redis://[:password@]host:port/[db]`, `rediss://…` (TLS), `redis+unix://` or `unix://`
+// (Redis). TLS: PostgreSQL's `sslmode=disable|allow|prefer|require|verify-ca|verify-full` and
+// `sslrootcert=<PEM file>|system`; Redis' `rediss://…?ssl_ca_certs=<PEM file>` (the system's
+// roots without it). A certificate the checks refuse is SNO_STATUS_LEASE_TLS_FAILED. Messages
+// never show the password (nor the URL: they are built from its parsed parts).
 // `opts` may be NULL: every default (namespace "default", partitions 0..=65535, TTL 15 s); a
 // zeroed sno_lease_options means the same, field by field. The environment (SNO_LEASE_*) is
 // not read here: it configures only the process-wide generator (sno_new).
@@ -1339,8 +1351,8 @@ enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_gener
 // TTL.
 //
 // Fails with SNO_STATUS_LEASE_INVALID_URL, _LEASE_INVALID_OPTIONS, _LEASE_UNREACHABLE,
-// _LEASE_AUTHENTICATION_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE, and records the
-// store's words for sno_last_error_message. Thread-safe.
+// _LEASE_AUTHENTICATION_FAILED, _LEASE_TLS_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE,
+// and records the store's words for sno_last_error_message. Thread-safe.
 //
 // # Safety
 // `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose
@@ -1423,6 +1435,21 @@ enum sno_status sno_generator_new_leased(struct sno_lease *lease,
 // # Safety
 // `lease` must be NULL or a pointer from sno_lease_acquire not yet freed.
 void sno_lease_free(struct sno_lease *lease);
+
+// Releases the lease of the process-wide generator (sno_new with SNO_LEASE_URL), if this process
+// acquired one: its partition can be granted again at once, to a holder whose IDs come after
+// this process's (a process that ends without it frees its partition one TTL later, 15 s by
+// default). Returns whether a lease was released (false: no SNO_LEASE_URL, no ID minted yet,
+// already released, or a fork() child whose process lease is its parent's).
+//
+// Call it when the process ends normally. libsno registers it with `atexit` the first time
+// sno_new (or sno_process_partition) leases, so returning from main or calling exit() releases
+// the lease without it; call it yourself before a `_exit()`, or earlier, when the process stops
+// minting long before it exits. A later sno_new leases a partition anew. Waits for the store at
+// most the lease's timeout (10 s by default); if it cannot be reached, the grant simply expires
+// after its TTL. Thread-safe; calls of sno_new that run meanwhile finish on the old lease or
+// answer SNO_STATUS_LEASE_EXPIRED.
+bool sno_release_process_lease(void);
 
 // The partition of the process-wide generator behind sno_new, building it on first use from
 // the environment: SNO_PARTITION (a fixed partition), SNO_LEASE_URL (a leased one: this call

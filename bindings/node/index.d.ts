@@ -347,6 +347,15 @@ export declare function newStringPlain(): string
  */
 export declare function newText(n: number, meta?: number | undefined | null): string
 
+/**
+ * Releases the lease of the process-wide generator (`newId()` … with `SNO_LEASE_URL`), if this
+ * process acquired one: its partition can be granted again at once, to a holder whose IDs come
+ * after this process's. Returns whether a lease was released. `sno.js` calls it on the
+ * process's `exit` event; a later `newId()` leases anew. Blocks (the event loop included) for
+ * one call to the store, at most the lease's timeout.
+ */
+export declare function releaseProcessLease(): boolean
+
 /** The 40 lower-case hex digits of a SCRU160's canonical text (its other text form). */
 export declare function scru160Hex(text: string): string
 

@@ -863,6 +863,7 @@ module.exports.nanoflakeReferenceTimestamp = nativeBinding.nanoflakeReferenceTim
 module.exports.newString = nativeBinding.newString
 module.exports.newStringPlain = nativeBinding.newStringPlain
 module.exports.newText = nativeBinding.newText
+module.exports.releaseProcessLease = nativeBinding.releaseProcessLease
 module.exports.scru160Hex = nativeBinding.scru160Hex
 module.exports.typeidFromUuid = nativeBinding.typeidFromUuid
 module.exports.typeidNewString = nativeBinding.typeidNewString

@@ -13,6 +13,7 @@ export const {
   newIds,
   newString,
   newStrings,
+  releaseProcessLease,
   encodeMany,
   decodeMany,
   detect,

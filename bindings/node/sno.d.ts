@@ -134,8 +134,11 @@ export type Clock = 'precise' | 'fast'
 /** Options of `new Lease(options)` and `Lease.acquire(options)`; any other key is a TypeError. */
 export interface LeaseOptions {
   /**
-   * The store: `postgres://user:password@host:port/db` (its table is created on first use) or
-   * `redis://:password@host:port/` (also `redis+unix://`).
+   * The store: `postgres://user:password@host:port/db` (its table is created on first use; also
+   * libpq's key=value form) or `redis://:password@host:port/` (also `redis+unix://`). TLS:
+   * PostgreSQL's `sslmode=disable|allow|prefer|require|verify-ca|verify-full` and
+   * `sslrootcert=<PEM file>|system`, Redis' `rediss://…?ssl_ca_certs=<PEM file>` (the system's
+   * roots without it). Messages never show the password.
    */
   url: string
   /** The set of partitions leased together: 1 ..= 64 bytes of `A-Z a-z 0-9 _ - . :` (default 'default'). */
@@ -156,7 +159,8 @@ export interface LeaseOptions {
  * thread of its own every third of the TTL, released by `close()` (an unclosed lease lapses
  * when its TTL runs out). Errors: ERR_SNO_LEASE_INVALID_URL, ERR_SNO_LEASE_INVALID_OPTIONS (a
  * RangeError), ERR_SNO_LEASE_UNREACHABLE, ERR_SNO_LEASE_AUTHENTICATION_FAILED,
- * ERR_SNO_LEASE_NO_FREE_PARTITION, ERR_SNO_LEASE_STORE.
+ * ERR_SNO_LEASE_TLS_FAILED (the store's certificate refused: unknown CA, wrong host name,
+ * expired; or the TLS handshake failed), ERR_SNO_LEASE_NO_FREE_PARTITION, ERR_SNO_LEASE_STORE.
  */
 export declare class Lease {
   /**
@@ -232,6 +236,13 @@ export declare class Generator {
 export declare function newId(meta?: number): Id
 /** `n` new IDs from the process-wide generator (`n` at most `MAX_BATCH`, else a RangeError). */
 export declare function newIds(n: number, meta?: number): Id[]
+/**
+ * Releases the process-wide generator's lease (`SNO_LEASE_URL`), if this process took one: its
+ * partition is free for the next holder at once instead of one TTL later. Returns whether one
+ * was released. Called on the process's `exit` event (main thread); call it yourself before a
+ * signal ends the process. A later `newId()` leases anew. Blocks for one call to the store.
+ */
+export declare function releaseProcessLease(): boolean
 /** A new ID's text form: the fastest way to get an ID. */
 export declare function newString(meta?: number): string
 /** `n` new IDs' text forms, encoded in one SIMD batch. */
@@ -603,6 +614,7 @@ declare const sno: {
   newIds: typeof newIds
   newString: typeof newString
   newStrings: typeof newStrings
+  releaseProcessLease: typeof releaseProcessLease
   encodeMany: typeof encodeMany
   decodeMany: typeof decodeMany
   detect: typeof detect

@@ -284,6 +284,28 @@ function decodeMany(texts) {
   return texts.map((text) => new Id(text, TRUSTED))
 }
 
+/**
+ * Releases the process-wide generator's lease (`SNO_LEASE_URL`), if this process took one: the
+ * partition is free for the next holder at once instead of one TTL later. Whether one was
+ * released. Called on the process's `exit` event; a later `newId()` leases anew.
+ */
+function releaseProcessLease() {
+  return native.releaseProcessLease()
+}
+
+// A process that ends normally (the event loop ran dry, `process.exit()`) releases its lease.
+// Only the main thread: the lease is the process's, and a worker thread that ends must not take
+// it from the others. (A process killed by a signal frees its partition one TTL later.)
+if (require('node:worker_threads').isMainThread) {
+  process.on('exit', () => {
+    try {
+      native.releaseProcessLease()
+    } catch {
+      // Nothing to report at exit: the grant lapses after its TTL.
+    }
+  })
+}
+
 module.exports = {
   MAX_BATCH: native.MAX_BATCH,
   Id,
@@ -293,6 +315,7 @@ module.exports = {
   newIds,
   newString,
   newStrings,
+  releaseProcessLease,
   encodeMany,
   decodeMany,
   ...formats,

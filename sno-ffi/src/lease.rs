@@ -84,9 +84,13 @@ unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failur
 /// holds a different partition, so generators made from them (sno_generator_new_leased) never
 /// repeat each other's IDs, across processes and hosts.
 ///
-/// `url`: `postgres://user:password@host:port/db` or `postgresql://…` (PostgreSQL: the table
-/// `sno_partition_leases` is created on first use) or `redis://[:password@]host:port/[db]` and
-/// `redis+unix://` or `unix://` (Redis). TLS is not supported by this build (SNO_STATUS_LEASE_INVALID_URL).
+/// `url`: `postgres://user:password@host:port/db` or `postgresql://…` or libpq's key=value form
+/// (PostgreSQL: the table `sno_partition_leases` is created on first use) or
+/// `redis://[:password@]host:port/[db]`, `rediss://…` (TLS), `redis+unix://` or `unix://`
+/// (Redis). TLS: PostgreSQL's `sslmode=disable|allow|prefer|require|verify-ca|verify-full` and
+/// `sslrootcert=<PEM file>|system`; Redis' `rediss://…?ssl_ca_certs=<PEM file>` (the system's
+/// roots without it). A certificate the checks refuse is SNO_STATUS_LEASE_TLS_FAILED. Messages
+/// never show the password (nor the URL: they are built from its parsed parts).
 /// `opts` may be NULL: every default (namespace "default", partitions 0..=65535, TTL 15 s); a
 /// zeroed sno_lease_options means the same, field by field. The environment (SNO_LEASE_*) is
 /// not read here: it configures only the process-wide generator (sno_new).
@@ -97,8 +101,8 @@ unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failur
 /// TTL.
 ///
 /// Fails with SNO_STATUS_LEASE_INVALID_URL, _LEASE_INVALID_OPTIONS, _LEASE_UNREACHABLE,
-/// _LEASE_AUTHENTICATION_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE, and records the
-/// store's words for sno_last_error_message. Thread-safe.
+/// _LEASE_AUTHENTICATION_FAILED, _LEASE_TLS_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE,
+/// and records the store's words for sno_last_error_message. Thread-safe.
 ///
 /// # Safety
 /// `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose
@@ -295,6 +299,67 @@ pub unsafe extern "C" fn sno_lease_free(lease: *mut sno_lease) {
     })
 }
 
+/// The process-wide generator of sno_new and sno_process_partition (`sno_lease::process_generator`).
+/// The first time it is a leased one, sno_release_process_lease is registered with `atexit`, so
+/// that a C program that ends normally (returns from main, calls exit) frees its partition at
+/// once instead of one TTL later.
+pub(crate) fn process_generator() -> Result<::sno_lease::ProcessGenerator, ::sno_lease::Error> {
+    let generator = ::sno_lease::process_generator()?;
+    if matches!(generator, ::sno_lease::ProcessGenerator::Leased(_)) {
+        register_release_at_exit();
+    }
+    Ok(generator)
+}
+
+/// Registers [`release_at_exit`] with the C library's `atexit`, once per process (a fork() child
+/// inherits the registration, and releases its own lease with it).
+///
+/// dlclose: glibc's `atexit` (linked into libsno.so from libc_nonshared.a; macOS' alike) is
+/// `__cxa_atexit(f, NULL, __dso_handle)` with the handle of the object that called it, libsno.so
+/// itself, and the loader runs an object's handlers (`__cxa_finalize`) when it unloads it, before
+/// unmapping: the C library is never left holding a pointer into unmapped code. In practice
+/// glibc keeps libsno.so loaded after dlclose (Rust's thread-local destructors pin it; musl
+/// never unloads), and the handler runs at exit. Linked statically, the handler belongs to the
+/// program (or to the shared object libsno.a was linked into) in the same way.
+fn register_release_at_exit() {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| {
+        unsafe extern "C" {
+            fn atexit(callback: extern "C" fn()) -> std::ffi::c_int;
+        }
+        // SAFETY: `release_at_exit` is a plain `extern "C" fn()` of this library that stays
+        // valid as long as the library is loaded, and the registration is undone by dlclose
+        // (see above). A failed registration (no room left) only loses the early release: the
+        // grant expires one TTL after the process is gone, as without it.
+        let _ = unsafe { atexit(release_at_exit) };
+    });
+}
+
+/// The `atexit` handler: releases the process lease. Never unwinds into the C library.
+extern "C" fn release_at_exit() {
+    value_boundary((), || {
+        let _ = ::sno_lease::release_process_lease();
+    });
+}
+
+/// Releases the lease of the process-wide generator (sno_new with SNO_LEASE_URL), if this process
+/// acquired one: its partition can be granted again at once, to a holder whose IDs come after
+/// this process's (a process that ends without it frees its partition one TTL later, 15 s by
+/// default). Returns whether a lease was released (false: no SNO_LEASE_URL, no ID minted yet,
+/// already released, or a fork() child whose process lease is its parent's).
+///
+/// Call it when the process ends normally. libsno registers it with `atexit` the first time
+/// sno_new (or sno_process_partition) leases, so returning from main or calling exit() releases
+/// the lease without it; call it yourself before a `_exit()`, or earlier, when the process stops
+/// minting long before it exits. A later sno_new leases a partition anew. Waits for the store at
+/// most the lease's timeout (10 s by default); if it cannot be reached, the grant simply expires
+/// after its TTL. Thread-safe; calls of sno_new that run meanwhile finish on the old lease or
+/// answer SNO_STATUS_LEASE_EXPIRED.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_release_process_lease() -> bool {
+    value_boundary(false, ::sno_lease::release_process_lease)
+}
+
 /// The partition of the process-wide generator behind sno_new, building it on first use from
 /// the environment: SNO_PARTITION (a fixed partition), SNO_LEASE_URL (a leased one: this call
 /// acquires the lease, with SNO_LEASE_NAMESPACE, SNO_LEASE_TTL, SNO_LEASE_PARTITIONS), or
@@ -310,7 +375,7 @@ pub unsafe extern "C" fn sno_process_partition(out: *mut u16) -> sno_status {
         if out.is_null() {
             return Err(sno_status::NullArgument.into());
         }
-        let partition = ::sno_lease::process_generator()?.partition();
+        let partition = process_generator()?.partition();
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { out.write(partition) };
         Ok(())

@@ -103,7 +103,7 @@ pub(crate) fn describe(status: i32) -> &'static CStr {
         1 => c"a required pointer argument is NULL",
         13 => c"output buffer too small",
         14 => c"argument out of range",
-        26 => c"invalid lease store URL (malformed, unknown scheme, or TLS)",
+        26 => c"invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)",
         27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
         28 => c"the lease store cannot be reached or did not answer in time",
         29 => c"the lease store refused the credentials",
@@ -112,6 +112,7 @@ pub(crate) fn describe(status: i32) -> &'static CStr {
         32 => c"the lease expired and its partition was granted to another holder",
         33 => c"the lease is closed or already drives a generator",
         34 => c"not available on a leased generator",
+        41 => c"the TLS connection to the lease store failed (certificate refused or handshake failed)",
         255 => c"internal panic caught at the C boundary",
         _ => core_summary(status).unwrap_or(c"unknown status"),
     }
@@ -142,7 +143,8 @@ fn core_summary(status: i32) -> Option<&'static CStr> {
 ///   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
 ///   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
 ///   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
-///   fork() child leases its own on its first call.
+///   fork() child leases its own on its first call. The lease is released when the process
+///   ends normally (sno_release_process_lease, registered with `atexit` on the first lease).
 ///
 /// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
 /// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
@@ -160,7 +162,7 @@ pub unsafe extern "C" fn sno_new(meta: u8, out: *mut sno_id) -> sno_status {
         if out.is_null() {
             return Err(sno_status::NullArgument.into());
         }
-        let id = ::sno_lease::process_generator()?.next(meta)?;
+        let id = crate::lease::process_generator()?.next(meta)?;
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         unsafe { out.write(id.into()) };
         Ok(())
@@ -701,10 +703,10 @@ mod tests {
 
     #[test]
     fn every_status_is_described() {
-        for s in (0..=40).chain([255]) {
+        for s in (0..=41).chain([255]) {
             assert_ne!(describe(s), c"unknown status", "{s}");
         }
-        assert_eq!(describe(41), c"unknown status");
+        assert_eq!(describe(42), c"unknown status");
         for kind in ErrorKind::ALL {
             let status = i32::from(kind.status());
             assert_eq!(
@@ -730,6 +732,14 @@ mod tests {
         );
         let expired = ::sno_lease::Error::Id(sno_core::Error::LeaseExpired { partition: 3 });
         assert_eq!(sno_status::from(expired), sno_status::LeaseExpired);
+        let tls = ::sno_lease::Error::Tls {
+            detail: "certificate verification failed".into(),
+        };
+        assert_eq!(sno_status::from(tls), sno_status::LeaseTlsFailed);
+        assert_eq!(
+            sno_status::from_number(41),
+            Some(sno_status::LeaseTlsFailed)
+        );
     }
 
     #[test]

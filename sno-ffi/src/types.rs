@@ -122,9 +122,11 @@ pub enum sno_status {
     /// value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
     /// SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
     InvalidEnvironment = 25,
-    /// The store URL cannot be used: malformed, an unknown scheme (postgres://, postgresql://,
-    /// redis://, redis+unix://, unix:// are known), or TLS (rediss://, sslmode=require), which this build
-    /// does not support.
+    /// The store URL cannot be used: malformed (sno_last_error_message names the part, never
+    /// echoes the URL or its password), an unknown scheme (postgres://, postgresql://, redis://,
+    /// rediss://, redis+unix://, unix:// are known), an unknown `sslmode`, or a CA file
+    /// (`sslrootcert=`, `ssl_ca_certs=`) that cannot be read. TLS itself is supported: a refused
+    /// certificate is SNO_STATUS_LEASE_TLS_FAILED.
     LeaseInvalidUrl = 26,
     /// A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
     /// from SNO_LEASE_* variables.
@@ -162,13 +164,18 @@ pub enum sno_status {
     InvalidPrefix = 39,
     /// A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
     UnknownClock = 40,
+    /// The TLS connection to the lease store failed: its certificate was refused (not signed by
+    /// a CA of `sslrootcert=` / `ssl_ca_certs=` or of the system, not valid for the host name
+    /// connected to, expired), or the handshake failed. Not transient: the certificate, the CA
+    /// file or the URL must change. sno_last_error_message says which check failed.
+    LeaseTlsFailed = 41,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
 
 impl sno_status {
     /// Every status, in number order.
-    const ALL: [sno_status; 42] = {
+    const ALL: [sno_status; 43] = {
         use sno_status::*;
         [
             Ok,
@@ -212,6 +219,7 @@ impl sno_status {
             AmbiguousFormat,
             InvalidPrefix,
             UnknownClock,
+            LeaseTlsFailed,
             Panic,
         ]
     };
@@ -254,6 +262,7 @@ impl From<::sno_lease::Error> for sno_status {
             ::sno_lease::Error::AuthenticationFailed { .. } => {
                 sno_status::LeaseAuthenticationFailed
             }
+            ::sno_lease::Error::Tls { .. } => sno_status::LeaseTlsFailed,
             ::sno_lease::Error::NoFreePartition { .. } => sno_status::LeaseNoFreePartition,
             ::sno_lease::Error::Store { .. } => sno_status::LeaseStore,
             ::sno_lease::Error::Lost { .. } => sno_status::LeaseLost,

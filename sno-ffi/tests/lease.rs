@@ -10,6 +10,7 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// The repository root.
 fn root() -> PathBuf {
@@ -26,12 +27,16 @@ fn free_port() -> u16 {
 }
 
 /// Throwaway servers under one directory; dropping this stops them (also when a check panics).
+/// Both use one set of certificates (the PostgreSQL server's `tls` folder, shared with Redis
+/// through `SNO_TEST_CERTS`): `ca.pem` signed both servers' certificates (valid for `localhost`
+/// only), `wrong-ca.pem` signed nothing.
 struct Servers {
     dir: PathBuf,
     pg_url: String,
     pg_port: u16,
     redis_url: String,
     redis_port: u16,
+    redis_tls_port: u16,
 }
 
 impl Servers {
@@ -46,23 +51,37 @@ impl Servers {
             pg_port: 0,
             redis_url: String::new(),
             redis_port: 0,
+            redis_tls_port: 0,
         };
         // `servers` is dropped (stopping what started) if a start below panics.
         servers.pg_port = free_port();
-        servers.pg_url = servers.start_one("pg", servers.pg_port);
+        servers.pg_url = servers.start_one("pg", &[servers.pg_port]);
         servers.redis_port = free_port();
-        servers.redis_url = servers.start_one("redis", servers.redis_port);
+        servers.redis_tls_port = free_port();
+        servers.redis_url =
+            servers.start_one("redis", &[servers.redis_port, servers.redis_tls_port]);
         servers
     }
 
-    fn start_one(&self, kind: &str, port: u16) -> String {
+    /// The folder of the test CA's files (`ca.pem`, `wrong-ca.pem`).
+    fn certs(&self) -> PathBuf {
+        self.dir.join("pg").join("tls")
+    }
+
+    fn start_one(&self, kind: &str, ports: &[u16]) -> String {
         let dir = self.dir.join(kind);
-        let out = store_server(&[
-            "start",
-            kind,
-            dir.to_str().expect("UTF-8 path"),
-            &port.to_string(),
-        ]);
+        let mut args = vec![
+            "start".to_owned(),
+            kind.to_owned(),
+            dir.to_str().expect("UTF-8 path").to_owned(),
+        ];
+        args.extend(ports.iter().map(u16::to_string));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = Command::new(root().join("scripts/store-server"))
+            .args(&args)
+            .env("SNO_TEST_CERTS", self.certs())
+            .output()
+            .expect("run scripts/store-server");
         assert!(
             out.status.success(),
             "scripts/store-server start {kind} failed (PostgreSQL and redis-server must be installed): {}",
@@ -163,6 +182,11 @@ impl<'a> Run<'a> {
 
     /// Runs it; its stdout, or an error naming the command and its output.
     fn run(&self) -> Result<String, String> {
+        self.run_full().map(|(stdout, _)| stdout)
+    }
+
+    /// Runs it; its stdout and stderr, or an error naming the command and its output.
+    fn run_full(&self) -> Result<(String, String), String> {
         let mut cmd = if self.valgrind {
             let mut c = Command::new("valgrind");
             c.args([
@@ -187,6 +211,7 @@ impl<'a> Run<'a> {
         }
         let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         if out.status.success() {
             // The closing line ("test_lease api: 411 passed, 0 failed"), for --nocapture.
             eprintln!(
@@ -195,15 +220,14 @@ impl<'a> Run<'a> {
                 self.args.first().map_or("", String::as_str),
                 stdout.lines().last().unwrap_or_default()
             );
-            Ok(stdout)
+            Ok((stdout, stderr))
         } else {
             Err(format!(
-                "{:?} {:?} with {:?}: {}\n{stdout}{}",
+                "{:?} {:?} with {:?}: {}\n{stdout}{stderr}",
                 self.exe.file_name().unwrap_or_default(),
                 self.args,
                 self.env,
                 out.status,
-                String::from_utf8_lossy(&out.stderr)
             ))
         }
     }
@@ -221,6 +245,31 @@ fn number_after(output: &str, word: &str) -> Option<u32> {
 
 /// A failing environment: the code and words `env-fail` expects, and the variables.
 type EnvFailure<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// The secrets of testdata/lease_bad_input.tsv (its `secret` column, `-` left out).
+fn table_secrets(tsv: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(tsv).expect("read testdata/lease_bad_input.tsv");
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty());
+    assert_eq!(
+        lines.next(),
+        Some("case\turl\toptions\tcode\tsecret"),
+        "the table's header"
+    );
+    lines
+        .map(|l| l.split('\t').nth(4).expect("five columns").to_owned())
+        .filter(|s| s != "-")
+        .collect()
+}
+
+/// `minted partition P unix_ms T` of an `env-mint` run.
+fn minted(stdout: &str) -> Option<(u32, i64)> {
+    let line = stdout.lines().find(|l| l.starts_with("minted "))?;
+    let partition = number_after(line, "partition")?;
+    let at = line.find("unix_ms ")? + "unix_ms ".len();
+    Some((partition, line[at..].trim().parse().ok()?))
+}
 
 #[test]
 fn c_lease_api_against_real_servers() {
@@ -248,8 +297,11 @@ fn c_lease_api_against_real_servers() {
         .output()
         .is_ok_and(|o| o.status.success());
     if has_valgrind {
-        // A longer TTL: valgrind slows the renewal thread down.
-        let run = Run::new(&build, "plain", &["api", pg, redis])
+        // A longer TTL: valgrind slows the renewal thread down. PostgreSQL without TLS: ring's
+        // assembly (AES-GCM, constant-time comparisons) is opaque to valgrind, which reports its
+        // reads as uninitialised; the ASan runs above go through TLS (sslmode=prefer).
+        let plain_pg = format!("{pg}?sslmode=disable");
+        let run = Run::new(&build, "plain", &["api", &plain_pg, redis])
             .env("SNO_TEST_TTL_MS", "5000")
             .under_valgrind();
         check(run.run());
@@ -257,9 +309,43 @@ fn c_lease_api_against_real_servers() {
         eprintln!("valgrind not installed: the valgrind run of test_lease is skipped");
     }
 
-    // Every row of testdata/lease_bad_input.tsv.
-    let args = ["bad-input", tsv, pg, redis, &pg_port, &redis_port, &closed];
-    check(Run::new(&build, "static", &args).run());
+    // Every row of testdata/lease_bad_input.tsv; no row's secret in anything the run printed
+    // (the library writes nothing to stdout or stderr of its own).
+    let (ca, wrong_ca) = (
+        servers.certs().join("ca.pem"),
+        servers.certs().join("wrong-ca.pem"),
+    );
+    let redis_tls_port = servers.redis_tls_port.to_string();
+    let args = [
+        "bad-input",
+        tsv,
+        pg,
+        redis,
+        &pg_port,
+        &redis_port,
+        &closed,
+        &redis_tls_port,
+        ca.to_str().expect("UTF-8 path"),
+        wrong_ca.to_str().expect("UTF-8 path"),
+    ];
+    let secrets = table_secrets(Path::new(tsv));
+    assert!(secrets.len() >= 30, "{} secrets", secrets.len());
+    match Run::new(&build, "static", &args).run_full() {
+        Ok((stdout, stderr)) => {
+            for secret in &secrets {
+                if stdout.contains(secret.as_str()) || stderr.contains(secret.as_str()) {
+                    failures.push(format!("bad-input: a row's secret {secret:?} was printed"));
+                }
+            }
+        }
+        Err(e) => failures.push(e),
+    }
+    let mut check = |result: Result<String, String>| -> String {
+        result.unwrap_or_else(|e| {
+            failures.push(e);
+            String::new()
+        })
+    };
 
     // Zeroed options: a default partition, different in every process (4 processes all on
     // one partition: probability 2^-48), never partition 0 for everyone.
@@ -358,6 +444,43 @@ fn c_lease_api_against_real_servers() {
             run = run.env(k, *v);
         }
         check(run.run());
+    }
+
+    // A process that ends normally releases its lease (the atexit handler sno_new registers):
+    // one partition, a 15 s TTL, and the next process gets it at once, for IDs after the first's.
+    let exit_env = |run: Run<'static>, namespace: &str| {
+        run.env("SNO_LEASE_URL", pg.to_owned())
+            .env("SNO_LEASE_NAMESPACE", namespace.to_owned())
+            .env("SNO_LEASE_PARTITIONS", "5-5")
+            .env("SNO_LEASE_TTL", "15s")
+    };
+    let first = check(exit_env(Run::new(&build, "static", &["env-mint"]), "c-exit").run());
+    let started = Instant::now();
+    let second = check(exit_env(Run::new(&build, "dynamic", &["env-mint"]), "c-exit").run());
+    let took = started.elapsed();
+    // The same, by hand: sno_release_process_lease.
+    let run = Run::new(&build, "static", &["env-release", pg, "c-release", "5"]);
+    check(exit_env(run, "c-release").run());
+    match (minted(&first), minted(&second)) {
+        (Some((p1, t1)), Some((p2, t2))) => {
+            if (p1, p2) != (5, 5) {
+                failures.push(format!("env-mint: partitions {p1} and {p2}, want 5 twice"));
+            }
+            if t2 < t1 {
+                failures.push(format!(
+                    "env-mint: the second ID ({t2}) before the first ({t1})"
+                ));
+            }
+            if took >= Duration::from_secs(5) {
+                failures.push(format!(
+                    "env-mint: the second process took {took:?}: the first one's lease was not released at exit"
+                ));
+            }
+        }
+        // A run that failed is in `failures` already.
+        (None, _) | (_, None) => {
+            failures.push(format!("env-mint printed no ID:\n{first}\n{second}"));
+        }
     }
 
     drop(servers);

@@ -68,6 +68,71 @@ pub(crate) fn take_query_parameter(
     Ok((rest, value))
 }
 
+/// Values of an address that must never appear in a message, not even in the store's own words
+/// (PostgreSQL quotes the value of a startup parameter it refuses, and `options=-c …` carries
+/// whatever the user put there): the password, and the pieces of `options`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Secrets(Vec<String>);
+
+impl Secrets {
+    /// Adds `value` (4 characters or longer: shorter ones would scrub ordinary words).
+    pub(crate) fn add(&mut self, value: &str) {
+        if value.chars().count() >= 4 && !self.0.iter().any(|s| s == value) {
+            self.0.push(value.to_owned());
+            self.0.sort_by_key(|s| core::cmp::Reverse(s.len()));
+        }
+    }
+
+    /// Adds the values of a command-line style option string (`-c name=value …`): each value
+    /// after `=`, and each word that is no flag; the parameter names stay readable.
+    pub(crate) fn add_option_values(&mut self, options: &str) {
+        for word in options.split_whitespace() {
+            match word.split_once('=') {
+                Some((_, value)) => self.add(value.trim_matches(['\'', '"'])),
+                None if !word.starts_with('-') => self.add(word),
+                None => {}
+            }
+        }
+    }
+
+    /// `text` with every secret replaced by `***`.
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for secret in &self.0 {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "***");
+            }
+        }
+        out
+    }
+
+    /// `e` with its words scrubbed.
+    pub(crate) fn scrub_error(&self, e: crate::error::Error) -> crate::error::Error {
+        use crate::error::Error;
+        if self.0.is_empty() {
+            return e;
+        }
+        match e {
+            Error::InvalidUrl { detail } => Error::InvalidUrl {
+                detail: self.scrub(&detail),
+            },
+            Error::Unreachable { detail } => Error::Unreachable {
+                detail: self.scrub(&detail),
+            },
+            Error::AuthenticationFailed { detail } => Error::AuthenticationFailed {
+                detail: self.scrub(&detail),
+            },
+            Error::Tls { detail } => Error::Tls {
+                detail: self.scrub(&detail),
+            },
+            Error::Store { detail } => Error::Store {
+                detail: self.scrub(&detail),
+            },
+            other => other,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +155,13 @@ mod tests {
             plausible_host("db-1.internal") && plausible_host("::1") && plausible_host("10.0.0.1")
         );
         assert!(!plausible_host("ss@h") && !plausible_host("") && !plausible_host("h:pw"));
+        let mut secrets = Secrets::default();
+        secrets.add_option_values("-c statement_timeout=Opt-Secret9 -c x=ab");
+        secrets.add("pw-Secret");
+        assert_eq!(
+            secrets.scrub(r#"invalid value for parameter "statement_timeout": "Opt-Secret9""#),
+            r#"invalid value for parameter "statement_timeout": "***""#
+        );
+        assert_eq!(secrets.scrub("a pw-Secret b"), "a *** b");
     }
 }

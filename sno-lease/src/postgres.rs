@@ -52,6 +52,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, NoTls};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use crate::address::Secrets;
 use crate::error::Error;
 use crate::pg_tls;
 use crate::pg_url::{self, PgTls};
@@ -181,6 +182,8 @@ pub(crate) struct PostgresStore {
     tls: Option<MakeRustlsConnect>,
     /// The address without secrets, for messages.
     url: String,
+    /// What the server's own words must not show.
+    secrets: Secrets,
     /// Always `Some` until drop, which shuts it down without waiting for a name lookup that
     /// the resolver still runs on a blocking thread.
     runtime: Option<tokio::runtime::Runtime>,
@@ -195,6 +198,13 @@ impl PostgresStore {
             tls: tls_mode,
             description,
         } = pg_url::parse(url)?;
+        let mut secrets = Secrets::default();
+        if let Some(password) = config.get_password() {
+            secrets.add(&String::from_utf8_lossy(password));
+        }
+        if let Some(options) = config.get_options() {
+            secrets.add_option_values(options);
+        }
         let tls = match tls_mode {
             PgTls::Off => None,
             PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(pg_tls::client_config(
@@ -215,6 +225,7 @@ impl PostgresStore {
             config,
             tls,
             url: description,
+            secrets,
             runtime: Some(runtime),
             client: None,
             schema_ready: false,
@@ -296,7 +307,7 @@ impl PostgresStore {
         if matches!(result, Err(Error::Unreachable { .. } | Error::Store { .. })) {
             self.client = None;
         }
-        result
+        result.map_err(|e| self.secrets.scrub_error(e))
     }
 }
 

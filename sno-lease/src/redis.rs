@@ -38,7 +38,7 @@ use redis::{
     TlsCertificates,
 };
 
-use crate::address::{plausible_host, take_query_parameter};
+use crate::address::{Secrets, plausible_host, take_query_parameter};
 use crate::error::Error;
 use crate::store::{Grant, Request, Store};
 use crate::tls::{self, Roots};
@@ -149,6 +149,8 @@ pub(crate) struct RedisStore {
     client: Client,
     /// The address without secrets, for messages.
     url: String,
+    /// What the server's or the driver's words must not show.
+    secrets: Secrets,
     connection: Option<Connection>,
     acquire: Script,
     renew: Script,
@@ -173,6 +175,13 @@ impl RedisStore {
                 },
             })?;
         let description = describe(&info)?;
+        let mut secrets = Secrets::default();
+        for value in [&info.redis.password, &info.redis.username]
+            .into_iter()
+            .flatten()
+        {
+            secrets.add(value);
+        }
         let client = match (&info.addr, ca_file) {
             (ConnectionAddr::TcpTls { .. }, Some(path)) => {
                 tls::install_default_provider();
@@ -199,10 +208,11 @@ impl RedisStore {
             }
             (_, None) => Client::open(info),
         }
-        .map_err(|e| classify(&description, e))?;
+        .map_err(|e| secrets.scrub_error(classify(&description, e)))?;
         Ok(RedisStore {
             client,
             url: description,
+            secrets,
             connection: None,
             acquire: Script::new(ACQUIRE),
             renew: Script::new(RENEW),
@@ -217,6 +227,15 @@ impl RedisStore {
     /// and continue of the process: `EINTR` from a socket with a timeout), are tried again on
     /// a fresh connection while time is left. A failed call drops the connection.
     fn call<T>(
+        &mut self,
+        timeout: Duration,
+        f: impl FnMut(&mut Connection, &Self) -> redis::RedisResult<T>,
+    ) -> Result<T, Error> {
+        self.call_unscrubbed(timeout, f)
+            .map_err(|e| self.secrets.scrub_error(e))
+    }
+
+    fn call_unscrubbed<T>(
         &mut self,
         timeout: Duration,
         mut f: impl FnMut(&mut Connection, &Self) -> redis::RedisResult<T>,

@@ -5,6 +5,7 @@ mod support;
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -104,14 +105,18 @@ struct BadRow {
     url: String,
     options: Vec<(String, String)>,
     code: String,
+    /// What must appear nowhere in the error (its message, its Debug form).
+    secret: Option<String>,
 }
 
 fn bad_rows() -> Vec<BadRow> {
     let text = include_str!("../../testdata/lease_bad_input.tsv");
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    assert_eq!(lines.next(), Some("case\turl\toptions\tcode\tsecret"));
     let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+    for line in lines.filter(|l| !l.is_empty()) {
         let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 4, "row {line:?}");
+        assert_eq!(f.len(), 5, "row {line:?}");
         let options = if f[2] == "-" {
             Vec::new()
         } else {
@@ -127,19 +132,84 @@ fn bad_rows() -> Vec<BadRow> {
             url: f[1].into(),
             options,
             code: f[3].into(),
+            secret: (f[4] != "-").then(|| f[4].into()),
         });
     }
     rows
+}
+
+/// A Redis server with a TLS port too, whose certificates are those of `certs` (started with
+/// `SNO_TEST_CERTS`); stopped on drop.
+struct TlsRedis {
+    url: String,
+    port: u16,
+    tls_port: u16,
+    dir: PathBuf,
+}
+
+impl TlsRedis {
+    fn start(certs: &Path) -> TlsRedis {
+        let root = std::env::var_os("SNO_TEST_STORE_ROOT")
+            .map(PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir);
+        let port = free_port();
+        let tls_port = loop {
+            let p = free_port();
+            if p != port {
+                break p;
+            }
+        };
+        let dir = root.join(format!("sno-lease-redis-tls-{}-{port}", std::process::id()));
+        let mut server = TlsRedis {
+            url: String::new(),
+            port,
+            tls_port,
+            dir,
+        };
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/store-server"))
+            .args(["start", "redis"])
+            .arg(&server.dir)
+            .args([port.to_string(), tls_port.to_string()])
+            .env("SNO_TEST_CERTS", certs)
+            .output()
+            .expect("run scripts/store-server");
+        assert!(
+            out.status.success(),
+            "scripts/store-server start redis (TLS) failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        server.url = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        server
+    }
+}
+
+impl Drop for TlsRedis {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/store-server"))
+            .args(["stop", "redis"])
+            .arg(&self.dir)
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 #[test]
 fn bad_requests_get_typed_errors() {
     let _serial = serial();
     let pg = Server::start(Kind::Postgres);
-    let redis = Server::start(Kind::Redis);
+    // The PostgreSQL server's certificates: `ca.pem` (the test CA, which signed its certificate
+    // for `localhost`) and `wrong-ca.pem` (a CA that signed nothing); Redis is started with them.
+    let certs = pg
+        .tls_file("ca.pem")
+        .parent()
+        .expect("the certificates' folder")
+        .to_path_buf();
+    let redis = TlsRedis::start(&certs);
     let closed = free_port();
     let rows = bad_rows();
-    assert!(rows.len() >= 20);
+    assert!(rows.len() >= 60);
     for row in rows {
         let url = row
             .url
@@ -147,7 +217,15 @@ fn bad_requests_get_typed_errors() {
             .replace("{redis}", &redis.url)
             .replace("{pg_port}", &pg.port.to_string())
             .replace("{redis_port}", &redis.port.to_string())
-            .replace("{closed_port}", &closed.to_string());
+            .replace("{redis_tls_port}", &redis.tls_port.to_string())
+            .replace("{closed_port}", &closed.to_string())
+            .replace("{wrong_ca}", &certs.join("wrong-ca.pem").to_string_lossy())
+            .replace("{ca}", &certs.join("ca.pem").to_string_lossy());
+        assert!(
+            !url.contains('{'),
+            "{}: a placeholder is left in {url}",
+            row.case
+        );
         let mut opts = LeaseOptions::default();
         let mut hold_first = false;
         for (k, v) in &row.options {
@@ -179,6 +257,19 @@ fn bad_requests_get_typed_errors() {
             !err.to_string().contains("sno-secret"),
             "no password in messages"
         );
+        if let Some(secret) = &row.secret {
+            // Not shown when found: the assertion's own message would print it.
+            assert!(
+                !err.to_string().contains(secret.as_str()),
+                "{}: the row's secret is in the message",
+                row.case
+            );
+            assert!(
+                !format!("{err:?}").contains(secret.as_str()),
+                "{}: the row's secret is in the Debug form",
+                row.case
+            );
+        }
     }
 }
 

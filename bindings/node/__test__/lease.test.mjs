@@ -4,19 +4,22 @@
 // SNO_LEASE_URL in child processes. Against real servers started for this file
 // (scripts/store-server): if one cannot start, every test here fails.
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { inspect } from 'node:util'
 
 import fc from 'fast-check'
 
-import { Generator, Lease } from '../index.mjs'
+import { Generator, Lease, releaseProcessLease } from '../index.mjs'
 import { freePort, pause, startStores } from './stores.mjs'
 
 const INDEX = fileURLToPath(new URL('../index.mjs', import.meta.url))
+const SNO_JS = fileURLToPath(new URL('../sno.js', import.meta.url))
 const TABLE = fileURLToPath(new URL('../../../testdata/lease_bad_input.tsv', import.meta.url))
 // Every Redis lease of this file is in this namespace, with this TTL: a namespace's first grant
 // waits one TTL (the store cannot know what an earlier life of it granted), once.
@@ -176,7 +179,7 @@ test('redis: while renewals fail the generator stops; nextAsync waits for the re
 const lines = readFileSync(TABLE, 'utf8')
   .split('\n')
   .filter((l) => l.length > 0 && !l.startsWith('#'))
-assert.equal(lines[0], 'case\turl\toptions\tcode')
+assert.equal(lines[0], 'case\turl\toptions\tcode\tsecret')
 
 /** The row's options as `Lease` options, and whether to hold the namespace's range first. */
 function rowOptions(text) {
@@ -211,15 +214,36 @@ function rowOptions(text) {
   return { options, holdFirst }
 }
 
-for (const line of lines.slice(1)) {
-  const [name, rawUrl, rawOptions, code] = line.split('\t')
+/** The row's URL with the servers' values in its placeholders. */
+function rowUrl(rawUrl) {
+  const target = rawUrl
+    .replaceAll('{pg}', stores.pg)
+    .replaceAll('{redis}', stores.redis)
+    .replaceAll('{pg_port}', String(stores.pgPort))
+    .replaceAll('{redis_port}', String(stores.redisPort))
+    .replaceAll('{redis_tls_port}', String(stores.redisTlsPort))
+    .replaceAll('{closed_port}', String(closedPort))
+    .replaceAll('{wrong_ca}', join(stores.certs, 'wrong-ca.pem'))
+    .replaceAll('{ca}', join(stores.certs, 'ca.pem'))
+  assert.ok(!target.includes('{'), `a placeholder is left in ${target}`)
+  return target
+}
+
+/** Fails (without showing it) if `secret` is in any of `texts`. */
+function assertHidden(secret, texts, what) {
+  if (secret === '-') return
+  const found = texts.map((t, i) => (String(t).includes(secret) ? i : -1)).filter((i) => i >= 0)
+  assert.deepEqual(found, [], `${what}: the row's secret is shown (in items ${found})`)
+}
+
+/** Everything an error shows: its message, String(), util.inspect() (stack, code, properties). */
+const shown = (e) => [e?.message, String(e), inspect(e), inspect(e, { showHidden: true, depth: 5 })]
+
+const rows = lines.slice(1).map((line) => line.split('\t'))
+
+for (const [name, rawUrl, rawOptions, code, secret] of rows) {
   test(`lease bad input: ${name}`, async () => {
-    const target = rawUrl
-      .replaceAll('{pg}', stores.pg)
-      .replaceAll('{redis}', stores.redis)
-      .replaceAll('{pg_port}', String(stores.pgPort))
-      .replaceAll('{redis_port}', String(stores.redisPort))
-      .replaceAll('{closed_port}', String(closedPort))
+    const target = rowUrl(rawUrl)
     const { options, holdFirst } = rowOptions(rawOptions)
     const request = { url: target, ...options }
     const expected = `ERR_SNO_${code.toUpperCase()}`
@@ -227,14 +251,41 @@ for (const line of lines.slice(1)) {
     // The holder takes the TTL of this file's leases when the row sets none: a fresh Redis
     // namespace's first grant waits one TTL, which need not be the default 15 s here.
     const holder = holdFirst ? await Lease.acquire({ ttlMs: TTL_MS, ...request }) : undefined
+    const texts = holder ? [inspect(holder, { showHidden: true })] : []
     try {
-      assert.throws(() => new Lease(request), is(Class, expected))
-      await assert.rejects(Lease.acquire(request), is(Class, expected))
+      assert.throws(
+        () => new Lease(request),
+        (e) => (texts.push(...shown(e)), is(Class, expected)(e)),
+      )
+      await assert.rejects(Lease.acquire(request), (e) => (texts.push(...shown(e)), is(Class, expected)(e)))
     } finally {
       holder?.close()
     }
+    assertHidden(secret, texts, name)
   })
 }
+
+// The same URLs as the process-wide generator's SNO_LEASE_URL in a child process whose first
+// newId() throws, uncaught: Node prints the error (stack, code) to stderr. No row's secret may be
+// in it. (Rows with other options need a Lease: above.)
+test('lease bad input as SNO_LEASE_URL: nothing a child prints shows the secret', () => {
+  const probe = `require(${JSON.stringify(SNO_JS)}).newId()`
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SNO_')))
+  let checked = 0
+  for (const [name, rawUrl, rawOptions, code, secret] of rows) {
+    if (secret === '-' || !['-', 'timeout_ms=2000'].includes(rawOptions)) continue
+    const out = spawnSync(process.execPath, ['-e', probe], {
+      env: { ...clean, SNO_LEASE_URL: rowUrl(rawUrl), SNO_LEASE_TTL: `${TTL_MS}ms` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.notEqual(out.status, 0, `${name}: the child minted`)
+    assert.ok(out.stderr.includes(`ERR_SNO_${code.toUpperCase()}`), `${name}: ${out.stderr.split('\n').find((l) => l.includes('ERR_SNO_'))}`)
+    assertHidden(secret, [out.stdout, out.stderr], `${name} (child)`)
+    checked++
+  }
+  assert.ok(checked >= 40, `${checked} rows checked`)
+})
 
 // The process-wide functions in a child process whose environment holds only the variables given.
 const PROBE = `
@@ -267,11 +318,18 @@ const throws = (error) => Array(4).fill(error).join(' | ')
 test('process-wide: SNO_LEASE_URL leases the partition (PostgreSQL and Redis)', () => {
   const pg = { SNO_LEASE_URL: url('pg'), SNO_LEASE_NAMESPACE: 'node-env', SNO_LEASE_PARTITIONS: '4321-4321', SNO_LEASE_TTL: '60s' }
   assert.equal(child(pg), all('4321'))
-  // The child's lease is still live (it lapses after the TTL): nobody else gets the partition.
-  assert.throws(
-    () => new Lease({ url: url('pg'), namespace: 'node-env', partitions: [4321, 4321] }),
-    is(Error, 'ERR_SNO_LEASE_NO_FREE_PARTITION'),
-  )
+  // While the child runs, its lease is live: nobody else gets the partition (asked from inside it).
+  const held = `${PROBE}
+try {
+  new sno.Lease({ url: process.env.SNO_LEASE_URL, namespace: process.env.SNO_LEASE_NAMESPACE, partitions: [4321, 4321] })
+  console.log('free')
+} catch (e) {
+  console.log(e.code)
+}
+`
+  assert.equal(child(pg, held), `${all('4321')}\nERR_SNO_LEASE_NO_FREE_PARTITION`)
+  // It ended normally and released the lease on its way out (not one 60 s TTL later).
+  new Lease({ url: url('pg'), namespace: 'node-env', partitions: [4321, 4321] }).close()
   const redis = { SNO_LEASE_URL: url('redis'), SNO_LEASE_NAMESPACE: NS, SNO_LEASE_PARTITIONS: '4322-4322', SNO_LEASE_TTL: `${TTL_MS}ms` }
   assert.equal(child(redis), all('4322'))
 })
@@ -296,6 +354,74 @@ test('process-wide: both variables, or invalid values, throw the code at every c
   assert.equal(child({ SNO_LEASE_URL: `redis://:sno-test@127.0.0.1:${closedPort}/` }), throws('Error ERR_SNO_LEASE_UNREACHABLE'))
   const wrong = `postgres://sno_auth:wrong@127.0.0.1:${stores.pgPort}/postgres`
   assert.equal(child({ SNO_LEASE_URL: wrong }), throws('Error ERR_SNO_LEASE_AUTHENTICATION_FAILED'))
+})
+
+// Releasing the process lease: on the `exit` event, and by hand.
+const MINT = `
+const sno = await import(${JSON.stringify(INDEX)})
+const id = sno.newId()
+console.log(JSON.stringify([id.partition, id.unixMs, String(id)]))
+`
+
+/** The process lease of a namespace with one partition (5) and a 15 s TTL. */
+const onePartition = (namespace) => ({
+  SNO_LEASE_URL: url('pg'),
+  SNO_LEASE_NAMESPACE: namespace,
+  SNO_LEASE_PARTITIONS: '5-5',
+  SNO_LEASE_TTL: '15s',
+})
+
+test('process-wide: a process that exits normally releases its lease (the next one gets the partition at once)', () => {
+  const env = onePartition('node-exit')
+  const [p1, t1, id1] = JSON.parse(child(env, MINT))
+  const started = Date.now()
+  // Without the release at exit the one partition would be held for 15 s: NO_FREE_PARTITION.
+  const [p2, t2, id2] = JSON.parse(child(env, MINT))
+  const took = Date.now() - started
+  assert.deepEqual([p1, p2], [5, 5])
+  assert.ok(t2 >= t1 && id2 > id1, `${id1} then ${id2}`)
+  assert.ok(took < 5000, `the second process took ${took} ms`)
+})
+
+test('process-wide: releaseProcessLease() frees the partition at once; the next newId() leases anew', () => {
+  const probe = `
+const sno = await import(${JSON.stringify(INDEX)})
+const out = { before: sno.releaseProcessLease() }
+const first = sno.newId()
+out.released = sno.releaseProcessLease()
+out.again = sno.releaseProcessLease()
+const started = Date.now()
+const lease = new sno.Lease({ url: process.env.SNO_LEASE_URL, namespace: process.env.SNO_LEASE_NAMESPACE, partitions: [5, 5], ttlMs: 1000, timeoutMs: 5000 })
+out.took = Date.now() - started
+out.other = lease.partition
+try { sno.newId(); out.whileHeld = 'ok' } catch (e) { out.whileHeld = e.code }
+lease.close()
+const second = sno.newId()
+out.partitions = [first.partition, second.partition]
+out.ordered = String(first) < String(second)
+console.log(JSON.stringify(out))
+`
+  const out = JSON.parse(child(onePartition('node-release'), probe))
+  assert.deepEqual(out, { ...out, before: false, released: true, again: false, other: 5, whileHeld: 'ERR_SNO_LEASE_NO_FREE_PARTITION', partitions: [5, 5], ordered: true })
+  assert.ok(out.took < 5000, `acquiring the released partition took ${out.took} ms`)
+  assert.equal(releaseProcessLease(), false, 'this process holds no process lease')
+})
+
+test('process-wide: a worker thread that exits does not release the process lease', () => {
+  const probe = `
+const { Worker } = await import('node:worker_threads')
+const sno = await import(${JSON.stringify(INDEX)})
+const first = sno.newId()
+await new Promise((resolve, reject) => {
+  const w = new Worker(${JSON.stringify(`const sno = require(${JSON.stringify(SNO_JS)}); sno.newId()`)}, { eval: true, execArgv: [] })
+  w.on('error', reject)
+  w.on('exit', resolve)
+})
+let held
+try { new sno.Lease({ url: process.env.SNO_LEASE_URL, namespace: process.env.SNO_LEASE_NAMESPACE, partitions: [5, 5] }).close(); held = 'free' } catch (e) { held = e.code }
+console.log(JSON.stringify([first.partition, sno.newId().partition, held]))
+`
+  assert.deepEqual(JSON.parse(child(onePartition('node-worker'), probe)), [5, 5, 'ERR_SNO_LEASE_NO_FREE_PARTITION'])
 })
 
 test('Lease.fromEnv() leases from SNO_LEASE_URL with the SNO_LEASE_* options', () => {

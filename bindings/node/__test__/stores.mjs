@@ -25,9 +25,9 @@ export async function freePort() {
   return port
 }
 
-function script(...args) {
+function script(args, env = process.env) {
   try {
-    return execFileSync(SCRIPT, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 }).trim()
+    return execFileSync(SCRIPT, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, env }).trim()
   } catch (e) {
     throw new Error(`scripts/store-server ${args.join(' ')} failed (${e.status ?? e.signal}): ${e.stderr || e.message}`)
   }
@@ -36,7 +36,10 @@ function script(...args) {
 /**
  * Starts one server of each kind in `kinds` ('pg', 'redis'). Returns, per kind, its URL
  * (`stores.pg`, `stores.redis`) and port (`stores.pgPort`, `stores.redisPort`), the running
- * servers' directories (`stores.dir(kind)`, for pause/resume) and `stop()`.
+ * servers' directories (`stores.dir(kind)`, for pause/resume) and `stop()`. Both take TLS with
+ * the certificates of one folder, `stores.certs` (`ca.pem`: the test CA that signed both
+ * servers' certificates, valid for `localhost` only; `wrong-ca.pem`: a CA that signed nothing):
+ * PostgreSQL on its port, Redis on `stores.redisTlsPort` too.
  */
 export async function startStores(kinds) {
   const root = mkdtempSync(join(process.env.SNO_TEST_STORE_ROOT || tmpdir(), 'sno-node-stores-'))
@@ -47,7 +50,7 @@ export async function startStores(kinds) {
     stopped = true
     for (const kind of started) {
       try {
-        script('stop', kind, join(root, kind))
+        script(['stop', kind, join(root, kind)])
       } catch (e) {
         console.error(String(e.message))
       }
@@ -61,7 +64,10 @@ export async function startStores(kinds) {
   process.once('exit', stop)
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  const certs = join(root, 'certs')
+  const env = { ...process.env, SNO_TEST_CERTS: certs }
   const stores = {
+    certs,
     dir: (kind) => join(root, kind),
     stop() {
       stop()
@@ -73,8 +79,15 @@ export async function startStores(kinds) {
   try {
     for (const kind of kinds) {
       const port = await freePort()
+      const ports = [String(port)]
+      if (kind === 'redis') {
+        let tlsPort = await freePort()
+        while (tlsPort === port) tlsPort = await freePort()
+        stores.redisTlsPort = tlsPort
+        ports.push(String(tlsPort))
+      }
       started.push(kind)
-      stores[kind] = script('start', kind, join(root, kind), String(port))
+      stores[kind] = script(['start', kind, join(root, kind), ...ports], env)
       stores[`${kind}Port`] = port
     }
   } catch (e) {
@@ -86,5 +99,5 @@ export async function startStores(kinds) {
 
 /** Pauses (SIGSTOP) or resumes a server of `stores`: it then neither answers nor refuses. */
 export function pause(stores, kind, paused) {
-  script(paused ? 'pause' : 'resume', kind, stores.dir(kind))
+  script([paused ? 'pause' : 'resume', kind, stores.dir(kind)])
 }

@@ -21,6 +21,7 @@ import sno, {
   newIds,
   newString,
   newStrings,
+  releaseProcessLease,
   scru128,
   scru160,
   typeid,
@@ -58,6 +59,7 @@ const plain: Id = newId()
 const text: string = newString() + newString(3)
 const ids: Id[] = newIds(10, 2)
 const texts: string[] = newStrings(10).concat(newStrings(3, 1))
+const released: boolean = releaseProcessLease() || sno.releaseProcessLease()
 const encoded: string[] = encodeMany(ids)
 const decoded: Id[] = decodeMany(texts)
 const detected: Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId = detect('brpk4q72xwf2m63l')

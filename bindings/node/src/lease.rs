@@ -232,6 +232,16 @@ impl Lease {
     }
 }
 
+/// Releases the lease of the process-wide generator (`newId()` … with `SNO_LEASE_URL`), if this
+/// process acquired one: its partition can be granted again at once, to a holder whose IDs come
+/// after this process's. Returns whether a lease was released. `sno.js` calls it on the
+/// process's `exit` event; a later `newId()` leases anew. Blocks (the event loop included) for
+/// one call to the store, at most the lease's timeout.
+#[napi(catch_unwind)]
+pub fn release_process_lease() -> bool {
+    sno_lease::release_process_lease()
+}
+
 /// Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise.
 #[napi(
     ts_args_type = "url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null",

@@ -27,6 +27,7 @@ pub(crate) fn lease_to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::InvalidUrl { .. } | Error::InvalidOptions { .. } => "LeaseConfigError",
         Error::Unreachable { .. } => "LeaseUnreachableError",
         Error::AuthenticationFailed { .. } => "LeaseAuthenticationError",
+        Error::Tls { .. } => "LeaseTlsError",
         Error::NoFreePartition { .. } => "NoFreePartitionError",
         Error::Store { .. } => "LeaseStoreError",
         // Lost, Unavailable, and any kind a later sno-lease adds.
@@ -458,7 +459,25 @@ fn process_generator_first(py: Python<'_>, generation: u64) -> PyResult<ProcessG
     Ok(g)
 }
 
+/// Releases the lease of the process-wide generator (``sno.new()`` with ``SNO_LEASE_URL``), if
+/// this process acquired one: its partition can be granted again at once, to a holder whose IDs
+/// come after this process's (without it, the partition is free one TTL after the process is
+/// gone). Returns whether a lease was released. The package calls it at interpreter exit
+/// (``atexit``); call it yourself before ``os._exit()``, or when the process stops minting long
+/// before it ends. A later ``sno.new()`` leases a partition anew. Waits for the store at most the
+/// lease's timeout (10 s by default), with the GIL released.
+#[pyfunction]
+fn release_process_lease(py: Python<'_>) -> bool {
+    let released = py.detach(sno_lease::release_process_lease);
+    if released {
+        // The next call builds the process generator anew (detached, interruptibly).
+        PROCESS_READY.store(0, Ordering::Release);
+    }
+    released
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLease>()?;
+    m.add_function(wrap_pyfunction!(release_process_lease, m)?)?;
     Ok(())
 }

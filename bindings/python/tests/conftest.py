@@ -2,7 +2,7 @@
 
 import pytest
 
-from _stores import start_server
+from _stores import make_certs_dir, start_server
 from _vectors import rows
 
 
@@ -12,12 +12,21 @@ def codec_rows():
 
 
 @pytest.fixture(scope="session")
-def pg(request):
-    """A throwaway PostgreSQL server for the session (`.url`: postgres://postgres@127.0.0.1:PORT/postgres)."""
-    return start_server("pg", request)
+def certs(request):
+    """The folder of the test certificates both servers use: `ca.pem` (the test CA, which signed
+    the servers' certificates, valid for `localhost` only) and `wrong-ca.pem` (a CA that signed
+    nothing)."""
+    return make_certs_dir(request)
 
 
 @pytest.fixture(scope="session")
-def redis(request):
-    """A throwaway Redis server for the session."""
-    return start_server("redis", request)
+def pg(request, certs):
+    """A throwaway PostgreSQL server for the session (`.url`: postgres://postgres@127.0.0.1:PORT/postgres),
+    TLS on the same port."""
+    return start_server("pg", request, certs=certs)
+
+
+@pytest.fixture(scope="session")
+def redis(request, certs):
+    """A throwaway Redis server for the session, TLS on `.tls_port`."""
+    return start_server("redis", request, certs=certs, tls=True)

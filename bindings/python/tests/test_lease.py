@@ -29,6 +29,7 @@ CLASSES = {
     "lease_invalid_options": sno.LeaseConfigError,
     "lease_unreachable": sno.LeaseUnreachableError,
     "lease_authentication_failed": sno.LeaseAuthenticationError,
+    "lease_tls_failed": sno.LeaseTlsError,
     "lease_no_free_partition": sno.NoFreePartitionError,
     "lease_store": sno.LeaseStoreError,
     "lease_expired": sno.LeaseExpiredError,
@@ -276,7 +277,7 @@ def test_lease_from_env(pg, monkeypatch):
 def bad_rows():
     lines = [l for l in BAD_INPUT.read_text(encoding="utf-8").splitlines() if not l.startswith("#")]
     header = lines[0].split("\t")
-    assert header == ["case", "url", "options", "code"], header
+    assert header == ["case", "url", "options", "code", "secret"], header
     rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line]
     assert all(len(r) == len(header) for r in rows)
     return [pytest.param(r, id=r["case"]) for r in rows]
@@ -304,7 +305,7 @@ def lease_kwargs(options):
 
 
 @pytest.mark.parametrize("row", bad_rows())
-def test_lease_bad_input(row, request):
+def test_lease_bad_input(row, request, capfd):
     url = row["url"]
     if "{pg" in url:
         server = request.getfixturevalue("pg")
@@ -312,26 +313,43 @@ def test_lease_bad_input(row, request):
     if "{redis" in url:
         server = request.getfixturevalue("redis")
         url = url.replace("{redis}", server.url).replace("{redis_port}", str(server.port))
+        url = url.replace("{redis_tls_port}", str(server.tls_port))
+    if "{ca}" in url or "{wrong_ca}" in url:
+        certs = request.getfixturevalue("certs")
+        url = url.replace("{wrong_ca}", str(certs / "wrong-ca.pem")).replace("{ca}", str(certs / "ca.pem"))
     url = url.replace("{closed_port}", str(free_port()))
     assert "{" not in url, url
     kwargs, hold = lease_kwargs(row["options"])
+    secret = None if row["secret"] == "-" else row["secret"]
     held = None
+    shown = []
     if hold:
         # The same namespace and range, held while the request runs. Where the row leaves the
         # TTL at its default, the hold takes the shortest: a fresh Redis namespace makes its
         # first grant wait one TTL, and the request fails at once either way.
         held = sno.Lease(url, **{"ttl": 1.0, **kwargs})
+        shown.append(repr(held))
     try:
         with pytest.raises(sno.SnoError) as err:
             sno.Lease(url, **kwargs)
     finally:
         if held is not None:
             held.close()
+            shown.append(repr(held))
     code = row["code"]
     assert err.value.code == code, str(err.value)
     assert type(err.value) is CLASSES[code]
     assert isinstance(err.value, sno.LeaseError) and isinstance(err.value, Exception)
     assert str(err.value).startswith("sno lease: ")
+    if code == "lease_tls_failed":
+        assert isinstance(err.value, ConnectionError) and "TLS" in str(err.value)
+    if secret is not None:
+        # Everything the failure shows: the message, the repr (with its args), any lease's repr,
+        # and whatever reached stdout or stderr meanwhile. Not printed when found.
+        out, errors = capfd.readouterr()
+        shown += [str(err.value), repr(err.value), repr(err.value.args), out, errors]
+        leaks = [i for i, text in enumerate(shown) if secret in text]
+        assert not leaks, f"{row['case']}: the row's secret is shown (in items {leaks})"
 
 
 # --- the process-wide generator, configured by the environment (in fresh interpreters) -------
@@ -556,3 +574,96 @@ def test_a_leased_generator_refuses_in_a_fork_child(pg):
         assert fork_and_run(child) == " ".join(["ForkedGeneratorError:forked"] * 3)
         assert not lease.closed
         assert g.new().partition == lease.partition
+
+
+# --- releasing the process lease at exit (atexit) and by hand ----------------------------------
+
+MINT = textwrap.dedent(
+    """
+    import json
+    import sno
+
+    i = sno.new()
+    print(json.dumps([i.partition, i.unix_ms, str(i)]), flush=True)
+    """
+)
+
+
+def one_partition_env(url, ns):
+    """The process lease of a namespace with one partition (5) and a 15 s TTL."""
+    return clean_env(SNO_LEASE_URL=url, SNO_LEASE_NAMESPACE=ns, SNO_LEASE_TTL="15s", SNO_LEASE_PARTITIONS="5-5")
+
+
+def test_a_process_that_exits_normally_releases_its_lease(pg, tmp_path):
+    env = one_partition_env(pg.url, namespace())
+    first = subprocess.run([sys.executable, "-c", MINT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    started = time.monotonic()
+    # Right after: the one partition is free at once (the first process released it at exit),
+    # not one TTL (15 s) later; without the release this would fail with NoFreePartitionError.
+    second = subprocess.run([sys.executable, "-c", MINT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - started
+    assert second.returncode == 0, second.stderr
+    (p1, t1, id1), (p2, t2, id2) = json.loads(first.stdout), json.loads(second.stdout)
+    assert (p1, p2) == (5, 5)
+    assert t2 >= t1 and id2 > id1, (id1, id2)
+    assert took < 5, f"the second process took {took:.1f} s"
+
+
+RELEASE = textwrap.dedent(
+    """
+    import json, os, sys, time
+    import sno
+
+    url, ns = sys.argv[1], sys.argv[2]
+    out = {"before": sno.release_process_lease()}
+    first = sno.new()
+    out["released"] = sno.release_process_lease()
+    out["again"] = sno.release_process_lease()
+    started = time.monotonic()
+    lease = sno.Lease(url, namespace=ns, ttl=1.0, partitions=(5, 5), timeout=5.0)
+    out["took"] = time.monotonic() - started
+    out["other"] = lease.partition
+    try:
+        sno.new()
+        out["while_held"] = "ok"
+    except sno.SnoError as e:
+        out["while_held"] = e.code
+    lease.close()
+    second = sno.new()
+    out["ids"] = [str(first), str(second)]
+    out["partitions"] = [first.partition, second.partition]
+    print(json.dumps(out))
+    """
+)
+
+
+def test_release_process_lease_frees_the_partition_at_once(pg, tmp_path):
+    ns = namespace()
+    done = subprocess.run(
+        [sys.executable, "-c", RELEASE, pg.url, ns],
+        env=one_partition_env(pg.url, ns),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["before"] is False, "nothing to release before the first ID"
+    assert out["released"] is True and out["again"] is False
+    assert out["other"] == 5 and out["took"] < 5, out
+    # While another holder has the partition, the process generator finds none; once it is
+    # released, the next sno.new() leases anew, after every ID so far.
+    assert out["while_held"] == "lease_no_free_partition"
+    assert out["partitions"] == [5, 5]
+    first, second = out["ids"]
+    assert second > first
+
+
+def test_release_process_lease_without_a_lease(tmp_path):
+    probe = "import sno; print(sno.release_process_lease(), sno.new().partition >= 0, sno.release_process_lease())"
+    done = subprocess.run([sys.executable, "-c", probe], env=clean_env(), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "False"]
+    assert sno.release_process_lease.__doc__ and "release" in sno.release_process_lease.__doc__

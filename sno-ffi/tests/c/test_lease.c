@@ -2,7 +2,7 @@
  * that sno-ffi/tests/lease.rs starts (scripts/store-server) and passes in; never a mock.
  *
  *   test_lease api PG_URL REDIS_URL             sno_lease_*, leased generators, NULLs, messages
- *   test_lease bad-input TSV PG_URL REDIS_URL PG_PORT REDIS_PORT CLOSED_PORT
+ *   test_lease bad-input TSV PG_URL REDIS_URL PG_PORT REDIS_PORT CLOSED_PORT REDIS_TLS_PORT CA WRONG_CA
  *                                               every row of testdata/lease_bad_input.tsv
  *   test_lease zeroed                           prints the partition of zeroed options
  *   test_lease env-ok PARTITION [URL NS FIRST LAST]
@@ -12,6 +12,12 @@
  *   test_lease env-fork                         sno_new in a fork() child of a leased process
  *   test_lease env-fail CODE WORDS              sno_new and sno_process_partition fail with CODE,
  *                                               every time, and the message holds WORDS
+ *   test_lease env-mint                         sno_new once under SNO_LEASE_URL, prints the ID's
+ *                                               partition and time, and returns from main: the
+ *                                               atexit handler releases the process lease
+ *   test_lease env-release URL NS PARTITION     sno_new, then sno_release_process_lease: the
+ *                                               partition (NS, PARTITION-PARTITION) is free at
+ *                                               once, and the next sno_new leases anew
  *
  * SNO_TEST_TTL_MS sets the TTL of the api mode's leases (default 2000). */
 #define _GNU_SOURCE
@@ -34,6 +40,7 @@ static const char *code_of(sno_status s) {
     case SNO_STATUS_LEASE_INVALID_OPTIONS: return "lease_invalid_options";
     case SNO_STATUS_LEASE_UNREACHABLE: return "lease_unreachable";
     case SNO_STATUS_LEASE_AUTHENTICATION_FAILED: return "lease_authentication_failed";
+    case SNO_STATUS_LEASE_TLS_FAILED: return "lease_tls_failed";
     case SNO_STATUS_LEASE_NO_FREE_PARTITION: return "lease_no_free_partition";
     case SNO_STATUS_LEASE_STORE: return "lease_store";
     case SNO_STATUS_LEASE_LOST: return "lease_lost";
@@ -346,11 +353,12 @@ static int api(const char *pg, const char *redis) {
 
 /* Replaces every {key} of `in` (see the TSV's header comment). */
 static void expand(const char *in, char *out, size_t cap, char **values) {
-    static const char *keys[] = {"{pg}", "{redis}", "{pg_port}", "{redis_port}", "{closed_port}"};
+    static const char *keys[] = {"{pg}",          "{redis}",          "{pg_port}", "{redis_port}",
+                                 "{closed_port}", "{redis_tls_port}", "{ca}",      "{wrong_ca}"};
     size_t n = 0;
     while (*in && n + 1 < cap) {
         int hit = 0;
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
             size_t kl = strlen(keys[k]);
             if (strncmp(in, keys[k], kl) == 0) {
                 size_t vl = strlen(values[k]);
@@ -404,14 +412,16 @@ static int bad_input(const char *tsv, char **values) {
         int n = split_tabs(line, cells, 8);
         if (!header) {
             header = 1;
-            CHECK(n == 4 && strcmp(cells[0], "case") == 0 && strcmp(cells[1], "url") == 0 &&
-                      strcmp(cells[2], "options") == 0 && strcmp(cells[3], "code") == 0,
+            CHECK(n == 5 && strcmp(cells[0], "case") == 0 && strcmp(cells[1], "url") == 0 &&
+                      strcmp(cells[2], "options") == 0 && strcmp(cells[3], "code") == 0 &&
+                      strcmp(cells[4], "secret") == 0,
                   "unexpected header");
             continue;
         }
         if (n == 1 && cells[0][0] == '\0') continue;
-        CHECK(n == 4, "row %d has %d cells", rows, n);
-        if (n != 4) continue;
+        CHECK(n == 5, "row %d has %d cells", rows, n);
+        if (n != 5) continue;
+        const char *secret = strcmp(cells[4], "-") == 0 ? NULL : cells[4];
         rows++;
         expand(cells[1], url, sizeof url, values);
         sno_lease_options o;
@@ -437,6 +447,8 @@ static int bad_input(const char *tsv, char **values) {
             /* The store's words, never the password of the URL. */
             CHECK(strstr(msg, ":wrong@") == NULL && strstr(msg, ":sno-test@") == NULL, "%s: password in %s",
                   cells[0], msg);
+            /* Nor the row's secret (not printed: the message is shown only when it holds none). */
+            if (secret) CHECK(strstr(msg, secret) == NULL, "%s: the row's secret is in the message", cells[0]);
         }
         sno_lease_free(held);
     }
@@ -550,14 +562,75 @@ static int env_fail(const char *code, const char *words) {
     return finish("test_lease env-fail");
 }
 
+/* One ID of the process-wide generator; then main returns, and the atexit handler that sno_new
+ * registered releases the lease (sno-ffi/tests/lease.rs starts the next holder right after). */
+static int env_mint(void) {
+    sno_id id;
+    sno_status st = sno_new(0, &id);
+    CHECK(st == SNO_STATUS_OK, "sno_new -> %s: %s", code_of(st), last_message());
+    if (st == SNO_STATUS_OK) printf("minted partition %u unix_ms %lld\n", sno_id_partition(id), (long long)sno_id_unix_ms(id));
+    return finish("test_lease env-mint");
+}
+
+/* sno_release_process_lease by hand: the partition is free at once, for IDs after ours; the next
+ * sno_new leases anew. */
+static int env_release(const char *url, const char *ns, int partition) {
+    CHECK(!sno_release_process_lease(), "nothing to release before the first sno_new");
+    sno_id first, id;
+    uint16_t p = 0;
+    sno_status st = sno_new(0, &first);
+    CHECK(st == SNO_STATUS_OK, "sno_new -> %s: %s", code_of(st), last_message());
+    if (st != SNO_STATUS_OK) return finish("test_lease env-release");
+    CHECK(sno_id_partition(first) == partition, "partition %u, want %d", sno_id_partition(first), partition);
+    CHECK(sno_release_process_lease(), "the process lease is released");
+    CHECK(!sno_release_process_lease(), "a second release finds none");
+
+    sno_lease_options o;
+    memset(&o, 0, sizeof o);
+    o.namespace_name = ns;
+    o.partition_first = (uint16_t)partition;
+    o.partition_last = (uint16_t)partition;
+    o.ttl_ms = 1000;
+    o.timeout_ms = 5000;
+    int64_t t0 = now_ms();
+    sno_lease *other = NULL;
+    st = sno_lease_acquire(url, &o, &other);
+    int64_t took = now_ms() - t0;
+    CHECK(st == SNO_STATUS_OK, "the released partition -> %s: %s", code_of(st), last_message());
+    /* Free at once, and from just past our IDs on: not one TTL (15 s) later. */
+    CHECK(took < 5000, "acquiring the released partition took %lld ms", (long long)took);
+    if (other) {
+        sno_lease_grant grant;
+        CHECK_STATUS(sno_lease_current_grant(other, &grant), SNO_STATUS_OK);
+        CHECK(grant.partition == partition, "granted %u", grant.partition);
+        CHECK(grant.ids_from_unix_ms > sno_id_unix_ms(first), "the next holder starts at %lld, our ID is at %lld",
+              (long long)grant.ids_from_unix_ms, (long long)sno_id_unix_ms(first));
+        /* While it holds the partition, the process generator finds none free. */
+        st = sno_new(0, &id);
+        CHECK(st == SNO_STATUS_LEASE_NO_FREE_PARTITION, "sno_new while held -> %s", code_of(st));
+        sno_lease_free(other);
+    }
+    /* Released by the other holder: sno_new leases it anew, after every ID so far. */
+    st = sno_new(0, &id);
+    CHECK(st == SNO_STATUS_OK, "sno_new after the release -> %s: %s", code_of(st), last_message());
+    if (st == SNO_STATUS_OK) {
+        CHECK(sno_id_partition(id) == partition && sno_id_compare(first, id) < 0, "the new lease's ID");
+        CHECK_STATUS(sno_process_partition(&p), SNO_STATUS_OK);
+        CHECK(p == partition, "process partition %u", p);
+    }
+    return finish("test_lease env-release");
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "api") == 0 && argc == 4) return api(argv[2], argv[3]);
-    if (strcmp(mode, "bad-input") == 0 && argc == 8) return bad_input(argv[2], argv + 3);
+    if (strcmp(mode, "bad-input") == 0 && argc == 11) return bad_input(argv[2], argv + 3);
     if (strcmp(mode, "zeroed") == 0) return zeroed();
     if (strcmp(mode, "env-ok") == 0) return env_ok(argc, argv);
     if (strcmp(mode, "env-fork") == 0) return env_fork();
     if (strcmp(mode, "env-fail") == 0 && argc == 4) return env_fail(argv[2], argv[3]);
+    if (strcmp(mode, "env-mint") == 0) return env_mint();
+    if (strcmp(mode, "env-release") == 0 && argc == 5) return env_release(argv[2], argv[3], atoi(argv[4]));
     fprintf(stderr, "usage: see the comment at the top of test_lease.c\n");
     return 2;
 }

@@ -23,6 +23,7 @@ from sno._errors import (
     LeaseError,
     LeaseExpiredError,
     LeaseStoreError,
+    LeaseTlsError,
     LeaseUnreachableError,
     NoFreePartitionError,
     RandomnessExhaustedError,
@@ -51,6 +52,7 @@ from sno._sno import (
     encode_many,
     new,
     new_many,
+    release_process_lease,
 )
 from sno._sno import Generator as _NativeGenerator
 from sno import nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
@@ -72,6 +74,7 @@ __all__ = [
     "LeaseError",
     "LeaseExpiredError",
     "LeaseStoreError",
+    "LeaseTlsError",
     "LeaseUnreachableError",
     "MAX_BATCH",
     "Nanoflake",
@@ -95,6 +98,7 @@ __all__ = [
     "new",
     "nanoflake",
     "new_many",
+    "release_process_lease",
     "scru128",
     "scru160",
     "typeid",
@@ -138,5 +142,10 @@ class Generator(_NativeGenerator):
 
 
 from datetime import timedelta as _timedelta  # noqa: E402
+import atexit as _atexit  # noqa: E402
+
+# The process lease (SNO_LEASE_URL) is released when the interpreter exits normally: the next
+# process gets its partition at once instead of one TTL later.
+_atexit.register(release_process_lease)
 
 _timedelta_us = _timedelta(microseconds=1)

@@ -21,6 +21,7 @@ from sno._errors import (
     LeaseError as LeaseError,
     LeaseExpiredError as LeaseExpiredError,
     LeaseStoreError as LeaseStoreError,
+    LeaseTlsError as LeaseTlsError,
     LeaseUnreachableError as LeaseUnreachableError,
     NoFreePartitionError as NoFreePartitionError,
     RandomnessExhaustedError as RandomnessExhaustedError,
@@ -49,6 +50,7 @@ from sno._sno import (
     encode_many as encode_many,
     new as new,
     new_many as new_many,
+    release_process_lease as release_process_lease,
 )
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "LeaseError",
     "LeaseExpiredError",
     "LeaseStoreError",
+    "LeaseTlsError",
     "LeaseUnreachableError",
     "MAX_BATCH",
     "Nanoflake",
@@ -90,6 +93,7 @@ __all__ = [
     "new",
     "nanoflake",
     "new_many",
+    "release_process_lease",
     "scru128",
     "scru160",
     "typeid",

@@ -91,8 +91,9 @@ class LeaseError(SnoError):
 
 
 class LeaseConfigError(LeaseError, ConfigError):
-    """A lease that cannot be asked for: ``"lease_invalid_url"`` (malformed, an unknown scheme,
-    TLS) or ``"lease_invalid_options"`` (namespace, TTL, margin, timeout or partition range out
+    """A lease that cannot be asked for: ``"lease_invalid_url"`` (malformed: the message names
+    the part, never echoes the URL; an unknown scheme or ``sslmode``; a CA file that cannot be
+    read) or ``"lease_invalid_options"`` (namespace, TTL, margin, timeout or partition range out
     of range; a ``SNO_LEASE_*`` variable that holds none of these; ``SNO_PARTITION`` and
     ``SNO_LEASE_URL`` both set)."""
 
@@ -104,6 +105,13 @@ class LeaseUnreachableError(LeaseError, ConnectionError):
 
 class LeaseAuthenticationError(LeaseError, PermissionError):
     """The store refused the credentials (``"lease_authentication_failed"``)."""
+
+
+class LeaseTlsError(LeaseError, ConnectionError):
+    """The TLS connection to the store failed (``"lease_tls_failed"``): its certificate was
+    refused (not signed by a CA of ``sslrootcert=`` / ``ssl_ca_certs=`` or of the system, not
+    valid for the host name connected to, expired), or the handshake failed. Not transient: the
+    certificate, the CA file or the URL must change."""
 
 
 class NoFreePartitionError(LeaseError, RuntimeError):

@@ -39,6 +39,7 @@ __all__ = [
     "encode_many",
     "new",
     "new_many",
+    "release_process_lease",
     "scru128_new",
     "scru128_new_many",
     "scru160_new",
@@ -208,6 +209,10 @@ def new(meta: int = 0) -> ID: ...
 def new_many(n: int, meta: int = 0, *, as_str: Literal[False] = False) -> list[ID]: ...
 @overload
 def new_many(n: int, meta: int = 0, *, as_str: Literal[True]) -> list[str]: ...
+def release_process_lease() -> bool:
+    """Releases the process-wide generator's lease (``SNO_LEASE_URL``); whether there was one.
+    Called at interpreter exit; a later ``sno.new()`` leases anew."""
+
 def encode_many(ids: Iterable[ID]) -> list[str]: ...
 def decode_many(texts: Iterable[str]) -> list[ID]: ...
 def detect(text: str) -> ID | ULID | UUID7 | SCRU128 | SCRU160 | Nanoflake | UlidFlake | TypeID:
