@@ -304,8 +304,8 @@ def lease_kwargs(options):
     return kwargs, hold
 
 
-@pytest.mark.parametrize("row", bad_rows())
-def test_lease_bad_input(row, request, capfd):
+def row_url(row, request):
+    """The row's URL with its placeholders filled in from the session's servers."""
     url = row["url"]
     if "{pg" in url:
         server = request.getfixturevalue("pg")
@@ -319,6 +319,12 @@ def test_lease_bad_input(row, request, capfd):
         url = url.replace("{wrong_ca}", str(certs / "wrong-ca.pem")).replace("{ca}", str(certs / "ca.pem"))
     url = url.replace("{closed_port}", str(free_port()))
     assert "{" not in url, url
+    return url
+
+
+@pytest.mark.parametrize("row", bad_rows())
+def test_lease_bad_input(row, request, capfd):
+    url = row_url(row, request)
     kwargs, hold = lease_kwargs(row["options"])
     secret = None if row["secret"] == "-" else row["secret"]
     held = None
@@ -350,6 +356,32 @@ def test_lease_bad_input(row, request, capfd):
         shown += [str(err.value), repr(err.value), repr(err.value.args), out, errors]
         leaks = [i for i, text in enumerate(shown) if secret in text]
         assert not leaks, f"{row['case']}: the row's secret is shown (in items {leaks})"
+
+
+SECRET_ROWS = [p for p in bad_rows() if p.values[0]["secret"] != "-" and "hold_first" not in p.values[0]["options"]]
+
+
+@pytest.mark.parametrize("row", SECRET_ROWS)
+def test_the_cli_shows_no_secret(row, request, tmp_path):
+    """The row's URL as SNO_LEASE_URL of `sno new`, the Rust binary and the Python console
+    entry: it fails with status 1, on one line of stderr, and the secret is nowhere."""
+    from test_cli import _rust_binary
+
+    url = row_url(row, request)
+    env = clean_env(SNO_LEASE_URL=url)
+    kwargs, _ = lease_kwargs(row["options"])
+    if "namespace" in kwargs:
+        env["SNO_LEASE_NAMESPACE"] = kwargs["namespace"]
+    if "ttl" in kwargs:
+        env["SNO_LEASE_TTL"] = f"{round(kwargs['ttl'] * 1000)}ms"
+    if "partitions" in kwargs:
+        env["SNO_LEASE_PARTITIONS"] = "-".join(map(str, kwargs["partitions"]))
+    for command in ([str(_rust_binary()), "new"], [sys.executable, "-m", "sno", "new"]):
+        done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, (command[0], done.returncode)
+        assert done.stdout == "", command[0]
+        assert done.stderr.startswith("sno") and done.stderr.count("\n") == 1, (command[0], done.stderr)
+        assert row["secret"] not in done.stderr, f"{row['case']}: {command[0]} shows the row's secret"
 
 
 # --- the process-wide generator, configured by the environment (in fresh interpreters) -------
