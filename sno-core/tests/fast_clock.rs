@@ -41,6 +41,34 @@ fn sno_ids_on_the_fast_clock_are_unique_increasing_and_never_ahead() {
     }
 }
 
+/// Readers on more threads than cores, some reading in a loop and some sleeping between reads:
+/// with the ticker waiting for a CPU, readers refresh the word themselves, and whoever publishes,
+/// no thread ever reads a time ahead of a later precise reading or earlier than its last one.
+#[test]
+fn many_readers_publishing_never_read_ahead_or_back() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let readers: Vec<_> = (0..4 * cores)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let fast = SystemClock::fast();
+                let mut last = fast.now_unix_nanos();
+                for n in 0..20_000 {
+                    let read = fast.now_unix_nanos();
+                    assert!(read <= SystemClock::precise_unix_nanos(), "ahead");
+                    assert!(read >= last, "back from {last} to {read}");
+                    last = read;
+                    if i % 2 == 0 && n % 100 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                }
+            })
+        })
+        .collect();
+    for r in readers {
+        r.join().unwrap();
+    }
+}
+
 /// A pool of 4 per 4 ms unit runs out at once: every later ID needs a wait, which must end in a
 /// unit the fast clock shows (it publishes a fresh reading after the sleep), or `next` would
 /// fail after its maximum wait.
