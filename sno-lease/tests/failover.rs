@@ -322,6 +322,32 @@ fn sleep_until(t: i64) {
     }
 }
 
+/// Four holders churning on the shared partitions through `both` (the URL that follows the
+/// failover), and one cut-off holder per partition of `CUT_OFF` through `old_only`.
+fn start_holders(both: &str, old_only: &str, stop: &Arc<AtomicBool>) -> Vec<JoinHandle<Run>> {
+    let mut holders: Vec<JoinHandle<Run>> = (0..4)
+        .map(|i| {
+            holder(
+                format!("holder {i}"),
+                both.to_owned(),
+                options(SHARED),
+                true,
+                stop.clone(),
+            )
+        })
+        .collect();
+    for p in CUT_OFF {
+        holders.push(holder(
+            format!("cut-off {p}"),
+            old_only.to_owned(),
+            options(p..=p),
+            false,
+            stop.clone(),
+        ));
+    }
+    holders
+}
+
 #[test]
 fn postgres_failover_to_an_asynchronous_standby() {
     let _serial = serial();
@@ -345,28 +371,7 @@ fn postgres_failover_to_an_asynchronous_standby() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(Arc::clone(&stop));
-    let mut holders: Vec<JoinHandle<Run>> = (0..4)
-        .map(|i| {
-            let url = both.clone();
-            holder(
-                format!("holder {i}"),
-                url,
-                options(SHARED),
-                true,
-                stop.clone(),
-            )
-        })
-        .collect();
-    for p in CUT_OFF {
-        let (url, opts) = (old_only.clone(), options(p..=p));
-        holders.push(holder(
-            format!("cut-off {p}"),
-            url,
-            opts,
-            false,
-            stop.clone(),
-        ));
-    }
+    let mut holders = start_holders(&both, &old_only, &stop);
     std::thread::sleep(Duration::from_secs(3));
 
     // Replication stops: from here the standby misses grants, renewals and releases.
@@ -529,28 +534,7 @@ fn redis_failover_to_a_replica() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(Arc::clone(&stop));
-    let mut holders: Vec<JoinHandle<Run>> = (0..4)
-        .map(|i| {
-            let url = both.clone();
-            holder(
-                format!("holder {i}"),
-                url,
-                options(SHARED),
-                true,
-                stop.clone(),
-            )
-        })
-        .collect();
-    for p in CUT_OFF {
-        let (url, opts) = (old_only.clone(), options(p..=p));
-        holders.push(holder(
-            format!("cut-off {p}"),
-            url,
-            opts,
-            false,
-            stop.clone(),
-        ));
-    }
+    let mut holders = start_holders(&both, &old_only, &stop);
     std::thread::sleep(Duration::from_secs(3));
 
     // The replica is promoted early: from here it misses grants, renewals and releases.
