@@ -19,6 +19,15 @@ pub(crate) fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// A name that can be shown as it is: 1 ..= 63 letters, digits, `_`, `-` or `.` (a role or a
+/// database named otherwise may hold a misplaced password).
+pub(crate) fn plain_name(name: &str) -> bool {
+    (1..=63).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 /// A DNS name (letters, digits, `-`, `_`, `.`) or an IP literal.
 pub(crate) fn plausible_host(name: &str) -> bool {
     if name.is_empty() || name.len() > 253 {
@@ -70,27 +79,70 @@ pub(crate) fn take_query_parameter(
 
 /// Values of an address that must never appear in a message, not even in the store's own words
 /// (PostgreSQL quotes the value of a startup parameter it refuses, and `options=-c …` carries
-/// whatever the user put there): the password, and the pieces of `options`.
+/// whatever the user put there; it names a role or a database that does not exist): the
+/// password, the values in `options`, and a user or database name that is not shown.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Secrets(Vec<String>);
+pub(crate) struct Secrets {
+    /// Replaced wherever they appear (4 characters or longer).
+    words: Vec<String>,
+    /// Shorter values: replaced where they appear quoted (`"…"`), as a server quotes a value it
+    /// refuses (anywhere else they would scrub ordinary words).
+    quoted: Vec<String>,
+}
 
 impl Secrets {
-    /// Adds `value` (4 characters or longer: shorter ones would scrub ordinary words).
+    /// Adds `value`.
     pub(crate) fn add(&mut self, value: &str) {
-        if value.chars().count() >= 4 && !self.0.iter().any(|s| s == value) {
-            self.0.push(value.to_owned());
-            self.0.sort_by_key(|s| core::cmp::Reverse(s.len()));
+        let list = if value.chars().count() >= 4 {
+            &mut self.words
+        } else if !value.is_empty() {
+            &mut self.quoted
+        } else {
+            return;
+        };
+        if !list.iter().any(|s| s == value) {
+            list.push(value.to_owned());
+            list.sort_by_key(|s| core::cmp::Reverse(s.len()));
         }
     }
 
-    /// Adds the values of a command-line style option string (`-c name=value …`): each value
-    /// after `=`, and each word that is no flag; the parameter names stay readable.
+    /// Adds the values of a command-line style option string (`-c name=value …`, split as the
+    /// server splits it: at spaces, `\` escaping the next character): each value after `=` (as
+    /// written and unescaped) and each word that is no flag; the parameter names stay readable.
     pub(crate) fn add_option_values(&mut self, options: &str) {
-        for word in options.split_whitespace() {
-            match word.split_once('=') {
-                Some((_, value)) => self.add(value.trim_matches(['\'', '"'])),
-                None if !word.starts_with('-') => self.add(word),
-                None => {}
+        let mut words = Vec::new();
+        let (mut raw, mut plain) = (String::new(), String::new());
+        let mut chars = options.chars();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                if !raw.is_empty() {
+                    words.push((core::mem::take(&mut raw), core::mem::take(&mut plain)));
+                }
+            } else if c == '\\' {
+                raw.push(c);
+                if let Some(next) = chars.next() {
+                    raw.push(next);
+                    plain.push(next);
+                }
+            } else {
+                raw.push(c);
+                plain.push(c);
+            }
+        }
+        if !raw.is_empty() {
+            words.push((raw, plain));
+        }
+        for (raw, plain) in words {
+            match (raw.split_once('='), plain.split_once('=')) {
+                (Some((_, raw_value)), Some((_, value))) => {
+                    self.add(raw_value);
+                    self.add(value);
+                }
+                _ if !plain.starts_with('-') => {
+                    self.add(&raw);
+                    self.add(&plain);
+                }
+                _ => {}
             }
         }
     }
@@ -98,10 +150,13 @@ impl Secrets {
     /// `text` with every secret replaced by `***`.
     pub(crate) fn scrub(&self, text: &str) -> String {
         let mut out = text.to_owned();
-        for secret in &self.0 {
+        for secret in &self.words {
             if out.contains(secret.as_str()) {
                 out = out.replace(secret.as_str(), "***");
             }
+        }
+        for secret in &self.quoted {
+            out = out.replace(&format!("\"{secret}\""), "\"***\"");
         }
         out
     }
@@ -109,7 +164,7 @@ impl Secrets {
     /// `e` with its words scrubbed.
     pub(crate) fn scrub_error(&self, e: crate::error::Error) -> crate::error::Error {
         use crate::error::Error;
-        if self.0.is_empty() {
+        if self.words.is_empty() && self.quoted.is_empty() {
             return e;
         }
         match e {
@@ -163,5 +218,11 @@ mod tests {
             r#"invalid value for parameter "statement_timeout": "***""#
         );
         assert_eq!(secrets.scrub("a pw-Secret b"), "a *** b");
+        let mut escaped = Secrets::default();
+        escaped.add_option_values(r"-c statement_timeout=SecA\ SecB -c x=\\SecC -c y=S9x");
+        assert_eq!(
+            escaped.scrub(r#""SecA SecB" "\SecC" "S9x" S9x"#),
+            r#""***" "***" "***" S9x"#
+        );
     }
 }

@@ -12,7 +12,7 @@ use std::str::FromStr;
 use tokio_postgres::Config;
 use tokio_postgres::config::{Host, SslMode};
 
-use crate::address::{plausible_host, take_query_parameter};
+use crate::address::{Secrets, plain_name, plausible_host, take_query_parameter};
 use crate::error::Error;
 use crate::pg_tls::Verify;
 use crate::tls::Roots;
@@ -80,6 +80,8 @@ pub(crate) struct PgAddress {
     pub(crate) tls: PgTls,
     /// `postgres://user@host:port,…/db`: the parts without any secret, for messages.
     pub(crate) description: String,
+    /// What the server's own words must not show.
+    pub(crate) secrets: Secrets,
 }
 
 fn invalid(detail: impl Into<String>) -> Error {
@@ -97,29 +99,35 @@ pub(crate) fn parse(url: &str) -> Result<PgAddress, Error> {
         split_key_values(url)?
     };
     let mut config = Config::from_str(&rest).map_err(|e| driver_refusal(&e))?;
-    let tls = tls_mode(&ssl)?;
-    config.ssl_mode(match tls {
-        PgTls::Off => SslMode::Disable,
-        PgTls::On { .. }
-            if ssl
-                .mode
-                .as_deref()
-                .is_none_or(|m| m == "prefer" || m == "allow") =>
-        {
-            SslMode::Prefer
-        }
-        PgTls::On { .. } => SslMode::Require,
-    });
+    let (tls, ssl_mode) = tls_mode(&ssl)?;
+    config.ssl_mode(ssl_mode);
     if config.get_hosts().is_empty() {
         return Err(invalid(
             "the PostgreSQL address names no host (host=… or postgres://HOST/…)",
         ));
     }
     let description = describe(&config)?;
+    let mut secrets = Secrets::default();
+    if let Some(password) = config.get_password() {
+        secrets.add(&String::from_utf8_lossy(password));
+    }
+    if let Some(options) = config.get_options() {
+        secrets.add_option_values(options);
+    }
+    // A name that is not shown is kept out of the server's words too ("role … does not exist").
+    for name in [config.get_user(), config.get_dbname()]
+        .into_iter()
+        .flatten()
+    {
+        if !plain_name(name) {
+            secrets.add(name);
+        }
+    }
     Ok(PgAddress {
         config,
         tls,
         description,
+        secrets,
     })
 }
 
@@ -142,7 +150,9 @@ impl SslOptions {
     }
 }
 
-fn tls_mode(ssl: &SslOptions) -> Result<PgTls, Error> {
+/// The TLS to use and the driver's mode for it (`prefer` where TLS is optional, `require` where
+/// it is not: a verifying mode must never fall back to a plain connection).
+fn tls_mode(ssl: &SslOptions) -> Result<(PgTls, SslMode), Error> {
     let roots = match ssl.root_cert.as_deref() {
         None => None,
         Some("system") => Some(Roots::System),
@@ -170,13 +180,13 @@ fn tls_mode(ssl: &SslOptions) -> Result<PgTls, Error> {
         roots: roots.unwrap_or(Roots::System),
     };
     Ok(match mode {
-        "disable" => PgTls::Off,
-        "allow" | "prefer" => on(Verify::None, None),
+        "disable" => (PgTls::Off, SslMode::Disable),
+        "allow" | "prefer" => (on(Verify::None, None), SslMode::Prefer),
         // libpq: `require` with a root certificate verifies the chain, as `verify-ca`.
-        "require" if roots.is_some() => on(Verify::Chain, roots),
-        "require" => on(Verify::None, None),
-        "verify-ca" => on(Verify::Chain, roots),
-        "verify-full" => on(Verify::Full, roots),
+        "require" if roots.is_some() => (on(Verify::Chain, roots), SslMode::Require),
+        "require" => (on(Verify::None, None), SslMode::Require),
+        "verify-ca" => (on(Verify::Chain, roots), SslMode::Require),
+        "verify-full" => (on(Verify::Full, roots), SslMode::Require),
         _ => {
             return Err(invalid(
                 "sslmode is none of disable, allow, prefer, require, verify-ca, verify-full",
@@ -327,20 +337,17 @@ fn describe(config: &Config) -> Result<String, Error> {
             }
         }
     }
+    // A user or database name is shown only when it is a plain name: anything else may hold a
+    // misplaced password (`user:pw` percent-encoded into the user, `db&password=…`, a key=value
+    // tail), and the server's words about it are scrubbed too (see `parse`).
     let user = match config.get_user() {
-        Some(u) if u.chars().any(char::is_control) => {
-            return Err(invalid("the user name holds control characters"));
-        }
-        Some(u) => format!("{u}@"),
+        Some(u) if plain_name(u) => format!("{u}@"),
+        Some(_) => "[user not shown]@".into(),
         None => String::new(),
     };
     let db = match config.get_dbname() {
-        Some(db) if db.contains('@') || db.chars().any(char::is_control) => {
-            return Err(invalid(
-                "the database name is not valid (not shown: a password holding `/`, `?`, `@` or `#` must be percent-encoded)",
-            ));
-        }
-        Some(db) => format!("/{db}"),
+        Some(db) if plain_name(db) => format!("/{db}"),
+        Some(_) => "/[database not shown]".into(),
         None => String::new(),
     };
     Ok(format!("postgres://{user}{}{db}", hosts.join(",")))
@@ -393,6 +400,15 @@ mod tests {
             ("host=h password='hunter 2", "hunter"),
             ("postgres://u@h/db?hunter2", "hunter2"),
             ("postgres://u@h/db?sslmode=hunter2", "hunter2"),
+            ("postgres://u@h/postgres&password=SecDbX1", "SecDbX1"),
+            ("postgres://u@h/postgres%20password%3DSecDbX3", "SecDbX3"),
+            ("postgres://u@h/postgres/SecDbX4", "SecDbX4"),
+            (
+                "host=h user=u dbname='postgres password=SecDbX7'",
+                "SecDbX7",
+            ),
+            ("postgres://u%3ASecDbX13@h/postgres", "SecDbX13"),
+            ("host=h user='u password=SecUkA64'", "SecUkA64"),
         ] {
             let e = shown(url);
             assert!(!e.contains(secret), "{url}: {e}");
@@ -402,6 +418,12 @@ mod tests {
     #[test]
     fn tls_modes() {
         let tls = |u: &str| parse(u).map(|a| a.tls);
+        // A verifying mode never falls back to a plain connection.
+        let modes = |u: &str| parse(u).unwrap().config.get_ssl_mode();
+        assert_eq!(
+            modes("postgres://h/db?sslrootcert=system"),
+            SslMode::Require
+        );
         let on = |verify, roots| Ok(PgTls::On { verify, roots });
         assert_eq!(tls("postgres://h/db"), on(Verify::None, Roots::System));
         assert_eq!(tls("postgres://h/db?sslmode=disable"), Ok(PgTls::Off));
@@ -426,7 +448,6 @@ mod tests {
             on(Verify::Full, Roots::System)
         );
         assert!(tls("postgres://h/db?sslrootcert=system&sslmode=require").is_err());
-        let modes = |u: &str| parse(u).unwrap().config.get_ssl_mode();
         assert_eq!(modes("postgres://h/db"), SslMode::Prefer);
         assert_eq!(
             modes("postgres://h/db?sslmode=verify-full"),

@@ -197,14 +197,8 @@ impl PostgresStore {
             mut config,
             tls: tls_mode,
             description,
+            secrets,
         } = pg_url::parse(url)?;
-        let mut secrets = Secrets::default();
-        if let Some(password) = config.get_password() {
-            secrets.add(&String::from_utf8_lossy(password));
-        }
-        if let Some(options) = config.get_options() {
-            secrets.add_option_values(options);
-        }
         let tls = match tls_mode {
             PgTls::Off => None,
             PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(pg_tls::client_config(
@@ -466,7 +460,20 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
             detail: format!("{url}: {detail}"),
         };
     }
-    if e.to_string().contains("server does not support TLS") {
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        words = format!("{words}: {s}");
+        source = s.source();
+    }
+    if words.contains("password missing") {
+        // The server asked for a password and the address has none: a configuration error,
+        // not a store that may answer later.
+        return Error::AuthenticationFailed {
+            detail: format!("{url}: the server asks for a password and the address gives none"),
+        };
+    }
+    if words.contains("server does not support TLS") {
         return Error::Tls {
             detail: format!("{url}: the server does not accept TLS, and the sslmode requires it"),
         };
