@@ -460,6 +460,7 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
             detail: format!("{url}: {detail}"),
         };
     }
+    // The driver's words with their sources, for the checks below and the message.
     let mut words = e.to_string();
     let mut source = std::error::Error::source(&e);
     while let Some(s) = source {
@@ -478,13 +479,7 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
             detail: format!("{url}: the server does not accept TLS, and the sslmode requires it"),
         };
     }
-    let mut detail = e.to_string();
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        detail = format!("{detail}: {s}");
-        source = s.source();
-    }
     Error::Unreachable {
-        detail: format!("{url}: {detail}"),
+        detail: format!("{url}: {words}"),
     }
 }
