@@ -4,7 +4,9 @@
 // `libsno` with `optionalDependencies` on all of them and no addon of its own (its `napi` field
 // stays: native.js names the missing platform package from it).
 //
-// usage: node scripts/release-npm.mjs --version V --addons DIR --stage DIR --out DIR [--host]
+// usage: node scripts/release-npm.mjs --version V --addons DIR --stage DIR --out DIR --platforms LIST
+//   --platforms  the comma-separated platform packages to pack (keys of PLATFORMS below); the main
+//                package names every platform of PLATFORMS as an optional dependency either way
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
@@ -17,10 +19,10 @@ const { values: args } = parseArgs({
     addons: { type: 'string' },
     stage: { type: 'string' },
     out: { type: 'string' },
-    host: { type: 'boolean', default: false },
+    platforms: { type: 'string' },
   },
 })
-for (const name of ['version', 'addons', 'stage', 'out']) {
+for (const name of ['version', 'addons', 'stage', 'out', 'platforms']) {
   if (!args[name]) throw new Error(`release-npm: --${name} is required`)
 }
 
@@ -34,14 +36,22 @@ if (main.version !== args.version) {
 }
 const scope = main.napi.packageName // "@libsno/libsno": the platform packages' name stem
 
-// napi-rs platform names, as the generated loader (index.js) requires them.
+// napi-rs platform names, as the loader (native.js over the generated index.js) requires them:
+// npm's os / cpu / libc filters of each package, and its files (default: the one addon).
 const PLATFORMS = {
-  'linux-x64-gnu': { cpu: 'x64', libc: 'glibc' },
-  'linux-x64-musl': { cpu: 'x64', libc: 'musl' },
-  'linux-arm64-gnu': { cpu: 'arm64', libc: 'glibc' },
-  'linux-arm64-musl': { cpu: 'arm64', libc: 'musl' },
+  'linux-x64-gnu': { os: 'linux', cpu: 'x64', libc: 'glibc' },
+  'linux-x64-musl': { os: 'linux', cpu: 'x64', libc: 'musl' },
+  'linux-arm64-gnu': { os: 'linux', cpu: 'arm64', libc: 'glibc' },
+  'linux-arm64-musl': { os: 'linux', cpu: 'arm64', libc: 'musl' },
+  'darwin-arm64': { os: 'darwin', cpu: 'arm64' },
+  'darwin-x64': { os: 'darwin', cpu: 'x64' },
+  'win32-x64-gnu': { os: 'win32', cpu: 'x64' },
+  'wasm32-wasi': { cpu: 'wasm32' },
 }
-const packed = args.host ? ['linux-x64-gnu'] : Object.keys(PLATFORMS)
+const packed = args.platforms.split(',')
+for (const p of packed) {
+  if (!PLATFORMS[p]) throw new Error(`release-npm: unknown platform ${p} (${Object.keys(PLATFORMS).join(', ')})`)
+}
 
 function pack(dir) {
   const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', args.out], { cwd: dir, encoding: 'utf8' })
@@ -56,14 +66,17 @@ const common = {
 }
 
 for (const platform of packed) {
-  const { cpu, libc } = PLATFORMS[platform]
+  const { os, cpu, libc, files: extra = [], main: entry, dependencies } = PLATFORMS[platform]
   const addon = `${main.napi.binaryName}.${platform}.node`
-  const src = join(args.addons, addon)
-  if (!existsSync(src)) throw new Error(`release-npm: no addon ${src}`)
+  const shipped = extra.length > 0 ? extra : [addon]
   const dir = join(args.stage, platform)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  cpSync(src, join(dir, addon))
+  for (const f of shipped) {
+    const src = join(args.addons, f)
+    if (!existsSync(src)) throw new Error(`release-npm: no ${src} for ${platform}`)
+    cpSync(src, join(dir, f), { recursive: true })
+  }
   copyLicenses(dir)
   writeFileSync(
     join(dir, 'package.json'),
@@ -72,11 +85,12 @@ for (const platform of packed) {
         name: `${scope}-${platform}`,
         description: `The ${platform} addon of libsno (installed by the libsno package)`,
         ...common,
-        os: ['linux'],
-        cpu: [cpu],
-        libc: [libc],
-        main: addon,
-        files: [addon, ...LICENSES],
+        ...(os ? { os: [os] } : {}),
+        ...(cpu ? { cpu: [cpu] } : {}),
+        ...(libc ? { libc: [libc] } : {}),
+        main: entry ?? addon,
+        files: [...shipped, ...LICENSES],
+        ...(dependencies ? { dependencies } : {}),
         // A scoped package is private on its first publish unless it says otherwise.
         publishConfig: { access: 'public' },
       },
