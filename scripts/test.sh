@@ -57,7 +57,9 @@ case "${1:-}" in
 esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says how long the run has taken so far (CI's time budget is read from these).
+started=$SECONDS
+step() { printf '\n==> [%dm%02ds] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 wants() { local l; for l in "${layers[@]}"; do [ "$l" = "$1" ] && return 0; done; return 1; }
 
 # Every layer's lease tests start throwaway PostgreSQL and Redis servers; the out-of-range clock
@@ -247,3 +249,5 @@ if [ "$all" = 1 ]; then
   "$venv/bin/python" tests/fleet/short_lived.py --cli target/debug/sno --python "$venv/bin/python" \
     --node node --node-module bindings/node --processes 1000
 fi
+
+step "every selected layer passed"
