@@ -7,6 +7,12 @@
  * Conventions: every fallible function returns sno_status (SNO_STATUS_OK = 0) and writes its
  * outputs only on success; a NULL pointer argument gives SNO_STATUS_NULL_ARGUMENT; no Rust panic
  * crosses this boundary (SNO_STATUS_PANIC is reserved for that case).
+ *
+ * Libraries: libsno.so holds every function. Of the two static archives, link one: libsno.a
+ * (pkg-config sno-static, CMake sno::sno_static) holds the IDs and generators but not the lease
+ * API (sno_lease_*, sno_generator_new_leased), so a program that calls it fails to link
+ * ("undefined reference to `sno_lease_acquire'"); libsno_lease.a (sno-lease-static,
+ * sno::sno_lease_static) holds every function.
  */
 
 #ifndef SNO_H
@@ -1353,6 +1359,8 @@ enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_gener
 // Fails with SNO_STATUS_LEASE_INVALID_URL, _LEASE_INVALID_OPTIONS, _LEASE_UNREACHABLE,
 // _LEASE_AUTHENTICATION_FAILED, _LEASE_TLS_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE,
 // and records the store's words for sno_last_error_message. Thread-safe.
+//
+// The lease API is in libsno.so and libsno_lease.a, not in libsno.a (see the top of sno.h).
 //
 // # Safety
 // `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose

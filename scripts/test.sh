@@ -17,8 +17,9 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
            ASan + UBSan, and under valgrind when installed; make install into a temporary
-           prefix and the examples built through pkg-config (shared, static, fully static) and
-           CMake's find_package(sno), run without LD_LIBRARY_PATH
+           prefix and the examples built through pkg-config (shared, static, fully static, the
+           lease archive) and CMake's find_package(sno), run without LD_LIBRARY_PATH; a static
+           program of IDs and generators at most 1 MB
   python   the abi3 wheel in a fresh venv with pytest (mypy stubtest; pydantic, SQLAlchemy and
            psycopg on PostgreSQL and SQLite), and a
            `pip install ./bindings/python` source build in a second venv
@@ -119,12 +120,15 @@ c_layer() {
   step "C: the C ABI's cargo tests (header drift, bad input, the lease API in C on both stores)"
   cargo test --all-features -p sno-ffi
 
+  step "C: sno-ffi without its lease feature (the code of the core-only libsno.a): unit tests"
+  cargo test -q -p sno-ffi --no-default-features --lib
+
   step "C: header compiles warning-free as C99 and C++11"
   cc -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only include/sno.h
   c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -x c++ -fsyntax-only include/sno.h
 
-  step "C: tests linked statically and dynamically, under ASan + UBSan"
-  cargo build --release -p sno-ffi
+  step "C: tests linked statically (core-only libsno.a; test_lease the full archive) and dynamically, under ASan + UBSan"
+  make -s -C sno-ffi build
   make -s -C sno-ffi/tests/c check
 
   step "C: valgrind on the dynamic build"
@@ -134,26 +138,43 @@ c_layer() {
     echo "valgrind not installed: skipped (.ci/run installs it)"
   fi
 
-  step "C: make install into a temporary prefix; examples/c through pkg-config (shared, static, fully static) and CMake"
+  step "C: make install into a temporary prefix; examples/c through pkg-config (shared, static, fully static, the lease archive) and CMake"
   local prefix out build
   prefix=$(mktemp -d)
   out=$(mktemp -d)
   build=$(mktemp -d)
   cleanup_dirs+=("$prefix" "$out" "$build")
   make -s -C sno-ffi install PREFIX="$prefix"
+  local archive sections
+  for archive in libsno.a libsno_lease.a; do
+    sections=$(readelf -S -W "$prefix/lib/$archive")
+    if grep -q '] \.debug_' <<<"$sections"; then echo "lib/$archive keeps debug info: make install's strip failed"; exit 1; fi
+  done
+  [ -f "$prefix/share/doc/sno/README.md" ] || { echo "make install put no README.md under share/doc/sno"; exit 1; }
   # The programs run without LD_LIBRARY_PATH: pkg-config builds get an rpath to the prefix,
   # CMake puts the imported library's directory in the build RPATH itself.
   PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C examples/c OUT="$out" LDFLAGS="-Wl,-rpath,$prefix/lib" 2>&1 \
     | { grep -v "in statically linked applications requires at runtime\|: in function \`" || true; }
   cmake -S examples/c -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$build" >/dev/null
-  local checked=0 dir bin
+  # lease-static (examples/c/lease.c through libsno_lease.a) leases from a throwaway Redis on a
+  # loopback port nothing listened on a moment ago.
+  local port="" try redis_url
+  for try in $(shuf -i 20000-60000 -n 50); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$try") 2>/dev/null; then port=$try; break; fi
+  done
+  [ -n "$port" ] || { echo "no free loopback port for Redis"; exit 1; }
+  redis_url=$(bash scripts/store-server start redis "$SNO_TEST_STORE_ROOT/c-examples" "$port")
+  local checked=0 dir bin ran
   for dir in "$out" "$build"; do
     "$dir/generate" >/dev/null
     "$dir/generate-static" >/dev/null
     "$dir/generate-cpp" >/dev/null
     "$dir/inspect" brpk4q72xwf2m63l ulidflake:00CMXB6TAK4SA >/dev/null
-    checked=$((checked + 4))
+    ran=$("$dir/lease-static" "$redis_url")
+    grep -q "^leased partition [0-9]* (token " <<<"$ran" || { echo "$dir/lease-static leased nothing: $ran"; exit 1; }
+    [ "$(grep -Ec '^[2-9a-x]{16}  partition=' <<<"$ran")" = 3 ] || { echo "$dir/lease-static minted no 3 IDs: $ran"; exit 1; }
+    checked=$((checked + 5))
   done
   "$out/generate-fully-static" >/dev/null
   checked=$((checked + 1))
@@ -162,11 +183,44 @@ c_layer() {
   for bin in "$out/generate" "$build/generate"; do
     grep -q "NEEDED.*\[libsno\.so\.0\." <<<"$(readelf -d "$bin")" || { echo "$bin does not link libsno.so"; exit 1; }
   done
-  for bin in "$out/generate-static" "$build/generate-static"; do
-    if grep -q "NEEDED.*libsno" <<<"$(readelf -d "$bin")"; then echo "$bin links libsno.so, not libsno.a"; exit 1; fi
+  for bin in "$out/generate-static" "$build/generate-static" "$out/lease-static" "$build/lease-static"; do
+    if grep -q "NEEDED.*libsno" <<<"$(readelf -d "$bin")"; then echo "$bin links libsno.so, not an archive"; exit 1; fi
   done
   if grep -q NEEDED <<<"$(readelf -d "$out/generate-fully-static")"; then echo "generate-fully-static needs shared libraries"; exit 1; fi
   echo "examples: $checked runs passed (pkg-config and CMake builds), link kinds checked"
+
+  step "C: static link sizes (no --gc-sections, no -s): IDs and generators through libsno.a at most 1 MB; lease.c does not link against it"
+  local size kind
+  for dir in "$out" "$build"; do
+    kind=pkg-config
+    [ "$dir" = "$out" ] || kind=CMake
+    for bin in generate-static lease-static; do
+      printf '  %9d bytes  %s (%s)\n' "$(stat -c %s "$dir/$bin")" "$bin" "$kind"
+    done
+    size=$(stat -c %s "$dir/generate-static")
+    [ "$size" -le 1000000 ] \
+      || { echo "generate-static ($kind): $size bytes, more than 1 MB (1000000 bytes) for IDs and generators from libsno.a"; exit 1; }
+  done
+  printf '  %9d bytes  generate-fully-static (pkg-config, glibc linked in too)\n' "$(stat -c %s "$out/generate-fully-static")"
+  # libsno.a leaves the lease API out: a program that calls it fails to link, naming the call.
+  local err="$out/lease-core-only.err" static_cflags static_libs
+  static_cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags sno-static)
+  static_libs=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --static --libs sno-static)
+  # shellcheck disable=SC2086 # pkg-config's flags are words
+  if cc -std=c99 $static_cflags examples/c/lease.c $static_libs -o "$out/lease-core-only" 2>"$err"; then
+    echo "examples/c/lease.c linked against libsno.a, which should have no lease API"; exit 1
+  fi
+  grep -Eq "undefined (reference to .|symbol: )sno_lease_acquire" "$err" \
+    || { echo "linking lease.c against libsno.a failed, but not on sno_lease_acquire:"; cat "$err"; exit 1; }
+  echo "lease.c against libsno.a: undefined reference to \`sno_lease_acquire' (as documented)"
+  # The C example of the archive's README.md, as installed, through sno-static.pc.
+  # shellcheck disable=SC2016 # backquotes of a Markdown fence, not an expansion
+  sed -n '/^```c$/,/^```$/p' "$prefix/share/doc/sno/README.md" | sed '1d;$d' >"$out/readme.c"
+  [ -s "$out/readme.c" ] || { echo "no C example in the archive's README.md"; exit 1; }
+  # shellcheck disable=SC2086 # pkg-config's flags are words
+  cc -std=c99 -Wall -Wextra -Wpedantic -Werror $static_cflags "$out/readme.c" $static_libs -o "$out/readme"
+  grep -Eq '^[2-9a-x]{16} partition=' <<<"$("$out/readme")" || { echo "the README's example printed no sno ID"; exit 1; }
+  echo "the archive README's example ($(wc -l <"$out/readme.c") lines) builds warning-free and runs"
 }
 
 python_layer() {

@@ -1,16 +1,28 @@
 //! Leased partitions (sno-lease) through the C ABI: sno_lease_* and sno_generator_new_leased,
 //! the process-wide partition, and the thread's last error message.
+//!
+//! The lease API proper (sno_lease_*, sno_generator_new_leased) needs the `lease` feature (the
+//! stores and their drivers): the core-only libsno.a is built without it and leaves those
+//! symbols out, so a program that calls them fails to link against it (see sno-ffi/README.md).
 
-use std::ffi::{CStr, c_char};
+#[cfg(feature = "lease")]
+use std::ffi::CStr;
+use std::ffi::c_char;
+#[cfg(feature = "lease")]
 use std::time::Duration;
 
+#[cfg(feature = "lease")]
 use ::sno_lease::{Lease, LeaseOptions};
+#[cfg(feature = "lease")]
 use sno_core::Generator;
 
-use crate::boundary::{Failure, ffi_boundary, last_error, recording_boundary, try_ref};
-use crate::boundary::{value_boundary, write_out};
+#[cfg(feature = "lease")]
+use crate::boundary::{Failure, ffi_boundary, try_ref, write_out};
+use crate::boundary::{last_error, recording_boundary, value_boundary};
+use crate::types::sno_status;
+#[cfg(feature = "lease")]
 use crate::types::{
-    GeneratorKind, sno_generator, sno_generator_options, sno_lease, sno_lease_options, sno_status,
+    GeneratorKind, sno_generator, sno_generator_options, sno_lease, sno_lease_options,
 };
 
 /// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
@@ -48,6 +60,7 @@ impl From<::sno_lease::Grant> for sno_lease_grant {
 ///
 /// # Safety
 /// `opts.namespace_name` must be NULL or a valid NUL-terminated string.
+#[cfg(feature = "lease")]
 unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failure> {
     let namespace = if opts.namespace_name.is_null() {
         "default"
@@ -104,9 +117,12 @@ unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failur
 /// _LEASE_AUTHENTICATION_FAILED, _LEASE_TLS_FAILED, _LEASE_NO_FREE_PARTITION or _LEASE_STORE,
 /// and records the store's words for sno_last_error_message. Thread-safe.
 ///
+/// The lease API is in libsno.so and libsno_lease.a, not in libsno.a (see the top of sno.h).
+///
 /// # Safety
 /// `url` must be NULL or a NUL-terminated string; `opts` NULL or a valid options struct whose
 /// namespace_name is NULL or NUL-terminated; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_acquire(
     url: *const c_char,
@@ -144,6 +160,7 @@ pub unsafe extern "C" fn sno_lease_acquire(
 ///
 /// # Safety
 /// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_partition(lease: *const sno_lease, out: *mut u16) -> sno_status {
     ffi_boundary(|| {
@@ -159,6 +176,7 @@ pub unsafe extern "C" fn sno_lease_partition(lease: *const sno_lease, out: *mut 
 ///
 /// # Safety
 /// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_token(lease: *const sno_lease, out: *mut u64) -> sno_status {
     ffi_boundary(|| {
@@ -174,6 +192,7 @@ pub unsafe extern "C" fn sno_lease_token(lease: *const sno_lease, out: *mut u64)
 ///
 /// # Safety
 /// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_expires_unix_ms(
     lease: *const sno_lease,
@@ -193,6 +212,7 @@ pub unsafe extern "C" fn sno_lease_expires_unix_ms(
 ///
 /// # Safety
 /// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_current_grant(
     lease: *const sno_lease,
@@ -214,6 +234,7 @@ pub unsafe extern "C" fn sno_lease_current_grant(
 ///
 /// # Safety
 /// `lease` must be NULL or live.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_last_error(lease: *const sno_lease) -> sno_status {
     recording_boundary(|| {
@@ -246,6 +267,7 @@ pub unsafe extern "C" fn sno_lease_last_error(lease: *const sno_lease) -> sno_st
 ///
 /// # Safety
 /// `lease` must be NULL or live; `opts` NULL or valid; `out` NULL or writable.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_generator_new_leased(
     lease: *mut sno_lease,
@@ -287,6 +309,7 @@ pub unsafe extern "C" fn sno_generator_new_leased(
 ///
 /// # Safety
 /// `lease` must be NULL or a pointer from sno_lease_acquire not yet freed.
+#[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_free(lease: *mut sno_lease) {
     if lease.is_null() {
@@ -303,13 +326,31 @@ pub unsafe extern "C" fn sno_lease_free(lease: *mut sno_lease) {
 /// The first time it is a leased one, sno_release_process_lease is registered with `atexit`, so
 /// that a C program that ends normally (returns from main, calls exit) frees its partition at
 /// once instead of one TTL later.
+///
+/// Built without the `lease` feature (the core-only libsno.a), SNO_LEASE_URL cannot lease: its
+/// SNO_STATUS_LEASE_INVALID_URL message then says which library to link instead.
 pub(crate) fn process_generator() -> Result<::sno_lease::ProcessGenerator, ::sno_lease::Error> {
+    #[cfg(not(feature = "lease"))]
+    let generator = ::sno_lease::process_generator().map_err(|e| match e {
+        // Every URL ends here without stores (sno-lease: "this build has no … store").
+        ::sno_lease::Error::InvalidUrl { .. } => ::sno_lease::Error::InvalidUrl {
+            detail: NO_STORES.into(),
+        },
+        other => other,
+    })?;
+    #[cfg(feature = "lease")]
     let generator = ::sno_lease::process_generator()?;
     if matches!(generator, ::sno_lease::ProcessGenerator::Leased(_)) {
         register_release_at_exit();
     }
     Ok(generator)
 }
+
+/// Why SNO_LEASE_URL fails in the core-only libsno.a.
+#[cfg(not(feature = "lease"))]
+const NO_STORES: &str = "SNO_LEASE_URL needs the lease stores, which the core-only libsno.a \
+     leaves out: link libsno_lease.a (pkg-config sno-lease-static, CMake sno::sno_lease_static) \
+     or libsno.so";
 
 /// Registers [`release_at_exit`] with the C library's `atexit`, once per process (a fork() child
 /// inherits the registration, and releases its own lease with it).

@@ -755,6 +755,10 @@ mod tests {
             assert_eq!(sno_last_error_message(std::ptr::null_mut(), 0), text.len());
             assert_eq!(sno_last_error_message(buf.as_mut_ptr(), 5), text.len());
             assert_eq!(CStr::from_ptr(buf.as_ptr()).to_bytes(), &text[..4]);
+        }
+        #[cfg(feature = "lease")]
+        // SAFETY: a NUL-terminated URL, NULL options, a live out-pointer and a live buffer.
+        unsafe {
             let url = c"nowhere";
             let mut lease = std::ptr::null_mut();
             assert_eq!(

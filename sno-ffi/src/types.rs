@@ -331,6 +331,7 @@ pub struct sno_lease_options {
 
 impl sno_lease_options {
     /// Every default (what NULL options mean).
+    #[cfg(feature = "lease")]
     pub(crate) const DEFAULT: sno_lease_options = sno_lease_options {
         namespace_name: std::ptr::null(),
         partition_first: 0,
@@ -437,6 +438,7 @@ pub(crate) enum GeneratorKind {
     /// A plain generator: a given or default partition.
     Plain(sno_core::Generator<SystemClock>),
     /// The generator of a lease: the leased partition, IDs only inside the lease.
+    #[cfg(feature = "lease")]
     Leased(::sno_lease::LeasedGenerator),
 }
 
@@ -446,6 +448,7 @@ impl sno_generator {
     pub(crate) fn next(&self, meta: u8) -> Result<Id, Error> {
         match &self.inner {
             GeneratorKind::Plain(g) => g.next(meta),
+            #[cfg(feature = "lease")]
             GeneratorKind::Leased(g) => g.next(meta),
         }
     }
@@ -455,6 +458,7 @@ impl sno_generator {
     pub(crate) fn try_next(&self, meta: u8) -> Result<Id, Error> {
         match &self.inner {
             GeneratorKind::Plain(g) => g.try_next(meta),
+            #[cfg(feature = "lease")]
             GeneratorKind::Leased(g) => g.try_next(meta),
         }
     }
@@ -463,6 +467,7 @@ impl sno_generator {
     pub(crate) fn stats(&self) -> Stats {
         match &self.inner {
             GeneratorKind::Plain(g) => g.stats(),
+            #[cfg(feature = "lease")]
             GeneratorKind::Leased(g) => g.stats(),
         }
     }
@@ -471,6 +476,7 @@ impl sno_generator {
     pub(crate) fn plain(&self) -> Result<&sno_core::Generator<SystemClock>, sno_status> {
         match &self.inner {
             GeneratorKind::Plain(g) => Ok(g),
+            #[cfg(feature = "lease")]
             GeneratorKind::Leased(_) => Err(sno_status::LeasedGenerator),
         }
     }
@@ -479,6 +485,13 @@ impl sno_generator {
 /// An opaque, thread-safe lease on one partition (see sno_lease_acquire); release with
 /// sno_lease_free.
 pub struct sno_lease {
+    #[cfg_attr(
+        not(feature = "lease"),
+        expect(
+            dead_code,
+            reason = "the core-only build declares the handle, the lease API uses it"
+        )
+    )]
     pub(crate) inner: ::sno_lease::Lease,
 }
 
