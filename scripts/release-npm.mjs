@@ -46,7 +46,15 @@ const PLATFORMS = {
   'darwin-arm64': { os: 'darwin', cpu: 'arm64' },
   'darwin-x64': { os: 'darwin', cpu: 'x64' },
   'win32-x64-gnu': { os: 'win32', cpu: 'x64' },
-  'wasm32-wasi': { cpu: 'wasm32' },
+  // WebAssembly (scripts/release.d/wasm.sh, docs/wasm.md): the fallback where no addon matches
+  // and the browser build. No os/cpu/libc: npm installs it on every machine, so a plain
+  // `npm install libsno` gives a bundler the browser build. Its runtime (emnapi, pinned to the
+  // release linked into the module) from bindings/node/wasm/package.json.
+  'wasm32-wasi': {
+    files: ['sno.wasm32-wasi.wasm', 'sno.wasi.cjs', 'sno.wasi-browser.js'],
+    main: 'sno.wasi.cjs',
+    dependencies: JSON.parse(readFileSync(join(nodeDir, 'wasm', 'package.json'), 'utf8')).dependencies,
+  },
 }
 const packed = args.platforms.split(',')
 for (const p of packed) {

@@ -211,7 +211,7 @@ export declare function fmtNewString(format: number): string
 export declare function fmtNewText(format: number, n: number): string
 
 /** The binary form of a canonical text. */
-export declare function fmtToBytes(format: number, text: string): Buffer
+export declare function fmtToBytes(format: number, text: string): Uint8Array
 
 /**
  * Milliseconds since 1970 of a canonical text, or `undefined` for a format whose values do not
@@ -406,4 +406,4 @@ export declare function uuid7CanonicalLenient(text: string): string | undefined
  * parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
  * `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
  */
-export declare function uuidBytes(text: string): Buffer
+export declare function uuidBytes(text: string): Uint8Array

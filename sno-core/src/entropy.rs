@@ -4,7 +4,8 @@
 
 use crate::clock::SystemClock;
 
-/// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`).
+/// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`; on WASI its
+/// `random_get`).
 pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
     let mut seed = [0u8; 32];
     #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -24,13 +25,24 @@ pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
             return Ok(seed);
         }
     }
-    use std::io::Read;
-    std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
+    // WASI's random_get (wasi-libc's getentropy: at most 256 bytes a call); no /dev/urandom.
+    #[cfg(target_os = "wasi")]
+    {
+        // SAFETY: `seed` is writable for its 32 bytes, within getentropy's 256-byte limit.
+        if unsafe { libc::getentropy(seed.as_mut_ptr().cast(), seed.len()) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(target_os = "wasi"))]
+    {
+        use std::io::Read;
+        std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
+    }
     Ok(seed)
 }
 
-/// 64 bits from the operating system, mixed with the pid and time so that a failing source
-/// still differs between processes.
+/// 64 bits from the operating system, mixed with the pid (none on WASI) and time so that a
+/// failing source still differs between processes.
 pub(crate) fn entropy() -> u64 {
     let mut x: u64 = 0;
     #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -42,7 +54,19 @@ pub(crate) fn entropy() -> u64 {
             x = u64::from_ne_bytes(buf);
         }
     }
-    x ^= u64::from(std::process::id()).rotate_left(32);
+    #[cfg(target_os = "wasi")]
+    {
+        let mut buf = [0u8; 8];
+        // SAFETY: `buf` is 8 writable bytes, within getentropy's 256-byte limit.
+        if unsafe { libc::getentropy(buf.as_mut_ptr().cast(), buf.len()) } == 0 {
+            x = u64::from_ne_bytes(buf);
+        }
+    }
+    // WASI has no process ids (std::process::id() panics there).
+    #[cfg(not(target_os = "wasi"))]
+    {
+        x ^= u64::from(std::process::id()).rotate_left(32);
+    }
     x ^= SystemClock::precise_unix_nanos() as u64;
     // splitmix64 finaliser
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -330,18 +330,31 @@ pub fn fmt_from_bytes<'e>(
 }
 
 /// The binary form of a canonical text.
-#[napi(catch_unwind)]
-pub fn fmt_to_bytes(env: &Env, format: u32, text: String) -> Result<Buffer, String> {
+// A Buffer at run time, declared as the Uint8Array it is: the types need no @types/node.
+#[napi(ts_return_type = "Uint8Array", catch_unwind)]
+pub fn fmt_to_bytes<'e>(
+    env: &'e Env,
+    format: u32,
+    text: String,
+) -> Result<BufferSlice<'e>, String> {
     struct ToBytes<'a>(&'a str);
     impl Op for ToBytes<'_> {
-        type Out = Buffer;
-        fn run<T: IdFormat>(self) -> R<Buffer> {
-            Ok(Buffer::from(decode::<T>(self.0)?.as_slice().to_vec()))
+        type Out = Vec<u8>;
+        fn run<T: IdFormat>(self) -> R<Vec<u8>> {
+            Ok(decode::<T>(self.0)?.as_slice().to_vec())
         }
     }
     format_arg(format)
         .and_then(|f| dispatch(f, ToBytes(&text)))
+        .and_then(|bytes| js_bytes(env, &bytes))
         .or_throw(env)
+}
+
+/// A new Buffer holding a copy of `bytes` (`napi_create_buffer_copy`). Not napi-rs's `Buffer`,
+/// an external buffer over Rust's memory: in WebAssembly that memory is the module's, and a
+/// Buffer over it is detached (empty) once the memory grows.
+fn js_bytes<'e>(env: &'e Env, bytes: &[u8]) -> R<BufferSlice<'e>> {
+    Ok(BufferSlice::copy_from(env, bytes)?)
 }
 
 /// The named fields of a canonical text, as an object keyed by their JavaScript names: a
@@ -543,8 +556,12 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
 /// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
 /// parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
 /// `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
-#[napi(ts_args_type = "text: string", catch_unwind)]
-pub fn uuid_bytes(env: &Env, text: Unknown) -> Result<Buffer, String> {
+#[napi(
+    ts_args_type = "text: string",
+    ts_return_type = "Uint8Array",
+    catch_unwind
+)]
+pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, String> {
     (|| {
         with_text(env, &text, "fromUuid(uuid): uuid", |input| {
             if input.len() != UUID_TEXT_LEN {
@@ -555,7 +572,7 @@ pub fn uuid_bytes(env: &Env, text: Unknown) -> Result<Buffer, String> {
             }
             // At 36 characters the crate reads the hyphenated form only.
             match uuid::Uuid::try_parse_ascii(input) {
-                Ok(uuid) => Ok(Buffer::from(uuid.as_bytes().to_vec())),
+                Ok(uuid) => Ok(*uuid.as_bytes()),
                 Err(_) => {
                     let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
                     let (position, byte) = input
@@ -570,6 +587,7 @@ pub fn uuid_bytes(env: &Env, text: Unknown) -> Result<Buffer, String> {
             }
         })?
         .map_err(Fail::from)
+        .and_then(|bytes| js_bytes(env, &bytes))
     })()
     .or_throw(env)
 }
