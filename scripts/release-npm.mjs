@@ -69,6 +69,8 @@ function pack(dir) {
 const common = {
   version: args.version,
   license: main.license,
+  homepage: main.homepage,
+  bugs: main.bugs,
   repository: main.repository,
   engines: main.engines,
 }

@@ -1,4 +1,14 @@
 // Public types of libsno for Node.js (the generated index.d.ts describes the native layer).
+// Self-sufficient: they compile with or without @types/node. `Symbol.dispose` comes from
+// TypeScript's own disposable library (TypeScript >= 5.2), and `bytes` is Node's Buffer where
+// Node's types are loaded, else the Uint8Array every Buffer is.
+/// <reference lib="esnext.disposable" />
+
+/**
+ * The type of the binary form: Node's `Buffer` when `@types/node` is loaded (a global `Buffer`
+ * exists), else `Uint8Array` (which a Buffer is).
+ */
+export type Bytes = typeof globalThis extends { Buffer: { alloc(size: number): infer B } } ? B : Uint8Array
 
 /**
  * What every ID class has (built natively from the core's format table). A value is immutable
@@ -11,8 +21,8 @@ declare abstract class IdValue<Fields> {
   toJSON(): string
   /** String conversion: the text. */
   [Symbol.toPrimitive](hint: string): string
-  /** The binary form, as a new Buffer. */
-  get bytes(): Buffer
+  /** The binary form, as a new Buffer (`Bytes`: a `Uint8Array` without Node's types). */
+  get bytes(): Bytes
   /** The binary form read as one unsigned big-endian integer. */
   get bigint(): bigint
   /**

@@ -146,3 +146,8 @@ struct ReadmeDoctests;
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../../docs/formats.md")]
 struct FormatsDocDoctests;
+
+/// The crate's own README (its crates.io page), compiled and run as a doc test.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

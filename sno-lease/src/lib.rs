@@ -64,3 +64,8 @@ pub use store::Grant;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/fleet.md")]
 struct FleetDoctests;
+
+/// The crate's own README (its crates.io page), compiled as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
