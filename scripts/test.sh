@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the tests of the repository: every layer (Rust, C, Python, Node, install) and the fleet test,
+# Runs the tests of the repository: every layer (Rust, C, Python, Node, WebAssembly, Windows,
+# install) and the fleet tests,
 # or the one layer named. Needs nothing outside the repository but the tools each layer lists in
 # the usage below (`scripts/test.sh --help`).
 set -euo pipefail
@@ -30,6 +31,9 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
   wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
            vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
            chromium, installed when missing) served without cross-origin isolation, Deno and Bun
+  windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
+           as released and run by the official Node.js for Windows under wine (Debian's wine and
+           mingw-w64, installed when missing): the vector tests
   install  scripts/release --host (the x86_64 manylinux wheel, the npm main and linux-x64-gnu
            packages, the x86_64 C tarball, the crates), then scripts/install-test: each
            installed with no Rust on PATH and tested from outside the source tree
@@ -51,11 +55,11 @@ repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node wasm install)
+layers=(rust c python node wasm windows install)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node | wasm | install) layers=("$1"); all=0 ;;
+  rust | c | python | node | wasm | windows | install) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -286,6 +290,11 @@ node_layer() {
 wasm_layer() {
   step "WebAssembly: scripts/test-wasm (Node without the native addon, Chromium, Deno, Bun)"
   bash scripts/test-wasm
+}
+
+windows_layer() {
+  step "Windows: scripts/test-windows (the win32-x64-gnu addon in Node for Windows under wine)"
+  bash scripts/test-windows
 }
 
 install_layer() {

@@ -3,10 +3,16 @@
 // build (`sno.<platform>.node`) and then the platform package (`@libsno/libsno-<platform>`, an
 // optional dependency of the published package). When neither loads, the error says which
 // platform package this machine needs, instead of the loader's generic message.
+//
+// Windows x64: the published addon is built with MinGW (win32-x64-gnu). napi-rs's index.js takes
+// `-gnu` only under a MinGW-built Node and `-msvc` under the official one, yet the gnu addon
+// loads in both (Node-API is a C ABI, and the addon looks its functions up in the host process
+// when it loads): it is tried first, the local build and then the platform package.
 const pkg = require('./package.json')
 
 function platformName() {
   const { platform, arch } = process
+  if (platform === 'win32' && arch === 'x64') return 'win32-x64-gnu'
   if (platform !== 'linux') return `${platform}-${arch}`
   // glibc reports its version in the process report; musl does not.
   const report = typeof process.report?.getReport === 'function' ? process.report.getReport() : null
@@ -14,14 +20,15 @@ function platformName() {
   return `linux-${arch}-${glibc ? 'gnu' : 'musl'}`
 }
 
-function missingAddon(cause) {
+function missingAddon(cause, earlier = []) {
   const platform = platformName()
   const wanted = `${pkg.napi.packageName}-${platform}`
   // napi-rs names a target `<os>-<arch>-<abi>`: x86_64-unknown-linux-gnu is linux-x64-gnu.
   const arches = { x86_64: 'x64', aarch64: 'arm64' }
+  const oses = { windows: 'win32' }
   const built = pkg.napi.targets.map((t) => {
     const [arch, , os, abi] = t.split('-')
-    return `${os}-${arches[arch] ?? arch}-${abi}`
+    return [oses[os] ?? os, arches[arch] ?? arch, abi].filter(Boolean).join('-')
   })
   const known = built.includes(platform)
   let installed = false
@@ -31,7 +38,8 @@ function missingAddon(cause) {
   } catch {}
   // The loader's first error that is not "module not found": why an installed addon did not load
   // (a glibc too old, another architecture, a damaged file).
-  const reasons = []
+  // (On win32 x64, `earlier` holds the errors of the gnu addon's own tries.)
+  const reasons = [...earlier]
   for (let e = cause; e; e = e.cause) reasons.push(e)
   // (napi-rs's loader chains its errors through `cause`, without their codes.)
   const loadError = reasons.find((e) => e !== cause && e.message && !/^Cannot find module/.test(e.message))
@@ -52,10 +60,23 @@ function missingAddon(cause) {
 }
 
 let native
-try {
-  native = require('./index.js')
-} catch (e) {
-  throw missingAddon(e)
+const winErrors = []
+if (process.platform === 'win32' && process.arch === 'x64') {
+  for (const id of [`./${pkg.napi.binaryName}.win32-x64-gnu.node`, `${pkg.napi.packageName}-win32-x64-gnu`]) {
+    try {
+      native = require(id)
+      break
+    } catch (e) {
+      winErrors.push(e)
+    }
+  }
+}
+if (!native) {
+  try {
+    native = require('./index.js')
+  } catch (e) {
+    throw missingAddon(e, winErrors)
+  }
 }
 
 module.exports = native

@@ -326,6 +326,8 @@ fn describe(config: &Config) -> Result<String, Error> {
                     hosts.push(format!("{name}:{port}"));
                 }
             }
+            // (tokio-postgres has Unix sockets on Unix only: a Windows build has no such arm.)
+            #[cfg(unix)]
             Host::Unix(path) => {
                 let path = path.to_string_lossy();
                 if path.contains('@') || path.chars().any(char::is_control) {
