@@ -4,7 +4,8 @@
 
 use crate::clock::SystemClock;
 
-/// 32 bytes from the operating system's CSPRNG (`getrandom`, then `/dev/urandom`; on WASI its
+/// 32 bytes from the operating system's CSPRNG: on Linux `getrandom(2)`, then `/dev/urandom`;
+/// elsewhere the `getrandom` crate (Windows' `ProcessPrng`, macOS's `getentropy`, WASI's
 /// `random_get`).
 pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
     let mut seed = [0u8; 32];
@@ -21,23 +22,15 @@ pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
                 break;
             }
         }
-        if filled == seed.len() {
-            return Ok(seed);
+        if filled < seed.len() {
+            use std::io::Read;
+            std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
         }
     }
-    // WASI's random_get (wasi-libc's getentropy: at most 256 bytes a call); no /dev/urandom.
-    #[cfg(target_os = "wasi")]
-    {
-        // SAFETY: `seed` is writable for its 32 bytes, within getentropy's 256-byte limit.
-        if unsafe { libc::getentropy(seed.as_mut_ptr().cast(), seed.len()) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    #[cfg(not(target_os = "wasi"))]
-    {
-        use std::io::Read;
-        std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed))?;
-    }
+    // Elsewhere the getrandom crate: ProcessPrng on Windows (there is no /dev/urandom),
+    // getentropy on macOS, random_get on WASI.
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    getrandom::fill(&mut seed)?;
     Ok(seed)
 }
 
@@ -54,11 +47,10 @@ pub(crate) fn entropy() -> u64 {
             x = u64::from_ne_bytes(buf);
         }
     }
-    #[cfg(target_os = "wasi")]
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {
         let mut buf = [0u8; 8];
-        // SAFETY: `buf` is 8 writable bytes, within getentropy's 256-byte limit.
-        if unsafe { libc::getentropy(buf.as_mut_ptr().cast(), buf.len()) } == 0 {
+        if getrandom::fill(&mut buf).is_ok() {
             x = u64::from_ne_bytes(buf);
         }
     }

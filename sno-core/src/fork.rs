@@ -59,7 +59,8 @@ extern "C" fn after_fork_in_child() {
     after_fork();
 }
 
-/// Called by the crate's `pthread_atfork` child handler (atomics only).
+/// Called by the crate's `pthread_atfork` child handler (atomics only); no fork elsewhere.
+#[cfg(any(unix, test))]
 pub(crate) fn after_fork() {
     FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
 }
