@@ -161,6 +161,24 @@ pub(crate) struct RedisStore {
 /// name); without it the system's roots are trusted.
 const CA_PARAMETER: &str = "ssl_ca_certs";
 
+/// A `rediss://` client that trusts the system's roots (tls.rs): the driver's own.
+#[cfg(not(target_os = "macos"))]
+fn with_system_roots(info: ConnectionInfo) -> Result<redis::RedisResult<Client>, Error> {
+    tls::root_store(&Roots::System, CA_PARAMETER)?;
+    Ok(Client::open(info))
+}
+
+/// macOS: the system's roots as tls.rs reads them, handed to the driver (whose own loading is
+/// not linked there).
+#[cfg(target_os = "macos")]
+fn with_system_roots(info: ConnectionInfo) -> Result<redis::RedisResult<Client>, Error> {
+    let certificates = TlsCertificates {
+        client_tls: None,
+        root_cert: Some(tls::system_roots_pem()?),
+    };
+    Ok(Client::build_with_tls(info, certificates))
+}
+
 impl RedisStore {
     pub(crate) fn open(url: &str) -> Result<Self, Error> {
         let (rest, ca_file) = take_query_parameter(url, CA_PARAMETER)?;
@@ -203,8 +221,7 @@ impl RedisStore {
             }
             (ConnectionAddr::TcpTls { .. }, None) => {
                 tls::install_default_provider();
-                tls::root_store(&Roots::System, CA_PARAMETER)?;
-                Client::open(info)
+                with_system_roots(info)?
             }
             (_, None) => Client::open(info),
         }
