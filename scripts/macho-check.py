@@ -83,8 +83,22 @@ def check_signature(data, offset, size, problems, facts):
     if cd is None:
         problems.append("signature: no CodeDirectory")
         return
-    (cd_magic, _cd_len, version, flags, hash_offset, ident_offset, n_special, n_code, code_limit,
-     hash_size, hash_type, _platform, page_log2, _spare2) = struct.unpack_from(">IIIIIIIIIBBBBI", cd, 0)
+    (
+        cd_magic,
+        _cd_len,
+        version,
+        flags,
+        hash_offset,
+        ident_offset,
+        n_special,
+        n_code,
+        code_limit,
+        hash_size,
+        hash_type,
+        _platform,
+        page_log2,
+        _spare2,
+    ) = struct.unpack_from(">IIIIIIIIIBBBBI", cd, 0)
     if cd_magic != CSMAGIC_CODEDIRECTORY:
         problems.append(f"signature: CodeDirectory magic {cd_magic:#x}")
         return
@@ -174,7 +188,9 @@ def main():
     want = tuple(int(x) for x in args.minos.split("."))
     want = want + (0,) * (3 - len(want))
     if len(versions) != 1:
-        problems.append(f"{len(versions)} minimum-version load commands (LC_BUILD_VERSION / LC_VERSION_MIN_MACOSX)")
+        problems.append(
+            f"{len(versions)} minimum-version load commands (LC_BUILD_VERSION / LC_VERSION_MIN_MACOSX)"
+        )
     elif versions[0] != want:
         problems.append(f"minimum macOS {'.'.join(map(str, versions[0]))}, not {args.minos}")
     else:
@@ -190,14 +206,19 @@ def main():
     for binding in b.bindings:
         name = binding.symbol.name if binding.has_symbol else "?"
         ordinal = binding.library_ordinal
-        if isinstance(binding, lief.MachO.DyldBindingInfo) and binding.binding_class == lief.MachO.DyldBindingInfo.CLASS.WEAK:
+        if (
+            isinstance(binding, lief.MachO.DyldBindingInfo)
+            and binding.binding_class == lief.MachO.DyldBindingInfo.CLASS.WEAK
+        ):
             continue  # weak-definition coalescing: no library ordinal
         if ordinal == FLAT_LOOKUP:
             flat.add(name)
         elif ordinal < 1 or ordinal > len(loaded):
             unknown.add(f"{name} (ordinal {ordinal})")
     if unknown:
-        problems.append(f"symbols bound neither to a loaded library nor to a flat lookup: {sorted(unknown)[:8]}")
+        problems.append(
+            f"symbols bound neither to a loaded library nor to a flat lookup: {sorted(unknown)[:8]}"
+        )
     if args.flat:
         stray = sorted(s for s in flat if not re.match(args.flat, s))
         if stray:
@@ -253,7 +274,9 @@ def main():
         if linkedit is None or sig.data_offset + sig.data_size != linkedit.file_offset + linkedit.file_size:
             problems.append("the signature does not end __LINKEDIT")
         if sig.data_offset + sig.data_size != len(data):
-            problems.append(f"the signature does not end the file ({sig.data_offset}+{sig.data_size} of {len(data)})")
+            problems.append(
+                f"the signature does not end the file ({sig.data_offset}+{sig.data_size} of {len(data)})"
+            )
         check_signature(data, sig.data_offset, sig.data_size, problems, facts)
     elif args.arch == "arm64" or args.signed:
         problems.append("no code signature (LC_CODE_SIGNATURE): macOS does not run unsigned arm64 code")
