@@ -114,6 +114,9 @@
 // Characters in the text form of a Ulid-Flake (no terminating NUL).
 #define SNO_ULIDFLAKE_ENCODED_LEN 13
 
+// Characters in the text of a KSUID: base62 over 0-9A-Za-z (no terminating NUL).
+#define SNO_KSUID_ENCODED_LEN 27
+
 // Characters in the hex text of a SCRU160 ID (no terminating NUL).
 #define SNO_SCRU160_HEX_LEN 40
 
@@ -267,6 +270,8 @@ typedef enum sno_format {
   SNO_FORMAT_ULIDFLAKE = 6,
   // TypeID: a binary form of 16 bytes, a text of up to 90 characters.
   SNO_FORMAT_TYPEID = 7,
+  // KSUID: a binary form of 20 bytes, a text of up to 27 characters; sno_ksuid_*.
+  SNO_FORMAT_KSUID = 8,
 } sno_format;
 
 // Which member of a sno_field holds its value.
@@ -295,6 +300,9 @@ typedef enum sno_clock {
 // An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
 // sno_generator_new_leased, release with sno_generator_free.
 typedef struct sno_generator sno_generator;
+
+// An opaque, thread-safe KSUID generator (see sno_ksuid_generator_new).
+typedef struct sno_ksuid_generator sno_ksuid_generator;
 
 // An opaque, thread-safe lease on one partition (see sno_lease_acquire); release with
 // sno_lease_free.
@@ -467,6 +475,13 @@ typedef int64_t sno_nanoflake;
 // | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative
 // value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
 typedef int64_t sno_ulidflake;
+
+// A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload,
+// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_ksuid {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_ksuid;
 
 // Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
 // NULL for every default, then set what you need: each field's zero means its default.
@@ -1334,6 +1349,87 @@ enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_gene
 enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_generator *generator,
                                                 int64_t unix_ms,
                                                 sno_ulidflake *out);
+
+// A new KSUID from the process-wide generator: within one second the payload of the last one + 1,
+// a fresh random payload in a new second (reset after fork()). Sleeps into the next second if one
+// second's payloads are used up. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ksuid_new(struct sno_ksuid *out);
+
+// Writes the 27-character base62 text (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 27 byte writes.
+enum sno_status sno_ksuid_encode(const struct sno_ksuid *id, char *out);
+
+// Writes the text and a NUL; `out_len` must be at least 28, else SNO_STATUS_BUFFER_TOO_SMALL.
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+enum sno_status sno_ksuid_encode_cstr(const struct sno_ksuid *id, char *out, size_t out_len);
+
+// Strictly decodes `len` bytes: exactly 27 characters of 0-9A-Za-z, case-sensitive; a value above
+// aWgEPTl1tmebfsQzFP4bxwgy80V (2^160 - 1) is SNO_STATUS_VALUE_OVERFLOW. On an invalid byte its
+// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+// writable.
+enum sno_status sno_ksuid_decode(const char *text,
+                                 size_t len,
+                                 struct sno_ksuid *out,
+                                 size_t *error_position);
+
+// The time: milliseconds since the Unix epoch (the start of its second). Thread-safe.
+uint64_t sno_ksuid_unix_ms(struct sno_ksuid id);
+
+// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+int32_t sno_ksuid_compare(struct sno_ksuid a, struct sno_ksuid b);
+
+// Creates a KSUID generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_ksuid_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ksuid_generator_new(struct sno_ksuid_generator **out);
+
+// sno_ksuid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ksuid_generator_new_with_clock(int32_t clock, struct sno_ksuid_generator **out);
+
+// Releases a KSUID generator; NULL is ignored. Call once, after every user is done.
+//
+// # Safety
+// `generator` must be NULL or a live pointer from sno_ksuid_generator_new.
+void sno_ksuid_generator_free(struct sno_ksuid_generator *generator);
+
+// The next KSUID: greater than every earlier one of this generator (a clock gone back keeps the
+// last second). Sleeps into the next second if this one's payloads are used up. Thread-safe: share
+// one generator between threads.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ksuid_generator_next(const struct sno_ksuid_generator *generator,
+                                         struct sno_ksuid *out);
+
+// The next KSUID for an explicit time in Unix milliseconds (the clock is not read; the second is
+// what counts), with the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that second's payloads
+// are used up, SNO_STATUS_MILLIS_OUT_OF_RANGE before 2014-05-13T16:53:20Z or past its 32-bit
+// seconds. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ksuid_generator_next_at(const struct sno_ksuid_generator *generator,
+                                            int64_t unix_ms,
+                                            struct sno_ksuid *out);
 
 // Leases a free partition of a namespace from the store at `url` and starts renewing it on a
 // background thread (every third of the TTL) until sno_lease_free. Every lease of a namespace

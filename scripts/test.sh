@@ -34,9 +34,10 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
   windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
            as released and run by the official Node.js for Windows under wine (Debian's wine and
            mingw-w64, installed when missing): the vector tests
-  install  scripts/release --host (the x86_64 manylinux wheel, the npm main and linux-x64-gnu
-           packages, the x86_64 C tarball, the crates), then scripts/install-test: each
-           installed with no Rust on PATH and tested from outside the source tree
+  install  scripts/release --host --native (the x86_64 manylinux wheel, the npm main and
+           linux-x64-gnu packages, the x86_64 C tarball, the crates, packed from the release
+           builds the c, python and node layers made, without zig), then scripts/install-test:
+           each installed with no Rust on PATH and tested from outside the source tree
 
 With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
@@ -298,9 +299,9 @@ windows_layer() {
 }
 
 install_layer() {
-  step "Install: scripts/release --host (x86_64 wheel, npm packages, C tarball, crates), then installed without Rust"
+  step "Install: scripts/release --host --native (x86_64 wheel, npm packages, C tarball, crates from the layers' builds), then installed without Rust"
   local dist="$repo/target/dist-host"
-  bash scripts/release --host --out "$dist"
+  bash scripts/release --host --native --out "$dist"
   bash scripts/install-test "$dist"
 }
 

@@ -31,6 +31,7 @@ export const {
   UlidFlake,
   Nanoflake,
   TypeId,
+  Ksuid,
   ulid,
   uuid7,
   scru128,
@@ -38,5 +39,6 @@ export const {
   ulidflake,
   nanoflake,
   typeid,
+  ksuid,
 } = sno
 export default sno

@@ -24,6 +24,7 @@ export const {
   UlidFlake,
   Nanoflake,
   TypeId,
+  Ksuid,
   ulid,
   uuid7,
   scru128,
@@ -31,5 +32,6 @@ export const {
   ulidflake,
   nanoflake,
   typeid,
+  ksuid,
 } = sno
 export default sno

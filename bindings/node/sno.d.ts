@@ -269,7 +269,7 @@ export declare function decodeMany(texts: readonly string[]): Id[]
  * `sno inspect`). Throws an `Error` with code `ERR_SNO_AMBIGUOUS_FORMAT` when several formats (or
  * only a Nanoflake) read it, `ERR_SNO_UNRECOGNIZED_FORMAT` when none does.
  */
-export declare function detect(text: string): Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId
+export declare function detect(text: string): Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId | Ksuid
 
 /** What the 128-bit classes share (ULID, UUIDv7, SCRU128). */
 declare abstract class Value128<Fields> extends TimedValue<Fields> {
@@ -539,6 +539,33 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   get randB(): bigint
 }
 
+/** The named fields of a `Ksuid`. */
+export interface KsuidFields {
+  /** Seconds since the KSUID epoch, 2014-05-13T16:53:20Z (32 bits). */
+  timestampSecs: number
+  /** The 128-bit payload (random; +1 within a second from one generator). */
+  payload: bigint
+}
+
+/** A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit
+ * payload; 27 base62 characters (`0-9A-Za-z`: case is part of the value). */
+export declare class Ksuid extends TimedValue<KsuidFields> {
+  /** Strictly decodes 27 base62 characters (above `aWgEPTl1tmebfsQzFP4bxwgy80V`: ERR_SNO_VALUE_OVERFLOW). */
+  static parse(text: string): Ksuid
+  /** Takes the 20-byte binary form. */
+  static fromBytes(bytes: Uint8Array): Ksuid
+  /** From the 160-bit integer. */
+  static fromBigInt(value: bigint): Ksuid
+  /** The recommended database column (the core's table): PostgreSQL `bytea`, SQLite `BLOB`. */
+  static readonly columnType: 'bytes'
+  /** From the fields. */
+  static fromFields(fields: KsuidFields): Ksuid
+  /** Validates like `Ksuid.parse`. */
+  constructor(text: string)
+  get timestampSecs(): number
+  get payload(): bigint
+}
+
 /** A thread-safe monotonic generator of one format (`ulid.Generator`, ...). */
 export interface FormatGenerator<T> {
   /** The next value, greater than every earlier one of this generator; **blocks** through a
@@ -581,6 +608,7 @@ export declare const ulid: FormatNamespace<Ulid> & { Ulid: typeof Ulid }
 export declare const uuid7: FormatNamespace<Uuid7> & { Uuid7: typeof Uuid7 }
 export declare const scru128: FormatNamespace<Scru128> & { Scru128: typeof Scru128 }
 export declare const scru160: FormatNamespace<Scru160> & { Scru160: typeof Scru160 }
+export declare const ksuid: FormatNamespace<Ksuid> & { Ksuid: typeof Ksuid }
 
 /** Settings of a Ulid-Flake generator. */
 export interface UlidFlakeOptions extends WaitOptions {
@@ -635,6 +663,7 @@ declare const sno: {
   UlidFlake: typeof UlidFlake
   Nanoflake: typeof Nanoflake
   TypeId: typeof TypeId
+  Ksuid: typeof Ksuid
   ulid: typeof ulid
   uuid7: typeof uuid7
   scru128: typeof scru128
@@ -642,5 +671,6 @@ declare const sno: {
   ulidflake: typeof ulidflake
   nanoflake: typeof nanoflake
   typeid: typeof typeid
+  ksuid: typeof ksuid
 }
 export default sno

@@ -29,7 +29,7 @@ use sno_core::rng::ThreadRng;
 use sno_core::typeid::TypeId;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
-use sno_core::{AnyId, Error, FieldValue, Format, nanoflake, ulidflake};
+use sno_core::{AnyId, Error, FieldValue, Format, Setting, nanoflake, ulidflake};
 
 /// Exit status: every ID was generated, read or converted.
 pub const EXIT_OK: i32 = 0;
@@ -475,25 +475,27 @@ fn epoch_setting(format: Format, epoch_ms: i64) -> impl Fn(Error) -> Setup {
 
 /// The generator `sno new` draws from, after checking that every option given applies.
 fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
-    let options: [(&str, bool, &[Format]); 6] = [
-        ("--meta", args.meta.is_some(), &[Format::Sno]),
-        ("--partition", args.partition.is_some(), &[Format::Sno]),
-        (
-            "--epoch",
-            args.epoch.is_some(),
-            &[Format::Nanoflake, Format::UlidFlake],
-        ),
+    // Each flag sets one of the core's generation settings; the core's table says which
+    // formats take it (`Format::settings`).
+    let options = [
+        ("--meta", args.meta.is_some(), Setting::Meta),
+        ("--partition", args.partition.is_some(), Setting::Partition),
+        ("--epoch", args.epoch.is_some(), Setting::EpochMs),
         (
             "--generator-id",
             args.generator_id.is_some(),
-            &[Format::Nanoflake],
+            Setting::GeneratorId,
         ),
-        ("--sid", args.sid.is_some(), &[Format::UlidFlake]),
-        ("--prefix", args.prefix.is_some(), &[Format::TypeId]),
+        ("--sid", args.sid.is_some(), Setting::Sid),
+        ("--prefix", args.prefix.is_some(), Setting::Prefix),
     ];
-    for (flag, given, formats) in options {
-        if given && !formats.contains(&format) {
-            let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    for (flag, given, setting) in options {
+        if given && !format.settings().contains(&setting) {
+            let names: Vec<&str> = Format::ALL
+                .into_iter()
+                .filter(|f| f.settings().contains(&setting))
+                .map(Format::name)
+                .collect();
             return Err(Setup::Usage(format!(
                 "{flag} applies to {} IDs only, not {}",
                 names.join(" and "),
@@ -519,10 +521,6 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
                 }
             }
         }
-        Format::Ulid => Box::new(|| sno_core::ulid::try_new().map(AnyId::from)),
-        Format::Uuid7 => Box::new(|| sno_core::uuid7::try_new().map(AnyId::from)),
-        Format::Scru128 => Box::new(|| sno_core::scru128::try_new().map(AnyId::from)),
-        Format::Scru160 => Box::new(|| sno_core::scru160::try_new().map(AnyId::from)),
         Format::Nanoflake => {
             let (Some(epoch), Some(id)) = (args.epoch, args.generator_id) else {
                 return Err(Setup::Usage(
@@ -535,10 +533,7 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             let g = nanoflake::Generator::new(state);
             Box::new(move || g.next().map(AnyId::from))
         }
-        Format::UlidFlake if args.epoch.is_none() && args.sid.is_none() => {
-            Box::new(|| ulidflake::try_new().map(AnyId::from))
-        }
-        Format::UlidFlake => {
+        Format::UlidFlake if args.epoch.is_some() || args.sid.is_some() => {
             let config = ulidflake::Config {
                 epoch_ms: args.epoch.unwrap_or(ulidflake::DEFAULT_EPOCH_MS),
                 sid: args.sid,
@@ -554,6 +549,10 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             let prefix = args.prefix.clone().unwrap_or_default();
             check_prefix(&prefix).map_err(|e| Setup::Usage(e.to_string()))?;
             Box::new(move || TypeId::try_new(&prefix).map(AnyId::from))
+        }
+        // The process-wide generator of a format that has one.
+        other if other.has_process_generator() => {
+            Box::new(move || AnyId::try_new(other).unwrap_or(Err(Error::UnknownFormat)))
         }
         other => {
             return Err(Setup::Usage(format!(

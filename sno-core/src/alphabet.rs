@@ -80,6 +80,13 @@ pub const BASE32HEX: Alphabet<32> = Alphabet::new(b"0123456789ABCDEFGHIJKLMNOPQR
 /// Base36 as SCRU128 and Nanoflakes use it: lower case out, either case in.
 pub const BASE36: Alphabet<36> = Alphabet::new(b"0123456789abcdefghijklmnopqrstuvwxyz", true);
 
+/// Base62 as KSUID uses it: `0-9`, `A-Z`, `a-z`, case-sensitive (the case is part of the
+/// value). Ascending ASCII, so text order equals byte order.
+pub const BASE62: Alphabet<62> = Alphabet::new(
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    false,
+);
+
 /// Hexadecimal digits: lower case out, either case in.
 pub const HEX: Alphabet<16> = Alphabet::new(b"0123456789abcdef", true);
 
@@ -105,6 +112,10 @@ mod tests {
         assert_eq!(BASE36.value(b'Z'), Some(35));
         assert_eq!(HEX.value(b'F'), Some(15));
         assert_eq!(HEX.value(b'g'), None);
+        assert_eq!(BASE62.value(b'Z'), Some(35));
+        assert_eq!(BASE62.value(b'z'), Some(61));
+        assert_eq!(BASE62.value(b'-'), None);
+        assert!(BASE62.symbols.windows(2).all(|w| w[0] < w[1]), "ascending");
     }
 
     #[test]

@@ -1,45 +1,34 @@
 //! [`AnyId`]: a value of any format, and the single format detection ([`AnyId::detect`]) that
-//! the CLI and every binding use. The list of formats, [`for_each_format!`](crate::for_each_format),
-//! is here, above every format's module.
+//! the CLI and every binding use. It sits above every format's module: it expands the format
+//! table ([`for_each_format!`](crate::for_each_format)) with the types.
 
 use core::fmt;
 use core::str::FromStr;
 
 use crate::error::Error;
 use crate::format::{Format, FormatSet};
-use crate::model::{Fields, IdFormat, Text};
+use crate::model::{Fields, IdFormat, MAX_TEXT_LEN, Text};
 
-/// Calls `$callback!` with the table of every format, one `Variant(Type, "name", "Display
-/// name", binary_len, text_len)` per format; `text_len` is the longest text. The bindings build
-/// their per-format surface from this one list. (The same rows without the types make
-/// [`Format`], below the formats' modules.)
-///
-/// ```
-/// macro_rules! names {
-///     ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
-///         [$($name),*]
-///     };
-/// }
-/// assert_eq!(sno_core::for_each_format!(names)[..2], ["sno", "ulid"]);
-/// ```
-#[macro_export]
-macro_rules! for_each_format {
-    ($callback:ident) => {
-        $callback! {
-            Sno($crate::Id, "sno", "sno", 10, 16),
-            Ulid($crate::ulid::Ulid, "ulid", "ULID", 16, 26),
-            Uuid7($crate::uuid7::Uuid7, "uuid7", "UUIDv7", 16, 45),
-            Scru128($crate::scru128::Scru128Id, "scru128", "SCRU128", 16, 25),
-            Scru160($crate::scru160::Scru160Id, "scru160", "SCRU160", 20, 40),
-            Nanoflake($crate::nanoflake::Nanoflake, "nanoflake", "Nanoflake", 8, 13),
-            UlidFlake($crate::ulidflake::UlidFlake, "ulidflake", "Ulid-Flake", 8, 13),
-            TypeId($crate::typeid::TypeId, "typeid", "TypeID", 16, 90),
-        }
+/// `Some(<$ty as ProcessWide>::$call())` for a format the table marks as having a process-wide
+/// generator (`process_generator: true`), `None` for the others.
+#[cfg(feature = "std")]
+macro_rules! process_wide {
+    ($variant:ident, $ty:ty, true, $call:ident) => {
+        Some(<$ty as crate::model::ProcessWide>::$call().map(AnyId::$variant))
+    };
+    ($variant:ident, $ty:ty, false, $call:ident) => {
+        None
     };
 }
 
 macro_rules! define_any {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident {
+        ty: $ty:ty, name: $name:literal, display: $display:literal,
+        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
+        pattern: $pattern:literal,
+        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:literal,
+        settings: [$($setting:ident),*], required: [$($required:ident),*] $(,)?
+    }),* $(,)?) => {
         /// A value of any format.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -103,6 +92,33 @@ macro_rules! define_any {
             /// As [`IdFormat::fields`].
             pub fn fields(&self) -> Fields<'_> {
                 match self { $(AnyId::$variant(id) => IdFormat::fields(id)),* }
+            }
+
+            /// As [`IdFormat::write_text`]: the canonical text into `buf`, its length returned.
+            pub fn write_text(&self, buf: &mut [u8; MAX_TEXT_LEN]) -> usize {
+                match self { $(AnyId::$variant(id) => IdFormat::write_text(id, buf)),* }
+            }
+
+            /// A new value from `format`'s process-wide generator (waiting, bounded, through a
+            /// used-up millisecond: `<format>::try_new()`), for a format that has one needing no
+            /// argument ([`Format::has_process_generator`]); `None` for the others.
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Format};
+            /// let id = AnyId::try_new(Format::Ulid).expect("ULID has one")?;
+            /// assert_eq!(id.format(), Format::Ulid);
+            /// assert!(AnyId::try_new(Format::Nanoflake).is_none()); // needs an epoch and an id
+            /// # Ok::<(), sno_core::Error>(())
+            /// ```
+            #[cfg(feature = "std")]
+            pub fn try_new(format: Format) -> Option<Result<AnyId, Error>> {
+                match format { $(Format::$variant => process_wide!($variant, $ty, $process, try_new)),* }
+            }
+
+            /// [`try_new`](Self::try_new) without waiting (`<format>::try_new_nonblocking()`).
+            #[cfg(feature = "std")]
+            pub fn try_new_nonblocking(format: Format) -> Option<Result<AnyId, Error>> {
+                match format { $(Format::$variant => process_wide!($variant, $ty, $process, try_new_nonblocking)),* }
             }
         }
     };

@@ -332,10 +332,10 @@ mod system {
         /// ```
         pub fn fast() -> Self {
             crate::fast_time::start();
-            SystemClock {
-                fast: true,
-                ..Self::precise()
-            }
+            // The precise clock's fields (none but `fast` off Linux), then the fast flag.
+            let mut clock = Self::precise();
+            clock.fast = true;
+            clock
         }
 
         /// The clock of `kind`: [`new`](Self::new) or [`fast`](Self::fast).

@@ -113,14 +113,16 @@ pub enum Error {
     /// A millisecond timestamp outside the format's range: 48 bits for ULID, UUIDv7, SCRU128 and
     /// SCRU160 (whose generators also refuse the reserved 0 and 2^48 − 1); for the epoch-based
     /// 64-bit formats, a clock before the epoch or past the timestamp field (41 bits for
-    /// Nanoflakes, 43 for Ulid-Flake).
+    /// Nanoflakes, 43 for Ulid-Flake); for KSUID, a clock before 2014-05-13T16:53:20Z or past
+    /// its 32-bit seconds.
     MillisOutOfRange {
         /// The timestamp given, in ms since 1970.
         unix_millis: i64,
     },
     /// A monotonic generator has used up what one millisecond offers: the 80-bit randomness of a
     /// ULID, the 16-bit counter of a SCRU160, the 12-bit sequence of a Nanoflake, the 20-bit
-    /// (or 15-bit) randomness of a Ulid-Flake. The generator's state is unchanged.
+    /// (or 15-bit) randomness of a Ulid-Flake, the 128-bit payload of a KSUID's second (then
+    /// `unix_millis` is that second's last millisecond). The generator's state is unchanged.
     RandomnessExhausted {
         /// The millisecond whose randomness is exhausted; retry from the next one.
         unix_millis: u64,

@@ -46,7 +46,8 @@
 //! ```
 //!
 //! Beside sno, the crate speaks the 128-bit formats [`ulid`], [`uuid7`] (RFC 9562) and
-//! [`scru128`], the 160-bit [`scru160`], and the 64-bit [`nanoflake`] (Nanoflakes) and
+//! [`scru128`], the 160-bit [`scru160`] and [`ksuid`] (KSUID: seconds since 2014 and a
+//! 128-bit payload, 27 base62 characters), and the 64-bit [`nanoflake`] (Nanoflakes) and
 //! [`ulidflake`] (Ulid-Flake): value types, strict codecs, serde, and monotonic generators with
 //! an injected clock and RNG ([`rng`], [`monotonic`]). [`typeid`] (TypeID, spec v0.3) puts a
 //! type prefix before a UUID in lower-case Crockford base32 (`user_01h455vb4pex5vsknk084sn02q`),
@@ -75,6 +76,7 @@ mod fast_time;
 #[cfg(feature = "std")]
 mod fork;
 mod format;
+pub mod ksuid;
 mod millis_block;
 pub mod model;
 pub mod monotonic;
@@ -108,6 +110,8 @@ pub mod ulidflake;
 pub mod uuid7;
 #[cfg(feature = "uuid")]
 mod uuid_interop;
+#[cfg(feature = "std")]
+pub mod wait;
 
 #[doc(hidden)]
 pub use sno::codec::backends as __backends;
@@ -120,7 +124,7 @@ pub use clock::{Clock, ClockKind, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind};
-pub use format::{ColumnType, Format, FormatSet};
+pub use format::{ColumnType, Epoch, Format, FormatSet, Setting};
 // Through the public `generator` module, and shown as links to it (not copied here).
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 #[doc(no_inline)]
@@ -128,6 +132,8 @@ pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
 #[doc(no_inline)]
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
+#[cfg(feature = "std")]
+pub use model::ProcessWide;
 pub use model::{Field, FieldValue, Fields, IdFormat, Text, Unit};
 #[cfg(feature = "std")]
 pub use partition::partition_from_env;

@@ -33,7 +33,7 @@ pub use crate::format::{Format, FormatSet};
 /// Room for the longest text of any format (a TypeID: a 63-character prefix, `_`, 26
 /// characters).
 pub const MAX_TEXT_LEN: usize = 90;
-/// The longest binary form of any format (SCRU160: 20 bytes).
+/// The longest binary form of any format (SCRU160 and KSUID: 20 bytes).
 pub const MAX_BINARY_LEN: usize = 20;
 /// The most named fields any format has.
 pub const MAX_FIELDS: usize = 6;
@@ -98,6 +98,26 @@ pub trait IdFormat:
     fn fields(&self) -> Fields<'_>;
 }
 
+/// A format whose process-wide generator needs no argument (`<format>::try_new()`): what
+/// [`AnyId::try_new`](crate::AnyId::try_new) calls for the formats the table marks so
+/// (`process_generator: true`). sno's process-wide generator takes a meta byte
+/// ([`crate::new`]), TypeID's a prefix: they are not among them.
+#[cfg(feature = "std")]
+pub trait ProcessWide: IdFormat {
+    /// The next value of the process-wide generator, waiting (bounded) through a used-up
+    /// millisecond: `<format>::try_new()`.
+    ///
+    /// # Errors
+    /// As `<format>::try_new()`.
+    fn try_new() -> Result<Self, Error>;
+
+    /// The same without waiting: `<format>::try_new_nonblocking()`.
+    ///
+    /// # Errors
+    /// As `<format>::try_new_nonblocking()`.
+    fn try_new_nonblocking() -> Result<Self, Error>;
+}
+
 /// The canonical text of an ID, held on the stack ([`IdFormat::text`]).
 #[derive(Clone, Copy)]
 pub struct Text {
@@ -136,7 +156,7 @@ impl fmt::Display for Text {
 /// The value of a named field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldValue<'a> {
-    /// An unsigned number (fields are at most 80 bits wide).
+    /// An unsigned number (fields are at most 128 bits wide: a KSUID's payload).
     Uint(u128),
     /// A flag (the sno tick-tock bit).
     Bool(bool),
@@ -164,17 +184,20 @@ pub enum Unit {
     SnoUnits,
     /// Milliseconds since the format's (or the application's) epoch.
     EpochMs,
+    /// Seconds since the format's epoch (KSUID: 2014-05-13T16:53:20Z).
+    EpochSecs,
     /// No unit: a counter, random bits, an identifier, a flag or text.
     None,
 }
 
 impl Unit {
-    /// A stable name: `"unix_ms"`, `"sno_units"`, `"epoch_ms"`, `"none"`.
+    /// A stable name: `"unix_ms"`, `"sno_units"`, `"epoch_ms"`, `"epoch_s"`, `"none"`.
     pub const fn name(self) -> &'static str {
         match self {
             Unit::UnixMs => "unix_ms",
             Unit::SnoUnits => "sno_units",
             Unit::EpochMs => "epoch_ms",
+            Unit::EpochSecs => "epoch_s",
             Unit::None => "none",
         }
     }

@@ -102,8 +102,9 @@ mod shared {
     }
 
     /// How far back (ms) a clock may go for [`Shared::next`] to wait instead of failing with
-    /// [`Error::ClockRollback`] (only generators that refuse rollbacks return it: Nanoflakes).
-    pub const MAX_ROLLBACK_WAIT_MS: u64 = 1_000;
+    /// [`Error::ClockRollback`] (only generators that refuse rollbacks return it: Nanoflakes):
+    /// the wait policy's ([`crate::wait`]).
+    pub use crate::wait::MAX_ROLLBACK_WAIT_MS;
 
     impl<S: MillisState + Clone> Shared<S, SystemClock> {
         /// Wraps `state` on the system clock.
@@ -287,51 +288,27 @@ mod shared {
         })
     }
 
-    /// `try_next()` until it succeeds, sleeping (never spinning) through a used-up millisecond
-    /// and a clock that went back at most [`MAX_ROLLBACK_WAIT_MS`], for at most
+    /// `try_next()` until it succeeds, under the crate's one wait policy ([`crate::wait`]):
+    /// sleeping (never spinning) through a used-up millisecond and a clock that went back at
+    /// most [`MAX_ROLLBACK_WAIT_MS`], for at most
     /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) in all by the monotonic clock.
     #[inline]
     pub(crate) fn next_within_max_wait<Id>(
-        mut try_next: impl FnMut() -> Result<Id, Error>,
+        try_next: impl FnMut() -> Result<Id, Error>,
     ) -> Result<Id, Error> {
-        match try_next() {
-            Err(e) => wait_and_retry(e, try_next),
-            ok => ok,
-        }
-    }
-
-    /// The waiting part of [`next_within_max_wait`], after a first failed attempt (the
-    /// monotonic clock is read only here: on the path that succeeds at once it would cost as
-    /// much as the attempt itself).
-    #[cold]
-    fn wait_and_retry<Id>(
-        mut err: Error,
-        mut try_next: impl FnMut() -> Result<Id, Error>,
-    ) -> Result<Id, Error> {
-        use core::time::Duration;
-        let started = std::time::Instant::now();
-        loop {
-            let wait = match err {
-                Error::RandomnessExhausted { .. } => until_next_millisecond(),
-                Error::ClockRollback {
-                    last_unix_millis,
-                    unix_millis,
-                } if last_unix_millis - unix_millis <= MAX_ROLLBACK_WAIT_MS => {
-                    Duration::from_millis(last_unix_millis - unix_millis)
-                }
-                other => return Err(other),
-            };
-            if started.elapsed() + wait > crate::time::DEFAULT_MAX_WAIT {
-                return try_next();
-            }
-            std::thread::sleep(wait);
-            // On the fast clock, make the millisecond waited for visible at once (a no-op
-            // costing one clock read when no fast clock runs).
-            crate::fast_time::refresh();
-            match try_next() {
-                Err(e) => err = e,
-                ok => return ok,
-            }
+        let never_stopped = crate::wait::retry(
+            crate::time::DEFAULT_MAX_WAIT,
+            SystemClock::precise_unix_nanos,
+            crate::wait::can_wait,
+            try_next,
+            |pause| -> Result<(), core::convert::Infallible> {
+                pause.sleep();
+                Ok(())
+            },
+        );
+        match never_stopped {
+            Ok(result) => result,
+            Err(never) => match never {},
         }
     }
 
@@ -556,6 +533,16 @@ macro_rules! std_generator {
             try_global_generator()?.$try_next()
         }
 
+        #[cfg(feature = "std")]
+        impl $crate::model::ProcessWide for $id {
+            fn try_new() -> Result<$id, $crate::Error> {
+                try_new()
+            }
+            fn try_new_nonblocking() -> Result<$id, $crate::Error> {
+                try_new_nonblocking()
+            }
+        }
+
         #[doc = concat!("[`global_generator`], or the `SNO_CLOCK` error it panics with.")]
         #[cfg(feature = "std")]
         pub fn try_global_generator() -> Result<&'static Generator, $crate::Error> {
@@ -708,11 +695,13 @@ pub(crate) mod block_props {
             }
             let span = block.unix_ms as i64 - block.earliest;
             let reading = block.earliest + (span as u64 * u64::from(probe) / 255) as i64;
-            let following = S::mint(
-                block.unix_ms,
-                block.counter + u128::from(block.count),
-                &mut rng,
-            );
+            // A run that ends at 2^128 − 1 (a KSUID payload) has no value after it: the next
+            // call is an error.
+            let Some(next) = block.counter.checked_add(u128::from(block.count)) else {
+                assert!(b.clone().next_at(clock).is_err(), "{block:?}");
+                continue;
+            };
+            let following = S::mint(block.unix_ms, next, &mut rng);
             let goes_on = b.clone().next_at(clock) == Ok(following.clone());
             let goes_on_then = b.clone().next_at(reading) == Ok(following);
             assert_eq!(goes_on, goes_on_then, "{block:?}, read at {reading}");

@@ -21,6 +21,7 @@ const TABLES: &[(Format, &str, &str, &str)] = &[
         "hex",
     ),
     (Format::TypeId, "typeid_valid.tsv", "typeid", "uuid"),
+    (Format::Ksuid, "ksuid_vectors.tsv", "ksuid", "hex"),
 ];
 
 #[test]
@@ -132,6 +133,7 @@ fn field_widths_cover_the_binary_form() {
         AnyId::detect(b"0372hg16csmsm50l8dikcvukc").unwrap(),
         AnyId::detect(b"05TTUP1HNCPNH30VEK64KDQT9BSNU4C4").unwrap(),
         AnyId::detect(b"user_01h455vb4pex5vsknk084sn02q").unwrap(),
+        AnyId::detect(b"0ujtsYcgvSTl8PAuAdqWYSMnLOv").unwrap(),
     ];
     for id in samples {
         let bits: u32 = id.fields().iter().map(|f| u32::from(f.bits)).sum();
@@ -261,9 +263,9 @@ fn the_trait_drives_generic_code() {
 }
 
 #[test]
-fn the_format_table_and_the_type_table_agree() {
+fn each_row_s_type_is_that_format() {
     macro_rules! check {
-        ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {{
+        ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {{
             let rows = [$((Format::$variant, <$ty as IdFormat>::FORMAT, $name, $display, $bin, $text)),*];
             assert_eq!(rows.len(), Format::ALL.len());
             for (i, (variant, of_type, name, display, bin, text)) in rows.into_iter().enumerate() {
@@ -271,6 +273,7 @@ fn the_format_table_and_the_type_table_agree() {
                 assert_eq!(of_type, variant, "{name}: the type's FORMAT");
                 assert_eq!((variant.name(), variant.display_name()), (name, display));
                 assert_eq!((variant.binary_len(), variant.max_text_len()), (bin, text), "{name}");
+                assert!(variant.min_text_len() <= variant.max_text_len(), "{name}");
             }
         }};
     }
@@ -281,7 +284,7 @@ fn the_format_table_and_the_type_table_agree() {
 fn column_types_fit_the_binary_forms() {
     use sno_core::ColumnType;
     macro_rules! check {
-        ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {{
+        ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {{
             $(
                 let format = Format::$variant;
                 match format.column_type() {
@@ -318,6 +321,7 @@ fn text_patterns_cover_every_accepted_text() {
         (Format::Nanoflake, "nanoflakes_invalid.tsv", "input_json"),
         (Format::UlidFlake, "ulidflake_invalid.tsv", "input_json"),
         (Format::TypeId, "typeid_invalid.tsv", "typeid"),
+        (Format::Ksuid, "ksuid_invalid.tsv", "input_json"),
     ];
     let mut texts: Vec<(Format, String)> = Vec::new();
     for &(format, file, text_col, _) in TABLES {
@@ -373,5 +377,99 @@ fn text_patterns_cover_every_accepted_text() {
                 .unwrap()
                 .is_match(text)
         );
+    }
+}
+
+/// Values of `format` from pseudo-random bytes (those the format accepts), and its vectors.
+fn sample(format: Format) -> Vec<AnyId> {
+    let mut values: Vec<AnyId> = TABLES
+        .iter()
+        .filter(|t| t.0 == format)
+        .flat_map(|&(_, file, text_col, _)| {
+            common::rows(file)
+                .into_iter()
+                .map(move |row| row[text_col].clone())
+        })
+        .map(|text| AnyId::parse_as(format, text.as_bytes()).expect("a vector"))
+        .collect();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    for _ in 0..4000 {
+        let mut bytes = [0u8; 20];
+        for b in &mut bytes {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *b = state as u8;
+        }
+        let bytes = &mut bytes[..format.binary_len()];
+        bytes[0] &= 0x7f; // the 64-bit formats keep the sign bit 0
+        if let Ok(id) = AnyId::from_slice_as(format, bytes) {
+            values.push(id);
+        }
+    }
+    assert!(values.len() > 100, "{format}: too few values accepted");
+    values
+}
+
+/// `Format::text_order`: where it says so, texts sort as the binary forms (the IDs' order) do;
+/// where it does not, a pair of values shows that they do not.
+#[test]
+fn text_order_is_what_the_table_says() {
+    for format in Format::ALL {
+        let values = sample(format);
+        let disagree = values
+            .windows(2)
+            .chain(values.chunks(2).skip(1))
+            .any(|pair| {
+                let (a, b) = (&pair[0], &pair[pair.len() - 1]);
+                a.as_slice().cmp(b.as_slice()) != a.text().as_str().cmp(b.text().as_str())
+            });
+        assert_eq!(!disagree, format.text_order(), "{format}");
+    }
+}
+
+/// `Format::epoch`: a format whose values do not carry their epoch has no `unix_ms`; the others
+/// have one (TypeID only for a UUIDv7 suffix).
+#[test]
+fn epochs_are_what_the_table_says() {
+    use sno_core::Epoch;
+    for format in Format::ALL {
+        let values = sample(format);
+        let timed = values.iter().filter(|id| id.unix_ms().is_some()).count();
+        match format.epoch() {
+            Epoch::Required => assert_eq!(timed, 0, "{format}"),
+            _ if format == Format::TypeId => assert!(timed > 0, "{format}"),
+            _ => assert_eq!(timed, values.len(), "{format}"),
+        }
+    }
+}
+
+/// `AnyId::try_new`: the formats with a process-wide generator make increasing values of their
+/// own format from it; the others have none there.
+#[test]
+#[cfg(feature = "std")]
+fn process_wide_generators_are_what_the_table_says() {
+    for format in Format::ALL {
+        let plain = format.has_process_generator();
+        let Some(first) = AnyId::try_new(format) else {
+            assert!(
+                !plain,
+                "{format}: the table says it has a process-wide generator"
+            );
+            assert!(AnyId::try_new_nonblocking(format).is_none());
+            continue;
+        };
+        assert!(plain, "{format}");
+        let (a, b) = (
+            first.expect("a value"),
+            AnyId::try_new_nonblocking(format)
+                .unwrap()
+                .expect("a value"),
+        );
+        assert_eq!((a.format(), b.format()), (format, format));
+        assert!(a.as_slice() < b.as_slice(), "{format}: {a} then {b}");
+        for setting in format.required_settings() {
+            assert!(format.settings().contains(setting), "{format}: {setting:?}");
+        }
     }
 }

@@ -4,12 +4,19 @@
 //!
 //! Every `src/**/*.rs` file is a module (`foo/mod.rs` is `foo`, `lib.rs` the crate root). An
 //! edge `a -> b` is any path in `a`'s code that names `b` or an item inside it: `crate::b::…`,
-//! `$crate::b::…` (a macro counts where it is written), `super::…`, `self::…`, `child::…` for a
+//! `$crate::b::…` (a macro counts where it is written, except a table's rows: below), `super::…`, `self::…`, `child::…` for a
 //! child module of `a`, or `m::…` for a module `a` brought in with `use`, in `use` trees and
 //! inline alike, resolved to the deepest module the path reaches. Paths through the crate root's re-exports (`crate::Id`) count as edges to the
 //! module the item comes from. Comments (doc links included), strings and visibility
 //! restrictions (`pub(in crate::x)`) are not dependencies; test modules inside a file are part
-//! of it. Std only, a deliberately small parser: it understands the code of this crate, not all
+//! of it.
+//!
+//! A *table macro* (one whose body calls a macro it is handed, `$callback! { rows }`, as
+//! `for_each_format!` does) is data: its rows' paths are not edges of the module that writes the
+//! table but of each module that expands it with a callback that uses them, that is, a callback
+//! whose matcher binds a `ty` or `path` fragment that its transcriber writes out. So the format
+//! table can name every ID type and still sit below the formats: `Format` is made by a callback
+//! that takes the facts alone, `AnyId` (above the formats) by one that takes the types. Std only, a deliberately small parser: it understands the code of this crate, not all
 //! of Rust.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -348,6 +355,102 @@ fn references(
     found
 }
 
+/// A `macro_rules!` definition: its name, where its body lies in the stripped source (the
+/// characters between its outer braces), and what the analysis needs of it.
+struct MacroDef {
+    name: String,
+    body: std::ops::Range<usize>,
+    /// The body calls a macro it is handed (`$callback!`): a table macro.
+    is_table: bool,
+    /// A rule's matcher binds a `ty` or `path` fragment that its transcriber writes out.
+    uses_types: bool,
+}
+
+/// Every `macro_rules! name { … }` of a stripped source.
+fn macro_defs(stripped: &str) -> Vec<MacroDef> {
+    let c: Vec<char> = stripped.chars().collect();
+    let text = |r: std::ops::Range<usize>| c[r].iter().collect::<String>();
+    let mut defs = Vec::new();
+    let mut from = 0;
+    let keyword: Vec<char> = "macro_rules!".chars().collect();
+    while let Some(found) = (from..c.len()).find(|&k| c[k..].starts_with(&keyword)) {
+        let at = found + keyword.len();
+        let Some(open) = (at..c.len()).find(|&k| c[k] == '{') else {
+            break;
+        };
+        let name = text(at..open).trim().to_owned();
+        let mut depth = 0;
+        let Some(close) = (open..c.len()).find(|&k| {
+            match c[k] {
+                '{' | '(' | '[' => depth += 1,
+                '}' | ')' | ']' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        }) else {
+            break;
+        };
+        let body = open + 1..close;
+        let toks = tokens(&text(body.clone()));
+        let tok = |k: usize| toks.get(k).map_or("", |t| t.0.as_str());
+        let is_table = (0..toks.len())
+            .any(|k| tok(k).starts_with('$') && tok(k) != "$crate" && tok(k + 1) == "!");
+        // Rules: `(matcher) => {transcriber}` (any bracket kind), separated by `;`.
+        let mut uses_types = false;
+        let mut k = 0;
+        let group_end = |start: usize| {
+            let mut depth = 0;
+            (start..toks.len())
+                .find(|&j| {
+                    match tok(j) {
+                        "{" | "(" | "[" => depth += 1,
+                        "}" | ")" | "]" => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .unwrap_or(toks.len())
+        };
+        while k < toks.len() {
+            let matcher_end = group_end(k);
+            if tok(matcher_end + 1) != "=" || tok(matcher_end + 2) != ">" {
+                break;
+            }
+            let transcriber = matcher_end + 3..group_end(matcher_end + 3);
+            let typed: Vec<&str> = (k..matcher_end)
+                .filter(|&j| tok(j + 1) == ":" && matches!(tok(j + 2), "ty" | "path"))
+                .map(tok)
+                .collect();
+            uses_types |= transcriber.clone().any(|j| typed.contains(&tok(j)));
+            k = transcriber.end + 1;
+            if tok(k) == ";" {
+                k += 1;
+            }
+        }
+        defs.push(MacroDef {
+            name,
+            body,
+            is_table,
+            uses_types,
+        });
+        from = close;
+    }
+    defs
+}
+
+/// `stripped` with the bodies of its table macros blanked (newlines kept).
+fn without_tables(stripped: &str, defs: &[MacroDef]) -> String {
+    let mut c: Vec<char> = stripped.chars().collect();
+    for def in defs.iter().filter(|d| d.is_table) {
+        for ch in &mut c[def.body.clone()] {
+            if *ch != '\n' {
+                *ch = ' ';
+            }
+        }
+    }
+    c.into_iter().collect()
+}
+
 /// The graph of `files` (path under `src/`, source).
 fn graph(files: &[(String, String)]) -> Graph {
     let modules: BTreeSet<Module> = files.iter().map(|(p, _)| module_of(p)).collect();
@@ -389,11 +492,53 @@ fn graph(files: &[(String, String)]) -> Graph {
             }
         }
     }
+    // Table macros: their rows' targets, by macro name; callbacks: whether each uses types.
+    let mut tables: BTreeMap<String, BTreeSet<Module>> = BTreeMap::new();
+    let mut typed_callbacks: BTreeMap<String, bool> = BTreeMap::new();
+    for (file, source) in files {
+        let stripped = strip(source);
+        for def in macro_defs(&stripped) {
+            typed_callbacks.insert(def.name.clone(), def.uses_types);
+            if def.is_table {
+                let rows: String = stripped
+                    .chars()
+                    .take(def.body.end)
+                    .skip(def.body.start)
+                    .collect();
+                let targets = references(&rows, &module_of(file), &modules)
+                    .into_iter()
+                    .map(|(_, abs, _)| target(abs, &modules, &reexports))
+                    .collect();
+                tables.insert(def.name, targets);
+            }
+        }
+    }
     let mut g = Graph::default();
     for (file, source) in files {
         let module = module_of(file);
         let out = g.edges.entry(module.clone()).or_default();
-        for (line, abs, path) in references(source, &module, &modules) {
+        let stripped = strip(source);
+        let defs = macro_defs(&stripped);
+        // A table's expansions: `table!(callback)` with a callback that uses the types (or one
+        // this crate does not define) depends on every row's module.
+        let toks = tokens(&stripped);
+        let tok = |k: usize| toks.get(k).map_or("", |t| t.0.as_str());
+        for (k, (name, line)) in toks.iter().enumerate() {
+            if let Some(targets) = tables.get(name)
+                && tok(k + 1) == "!"
+                && matches!(tok(k + 2), "(" | "{" | "[")
+                && typed_callbacks.get(tok(k + 3)).copied().unwrap_or(true)
+            {
+                for to in targets.iter().filter(|&to| *to != module) {
+                    out.entry(to.clone()).or_insert_with(|| Site {
+                        file: file.clone(),
+                        line: *line,
+                        path: format!("{name}!({})", tok(k + 3)),
+                    });
+                }
+            }
+        }
+        for (line, abs, path) in references(&without_tables(&stripped, &defs), &module, &modules) {
             let to = target(abs, &modules, &reexports);
             if to != module {
                 out.entry(to).or_insert_with(|| Site {
@@ -501,6 +646,7 @@ fn sno_core_modules_have_no_cycle() {
         "scru160",
         "nanoflake",
         "ulidflake",
+        "ksuid",
     ] {
         let mut seen = BTreeSet::new();
         let mut todo = vec![format.to_owned()];
@@ -558,6 +704,23 @@ fn a_cycle_is_reported() {
     assert!(edges("b").is_empty(), "{g:#?}");
     assert_eq!(edges("c"), ["b"]);
     assert!(cycles(&g).is_empty());
+
+    // A table macro in `c::d` names `b`'s type: expanding it with a callback that takes the facts
+    // alone makes no edge, with one that writes the type out an edge to `b` (from `a`).
+    let mut tabled = files("");
+    tabled[5].1 = "#[macro_export]\nmacro_rules! table { ($cb:ident) => { $cb! { Row { ty: $crate::b::T, n: 1 } } }; }\n\
+                   macro_rules! facts { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { const N: u8 = $($n)+*; }; }\n\
+                   crate::table!(facts);\n"
+        .to_owned();
+    tabled[1].1.push_str(
+        "macro_rules! types { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { $(impl X for $t {})* }; }\n\
+         crate::table!(types);\n",
+    );
+    let g = graph(&tabled);
+    let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
+    assert!(edges("c::d").is_empty(), "{g:#?}");
+    assert_eq!(edges("a"), ["a::inner", "b", "c", "c::d"]);
+    assert_eq!(g.edges["a"]["b"].path, "table!(types)");
 
     // An inline path in an inline module of `b` closes a cycle.
     let g = graph(&files("mod t { fn g() { crate::a::inner::z(); } }"));

@@ -951,6 +951,160 @@ pub unsafe extern "C" fn sno_ulidflake_generator_next_at(
     unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
 }
 
+// KSUID: sno_ksuid_*
+
+/// Characters in the text of a KSUID: base62 over 0-9A-Za-z (no terminating NUL).
+pub const SNO_KSUID_ENCODED_LEN: usize = 27;
+
+/// A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload,
+/// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct sno_ksuid {
+    /// The binary form.
+    pub bytes: [u8; 20],
+}
+crate::formats::c_id!(sno_ksuid, sno_core::ksuid::Ksuid, SNO_KSUID_ENCODED_LEN);
+
+/// A new KSUID from the process-wide generator: within one second the payload of the last one + 1,
+/// a fresh random payload in a new second (reset after fork()). Sleeps into the next second if one
+/// second's payloads are used up. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_new(out: *mut sno_ksuid) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::new_global(out, sno_core::ksuid::try_new) }
+}
+
+/// Writes the 27-character base62 text (no NUL). Thread-safe.
+///
+/// # Safety
+/// `id` must be NULL or valid; `out` NULL or valid for 27 byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_encode(id: *const sno_ksuid, out: *mut c_char) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::encode(id, out) }
+}
+
+/// Writes the text and a NUL; `out_len` must be at least 28, else SNO_STATUS_BUFFER_TOO_SMALL.
+/// Thread-safe.
+///
+/// # Safety
+/// `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_encode_cstr(
+    id: *const sno_ksuid,
+    out: *mut c_char,
+    out_len: usize,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::encode_cstr(id, out, out_len) }
+}
+
+/// Strictly decodes `len` bytes: exactly 27 characters of 0-9A-Za-z, case-sensitive; a value above
+/// aWgEPTl1tmebfsQzFP4bxwgy80V (2^160 - 1) is SNO_STATUS_VALUE_OVERFLOW. On an invalid byte its
+/// position, on a wrong length the length given, goes to `error_position` (may be NULL).
+/// Thread-safe.
+///
+/// # Safety
+/// `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_decode(
+    text: *const c_char,
+    len: usize,
+    out: *mut sno_ksuid,
+    error_position: *mut usize,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::ksuid::Ksuid as sno_core::IdFormat>::decode) }
+}
+
+/// The time: milliseconds since the Unix epoch (the start of its second). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_ksuid_unix_ms(id: sno_ksuid) -> u64 {
+    sno_core::ksuid::Ksuid::from_bytes(id.bytes).unix_ms()
+}
+
+/// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_ksuid_compare(a: sno_ksuid, b: sno_ksuid) -> i32 {
+    a.bytes.cmp(&b.bytes) as i32
+}
+
+/// An opaque, thread-safe KSUID generator (see sno_ksuid_generator_new).
+pub struct sno_ksuid_generator {
+    inner: sno_core::ksuid::Generator,
+}
+crate::formats::c_generator!(sno_ksuid_generator, sno_core::ksuid::Generator);
+
+/// Creates a KSUID generator on the system clock and a per-thread CSPRNG. Free it with
+/// sno_ksuid_generator_free. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_new(out: *mut *mut sno_ksuid_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new(out) }
+}
+
+/// sno_ksuid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
+/// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
+/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_new_with_clock(clock: i32, out: *mut *mut sno_ksuid_generator) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_new_with_clock(clock, out) }
+}
+
+/// Releases a KSUID generator; NULL is ignored. Call once, after every user is done.
+///
+/// # Safety
+/// `generator` must be NULL or a live pointer from sno_ksuid_generator_new.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_free(generator: *mut sno_ksuid_generator) {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_free(generator) }
+}
+
+/// The next KSUID: greater than every earlier one of this generator (a clock gone back keeps the
+/// last second). Sleeps into the next second if this one's payloads are used up. Thread-safe: share
+/// one generator between threads.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_next(
+    generator: *const sno_ksuid_generator,
+    out: *mut sno_ksuid,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next()) }
+}
+
+/// The next KSUID for an explicit time in Unix milliseconds (the clock is not read; the second is
+/// what counts), with the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that second's payloads
+/// are used up, SNO_STATUS_MILLIS_OUT_OF_RANGE before 2014-05-13T16:53:20Z or past its 32-bit
+/// seconds. Thread-safe.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_next_at(
+    generator: *const sno_ksuid_generator,
+    unix_ms: i64,
+    out: *mut sno_ksuid,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+}
+
 // The generic API's formats (any.rs)
 
 /// An ID format, numbered in the order of the core's format table (sno_format_name gives its name).
@@ -975,10 +1129,12 @@ pub enum sno_format {
     Ulidflake = 6,
     /// TypeID: a binary form of 16 bytes, a text of up to 90 characters.
     Typeid = 7,
+    /// KSUID: a binary form of 20 bytes, a text of up to 27 characters; sno_ksuid_*.
+    Ksuid = 8,
 }
 
 /// Every format, in `sno_core::Format::ALL` order: the core's, C's and its name.
-pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 8] = [
+pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 9] = [
     (sno_core::Format::Sno, sno_format::Sno, c"sno"),
     (sno_core::Format::Ulid, sno_format::Ulid, c"ulid"),
     (sno_core::Format::Uuid7, sno_format::Uuid7, c"uuid7"),
@@ -987,4 +1143,5 @@ pub(crate) const FORMATS: [(sno_core::Format, sno_format, &std::ffi::CStr); 8] =
     (sno_core::Format::Nanoflake, sno_format::Nanoflake, c"nanoflake"),
     (sno_core::Format::UlidFlake, sno_format::Ulidflake, c"ulidflake"),
     (sno_core::Format::TypeId, sno_format::Typeid, c"typeid"),
+    (sno_core::Format::Ksuid, sno_format::Ksuid, c"ksuid"),
 ];

@@ -2,7 +2,6 @@
 
 use core::time::Duration;
 use std::sync::Arc;
-use std::time::Instant;
 
 use sno_core::{Error, Generator, Id, SystemClock};
 
@@ -61,34 +60,34 @@ impl LeasedGenerator {
     /// the end of a regression, or a renewal or new grant of the lease, for at most the
     /// generator's maximum wait in all (5 s by default). Then returns the last error.
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
-        match self.try_next(meta) {
-            Ok(id) => Ok(id),
-            Err(first) => {
-                let started = Instant::now();
-                let max_wait = self.generator.max_wait();
-                let mut err = first;
-                loop {
-                    let left = max_wait.saturating_sub(started.elapsed());
-                    if left.is_zero() || !self.can_wait(&err) {
-                        return Err(err);
+        // The core's wait policy (`sno_core::wait`), with the lease's renewal as one more thing
+        // worth waiting for. The change count is read before each attempt: a renewal landing
+        // between a refusal and the wait must end the wait, not be waited past.
+        let seen = core::cell::Cell::new(self.shared.version());
+        let waited = sno_core::wait::retry(
+            self.generator.max_wait(),
+            SystemClock::precise_unix_nanos,
+            |e| self.can_wait(e),
+            || {
+                seen.set(self.shared.version());
+                self.try_next(meta)
+            },
+            |pause| -> Result<(), core::convert::Infallible> {
+                match *pause.error {
+                    Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+                        self.generator.wait_step(retry_at, pause.budget)
                     }
-                    // The change count before the attempt: a renewal landing between a refusal
-                    // and the wait must end the wait, not be waited past.
-                    let seen = self.shared.version();
-                    match self.try_next(meta) {
-                        Ok(id) => return Ok(id),
-                        Err(e) => err = e,
+                    Error::LeaseExpired { .. } => {
+                        self.shared.wait_for_change_since(seen.get(), pause.budget)
                     }
-                    match err {
-                        Error::SequenceExhausted { retry_at }
-                        | Error::ClockRegression { retry_at } => {
-                            self.generator.wait_step(retry_at, left)
-                        }
-                        Error::LeaseExpired { .. } => self.shared.wait_for_change_since(seen, left),
-                        _ => {}
-                    }
+                    _ => {}
                 }
-            }
+                Ok(())
+            },
+        );
+        match waited {
+            Ok(result) => result,
+            Err(never) => match never {},
         }
     }
 

@@ -77,6 +77,7 @@ test('the column type of every format comes from the core table', () => {
     nanoflake: ['bigint', 'bigint', 'INTEGER'],
     ulidflake: ['bigint', 'bigint', 'INTEGER'],
     typeid: ['uuid', 'uuid', 'BLOB'],
+    ksuid: ['bytes', 'bytea', 'BLOB'],
   })
 })
 

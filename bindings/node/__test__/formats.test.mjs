@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads'
 
 import fc from 'fast-check'
 
-import { Scru128, Ulid, Uuid7, scru128, scru160, ulid, ulidflake, uuid7 } from '../index.mjs'
+import sno, { Scru128, Ulid, Uuid7, scru128, scru160, ulid, ulidflake, uuid7 } from '../index.mjs'
 import { rows } from './helpers.mjs'
 
 const FORMATS = [
@@ -259,4 +259,25 @@ test('worker_threads and child processes: no duplicate in any format', async () 
     const all = from.flatMap((r) => r[f]).concat(NAMESPACES[f].newStrings(5000))
     assert.equal(new Set(all).size, all.length, f)
   }
+})
+
+test('KSUID vector rows (segmentio, svix-ksuid, cyksuid, npm ksuid) and invalid rows', () => {
+  const table = rows('ksuid_vectors.tsv')
+  assert.equal(table.length, 41)
+  for (const r of table) {
+    const k = sno.Ksuid.fromBytes(Buffer.from(r.hex, 'hex'))
+    assert.equal(k.toString(), r.ksuid, r.note)
+    assert.ok(sno.Ksuid.parse(r.ksuid).equals(k))
+    assert.deepEqual([k.timestampSecs, k.unixMs, k.payload], [Number(r.timestamp), Number(r.unix_ms), BigInt(`0x${r.payload_hex}`)])
+    assert.ok(sno.detect(r.ksuid) instanceof sno.Ksuid)
+  }
+  const invalid = rows('ksuid_invalid.tsv')
+  assert.equal(invalid.length, 24)
+  for (const r of invalid) {
+    const text = JSON.parse(r.input_json)
+    if (r.expected === 'accept') assert.equal(sno.Ksuid.parse(text).toString(), text, r.case)
+    else throwsCode(() => sno.Ksuid.parse(text), `ERR_SNO_${r.error_code.toUpperCase()}`, r.case)
+  }
+  const [a, b] = [sno.ksuid.new(), sno.ksuid.new()]
+  assert.ok(a.compare(b) < 0 && a.toString() < b.toString())
 })

@@ -4,6 +4,7 @@
 import sno, {
   Generator,
   Id,
+  Ksuid,
   Lease,
   MAX_BATCH,
   Nanoflake,
@@ -16,6 +17,7 @@ import sno, {
   decodeMany,
   detect,
   encodeMany,
+  ksuid,
   nanoflake,
   newId,
   newIds,
@@ -37,6 +39,7 @@ import type {
   FormatNamespace,
   GeneratorOptions,
   IdFields,
+  KsuidFields,
   LeaseOptions,
   NanoflakeFields,
   NanoflakeOptions,
@@ -62,7 +65,7 @@ const texts: string[] = newStrings(10).concat(newStrings(3, 1))
 const released: boolean = releaseProcessLease() || sno.releaseProcessLease()
 const encoded: string[] = encodeMany(ids)
 const decoded: Id[] = decodeMany(texts)
-const detected: Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId = detect('brpk4q72xwf2m63l')
+const detected: Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId | Ksuid = detect('brpk4q72xwf2m63l')
 void detected
 const max: number = MAX_BATCH + sno.MAX_BATCH
 
@@ -161,6 +164,12 @@ const tiUuid: TypeId[] = [TypeId.fromUuid('user', ti.uuid), TypeId.fromUuid('use
 const tiFields: TypeIdFields = { prefix: ti.prefix, unixMs: ti.fields().unixMs, version: ti.version, randA: ti.randA, variant: ti.variant, randB: ti.randB }
 const tiMore: [string, string, number | undefined, bigint | undefined, Date | undefined, string, -1 | 0 | 1] = [ti.suffix, ti.uuid, ti.unixMs, ti.unixNs, ti.timestamp, typeid.newString('c'), ti.compare(tiMade[0])]
 
+// KSUID.
+const k: Ksuid = ksuid.new()
+const ksuidMade: Ksuid[] = [Ksuid.parse(k.toString()), Ksuid.fromBytes(k.bytes), Ksuid.fromBigInt(k.bigint), Ksuid.fromFields(k.fields()), new ksuid.Generator().next(), sno.ksuid.Ksuid.parse(ksuid.newString())]
+const ksuidFields: KsuidFields = { timestampSecs: k.timestampSecs, payload: k.payload }
+const ksuidMore: [number, Date, string[], Ksuid[], 'bytes'] = [k.unixMs, k.timestamp, ksuid.newStrings(1), ksuid.newMany(1), Ksuid.columnType]
+
 // Databases: column types, toPostgres, fromUuid, libsno/pg's parsers on pg.types and a client's.
 const columns: ['bytes', 'uuid', 'uuid', 'uuid', 'bytes', 'bigint', 'bigint', 'uuid'] = [
   Id.columnType, Ulid.columnType, Uuid7.columnType, Scru128.columnType, Scru160.columnType, UlidFlake.columnType, Nanoflake.columnType, TypeId.columnType,
@@ -184,5 +193,5 @@ const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.N
 export {
   made, idFields, idTime, idText, idRaw, parsed, next, later, tried, back, counts, state, shape, none, retry, where, acquired, fromEnv, held, grant, renewal,
   ulidMade, ulidFields, ulidMore, ulids, ulidNext, uuidMade, uuidFields, uuidMore, scruMade, scruFields, scruMore, s160Made, s160Fields, s160More,
-  tiMade, tiUuid, tiFields, tiMore, columns, params, fromUuids, registries, inserted, flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
+  tiMade, tiUuid, tiFields, tiMore, ksuidMade, ksuidFields, ksuidMore, columns, params, fromUuids, registries, inserted, flakeMade, flakeFields, flakeTime, flakes, nanoMade, nanoFields, nanoTime, flakesAsync, wait, namespaces, all, encoded, decoded, max,
 }

@@ -40,6 +40,7 @@ const VECTORS = {
   scru160: ['scru160_vectors.tsv', (r) => r.hex, { unixMs: ['timestamp_ms', num], counter: ['counter', num], random16: ['random16', num], random80: ['random80_hex', big] }],
   nanoflake: ['nanoflakes_vectors.tsv', (r) => r.hex, { timestampMs: ['timestamp_field', num], generatorId: ['generator_id', num], sequence: ['sequence', num] }],
   ulidflake: ['ulidflake_vectors.tsv', (r) => r.hex, { timestampMs: ['timestamp_ms', num], randomness: ['randomness20', num], scalableRandomness: ['scalable_randomness15', num], sid: ['scalable_sid', num] }],
+  ksuid: ['ksuid_vectors.tsv', (r) => r.hex, { timestampSecs: ['timestamp', num], payload: ['payload_hex', big] }],
 }
 
 test('the table lists every exported class, in the core order', () => {

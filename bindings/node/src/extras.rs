@@ -9,6 +9,7 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use sno_core::ksuid::{self, Ksuid};
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::monotonic::{MillisState, Shared};
 use sno_core::nanoflake::{self, Nanoflake};
@@ -19,72 +20,30 @@ use sno_core::typeid::{self, TypeId};
 use sno_core::ulid::{self, Ulid};
 use sno_core::ulidflake::{self, UlidFlake};
 use sno_core::uuid7::{self, Uuid7};
-use sno_core::{Error as SnoError, Format, IdFormat};
+use sno_core::{AnyId, Error as SnoError, Format, IdFormat, Setting};
 
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
-use crate::formats::{canonical_text, format_arg, id_text, js_text, text_len};
+use crate::formats::{camel_case, canonical_text, format_arg, id_text, js_text, text_len};
 use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait, with_text};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
 
-/// Whether `format`'s text order is value order (fixed-length text in an ascending
-/// alphabet): then `compare` is a string comparison. Any other format compares natively.
-pub(crate) fn text_order(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Sno
-            | Format::Ulid
-            | Format::Uuid7
-            | Format::Scru128
-            | Format::Scru160
-            | Format::UlidFlake
-    )
-}
-
-/// Whether `format` keeps its time relative to an epoch (`unixMsAt(epochMs)`).
-pub(crate) fn has_epoch(format: Format) -> bool {
-    matches!(format, Format::UlidFlake | Format::Nanoflake)
-}
-
-/// Whether `format` has a process-wide generator that `fmtNewString` draws from (sno's has
-/// its own entries: `newString`, `newText`).
-pub(crate) fn has_global(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Ulid | Format::Uuid7 | Format::Scru128 | Format::Scru160 | Format::UlidFlake
-    )
-}
-
-/// The settings of `format`'s monotonic `Generator` besides `maxWaitMs`, and which of them are
-/// required; `None` for a format without one (sno's `Generator` is its own class).
-pub(crate) fn generator_options(
-    format: Format,
-) -> Option<(&'static [&'static str], &'static [&'static str])> {
-    match format {
-        Format::Ulid | Format::Uuid7 | Format::Scru128 | Format::Scru160 => Some((&[], &[])),
-        Format::UlidFlake => Some((&["epochMs", "sid", "entropySize"], &[])),
-        Format::Nanoflake => Some((&["epochMs", "generatorId"], &["epochMs", "generatorId"])),
-        _ => None,
-    }
+/// The settings of `format`'s monotonic `Generator` besides `maxWaitMs` (the core's
+/// `Format::settings`, in JavaScript's case), and which of them are required; `None` for a format
+/// without one (sno's `Generator` is its own class).
+pub(crate) fn generator_options(format: Format) -> Option<(Vec<String>, Vec<String>)> {
+    let names = |settings: &[Setting]| settings.iter().map(|s| camel_case(s.name())).collect();
+    format
+        .has_generator()
+        .then(|| (names(format.settings()), names(format.required_settings())))
 }
 
 /// Writes the text of the next value of `format`'s process-wide generator into `buf` and
-/// returns its length; `None` for a format without one.
+/// returns its length (the core's `AnyId::try_new`); `None` for a format without one.
 #[inline]
 fn global_text(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> Option<CoreResult<usize>> {
-    #[inline]
-    fn text<T: IdFormat>(made: CoreResult<T>, buf: &mut [u8; MAX_TEXT_LEN]) -> CoreResult<usize> {
-        made.map(|id| id.write_text(buf))
-    }
-    Some(match format {
-        Format::Ulid => text(ulid::try_new(), buf),
-        Format::Uuid7 => text(uuid7::try_new(), buf),
-        Format::Scru128 => text(scru128::try_new(), buf),
-        Format::Scru160 => text(scru160::try_new(), buf),
-        Format::UlidFlake => text(ulidflake::try_new(), buf),
-        _ => return None,
-    })
+    AnyId::try_new(format).map(|made| made.map(|id| id.write_text(buf)))
 }
 
 /// The next text of `format`'s process-wide generator, or its typed error (a clock outside the
@@ -425,6 +384,13 @@ pub fn fmt_from_fields<'e>(
                 env,
                 UlidFlake::from_fields(f.uint("timestampMs")?, f.uint("randomness")?),
             ),
+            Format::Ksuid => made(
+                env,
+                Ok(Ksuid::from_fields(
+                    f.uint("timestampSecs")?,
+                    f.uint("payload")?,
+                )),
+            ),
             // A TypeID of a UUIDv7 (from the same fields as a `Uuid7`) and a prefix.
             Format::TypeId => {
                 let prefix = f.text("prefix")?;
@@ -445,6 +411,7 @@ enum AnyGenerator {
     Scru160(Shared<scru160::Monotonic<ThreadRng>>),
     UlidFlake(Shared<ulidflake::Monotonic<ThreadRng>>),
     Nanoflake(Shared<nanoflake::Monotonic>),
+    Ksuid(Shared<ksuid::Monotonic<ThreadRng>>),
 }
 
 /// The settings of a format's `Generator`, as `formats.js` passes them (keys checked there
@@ -504,6 +471,7 @@ impl FormatGenerator {
             AnyGenerator::Scru160(g) => step(env, g, call),
             AnyGenerator::UlidFlake(g) => step(env, g, call),
             AnyGenerator::Nanoflake(g) => step(env, g, call),
+            AnyGenerator::Ksuid(g) => step(env, g, call),
         }
         .or_throw(env)
     }
@@ -533,6 +501,9 @@ impl FormatGenerator {
                 }
                 Format::Scru160 => {
                     AnyGenerator::Scru160(Shared::with_state_and_clock(Default::default(), clock))
+                }
+                Format::Ksuid => {
+                    AnyGenerator::Ksuid(Shared::with_state_and_clock(Default::default(), clock))
                 }
                 Format::UlidFlake => {
                     let sid = settings

@@ -11,7 +11,7 @@ use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::{Error as SnoError, Field, FieldValue, Format, IdFormat};
+use sno_core::{Epoch, Error as SnoError, Field, FieldValue, Format, IdFormat};
 
 use crate::extras;
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
@@ -26,7 +26,7 @@ pub(crate) trait Op {
 }
 
 macro_rules! define_dispatch {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         /// Runs `op` with the type of `format` (one arm per entry of the core's format table).
         pub(crate) fn dispatch<O: Op>(format: Format, op: O) -> R<O::Out> {
             match format {
@@ -49,9 +49,14 @@ pub(crate) fn format_arg(index: u32) -> R<Format> {
 /// The JavaScript name of a core field: camel case (`rand_a` → `randA`, `timestamp_ms` →
 /// `timestampMs`).
 pub(crate) fn js_name(field: &Field<'_>) -> String {
-    let mut out = String::with_capacity(field.name.len());
+    camel_case(field.name)
+}
+
+/// A core name (snake case) in JavaScript's camel case: `epoch_ms` → `epochMs`.
+pub(crate) fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
     let mut upper = false;
-    for c in field.name.chars() {
+    for c in name.chars() {
         if c == '_' {
             upper = true;
         } else if upper {
@@ -185,9 +190,8 @@ pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
         let mut out = Vec::with_capacity(Format::ALL.len());
         for (index, format) in Format::ALL.into_iter().enumerate() {
             let (has_unix_ms, text_len, fields) = dispatch(format, Describe)?;
-            let text_order = extras::text_order(format);
+            let text_order = format.text_order();
             let generator = extras::generator_options(format);
-            let owned = |keys: &[&str]| keys.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
             out.push(FormatInfo {
                 index: index as u32,
                 name: format.name().to_owned(),
@@ -200,11 +204,13 @@ pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
                 max_text_len: format.max_text_len() as u32,
                 text_len: text_order.then_some(text_len as u32),
                 has_unix_ms,
-                has_epoch: extras::has_epoch(format),
+                has_epoch: format.epoch() != Epoch::Fixed,
                 text_order,
-                has_global: extras::has_global(format),
-                generator_options: generator.map(|(known, _)| owned(known)),
-                generator_required: generator.map_or_else(Vec::new, |(_, req)| owned(req)),
+                has_global: format.has_process_generator(),
+                generator_required: generator
+                    .as_ref()
+                    .map_or_else(Vec::new, |(_, req)| req.clone()),
+                generator_options: generator.map(|(known, _)| known),
                 fields,
                 column_type: format.column_type().name().to_owned(),
                 postgres_type: format.column_type().postgres().to_owned(),

@@ -146,6 +146,19 @@ pub(crate) fn field<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
     }
 }
 
+/// A 128-bit field given to `from_fields` (a KSUID's `payload`, whose upper half of values
+/// [`field`]'s `i128` cannot hold): an int in `0 ..= 2**128 - 1`, else the core's
+/// `ValueOverflow`, as for [`field`].
+pub(crate) fn field_u128(obj: &Bound<'_, PyAny>) -> PyResult<u128> {
+    match obj.extract::<u128>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            Err(to_py(obj.py(), Error::ValueOverflow))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// A `clock=` argument: `"precise"` or `"fast"` (any case, parsed by the core) as the system
 /// clock of that kind, `None` for the default (precise); another string is `ConfigError` with
 /// code `"unknown_clock"`, another type a `TypeError`.

@@ -3,7 +3,7 @@
 //! signals (Ctrl-C) between steps and between chunks of a batch. The same for the sno
 //! generators of every kind: plain, leased and process-wide.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::exceptions::PyMemoryError;
 use pyo3::ffi;
@@ -149,78 +149,49 @@ impl Mint for ProcessGenerator {
 }
 
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
-/// 4 ms pool is used up, the clock regressed or a lease is being renewed, a wait in steps of at
-/// most [`WAIT_STEP`] with the thread detached, checking for signals after each, for at most the
-/// generator's maximum wait (5 s by default; then the error). A retry time further away than
-/// that, or past the end of the sno range, is raised at once, as the core's `next` does; so is
-/// an error no wait can end (a closed lease).
+/// 4 ms pool is used up, the clock regressed or a lease is being renewed, the core's wait policy
+/// (`sno_core::wait`) in steps of at most [`WAIT_STEP`] with the thread detached, checking for
+/// signals after each, for at most the generator's maximum wait (5 s by default; then the
+/// error). A retry time further away than that, or past the end of the sno range, is raised at
+/// once, as the core's `next` does; so is an error no wait can end (a closed lease).
 #[inline]
 pub(crate) fn next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8) -> PyResult<Id> {
-    match g.try_next(meta) {
-        Ok(id) => Ok(id),
-        Err(e) => wait_next_id(py, g, meta, e),
-    }
+    let waited = sno_core::wait::retry(
+        g.max_wait(),
+        SystemClock::precise_unix_nanos,
+        |e| g.can_wait(e),
+        || g.try_next(meta),
+        |pause| {
+            // Each step is counted in stats()["waits"]; a lease's wait ends early when it is
+            // renewed or closed.
+            py.detach(|| g.wait_step(pause.error, WAIT_STEP.min(pause.budget)));
+            py.check_signals()
+        },
+    )?;
+    waited.map_err(|e| to_py(py, e))
 }
 
-#[cold]
-fn wait_next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8, mut err: Error) -> PyResult<Id> {
-    let max_wait = g.max_wait();
-    let deadline = Instant::now() + max_wait;
-    loop {
-        if !g.can_wait(&err) || Instant::now() > deadline {
-            return Err(to_py(py, err));
-        }
-        if let Some(target) = err.retry_at_unix_nanos() {
-            let left = i128::from(target) - i128::from(SystemClock::precise_unix_nanos());
-            if left > max_wait.as_nanos() as i128 {
-                return Err(to_py(py, err));
-            }
-        }
-        // Steps of at most WAIT_STEP; the last one is the clock's own wait, which also covers a
-        // coarse clock's lag. Each is counted in stats()["waits"]. A lease's wait ends early
-        // when it is renewed or closed.
-        py.detach(|| g.wait_step(&err, WAIT_STEP));
-        py.check_signals()?;
-        match g.try_next(meta) {
-            Ok(id) => return Ok(id),
-            Err(e) => err = e,
-        }
-    }
-}
-
-/// The next value of a millisecond-format generator: the attempt with the thread attached; when
-/// one millisecond is used up, a sleep to the next one; when a Nanoflakes clock went back by at
-/// most `MAX_ROLLBACK_WAIT_MS`, sleeps of at most [`WAIT_STEP`] until it caught up. The thread
-/// is detached while sleeping, and signals are checked after each sleep. At most the core's
-/// `DEFAULT_MAX_WAIT` (5 s) in all (a clock that stands still), then the error.
+/// The next value of a millisecond-format generator under the core's wait policy
+/// (`sno_core::wait`: a used-up millisecond, a Nanoflakes clock gone back by at most
+/// `MAX_ROLLBACK_WAIT_MS`; at most the core's `DEFAULT_MAX_WAIT`, 5 s, in all): the attempt with
+/// the thread attached, sleeps of at most [`WAIT_STEP`] with the thread detached, signals
+/// checked after each sleep.
 pub(crate) fn next<S>(py: Python<'_>, g: &Shared<S>) -> PyResult<S::Id>
 where
     S: MillisState + Clone + Send,
     S::Id: Send,
 {
-    let started = Instant::now();
-    loop {
-        let result = g.try_next();
-        if result.is_err() && started.elapsed() > sno_core::time::DEFAULT_MAX_WAIT {
-            return result.map_err(|e| to_py(py, e));
-        }
-        match result {
-            Err(Error::RandomnessExhausted { .. }) => {
-                py.detach(|| std::thread::sleep(sno_core::monotonic::until_next_millisecond()));
-            }
-            Err(Error::ClockRollback {
-                last_unix_millis,
-                unix_millis,
-            }) if last_unix_millis.saturating_sub(unix_millis)
-                <= sno_core::monotonic::MAX_ROLLBACK_WAIT_MS =>
-            {
-                let behind = Duration::from_millis(last_unix_millis.saturating_sub(unix_millis));
-                py.detach(|| std::thread::sleep(behind.min(WAIT_STEP)));
-            }
-            other => return other.map_err(|e| to_py(py, e)),
-        }
-        py.check_signals()?;
-    }
+    let waited = sno_core::wait::retry(
+        sno_core::time::DEFAULT_MAX_WAIT,
+        SystemClock::precise_unix_nanos,
+        sno_core::wait::can_wait,
+        || g.try_next(),
+        |pause| {
+            py.detach(|| pause.sleep_at_most(WAIT_STEP));
+            py.check_signals()
+        },
+    )?;
+    waited.map_err(|e| to_py(py, e))
 }
 
 /// The next value of a format's process-wide generator (the core's `try_new_nonblocking`,

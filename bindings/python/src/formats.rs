@@ -1,7 +1,7 @@
-//! What ULID, UUIDv7, SCRU128, SCRU160 and TypeID add to their value classes (built in `ids`):
-//! field properties, `from_fields`, conversions; and the generators and module functions of the
-//! first four, the same for each (the Python modules `sno.ulid`, `sno.uuid7`, `sno.scru128`,
-//! `sno.scru160` and `sno.typeid` re-export them under short names).
+//! What ULID, UUIDv7, SCRU128, SCRU160, KSUID and TypeID add to their value classes (built in
+//! `ids`): field properties, `from_fields`, conversions; and the generators and module functions
+//! of all but TypeID, the same for each (the Python modules `sno.ulid`, `sno.uuid7`,
+//! `sno.scru128`, `sno.scru160`, `sno.ksuid` and `sno.typeid` re-export them under short names).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -9,7 +9,7 @@ use sno_core::monotonic::Shared;
 use sno_core::rng::ThreadRng;
 
 use crate::batch::{global_value, list_of, next};
-use crate::ids::{Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, field, text, uuid_arg};
+use crate::ids::{Ksuid, Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, field, text, uuid_arg};
 use crate::{args, decode_text, to_py, with_utf8};
 
 /// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
@@ -139,6 +139,15 @@ monotonic!(
     scru160,
     scru160_new,
     scru160_new_many
+);
+monotonic!(
+    Ksuid,
+    KsuidGenerator,
+    "KSUIDGenerator",
+    sno_core::ksuid::Monotonic<ThreadRng>,
+    ksuid,
+    ksuid_new,
+    ksuid_new_many
 );
 
 #[pymethods]
@@ -317,6 +326,33 @@ impl Scru160 {
 }
 
 #[pymethods]
+impl Ksuid {
+    /// The KSUID with the given fields: `timestamp_secs`, seconds since the KSUID epoch
+    /// (2014-05-13T16:53:20Z), 32 bits, and the 128-bit `payload`; a field above its width is a
+    /// `DecodeError` (code `"value_overflow"`).
+    #[staticmethod]
+    fn from_fields(
+        #[pyo3(from_py_with = args::field)] timestamp_secs: u32,
+        #[pyo3(from_py_with = args::field_u128)] payload: u128,
+    ) -> Self {
+        Ksuid(sno_core::ksuid::Ksuid::from_fields(timestamp_secs, payload))
+    }
+
+    /// The 32-bit `timestamp_secs` field (segmentio's `timestamp`): seconds since the KSUID
+    /// epoch (2014-05-13T16:53:20Z); `.timestamp` is the `datetime`, as on every value class.
+    #[getter]
+    fn timestamp_secs(&self) -> u32 {
+        self.0.timestamp_secs()
+    }
+
+    /// The 128-bit `payload` field.
+    #[getter]
+    fn payload(&self) -> u128 {
+        self.0.payload()
+    }
+}
+
+#[pymethods]
 impl TypeId {
     /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
     /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
@@ -422,5 +458,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scru128_new_many, m)?)?;
     m.add_function(wrap_pyfunction!(scru160_new, m)?)?;
     m.add_function(wrap_pyfunction!(scru160_new_many, m)?)?;
+    m.add_class::<KsuidGenerator>()?;
+    m.add_function(wrap_pyfunction!(ksuid_new, m)?)?;
+    m.add_function(wrap_pyfunction!(ksuid_new_many, m)?)?;
     Ok(())
 }

@@ -151,7 +151,12 @@ fn repr<T: IdFormat>(id: &T, class: &str) -> String {
         };
     }
     let fields = id.fields();
-    let is_time = |unit| matches!(unit, Unit::UnixMs | Unit::SnoUnits | Unit::EpochMs);
+    let is_time = |unit| {
+        matches!(
+            unit,
+            Unit::UnixMs | Unit::SnoUnits | Unit::EpochMs | Unit::EpochSecs
+        )
+    };
     let shown = fields
         .iter()
         .filter(|f| !(time.is_some() && is_time(f.unit)));
@@ -218,7 +223,7 @@ pub(crate) fn uuid_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
 
 /// One class per entry of the core's format table.
 macro_rules! py_formats {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:tt, $text:tt)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         $( py_class!($variant, $ty, $display, $bin); )*
 
         /// `sno.detect(text)`: the value of the one format `text` is written in, through the

@@ -1,7 +1,7 @@
 """IDs of every format generated in order, for the interop and database tests."""
 
 import sno
-from sno import nanoflake, scru128, scru160, ulid, ulidflake, uuid7
+from sno import ksuid, nanoflake, scru128, scru160, ulid, ulidflake, uuid7
 
 # The TypeID prefix the tests' TypeID columns stand for.
 PREFIX = "user"
@@ -22,6 +22,7 @@ def generator(cls):
         sno.SCRU128: scru128,
         sno.SCRU160: scru160,
         sno.UlidFlake: ulidflake,
+        sno.KSUID: ksuid,
     }[cls]
     return module.Generator().new
 

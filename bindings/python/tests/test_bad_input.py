@@ -45,6 +45,7 @@ MODULES = {
     "scru160": sno.scru160,
     "nanoflake": sno.nanoflake,
     "ulidflake": sno.ulidflake,
+    "ksuid": sno.ksuid,
 }
 VALUES = {
     "sno": sno.ID,
@@ -54,6 +55,7 @@ VALUES = {
     "scru160": sno.SCRU160,
     "nanoflake": sno.Nanoflake,
     "ulidflake": sno.UlidFlake,
+    "ksuid": sno.KSUID,
 }
 # The Go/serde snapshot field names of call:restore_snapshot rows, as Python spells them.
 SNAPSHOT_KEYS = {"sequenceMin": "sequence_min", "sequenceMax": "sequence_max", "wallHi": "wall_hi", "wallSafe": "wall_safe"}

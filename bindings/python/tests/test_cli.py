@@ -7,6 +7,7 @@ The Rust binary is ``$SNO_CLI_BIN``, else the newest of ``target/{debug,release}
 
 import contextlib
 import io
+import json
 import os
 import pathlib
 import signal
@@ -81,6 +82,9 @@ def _vector_texts():
         "ulidflake": [r["ulidflake"] for r in rows("ulidflake_vectors.tsv")[:40]],
         "typeid": [r["typeid"] for r in rows("typeid_valid.tsv")],
         "typeid_invalid": [r["typeid"] for r in rows("typeid_invalid.tsv")],
+        "ksuid": [r["ksuid"] for r in rows("ksuid_vectors.tsv")],
+        # Every invalid row an argument can carry (not the one with a NUL).
+        "ksuid_invalid": [t for r in rows("ksuid_invalid.tsv") if "\0" not in (t := json.loads(r["input_json"]))],
     }
     return texts
 
@@ -103,6 +107,9 @@ SAME_OUTPUT = [
     ["inspect", "--format", "ulid", *_TEXTS["ulid"]],
     ["inspect", "--json", *_TEXTS["typeid"]],
     ["inspect", "--format", "typeid", "--", *_TEXTS["typeid"], *_TEXTS["typeid_invalid"]],
+    ["inspect", *_TEXTS["ksuid"]],
+    ["inspect", "--json", *_TEXTS["ksuid"]],
+    ["inspect", "--format", "ksuid", "--", *_TEXTS["ksuid_invalid"]],
     ["inspect", "00CMXB6TAK4SA", "jnxxr658jlkw", "--epoch", "0"],
     ["inspect", "BRPK4Q72XWF2M63L", "00CMXB6TAK4S-", "x" * 50, "2222228a2222g22é", "VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV"],
     ["inspect", "--format", "ulid", "brpk4q72xwf2m63l"],
@@ -147,6 +154,7 @@ def test_same_output_and_status(commands, args, tmp_path):
         ["new", "-n", "5", "--format", "uuid7"],
         ["new", "-n", "5", "--format", "scru128"],
         ["new", "-n", "5", "--format", "scru160"],
+        ["new", "-n", "5", "--format", "ksuid"],
         ["new", "-n", "5", "--format", "ulidflake", "--sid", "3"],
         ["new", "-n", "5", "--format", "nanoflake", "--epoch", "1640995200000", "--generator-id", "5"],
         ["new", "-n", "5", "--format", "typeid", "--prefix", "user"],

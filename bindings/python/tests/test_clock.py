@@ -10,7 +10,7 @@ import time
 import pytest
 
 import sno
-from sno import nanoflake, scru128, scru160, ulid, ulidflake, uuid7
+from sno import ksuid, nanoflake, scru128, scru160, ulid, ulidflake, uuid7
 
 
 def test_a_fast_generator_never_reads_ahead_and_stays_increasing():
@@ -39,6 +39,7 @@ def test_used_up_units_are_waited_through_on_the_fast_clock():
         lambda clock: scru160.Generator(clock=clock),
         lambda clock: nanoflake.Generator(1_704_067_200_000, 3, clock=clock),
         lambda clock: ulidflake.Generator(clock=clock),
+        lambda clock: ksuid.Generator(clock=clock),
     ],
 )
 def test_every_format_generator_takes_a_clock(make):
@@ -65,9 +66,9 @@ def test_unknown_clocks_are_config_errors():
 
 CHILD = """
 import sno, sys
-from sno import scru128, scru160, ulid, ulidflake, uuid7
+from sno import ksuid, scru128, scru160, ulid, ulidflake, uuid7
 answers = set()
-for new in (sno.new, ulid.new, uuid7.new, scru128.new, scru160.new, ulidflake.new):
+for new in (sno.new, ulid.new, uuid7.new, scru128.new, scru160.new, ulidflake.new, ksuid.new):
     try:
         ids = [new() for _ in range(1000)]
         assert ids == sorted(ids)

@@ -34,6 +34,7 @@ SA_TYPES = {
     sno.Nanoflake: snosa.NanoflakeType,
     sno.UlidFlake: snosa.UlidFlakeType,
     sno.TypeID: snosa.TypeIDType,
+    sno.KSUID: snosa.KSUIDType,
 }
 by_name = pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 
@@ -291,8 +292,12 @@ class Account(Base):
     uuid7: Mapped[sno.UUID7] = mapped_column(snosa.UUID7Type())
     scru128: Mapped[sno.SCRU128] = mapped_column(snosa.SCRU128Type())
     scru160: Mapped[sno.SCRU160] = mapped_column(snosa.SCRU160Type())
+    ksuid: Mapped[sno.KSUID] = mapped_column(snosa.KSUIDType())
     nanoflake: Mapped[sno.Nanoflake] = mapped_column(snosa.NanoflakeType())
     ulidflake: Mapped[sno.UlidFlake | None] = mapped_column(snosa.UlidFlakeType(), nullable=True)
+
+
+COLUMNS = ("id", "sno_id", "ulid", "uuid7", "scru128", "scru160", "ksuid", "nanoflake", "ulidflake")
 
 
 def account(ulid=True):
@@ -303,6 +308,7 @@ def account(ulid=True):
         uuid7=sno.uuid7.new(),
         scru128=sno.scru128.new(),
         scru160=sno.scru160.new(),
+        ksuid=sno.ksuid.new(),
         nanoflake=generator(sno.Nanoflake)(),
         ulidflake=sno.ulidflake.new() if ulid else None,
     )
@@ -314,21 +320,16 @@ def test_orm_table_round_trip_with_nulls(backend, request):
     Base.metadata.drop_all(engine)
     Base.metadata.create_all(engine)
     made = [account(), account(ulid=False), account()]
-    want = [
-        {k: getattr(a, k) for k in ("id", "sno_id", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake")}
-        for a in made
-    ]
+    want = [{k: getattr(a, k) for k in COLUMNS} for a in made]
     with Session(engine) as s:
         s.add_all(made)
         s.commit()
     with Session(engine) as s:
         got = s.scalars(sa.select(Account).order_by(Account.id)).all()
-        assert [
-            {k: getattr(a, k) for k in ("id", "sno_id", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake")}
-            for a in got
-        ] == want
+        assert [{k: getattr(a, k) for k in COLUMNS} for a in got] == want
         assert got[1].ulid is None and got[1].ulidflake is None
         assert s.get(Account, want[2]["id"]).scru160 == want[2]["scru160"]
+        assert s.get(Account, want[0]["id"]).ksuid == want[0]["ksuid"]
         # A TypeID of another prefix is refused before it reaches the database.
         with pytest.raises(StatementError, match="prefix 'acct', not 'user'"):
             s.get(Account, sno.TypeID.new("user"))

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import sno
-from sno import scru128, scru160, ulid, uuid7
+from sno import ksuid, scru128, scru160, ulid, uuid7
 from _vectors import rows
 
 FORMATS = [(sno.ULID, ulid, 26), (sno.UUID7, uuid7, 36), (sno.SCRU128, scru128, 25)]
@@ -276,7 +276,7 @@ def test_threads_share_a_generator(cls, mod, length):
 
 
 FORK_CASES = [(sno.ULID, ulid, 16), (sno.UUID7, uuid7, 16), (sno.SCRU128, scru128, 16),
-              (sno.SCRU160, scru160, 20)]
+              (sno.SCRU160, scru160, 20), (sno.KSUID, ksuid, 20)]
 # Not Ulid-Flake: stand-alone values of two processes can collide by design (20 random bits a
 # millisecond); that its child reseeds is tested in Rust with a fixed clock.
 

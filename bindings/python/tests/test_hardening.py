@@ -33,6 +33,8 @@ PARSERS = [
     sno.Nanoflake.from_str,
     sno.UlidFlake,
     sno.UlidFlake.from_str,
+    sno.KSUID,
+    sno.KSUID.from_str,
     lambda t: sno.decode_many(["2222228a2222g222", t]),
 ]
 
@@ -49,6 +51,7 @@ def run_python(code, **kw):
         ("sno.new_many(MAX_BATCH, as_str=True)", 96),
         ("sno.ulid.new_many(MAX_BATCH)", 400),
         ("sno.scru160.new_many(MAX_BATCH, as_str=True)", 96),
+        ("sno.ksuid.new_many(MAX_BATCH)", 400),
         ("sno.Generator().new_many(MAX_BATCH, as_str=True)", 400),
         ("sno.ulid.new_many(MAX_BATCH, as_str=True)", 400),  # the list fits, the strs do not
         ("sno.new_many(MAX_BATCH, as_str=True)", 700),  # the text fits, the strs do not
@@ -61,7 +64,7 @@ def test_the_largest_batch_under_a_memory_limit_is_a_memory_error(call, headroom
         f"""
         import resource, sys
         import sno
-        sno.new_many(10); sno.ulid.new_many(10); sno.scru160.new_many(10)
+        sno.new_many(10); sno.ulid.new_many(10); sno.scru160.new_many(10); sno.ksuid.new_many(10)
         with open("/proc/self/status") as f:
             vm = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmSize:"))
         resource.setrlimit(resource.RLIMIT_AS, (vm + ({headroom_mib} << 20), resource.RLIM_INFINITY))

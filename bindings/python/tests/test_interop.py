@@ -24,9 +24,11 @@ UUID_CLASSES = [c for c in CLASSES if c.BINARY_LEN == 16]
 
 def test_id_classes_are_every_value_class_in_the_core_table_order():
     assert [c.FORMAT for c in CLASSES] == [
-        "sno", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake", "typeid",
+        "sno", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake", "typeid", "ksuid",
     ]
-    assert CLASSES == [sno.ID, sno.ULID, sno.UUID7, sno.SCRU128, sno.SCRU160, sno.Nanoflake, sno.UlidFlake, sno.TypeID]
+    assert CLASSES == [
+        sno.ID, sno.ULID, sno.UUID7, sno.SCRU128, sno.SCRU160, sno.Nanoflake, sno.UlidFlake, sno.TypeID, sno.KSUID,
+    ]
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -48,7 +50,7 @@ def test_int_round_trips(cls):
 
 def test_column_types_follow_the_binary_forms():
     """The core's table, as the classes give it: 8-byte formats are bigint, the 16-byte ones
-    uuid, the others (sno, SCRU160) bytes; each with its PostgreSQL and SQLite names."""
+    uuid, the others (sno, SCRU160, KSUID) bytes; each with its PostgreSQL and SQLite names."""
     want = {
         "bigint": ("bigint", "INTEGER"),
         "uuid": ("uuid", "BLOB"),
@@ -58,7 +60,7 @@ def test_column_types_follow_the_binary_forms():
         kind = {8: "bigint", 16: "uuid"}.get(cls.BINARY_LEN, "bytes")
         assert cls.COLUMN_TYPE == kind, cls
         assert (cls.POSTGRES_TYPE, cls.SQLITE_TYPE) == want[kind], cls
-    assert sno.ID.COLUMN_TYPE == "bytes" and sno.SCRU160.COLUMN_TYPE == "bytes"
+    assert sno.ID.COLUMN_TYPE == sno.SCRU160.COLUMN_TYPE == sno.KSUID.COLUMN_TYPE == "bytes"
     assert sno.TypeID.COLUMN_TYPE == "uuid"
 
 
@@ -125,6 +127,7 @@ ALL_KINDS = [
     sno.Nanoflake(2588350721531334656),
     sno.UlidFlake("01HRW8N3S4000"),
     sno.TypeID("user_01h455vb4pex5vsknk084sn02q"),
+    sno.KSUID("0ujtsYcgvSTl8PAuAdqWYSMnLOv"),
 ]
 
 

@@ -13,7 +13,7 @@ SOURCE = pathlib.Path(__file__).resolve().parents[3] / "sno-ffi" / "tests" / "c"
 PROBE = """
 import sno
 print(len(str(sno.new())))
-for new in (sno.ulid.new, sno.uuid7.new, sno.scru128.new, sno.scru160.new, sno.ulidflake.new):
+for new in (sno.ulid.new, sno.uuid7.new, sno.scru128.new, sno.scru160.new, sno.ulidflake.new, sno.ksuid.new):
     try:
         new()
         print("made a value")
@@ -35,4 +35,4 @@ def test_random_formats_report_the_missing_source(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "16"
-    assert lines[1:] == ["RandomnessUnavailableError randomness_unavailable True"] * 5
+    assert lines[1:] == ["RandomnessUnavailableError randomness_unavailable True"] * 6

@@ -322,7 +322,7 @@ def test_cli_inspect_every_format():
     assert bad.returncode == 1 and "position 12" in bad.stderr and "the text (50 bytes) is an ID of no format" in bad.stderr
 
 
-@pytest.mark.parametrize("name", ["sno", "sno.ulid", "sno.uuid7", "sno.scru128", "sno.scru160", "sno.nanoflake", "sno.ulidflake"])
+@pytest.mark.parametrize("name", ["sno", "sno.ulid", "sno.uuid7", "sno.scru128", "sno.scru160", "sno.nanoflake", "sno.ulidflake", "sno.ksuid"])
 def test_module_docstring_examples(name):
     import doctest
     import importlib

@@ -1,6 +1,7 @@
 //! The text codecs every format shares: base32 of a number (ULID, 26 digits; Ulid-Flake, 13) or of
 //! 5-byte groups (SCRU160, RFC 4648 base32hex), base36 of a 128-bit number (SCRU128, 25 digits) or
-//! of a 64-bit one without padding (Nanoflakes), and hexadecimal (UUID, SCRU160). Every decoder is
+//! of a 64-bit one without padding (Nanoflakes), base-N of a big-endian number of up to 20 bytes on
+//! 32-bit limbs (KSUID: 27 base62 digits), and hexadecimal (UUID, SCRU160). Every decoder is
 //! strict: exact length, every byte in the alphabet (reported by position), no value above the
 //! format's maximum.
 //!
@@ -17,8 +18,9 @@ pub(crate) mod sse2;
 pub(crate) mod ssse3;
 
 pub(crate) use scalar::{
-    UUID_HYPHENS, decode_base32, decode_base32_groups, decode_base36, decode_base36_u64,
-    decode_hex, encode_base32, encode_base32_groups, encode_base36, encode_base36_u64, encode_hex,
+    UUID_HYPHENS, decode_base_n, decode_base32, decode_base32_groups, decode_base36,
+    decode_base36_u64, decode_hex, encode_base_n, encode_base32, encode_base32_groups,
+    encode_base36, encode_base36_u64, encode_hex,
 };
 
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]

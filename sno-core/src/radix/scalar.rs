@@ -195,6 +195,102 @@ pub(crate) fn decode_base36_u64(
         .ok_or(Error::ValueOverflow)
 }
 
+/// The most 32-bit limbs [`encode_base_n`] and [`decode_base_n`] work on (160 bits: KSUID).
+const MAX_LIMBS: usize = 5;
+
+/// The largest power of `base` that is at most 2^32, and its exponent: the limb of the base-N
+/// conversions (62^5 for base62, 36^6 for base36).
+const fn limb_power(base: u64) -> (u64, usize) {
+    let (mut power, mut digits) = (1u64, 0usize);
+    while power * base <= 1 << 32 {
+        power *= base;
+        digits += 1;
+    }
+    (power, digits)
+}
+
+/// Writes the big-endian number `bytes` as `LEN` base-`N` digits, most significant first,
+/// left-padded with the zero symbol (KSUID: 20 bytes, 27 base62 digits). `LEN` must be long
+/// enough for every value (`N^LEN ≥ 2^(8 · BYTES)`); `BYTES` a multiple of 4, at most 20.
+///
+/// Schoolbook division on 32-bit limbs: each pass divides the number by the largest power of
+/// `N` at most 2^32 (a compile-time constant) and writes the remainder's digits.
+pub(crate) fn encode_base_n<const BYTES: usize, const LEN: usize, const N: usize>(
+    bytes: &[u8; BYTES],
+    alphabet: &Alphabet<N>,
+) -> [u8; LEN] {
+    const { assert!(BYTES.is_multiple_of(4) && BYTES / 4 <= MAX_LIMBS) };
+    let (power, width) = const { limb_power(N as u64) };
+    let mut limbs = [0u32; MAX_LIMBS];
+    let limbs = &mut limbs[..BYTES / 4];
+    for (limb, b) in limbs.iter_mut().zip(bytes.chunks_exact(4)) {
+        *limb = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let mut out = [alphabet.symbols[0]; LEN];
+    let mut end = LEN;
+    while end > 0 {
+        // limbs, rem = limbs / power, limbs % power; (rem << 32 | limb) < power · 2^32 ≤ 2^64.
+        let mut rem = 0u64;
+        for limb in limbs.iter_mut() {
+            let cur = (rem << 32) | u64::from(*limb);
+            *limb = (cur / power) as u32;
+            rem = cur % power;
+        }
+        let start = end.saturating_sub(width);
+        for o in out[start..end].iter_mut().rev() {
+            *o = alphabet.symbols[(rem % N as u64) as usize];
+            rem /= N as u64;
+        }
+        end = start;
+    }
+    debug_assert!(limbs.iter().all(|&l| l == 0), "LEN too short for the value");
+    out
+}
+
+/// Strictly reads exactly `LEN` base-`N` digits as a `BYTES`-byte big-endian number: the
+/// length, every byte in the alphabet (the first bad one by position), and values at or above
+/// 2^(8 · BYTES) are [`Error::ValueOverflow`] (never a wrap). `BYTES` as in [`encode_base_n`].
+pub(crate) fn decode_base_n<const BYTES: usize, const LEN: usize, const N: usize>(
+    input: &[u8],
+    alphabet: &Alphabet<N>,
+) -> Result<[u8; BYTES], Error> {
+    const { assert!(BYTES.is_multiple_of(4) && BYTES / 4 <= MAX_LIMBS) };
+    let (power, width) = const { limb_power(N as u64) };
+    let digits = digits::<LEN, N>(input, alphabet)?;
+    let mut limbs = [0u32; MAX_LIMBS];
+    let limbs = &mut limbs[..BYTES / 4];
+    // A short first chunk, so that the others are `width` digits; each step is
+    // limbs = limbs · power + chunk (the first: 0 · power + chunk).
+    let mut at = 0;
+    let mut take = match LEN % width {
+        0 => width,
+        short => short,
+    };
+    while at < LEN {
+        let chunk = digits[at..at + take]
+            .iter()
+            .fold(0u64, |v, &d| v * N as u64 + u64::from(d));
+        // limb · power + carry < 2^64 (limb < 2^32, power ≤ 2^32, carry < 2^32).
+        let mut carry = chunk;
+        for limb in limbs.iter_mut().rev() {
+            let t = u64::from(*limb) * power + carry;
+            *limb = t as u32;
+            carry = t >> 32;
+        }
+        // A carry out of the top limb: the number has more than 8 · BYTES bits (and only grows).
+        if carry != 0 {
+            return Err(Error::ValueOverflow);
+        }
+        at += take;
+        take = width;
+    }
+    let mut out = [0u8; BYTES];
+    for (b, limb) in out.chunks_exact_mut(4).zip(limbs.iter()) {
+        b.copy_from_slice(&limb.to_be_bytes());
+    }
+    Ok(out)
+}
+
 /// The `LEN` digit values of `input`, or the length or first-bad-byte error.
 fn digits<const LEN: usize, const N: usize>(
     input: &[u8],
@@ -294,7 +390,7 @@ pub(crate) fn decode_hex(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alphabet::{BASE36, CROCKFORD};
+    use crate::alphabet::{BASE36, BASE62, CROCKFORD};
 
     #[test]
     fn base36_edges() {
@@ -394,6 +490,78 @@ mod tests {
                 position: 1,
                 byte: b'_'
             })
+        );
+    }
+
+    /// The KSUID edges: nil, the maximum 2^160 − 1, and one above it.
+    #[test]
+    fn base62_edges() {
+        let max = [0xFF; 20];
+        let text = encode_base_n::<20, 27, 62>(&max, &BASE62);
+        assert_eq!(&text, b"aWgEPTl1tmebfsQzFP4bxwgy80V");
+        assert_eq!(decode_base_n::<20, 27, 62>(&text, &BASE62), Ok(max));
+        let zero = encode_base_n::<20, 27, 62>(&[0; 20], &BASE62);
+        assert_eq!(&zero, b"000000000000000000000000000");
+        assert_eq!(decode_base_n::<20, 27, 62>(&zero, &BASE62), Ok([0; 20]));
+        for over in [
+            &b"aWgEPTl1tmebfsQzFP4bxwgy80W"[..],
+            b"aWgEPTl1tmebfsQzFP4bxwgy810",
+            b"b00000000000000000000000000",
+            b"zzzzzzzzzzzzzzzzzzzzzzzzzzz",
+        ] {
+            assert_eq!(
+                decode_base_n::<20, 27, 62>(over, &BASE62),
+                Err(Error::ValueOverflow)
+            );
+        }
+        assert_eq!(
+            decode_base_n::<20, 27, 62>(b"aWgEPTl1tmebfsQzFP4bxwgy80", &BASE62),
+            Err(Error::InvalidLength {
+                expected: 27,
+                actual: 26
+            })
+        );
+        assert_eq!(
+            decode_base_n::<20, 27, 62>(b"0ujtsYcgvSTl8PAuAdqWYSMnL-v", &BASE62),
+            Err(Error::InvalidByte {
+                position: 25,
+                byte: b'-'
+            })
+        );
+    }
+
+    /// The limb codec against the textbook one (repeated division of a u128 by the base), as
+    /// base62 and base36 of 16 bytes; and against SCRU128's tuned base36 encoder.
+    #[test]
+    fn base_n_matches_repeated_division() {
+        fn textbook<const LEN: usize, const N: usize>(v: u128, a: &Alphabet<N>) -> [u8; LEN] {
+            let mut out = [0u8; LEN];
+            let mut rest = v;
+            for o in out.iter_mut().rev() {
+                *o = a.symbols[(rest % N as u128) as usize];
+                rest /= N as u128;
+            }
+            out
+        }
+        let mut x = 0x0123_4567_89AB_CDEF_u128;
+        for i in 0..if cfg!(miri) { 100 } else { 20_000u128 } {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_9E37_79B9_7F4A_7C15)
+                .wrapping_add(i);
+            for v in [x, x >> (i % 128), 62u128.pow((i % 22) as u32) - 1] {
+                let bytes = v.to_be_bytes();
+                let b62 = encode_base_n::<16, 22, 62>(&bytes, &BASE62);
+                assert_eq!(b62, textbook::<22, 62>(v, &BASE62), "{v}");
+                assert_eq!(decode_base_n::<16, 22, 62>(&b62, &BASE62), Ok(bytes));
+                let b36 = encode_base_n::<16, 25, 36>(&bytes, &BASE36);
+                assert_eq!(b36, base36(v), "{v}");
+                assert_eq!(decode_base_n::<16, 25, 36>(&b36, &BASE36), Ok(bytes));
+            }
+        }
+        // 16 bytes: above 2^128 − 1 overflows, as SCRU128's decoder says.
+        assert_eq!(
+            decode_base_n::<16, 25, 36>(b"f5lxx1zz5pnorynqglhzmsp34", &BASE36),
+            Err(Error::ValueOverflow)
         );
     }
 

@@ -699,31 +699,28 @@ impl<C: Clock> Generator<C> {
 
     #[cfg(feature = "std")]
     #[cold]
-    fn wait_and_retry(&self, mut err: Error, meta: u8) -> Result<Id, Error> {
-        // Bounded twice: by the clock (no sleep towards a retry time past the maximum wait) and
-        // by the monotonic clock (an injected clock that never reaches the retry time).
-        let max_wait = self.max_wait();
-        let started = std::time::Instant::now();
-        let deadline = self
-            .clock
-            .now_units()
-            .saturating_add(self.max_wait_units as i64);
-        loop {
-            let retry_at = match err {
-                Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at }
-                    if retry_at <= MAX_TIMESTAMP
-                        && retry_at as i64 <= deadline
-                        && started.elapsed() < max_wait =>
+    fn wait_and_retry(&self, err: Error, meta: u8) -> Result<Id, Error> {
+        // The crate's wait policy (`crate::wait`), on this generator's clock: no sleep towards a
+        // retry time past the maximum wait, and the monotonic clock bounds an injected clock
+        // that never reaches the retry time.
+        let mut first = Some(err);
+        let waited = crate::wait::retry(
+            self.max_wait(),
+            || crate::time::units_to_unix_nanos(self.clock.now_units().max(0) as u64),
+            crate::wait::can_wait,
+            || first.take().map_or_else(|| self.try_next(meta), Err),
+            |pause| -> Result<(), core::convert::Infallible> {
+                if let Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } =
+                    *pause.error
                 {
-                    retry_at
+                    self.wait_step(retry_at, pause.budget);
                 }
-                other => return Err(other),
-            };
-            self.wait_step(retry_at, max_wait.saturating_sub(started.elapsed()));
-            match self.try_next(meta) {
-                Ok(id) => return Ok(id),
-                Err(e) => err = e,
-            }
+                Ok(())
+            },
+        );
+        match waited {
+            Ok(result) => result,
+            Err(never) => match never {},
         }
     }
 

@@ -7,7 +7,7 @@
 //!
 //! | [`ColumnType`](crate::ColumnType) | formats | PostgreSQL | SQLite |
 //! |---|---|---|---|
-//! | [`Bytes`](crate::ColumnType::Bytes) | sno, SCRU160 | `bytea` | `BLOB` |
+//! | [`Bytes`](crate::ColumnType::Bytes) | sno, SCRU160, KSUID | `bytea` | `BLOB` |
 //! | [`Uuid`](crate::ColumnType::Uuid) | ULID, UUIDv7, SCRU128, TypeID (its UUID) | `uuid` | `BLOB` (16 bytes) |
 //! | [`BigInt`](crate::ColumnType::BigInt) | Nanoflake, Ulid-Flake | `bigint` | `INTEGER` |
 //!
@@ -177,6 +177,7 @@ zero_ids!(
     crate::nanoflake::Nanoflake,
     crate::ulidflake::UlidFlake,
     crate::typeid::TypeId,
+    crate::ksuid::Ksuid,
 );
 
 /// An ID read as the Go original's `Scanner` reads one (`../shared/specs/SNO.md` §8.4): `NULL`
@@ -266,7 +267,7 @@ mod tests {
     use crate::format::ColumnType;
 
     macro_rules! check_tables {
-        ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+        ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
             $(
                 if <$ty as IdFormat>::FORMAT.column_type() == ColumnType::BigInt {
                     assert_eq!($bin, 8, $name);

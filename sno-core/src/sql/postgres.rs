@@ -52,7 +52,7 @@ fn from_sql<T: IdFormat>(ty: &Type, raw: &[u8]) -> Result<T, BoxError> {
 }
 
 macro_rules! impl_postgres {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         $(
             #[cfg_attr(docsrs, doc(cfg(feature = "postgres-types")))]
             impl ToSql for $ty {

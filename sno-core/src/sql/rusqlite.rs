@@ -30,7 +30,7 @@ fn column_result<T: IdFormat>(value: ValueRef<'_>) -> FromSqlResult<T> {
 }
 
 macro_rules! impl_rusqlite {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         $(
             #[cfg_attr(docsrs, doc(cfg(feature = "rusqlite")))]
             impl ToSql for $ty {

@@ -189,7 +189,7 @@ fn sqlite_decode<T: IdFormat>(value: SqliteValueRef<'_>) -> Result<T, BoxDynErro
 }
 
 macro_rules! impl_sqlx {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         $(
             #[cfg(feature = "sqlx-postgres")]
             #[cfg_attr(docsrs, doc(cfg(feature = "sqlx-postgres")))]

@@ -146,6 +146,16 @@ pub fn try_new_nonblocking() -> Result<Ulid, Error> {
     try_global_generator()?.try_next_per_thread()
 }
 
+#[cfg(feature = "std")]
+impl crate::model::ProcessWide for Ulid {
+    fn try_new() -> Result<Ulid, Error> {
+        try_new()
+    }
+    fn try_new_nonblocking() -> Result<Ulid, Error> {
+        try_new_nonblocking()
+    }
+}
+
 /// The process-wide [`AtomicGenerator`] behind [`new`] and [`try_new`] (created on first use; a
 /// `fork()` child starts with fresh randomness), on the clock `SNO_CLOCK` names
 /// ([`SystemClock::from_env`](crate::SystemClock::from_env)): its `try_next` never blocks.

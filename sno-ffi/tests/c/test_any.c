@@ -147,6 +147,39 @@ static void scru160_row(char **c) {
     read_as(SNO_FORMAT_SCRU160, hex, c[0], c[1]);
 }
 
+/* hex, ksuid, timestamp, unix_secs, unix_ms, payload_hex, note */
+static void ksuid_row(char **c) {
+    read_as(SNO_FORMAT_KSUID, c[1], c[0], c[1]);
+    CHECK(field_is("timestamp_secs", strtoull(c[2], NULL, 10)) && field_is_hex("payload", c[5]),
+          "%s: fields", c[6]);
+    CHECK(in.has_unix_ms && in.unix_ms == strtoll(c[4], NULL, 10), "%s: time", c[6]);
+    /* The per-format functions read and write the same. */
+    sno_ksuid id;
+    char text[SNO_KSUID_ENCODED_LEN + 1] = {0};
+    CHECK_STATUS(sno_ksuid_decode(c[1], strlen(c[1]), &id, NULL), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ksuid_encode(&id, text), SNO_STATUS_OK);
+    CHECK(strcmp(text, c[1]) == 0 && sno_ksuid_unix_ms(id) == strtoull(c[4], NULL, 10), "%s: sno_ksuid_*", c[6]);
+}
+
+/* KSUIDs from the process-wide generator and a generator of one's own: increasing; the text's
+ * case is part of the value; one past the maximum overflows. */
+static void ksuid_generate(void) {
+    sno_ksuid a, b;
+    CHECK_STATUS(sno_ksuid_new(&a), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ksuid_new(&b), SNO_STATUS_OK);
+    CHECK(sno_ksuid_compare(a, b) < 0, "sno_ksuid_new: increasing");
+    sno_ksuid_generator *g = NULL;
+    CHECK_STATUS(sno_ksuid_generator_new(&g), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ksuid_generator_next(g, &a), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ksuid_generator_next(g, &b), SNO_STATUS_OK);
+    CHECK(sno_ksuid_compare(a, b) < 0, "sno_ksuid_generator_next: increasing");
+    sno_ksuid_generator_free(g);
+    size_t at = 99;
+    CHECK_STATUS(sno_ksuid_decode("aWgEPTl1tmebfsQzFP4bxwgy80W", 27, &a, &at), SNO_STATUS_VALUE_OVERFLOW);
+    CHECK_STATUS(sno_ksuid_decode("0ujtsYcgvSTl8PAuAdqWYSMnLO!", 27, &a, &at), SNO_STATUS_INVALID_BYTE);
+    CHECK(at == 26, "sno_ksuid_decode: the bad byte's position, got %zu", at);
+}
+
 /* value, hex, base36, timestamp_field, generator_id, sequence, epoch_ms, unix_ms, ref_…, ref_…, note */
 static void nanoflake_row(char **c) {
     read_as(SNO_FORMAT_NANOFLAKE, c[2], c[1], c[2]);
@@ -262,7 +295,7 @@ static void formats(void) {
     CHECK(sno_format_name(-1) == NULL && sno_format_name(count) == NULL, "past the table");
     CHECK(SNO_FORMAT_SNO == 0 && SNO_FORMAT_ULID == 1 && SNO_FORMAT_UUID7 == 2 && SNO_FORMAT_SCRU128 == 3 &&
               SNO_FORMAT_SCRU160 == 4 && SNO_FORMAT_NANOFLAKE == 5 && SNO_FORMAT_ULIDFLAKE == 6 &&
-              SNO_FORMAT_TYPEID == 7,
+              SNO_FORMAT_TYPEID == 7 && SNO_FORMAT_KSUID == 8,
           "format values");
     CHECK(strcmp(sno_format_name(SNO_FORMAT_UUID7), "uuid7") == 0, "uuid7 name");
     sno_format f = (sno_format)99;
@@ -271,7 +304,7 @@ static void formats(void) {
     CHECK_STATUS(sno_format_from_name("UUIDv7", &f), SNO_STATUS_OK);
     CHECK(f == SNO_FORMAT_UUID7, "display name");
     f = (sno_format)99;
-    CHECK_STATUS(sno_format_from_name("ksuid", &f), SNO_STATUS_UNKNOWN_FORMAT);
+    CHECK_STATUS(sno_format_from_name("snowflake", &f), SNO_STATUS_UNKNOWN_FORMAT);
     CHECK((int)f == 99, "nothing written on failure");
     char msg[256];
     sno_last_error_message(msg, sizeof msg);
@@ -345,6 +378,9 @@ int main(int argc, char **argv) {
     rows += each_row(dir, "scru160_vectors.tsv", 8, scru160_row);
     rows += each_row(dir, "nanoflakes_vectors.tsv", 11, nanoflake_row);
     rows += each_row(dir, "ulidflake_vectors.tsv", 9, ulidflake_row);
+    int ksuids = each_row(dir, "ksuid_vectors.tsv", 7, ksuid_row);
+    CHECK(ksuids == 41, "%d KSUID vector rows", ksuids);
+    ksuid_generate();
     int typeids = each_row(dir, "typeid_valid.tsv", 4, typeid_row);
     typeids += each_row(dir, "typeid_invalid.tsv", 4, typeid_invalid_row);
     CHECK(rows > 30 && typeids == 30, "%d vector rows, %d TypeID rows", rows, typeids);

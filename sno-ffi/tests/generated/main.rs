@@ -55,7 +55,7 @@ impl CoreFormat {
 }
 
 macro_rules! core_table {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         &[$(CoreFormat {
             variant: stringify!($variant),
             ty: stringify!($ty),
@@ -315,20 +315,23 @@ fn format_surface(out: &mut String, spec: &Spec, core: &CoreFormat) {
             "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::decode(text, len, out, error_position, <{ty} as sno_core::IdFormat>::decode) }}"
         ),
     );
-    if let Some(reader) = spec.unix_ms {
+    if let Some(unix_ms) = &spec.unix_ms {
+        let reader = unix_ms.reader;
         function(
             out,
-            "The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.",
+            unix_ms.doc,
             None,
             &format!("{p}_unix_ms(id: {c}) -> u64"),
             &format!("{reader}::from_bytes(id.bytes).unix_ms()"),
         );
-        deprecated(
-            out,
-            &format!("{p}_unix_ms"),
-            &format!("{p}_timestamp_ms(id: {c}) -> u64"),
-            &format!("{p}_unix_ms(id)"),
-        );
+        if unix_ms.timestamp_ms_alias {
+            deprecated(
+                out,
+                &format!("{p}_unix_ms"),
+                &format!("{p}_timestamp_ms(id: {c}) -> u64"),
+                &format!("{p}_unix_ms(id)"),
+            );
+        }
     }
     if spec.compare {
         function(

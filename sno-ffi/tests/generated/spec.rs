@@ -39,6 +39,16 @@ pub struct GeneratorSpec {
     pub next_at: &'static str,
 }
 
+/// `<prefix>_unix_ms`: the time of any value of the format.
+pub struct UnixMs {
+    /// The core type whose `from_bytes(..).unix_ms()` reads it.
+    pub reader: &'static str,
+    /// Its documentation.
+    pub doc: &'static str,
+    /// Whether the 0.2 ABI has it as `<prefix>_timestamp_ms` too (kept, deprecated).
+    pub timestamp_ms_alias: bool,
+}
+
 /// One format's C surface.
 pub struct Spec {
     /// The core's name of the format (`Format::name`).
@@ -59,9 +69,9 @@ pub struct Spec {
     pub encode_cstr: bool,
     /// The name and documentation of the strict decoder taking `error_position`.
     pub decode: (&'static str, &'static str),
-    /// `<prefix>_unix_ms` (and its deprecated 0.2 name `<prefix>_timestamp_ms`): the core type
-    /// that reads the 48-bit timestamp of any bytes.
-    pub unix_ms: Option<&'static str>,
+    /// `<prefix>_unix_ms` (and, for the formats of 0.2, its deprecated name
+    /// `<prefix>_timestamp_ms`).
+    pub unix_ms: Option<UnixMs>,
     /// Whether `<prefix>_compare` exists (the byte formats; 64-bit values compare as numbers).
     pub compare: bool,
     /// The generator handle, where the format has one in C.
@@ -115,7 +125,11 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: exactly 26 Crockford base32 characters in either case (no I, L, O, U), the first at most '7' (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        unix_ms: Some("sno_core::ulid::Ulid"),
+        unix_ms: Some(UnixMs {
+            reader: "sno_core::ulid::Ulid",
+            doc: "The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.",
+            timestamp_ms_alias: true,
+        }),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -153,7 +167,11 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes an RFC 9562 string form: hyphenated (either case), or \"urn:uuid:\" followed by one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        unix_ms: Some("sno_core::ulid::Ulid"),
+        unix_ms: Some(UnixMs {
+            reader: "sno_core::ulid::Ulid",
+            doc: "The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.",
+            timestamp_ms_alias: true,
+        }),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -189,7 +207,11 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: exactly 25 characters of 0-9 and a-z in either case, at most \"f5lxx1zz5pnorynqglhzmsp33\" (SNO_STATUS_VALUE_OVERFLOW above). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        unix_ms: Some("sno_core::scru128::Scru128Id"),
+        unix_ms: Some(UnixMs {
+            reader: "sno_core::scru128::Scru128Id",
+            doc: "The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.",
+            timestamp_ms_alias: true,
+        }),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -225,7 +247,11 @@ pub const SPECS: &[Spec] = &[
             "decode",
             "Strictly decodes `len` bytes: 32 base32hex characters (0-9, A-V) or 40 hex digits, either case; the length picks the form (SNO_STATUS_INVALID_LENGTH for any other). On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
         ),
-        unix_ms: Some("sno_core::scru160::Scru160Id"),
+        unix_ms: Some(UnixMs {
+            reader: "sno_core::scru160::Scru160Id",
+            doc: "The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.",
+            timestamp_ms_alias: true,
+        }),
         compare: true,
         generator: Some(GeneratorSpec {
             new: Some(
@@ -308,6 +334,46 @@ pub const SPECS: &[Spec] = &[
                 "As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the spec's overflow error; the state is unchanged and a retry may fit) instead of sleeping. Thread-safe.",
             ),
             next_at: "The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with the rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.",
+        }),
+    },
+    Spec {
+        format: "ksuid",
+        prefix: "sno_ksuid",
+        c_type: "sno_ksuid",
+        value: Some(Value {
+            doc: "A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload, big-endian. Any 20 bytes are one; byte order (memcmp) is time order.",
+            repr: Repr::Bytes,
+            text_const: (
+                "SNO_KSUID_ENCODED_LEN",
+                "Characters in the text of a KSUID: base62 over 0-9A-Za-z (no terminating NUL).",
+            ),
+        }),
+        text_len: sno_core::ksuid::ENCODED_LEN,
+        new: Some(
+            "A new KSUID from the process-wide generator: within one second the payload of the last one + 1, a fresh random payload in a new second (reset after fork()). Sleeps into the next second if one second's payloads are used up. Thread-safe.",
+        ),
+        encode: (
+            "encode",
+            "Writes the 27-character base62 text (no NUL). Thread-safe.",
+        ),
+        encode_cstr: true,
+        decode: (
+            "decode",
+            "Strictly decodes `len` bytes: exactly 27 characters of 0-9A-Za-z, case-sensitive; a value above aWgEPTl1tmebfsQzFP4bxwgy80V (2^160 - 1) is SNO_STATUS_VALUE_OVERFLOW. On an invalid byte its position, on a wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.",
+        ),
+        unix_ms: Some(UnixMs {
+            reader: "sno_core::ksuid::Ksuid",
+            doc: "The time: milliseconds since the Unix epoch (the start of its second). Thread-safe.",
+            timestamp_ms_alias: false,
+        }),
+        compare: true,
+        generator: Some(GeneratorSpec {
+            new: Some(
+                "Creates a KSUID generator on the system clock and a per-thread CSPRNG. Free it with sno_ksuid_generator_free. Thread-safe.",
+            ),
+            next: "The next KSUID: greater than every earlier one of this generator (a clock gone back keeps the last second). Sleeps into the next second if this one's payloads are used up. Thread-safe: share one generator between threads.",
+            try_next: None,
+            next_at: "The next KSUID for an explicit time in Unix milliseconds (the clock is not read; the second is what counts), with the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that second's payloads are used up, SNO_STATUS_MILLIS_OUT_OF_RANGE before 2014-05-13T16:53:20Z or past its 32-bit seconds. Thread-safe.",
         }),
     },
 ];

@@ -136,6 +136,10 @@ pub fn generate(format: Format, n: usize) -> Vec<AnyId> {
                 sno_core::typeid::TypeId::from_uuid7(TYPEID_PREFIX, uuid).map(AnyId::from)
             })
         }
+        // Any other format: its process-wide generator (the core's table says which have one).
+        other if other.has_process_generator() => Box::new(move || {
+            AnyId::try_new(other).expect("the table says the format has a process-wide generator")
+        }),
         other => panic!("no generator for {other} in the database tests"),
     };
     let ids: Vec<AnyId> = (0..n)

@@ -18,14 +18,14 @@ use sqlx::{Connection, Executor, PgConnection, Postgres};
 
 /// `[(name, check_postgres::<Type>), …]` for every format.
 macro_rules! postgres_checks {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         [$(($name, check_postgres::<$ty> as fn(&mut Client))),*]
     };
 }
 
 /// `[(name, check_sqlx::<Type>), …]` for every format.
 macro_rules! sqlx_checks {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         [$(($name, check_sqlx::<$ty> as fn(&mut Sqlx))),*]
     };
 }

@@ -16,14 +16,14 @@ use sqlx::{Connection as _, Executor, Sqlite, SqliteConnection};
 
 /// `[(name, check_rusqlite::<Type>), …]` for every format.
 macro_rules! rusqlite_checks {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         [$(($name, check_rusqlite::<$ty> as fn(&Connection))),*]
     };
 }
 
 /// `[(name, check_sqlx::<Type>), …]` for every format.
 macro_rules! sqlx_checks {
-    ($($variant:ident($ty:ty, $name:literal, $display:literal, $bin:expr, $text:expr)),* $(,)?) => {
+    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
         [$(($name, check_sqlx::<$ty> as fn(&mut Sqlx))),*]
     };
 }

@@ -1,5 +1,5 @@
 """libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7, SCRU128,
-SCRU160, Nanoflakes, Ulid-Flake and TypeID.
+SCRU160, Nanoflakes, Ulid-Flake, TypeID and KSUID.
 
 >>> import sno
 >>> a, b = sno.new(), sno.new()
@@ -37,6 +37,7 @@ from sno._sno import (
     ENCODED_LEN,
     ID,
     ID_CLASSES,
+    KSUID,
     MAX_BATCH,
     Lease,
     SCRU128,
@@ -55,7 +56,7 @@ from sno._sno import (
     release_process_lease,
 )
 from sno._sno import Generator as _NativeGenerator
-from sno import nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
+from sno import ksuid, nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
 from sno._json import json_default
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "Generator",
     "ID",
     "ID_CLASSES",
+    "KSUID",
     "Lease",
     "LeaseAuthenticationError",
     "LeaseConfigError",
@@ -95,6 +97,7 @@ __all__ = [
     "detect",
     "encode_many",
     "json_default",
+    "ksuid",
     "new",
     "nanoflake",
     "new_many",

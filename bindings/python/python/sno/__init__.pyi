@@ -2,6 +2,7 @@ from datetime import datetime
 
 from sno._sno import Generator as _NativeGenerator
 from sno import (
+    ksuid as ksuid,
     nanoflake as nanoflake,
     scru128 as scru128,
     scru160 as scru160,
@@ -35,6 +36,7 @@ from sno._sno import (
     ENCODED_LEN as ENCODED_LEN,
     ID as ID,
     ID_CLASSES as ID_CLASSES,
+    KSUID as KSUID,
     MAX_BATCH as MAX_BATCH,
     Lease as Lease,
     SCRU128 as SCRU128,
@@ -63,6 +65,7 @@ __all__ = [
     "Generator",
     "ID",
     "ID_CLASSES",
+    "KSUID",
     "Lease",
     "LeaseAuthenticationError",
     "LeaseConfigError",
@@ -90,6 +93,7 @@ __all__ = [
     "detect",
     "encode_many",
     "json_default",
+    "ksuid",
     "new",
     "nanoflake",
     "new_many",

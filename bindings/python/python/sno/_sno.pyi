@@ -19,6 +19,8 @@ __all__ = [
     "MAX_BATCH",
     "ID",
     "ID_CLASSES",
+    "KSUID",
+    "KSUIDGenerator",
     "SCRU128",
     "SCRU128Generator",
     "SCRU160",
@@ -37,6 +39,8 @@ __all__ = [
     "decode_many",
     "detect",
     "encode_many",
+    "ksuid_new",
+    "ksuid_new_many",
     "new",
     "new_many",
     "release_process_lease",
@@ -55,7 +59,15 @@ __all__ = [
 __version__: Final[str]
 ID_CLASSES: Final[
     tuple[
-        type[ID], type[ULID], type[UUID7], type[SCRU128], type[SCRU160], type[Nanoflake], type[UlidFlake], type[TypeID]
+        type[ID],
+        type[ULID],
+        type[UUID7],
+        type[SCRU128],
+        type[SCRU160],
+        type[Nanoflake],
+        type[UlidFlake],
+        type[TypeID],
+        type[KSUID],
     ]
 ]
 ENCODED_LEN: Final[int]
@@ -215,7 +227,7 @@ def release_process_lease() -> bool:
 
 def encode_many(ids: Iterable[ID]) -> list[str]: ...
 def decode_many(texts: Iterable[str]) -> list[ID]: ...
-def detect(text: str) -> ID | ULID | UUID7 | SCRU128 | SCRU160 | Nanoflake | UlidFlake | TypeID:
+def detect(text: str) -> ID | ULID | UUID7 | SCRU128 | SCRU160 | Nanoflake | UlidFlake | TypeID | KSUID:
     """The value of the one format ``text`` is written in (the core's detection, as ``sno inspect``)."""
 
 @final
@@ -496,3 +508,34 @@ class TypeID(_IdBase):
     @property
     def rand_b(self) -> builtins.int: ...
     def to_uuid(self) -> _UUID: ...
+
+@final
+class KSUID(_TimedId):
+    def __new__(cls, value: str | builtins.bytes | KSUID) -> KSUID: ...
+    @staticmethod
+    def from_str(text: str) -> KSUID: ...
+    @staticmethod
+    def from_bytes(data: builtins.bytes) -> KSUID: ...
+    @staticmethod
+    def from_int(value: builtins.int) -> KSUID: ...
+    @staticmethod
+    def parse(text: str) -> KSUID: ...
+    @staticmethod
+    def from_fields(timestamp_secs: builtins.int, payload: builtins.int) -> KSUID: ...
+    @property
+    def timestamp_secs(self) -> builtins.int: ...
+    @property
+    def payload(self) -> builtins.int: ...
+
+@final
+class KSUIDGenerator:
+    def __new__(cls, *, clock: _Clock | None = None) -> KSUIDGenerator: ...
+    def new(self) -> KSUID: ...
+    def try_new(self) -> KSUID: ...
+    def new_at(self, unix_ms: builtins.int) -> KSUID: ...
+
+def ksuid_new() -> KSUID: ...
+@overload
+def ksuid_new_many(n: int, *, as_str: Literal[False] = False) -> list[KSUID]: ...
+@overload
+def ksuid_new_many(n: int, *, as_str: Literal[True]) -> list[str]: ...

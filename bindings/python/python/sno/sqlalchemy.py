@@ -31,6 +31,7 @@ import sno
 
 __all__ = [
     "IDTypeBase",
+    "KSUIDType",
     "NanoflakeType",
     "SCRU128Type",
     "SCRU160Type",
@@ -181,6 +182,10 @@ class SCRU128Type(IDTypeBase[sno.SCRU128], id_class=sno.SCRU128):
 
 
 class SCRU160Type(IDTypeBase[sno.SCRU160], id_class=sno.SCRU160):
+    pass
+
+
+class KSUIDType(IDTypeBase[sno.KSUID], id_class=sno.KSUID):
     pass
 
 
