@@ -136,9 +136,8 @@ typedef enum sno_status {
   SNO_STATUS_OK = 0,
   // A required pointer argument was NULL.
   SNO_STATUS_NULL_ARGUMENT = 1,
-  // Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
-  // UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats; SCRU160
-  // 32 or 40; Nanoflakes 1 to 13; Ulid-Flake 13).
+  // Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; the other
+  // formats' lengths: each `SNO_<FORMAT>_ENCODED_LEN`, and docs/formats.md).
   SNO_STATUS_INVALID_LENGTH = 2,
   // A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
   SNO_STATUS_INVALID_BYTE = 3,

@@ -88,7 +88,7 @@ impl Nanoflake {
     pub const fn unix_ms_at(&self, epoch_ms: i64) -> i64 {
         epoch_ms.saturating_add(self.timestamp() as i64)
     }
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms_at`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms_at`")]
     #[doc(hidden)]
     pub const fn unix_millis(&self, epoch_ms: i64) -> i64 {
         self.unix_ms_at(epoch_ms)

@@ -85,7 +85,7 @@ impl Scru128Id {
         ))
     }
     /// Milliseconds since 1970.
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
         self.unix_ms()

@@ -92,7 +92,7 @@ impl Scru160Id {
         u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
     /// Milliseconds since 1970 (48 bits).
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
         self.unix_ms()

@@ -63,12 +63,12 @@ i64_id!(UlidFlake);
 
 impl UlidFlake {
     /// A stand-alone value from its timestamp (ms since the epoch) and 20-bit randomness.
-    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[deprecated(since = "0.2.0", note = "renamed `from_fields`")]
     #[doc(hidden)]
     pub const fn from_parts(timestamp: u64, randomness: u32) -> Result<UlidFlake, Error> {
         UlidFlake::from_fields(timestamp, randomness)
     }
-    #[deprecated(since = "0.3.0", note = "renamed `from_scalable_fields`")]
+    #[deprecated(since = "0.2.0", note = "renamed `from_scalable_fields`")]
     #[doc(hidden)]
     pub const fn from_scalable_parts(
         timestamp: u64,
@@ -77,12 +77,12 @@ impl UlidFlake {
     ) -> Result<UlidFlake, Error> {
         UlidFlake::from_scalable_fields(timestamp, randomness, sid)
     }
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn unix_millis(&self) -> i64 {
         self.unix_ms()
     }
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms_at`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms_at`")]
     #[doc(hidden)]
     pub const fn unix_millis_with_epoch(&self, epoch_ms: i64) -> i64 {
         self.unix_ms_at(epoch_ms)

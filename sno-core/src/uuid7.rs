@@ -53,7 +53,7 @@ impl Uuid7 {
     }
     /// From a timestamp (≤ 2^48 − 1 ms), 12 bits of `rand_a` and 62 bits of `rand_b` (higher bits
     /// are [`Error::ValueOverflow`]).
-    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[deprecated(since = "0.2.0", note = "renamed `from_fields`")]
     #[doc(hidden)]
     pub const fn from_parts(unix_millis: u64, rand_a: u16, rand_b: u64) -> Result<Uuid7, Error> {
         Uuid7::from_fields(unix_millis, rand_a, rand_b)
@@ -88,7 +88,7 @@ impl Uuid7 {
         u128::from_be_bytes(self.0)
     }
     /// Milliseconds since 1970 (`unix_ts_ms`).
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
         self.unix_ms()

@@ -59,9 +59,8 @@ pub enum sno_status {
     Ok = 0,
     /// A required pointer argument was NULL.
     NullArgument = 1,
-    /// Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; ULID 26;
-    /// UUID 36 or 45 with `urn:uuid:`; SCRU128 25; 16 binary for the 128-bit formats; SCRU160
-    /// 32 or 40; Nanoflakes 1 to 13; Ulid-Flake 13).
+    /// Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; the other
+    /// formats' lengths: each `SNO_<FORMAT>_ENCODED_LEN`, and docs/formats.md).
     InvalidLength = 2,
     /// A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
     InvalidByte = 3,

@@ -229,7 +229,7 @@ crate::model::fixed_text_format!(
 );
 
 impl Id {
-    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[deprecated(since = "0.2.0", note = "renamed `from_fields`")]
     #[doc(hidden)]
     pub const fn from_parts(
         timestamp: u64,
@@ -241,7 +241,7 @@ impl Id {
         Id::from_fields(timestamp, tick_tock, meta, partition, sequence)
     }
 
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn unix_millis(&self) -> i64 {
         self.unix_ms()

@@ -41,7 +41,7 @@ impl Ulid {
         u128::from_be_bytes(self.0)
     }
     /// From a timestamp (≤ 2^48 − 1 ms) and an 80-bit randomness.
-    #[deprecated(since = "0.3.0", note = "renamed `from_fields`")]
+    #[deprecated(since = "0.2.0", note = "renamed `from_fields`")]
     #[doc(hidden)]
     pub const fn from_parts(unix_millis: u64, randomness: u128) -> Result<Ulid, Error> {
         Ulid::from_fields(unix_millis, randomness)
@@ -59,7 +59,7 @@ impl Ulid {
         Ok(Ulid::from_u128(((unix_millis as u128) << 80) | randomness))
     }
     /// Milliseconds since 1970.
-    #[deprecated(since = "0.3.0", note = "renamed `unix_ms`")]
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
     #[doc(hidden)]
     pub const fn timestamp_ms(&self) -> u64 {
         self.unix_ms()
