@@ -335,7 +335,8 @@ export declare function newString(meta?: number | undefined | null): string
 
 /**
  * `newString()` without `meta` (meta 0). With no argument to read, napi-rs skips
- * `napi_get_cb_info` and `napi_typeof`: about 20 ns of the 80 a `newString()` took.
+ * `napi_get_cb_info` and `napi_typeof`, a large share of the call (measured:
+ * scripts/bench-notes.md, "Node: `newString()` without `meta`").
  */
 export declare function newStringPlain(): string
 

@@ -277,12 +277,12 @@ mod system {
     ///
     /// On Linux it reads `CLOCK_REALTIME_COARSE` when `clock_getres` reports a resolution of at
     /// most half a 4 ms unit, and `CLOCK_REALTIME` otherwise; the choice is made once per
-    /// process. The coarse clock costs about a third of the precise one, but it lags by up to its
-    /// resolution *plus* the delay of the kernel's tick handling: on a 250 Hz kernel
-    /// (resolution 4 ms) we measured a mean lag of 3.4 ms and a maximum of 7 ms, more than one
-    /// unit in a third of the reads, which breaks the promise that an ID's time is within one
-    /// unit of `CLOCK_REALTIME`. Half a unit of resolution leaves room for that delay (1000 Hz
-    /// kernels qualify). Elsewhere it reads [`SystemTime`](std::time::SystemTime).
+    /// process. The coarse clock is cheaper to read, but it lags by up to its resolution *plus*
+    /// the delay of the kernel's tick handling: on a 250 Hz kernel (resolution 4 ms) it lagged
+    /// by more than one unit in many reads (measured: scripts/bench-notes.md, "The coarse
+    /// clock's cost and lag"), which breaks the promise that an ID's time is within one unit of
+    /// `CLOCK_REALTIME`. Half a unit of resolution leaves room for that delay (1000 Hz kernels
+    /// qualify). Elsewhere it reads [`SystemTime`](std::time::SystemTime).
     ///
     /// [`SystemClock::fast`] is the opt-in cached clock ([`ClockKind::Fast`]): one atomic load
     /// per read instead of a `clock_gettime` call, never ahead of `CLOCK_REALTIME` and less than

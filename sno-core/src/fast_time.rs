@@ -4,10 +4,10 @@
 //!
 //! # Why a ticker and not the TSC
 //!
-//! Measured on the development VM (AMD EPYC, `tsc` clocksource): `clock_gettime(CLOCK_REALTIME)`
-//! 23 ns, `rdtsc` alone 9.6 ns (`rdtscp` 18.5 ns), a cached load 0.2–0.7 ns with the conversion to
-//! 4 ms units. A TSC clock pays `rdtsc` plus a scale on every read and cannot get under 2 ns
-//! there; the cached word can. See BENCHMARKS.md for the figures of the latest run.
+//! A TSC clock pays `rdtsc` plus a scale on every read and, on the development VM (AMD EPYC,
+//! `tsc` clocksource), cannot get under 2 ns per read; a load of the cached word, with the
+//! conversion to 4 ms units, can (measured: scripts/bench-notes.md, "The fast clock against the
+//! TSC"). See BENCHMARKS.md for the figures of the latest run.
 //!
 //! # Guarantees
 //!
@@ -26,13 +26,13 @@
 //!   generator waiting for the next unit would sleep towards a target an hour away.
 //! * **Lag.** While the ticker gets a CPU, the word lags `CLOCK_REALTIME` by at most [`PERIOD`]
 //!   plus the ticker's wake-up delay (the timer slack, 50 µs by default, and the scheduler's
-//!   latency). On an oversubscribed machine the ticker waits for a CPU (13 ms seen with three
-//!   busy threads per core), so readers watch the word too: now and then (on a value new to the
-//!   thread, and at growing intervals while it finds the same value) a read checks the word's
-//!   age against the precise clock and publishes a fresh reading when the word lags by more
-//!   than [`STALE_AFTER`] (see [`Watch`] for when, what it costs and what it bounds).
-//!   `scripts/bench` measures the distribution, quiet and oversubscribed (BENCHMARKS.md,
-//!   docs/clock.md).
+//!   latency). On an oversubscribed machine the ticker waits for a CPU (measured:
+//!   scripts/bench-notes.md, "The ticker's lag when oversubscribed"), so readers watch the word
+//!   too: now and then (on a value new to the thread, and at growing intervals while it finds
+//!   the same value) a read checks the word's age against the precise clock and publishes a
+//!   fresh reading when the word lags by more than [`STALE_AFTER`] (see [`Watch`] for when,
+//!   what it costs and what it bounds). `scripts/bench` measures the distribution, quiet and
+//!   oversubscribed (BENCHMARKS.md, docs/clock.md).
 //! * **A stalled ticker only delays time, it never makes duplicates.** When the ticker does not
 //!   run (descheduled, a VM paused), reads return an older time. A generator then stamps more
 //!   IDs with that older time, which its sequence or counter already keeps unique (exactly as
@@ -110,9 +110,10 @@ static ATFORK: Once = Once::new();
 /// only.
 ///
 /// The ticker alone bounds the lag only while it gets a CPU: on an oversubscribed machine it
-/// waits for one, and readers saw the word 13 ms behind. So readers check it themselves, some of
-/// the time: a check ([`check`](Self::check)) reads the precise clock and, if the word lags
-/// that reading by more than [`STALE_AFTER`], publishes the reading ([`refresh_if_stale`]).
+/// waits for one, and readers saw the word far behind (measured: scripts/bench-notes.md, "The
+/// ticker's lag when oversubscribed"). So readers check it themselves, some of the time: a
+/// check ([`check`](Self::check)) reads the precise clock and, if the word lags that reading by
+/// more than [`STALE_AFTER`], publishes the reading ([`refresh_if_stale`]).
 /// Without a clock read a reader cannot tell how old the word is, but it can tell whether it
 /// changed since its own last read: a thread checks a value new to it, then its 1st, 2nd, 4th,
 /// 8th, … read of the same value (the reads between checks doubling up to [`CHECK_EVERY`],
@@ -202,7 +203,8 @@ pub fn now_unix_nanos() -> i64 {
 /// A read that is not one load and a count: of a stale word ([`cold_read`]), or a check of a
 /// live one. Both in one function out of line, so that the inlined read stays small enough for
 /// the generators' hot paths to be inlined in turn (with two calls, `Generator::try_next` was
-/// no longer inlined into the benchmark's loop and cost 3–4 ns more per ID).
+/// no longer inlined into the benchmark's loop and cost more per ID; measured:
+/// scripts/bench-notes.md, "One out-of-line slow path in the fast clock's read").
 #[cold]
 #[inline(never)]
 fn slow_read(cached: i64) -> i64 {

@@ -163,7 +163,8 @@ mod cache {
     /// none for `g` or the clock reads outside its millisecond range (see the module docs):
     /// [`refill`], or a caller's waiting loop around it. The hit returns at once, not through
     /// the miss path's error check: merged with it, the ID was copied out in pieces that a
-    /// caller's 16-byte load cannot be forwarded from (measured: 10 ns more per ID).
+    /// caller's 16-byte load cannot be forwarded from (measured: scripts/bench-notes.md, "The
+    /// per-thread hit path returns at once").
     #[inline]
     pub(crate) fn next_per_thread<G: BlockSource>(
         g: &G,
@@ -179,7 +180,7 @@ mod cache {
     /// The calling thread's next cached value of `source` usable at `now`: its millisecond and
     /// counter. Not generic and not inlined, so that the thread-local is reached directly (a
     /// `thread_local!` used from another crate's instance of a generic function goes through
-    /// an indirect call; measured: 40 more instructions per ID).
+    /// an indirect call; measured: scripts/bench-notes.md, "`take_cached` is not generic").
     fn take_cached(source: u64, now: i64) -> Option<(u64, u128)> {
         let generation = crate::fork::fork_generation();
         CACHE.with(|slots| {

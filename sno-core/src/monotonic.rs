@@ -342,8 +342,9 @@ mod shared {
 /// `TryFrom<&[u8]>`, `From<T> for [u8; N]`, `AsRef<[u8]>` and serde for an ID type with an
 /// ASCII `write_text(&self, &mut [u8; TEXT])`, `decode(&[u8])` and `from_slice(&[u8])`. The
 /// text is written straight into the caller's buffer: a copy of a temporary would reload it
-/// across the kernels' stores, which the CPU cannot forward (measured: 2–3× slower). With
-/// `custom_encode` the type writes its own `encode` (variable-length text).
+/// across the kernels' stores, which the CPU cannot forward (measured: scripts/bench-notes.md,
+/// "ID text written into the caller's buffer"). With `custom_encode` the type writes its own
+/// `encode` (variable-length text).
 macro_rules! id_traits {
     ($ty:ty, $text:expr, $bin:expr, $what:literal) => {
         impl $ty {

@@ -32,11 +32,11 @@ pub(crate) fn has_avx512vbmi() -> bool {
 }
 
 /// Whether single-ID decode calls the SSSE3 kernel rather than inlining the SSE2 one, which
-/// depends on the micro-architecture more than on the feature bits. Measured 2026-11-24, ns per
-/// call in one loop, the kernels in the shape of `codec::decode`: on an Intel Xeon (family 6,
-/// model 207) the SSSE3 call takes 4.7 and the inlined SSE2 kernel 6.1; on an AMD EPYC (Zen 4)
-/// the SSSE3 call 3.1 and the inlined SSE2 kernel 2.9. So: SSSE3 on Intel CPUs that have it,
-/// SSE2 on AMD, Hygon and the rest. A build that enables SSSE3 (`-C target-cpu=…`) always takes
+/// depends on the micro-architecture more than on the feature bits. Measured per call in one
+/// loop, the kernels in the shape of `codec::decode` (scripts/bench-notes.md, "Single-ID
+/// decode kernel by CPU vendor"): on an Intel Xeon the SSSE3 call is the faster, on an AMD
+/// EPYC (Zen 4) the inlined SSE2 kernel. So: SSSE3 on Intel CPUs that have it, SSE2 on AMD,
+/// Hygon and the rest. A build that enables SSSE3 (`-C target-cpu=…`) always takes
 /// SSSE3, which then inlines too. CPUID is read once and the answer cached, like `cpufeatures`.
 #[inline(always)]
 pub(crate) fn single_decode_calls_ssse3() -> bool {

@@ -85,8 +85,9 @@ std::thread_local! {
 /// twice, since the borrowed one is not copied.
 ///
 /// `f` runs outside [`LocalKey::try_with`](std::thread::LocalKey::try_with): passing the
-/// generator's `Result` out through its closure cost 10–18 ns per ID (measured; the result
-/// went through memory in pieces), four times the whole reservation path.
+/// generator's `Result` out through its closure cost more per ID than the whole reservation
+/// path (the result went through memory in pieces; measured: scripts/bench-notes.md,
+/// "`with_reservation` outside `try_with`").
 #[cfg(all(feature = "std", not(loom)))]
 #[inline(always)]
 pub(crate) fn with_reservation<R>(f: impl FnOnce(&mut Reservation) -> R) -> R {

@@ -2,8 +2,9 @@
 //! (`formats`: the core's table and operations written once over `sno_core::IdFormat`; `extras`:
 //! what a format has beyond that), sno's hot paths and generator (here), leases (`lease`).
 //! `formats.js` and `sno.js` build the public classes on top (JS objects holding the canonical
-//! text: napi class instances cost about 1 µs each). Calls `sno-core` and `sno-lease` directly,
-//! never the C ABI. Every export runs under `catch_unwind`.
+//! text: a napi class instance costs far more to create; measured: scripts/bench-notes.md,
+//! "Node: `Id` as a JS object"). Calls `sno-core` and `sno-lease` directly, never the C ABI.
+//! Every export runs under `catch_unwind`.
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
 pub mod extras;
@@ -324,7 +325,8 @@ pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, St
 }
 
 /// `newString()` without `meta` (meta 0). With no argument to read, napi-rs skips
-/// `napi_get_cb_info` and `napi_typeof`: about 20 ns of the 80 a `newString()` took.
+/// `napi_get_cb_info` and `napi_typeof`, a large share of the call (measured:
+/// scripts/bench-notes.md, "Node: `newString()` without `meta`").
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
     let id = global_next(0).or_throw(env)?;

@@ -56,10 +56,10 @@ pub(crate) fn chunk_check(py: Python<'_>, i: usize) -> PyResult<()> {
 /// cannot be allocated, and any error of `item` (or a signal, checked every chunk) propagated.
 ///
 /// The list is allocated at its full length and filled in place (as `PyList::new` does; appending
-/// costs 10-20 ns more per item). Until it is full it holds empty (NULL) slots, which no Python
-/// code may see: it is kept out of the garbage collector's lists meanwhile, so that not even
-/// `gc.get_objects()` in a signal handler (run between chunks) or a finalizer (run by an
-/// allocation) can reach it; nothing else refers to it.
+/// costs more per item: scripts/bench-notes.md, "Python: lists filled in place"). Until it is
+/// full it holds empty (NULL) slots, which no Python code may see: it is kept out of the garbage
+/// collector's lists meanwhile, so that not even `gc.get_objects()` in a signal handler (run
+/// between chunks) or a finalizer (run by an allocation) can reach it; nothing else refers to it.
 pub(crate) fn list_of<'py>(
     py: Python<'py>,
     n: usize,

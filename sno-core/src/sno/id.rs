@@ -78,7 +78,8 @@ impl Id {
             (timestamp << 25) | (tick_tock as u64) << 24 | (meta as u64) << 16 | partition as u64;
         // Two stores, 8 + 2 bytes. Assembled byte by byte, the compiler splits the head into
         // partial stores around constant fields (meta 0), and reading the ID back as one word
-        // then stalls store forwarding (measured: `try_next` 30.5 -> 26.0 ns in a tight loop).
+        // then stalls store forwarding (measured: scripts/bench-notes.md, "Two stores in
+        // `Id::compose`").
         let mut out = [0u8; BINARY_LEN];
         let (h, s) = out.split_at_mut(8);
         h.copy_from_slice(&head.to_be_bytes());

@@ -2,7 +2,8 @@
 //! `ssse3.rs`, `sse2.rs`) on 256-bit registers. Steps read and write straight from the caller's slices,
 //! never past the IDs of the step, except that an encode step reads the next ID too (16-byte
 //! loads of 10-byte IDs); the last one or two IDs go through the SSSE3 single-ID kernels (a
-//! stack buffer for a partial step cost more than the step: 21 ns for a batch of one).
+//! stack buffer for a partial step cost more than the step; measured: scripts/bench-notes.md,
+//! "AVX2: the batch's last IDs").
 
 use core::arch::x86_64::*;
 

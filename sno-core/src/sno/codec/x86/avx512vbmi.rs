@@ -2,7 +2,8 @@
 //! whole 64-byte loads and stores: on the 40-byte side the 24 bytes past the step belong to the
 //! next step, which ignores them (encode) or rewrites them (decode, which stores a step only once
 //! the next one validated). The last steps use masked loads and stores, so no step needs a copy.
-//! Masked stores at every step cost decode 0.87 ns/ID at 1 024 IDs; this loop 0.49.
+//! Masked stores at every step made decode slower (measured: scripts/bench-notes.md, "AVX-512
+//! VBMI: unmasked main loops").
 //!
 //! Encode: VPERMB puts each 40-bit half in its own 64-bit lane, byte-reversed so the lane reads
 //! as the number; VPMULTISHIFTQB cuts the eight 5-bit groups (offsets 35, 30, …, 0); VPERMB over

@@ -100,7 +100,8 @@ pub(crate) unsafe fn decode_many(src: &[u8], dst: &mut [u8]) -> Result<(), Error
 /// The two 40-bit big-endian halves of an ID, from an 8-byte and a 2-byte load. Those match how
 /// a 10-byte value is copied (callers often hold a fresh copy on the stack: the C ABI does), so
 /// the loads are served from the store buffer; an 8-byte load at offset 2 would span both
-/// stores and stall (measured through the C ABI: 11 ns instead of 3).
+/// stores and stall (measured through the C ABI: scripts/bench-notes.md, "SSE2: an ID read as
+/// 8 + 2 bytes").
 #[inline(always)]
 fn halves(id: &[u8; 10]) -> (u64, u64) {
     let first = u64::from_be_bytes(take8(id, 0));
