@@ -13,7 +13,8 @@ usage: scripts/test.sh [LAYER]
 Runs the tests of one layer, or with no LAYER every layer and then the fleet test.
 
   rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
-           one store at a time; sno-core without default features and without simd), every
+           one store at a time; sno-core without default features and without simd), no import
+           cycle in any crate or the Node JavaScript (sno-module-graph), every
            format in PostgreSQL and SQLite (sno-db-tests), the two loom models, a short stress run
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
@@ -100,6 +101,9 @@ venv="$repo/target/py-test-venv"
 rust_layer() {
   step "Rust: sno-core, sno-lease, the sno CLI and the examples, all features"
   cargo test --all-features -p sno-core -p sno-lease -p sno-cli -p sno-examples
+
+  step "Rust: no import cycle among any crate's modules nor the Node package's JavaScript files"
+  cargo test -p sno-module-graph
 
   step "Rust: every format in PostgreSQL (postgres, sqlx) and SQLite (rusqlite, sqlx): sno-db-tests"
   cargo test -p sno-db-tests

@@ -5,7 +5,8 @@
 //! module sits below the formats' modules (errors name formats): the rows are tokens handed to a
 //! callback macro, and only a callback that uses the type depends on the formats' modules
 //! ([`AnyId`](crate::AnyId), above them); [`Format`]'s callback uses the facts alone.
-//! `tests/module_graph.rs` counts a table row's paths where a callback expands them.
+//! The module-graph test (`tests/module-graph/` at the repository root) counts a table row's
+//! paths where a callback expands them.
 
 use core::fmt;
 

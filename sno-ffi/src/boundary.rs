@@ -1,6 +1,11 @@
-//! The panic boundary and pointer checks every entry point goes through.
+//! The panic boundary and pointer checks every entry point goes through, and the messages of
+//! failures (each status's description: sno_status_str).
 
+use std::ffi::{CStr, CString};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
+
+use sno_core::ErrorKind;
 
 use crate::types::sno_status;
 
@@ -77,6 +82,46 @@ pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
     }
 }
 
+/// The description of a status value (sno_status_str): a core error's is the one-line summary
+/// of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its own
+/// statuses (arguments, buffers, leases, panics).
+pub(crate) fn describe(status: i32) -> &'static CStr {
+    match status {
+        0 => c"ok",
+        1 => c"a required pointer argument is NULL",
+        13 => c"output buffer too small",
+        14 => c"argument out of range",
+        26 => c"invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)",
+        27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
+        28 => c"the lease store cannot be reached or did not answer in time",
+        29 => c"the lease store refused the credentials",
+        30 => c"every partition of the lease range is held by a live lease",
+        31 => c"the lease store answered with an error",
+        32 => c"the lease expired and its partition was granted to another holder",
+        33 => c"the lease is closed or already drives a generator",
+        34 => c"not available on a leased generator",
+        41 => c"the TLS connection to the lease store failed (certificate refused or handshake failed)",
+        255 => c"internal panic caught at the C boundary",
+        _ => core_summary(status).unwrap_or(c"unknown status"),
+    }
+}
+
+/// The summary of the core error kind numbered `status`, as a static C string.
+fn core_summary(status: i32) -> Option<&'static CStr> {
+    static SUMMARIES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
+    let kind = ErrorKind::from_status(u8::try_from(status).ok()?)?;
+    SUMMARIES
+        .get_or_init(|| {
+            ErrorKind::ALL
+                .iter()
+                .filter_map(|k| Some((k.status(), CString::new(k.summary()).ok()?)))
+                .collect()
+        })
+        .iter()
+        .find(|(number, _)| *number == kind.status())
+        .map(|(_, summary)| summary.as_c_str())
+}
+
 /// A failure with its message, for the calls that record it for sno_last_error_message.
 #[derive(Debug)]
 pub(crate) struct Failure {
@@ -95,7 +140,7 @@ impl Failure {
 
 impl From<sno_status> for Failure {
     fn from(status: sno_status) -> Self {
-        Failure::new(status, crate::describe(status as i32).to_string_lossy())
+        Failure::new(status, describe(status as i32).to_string_lossy())
     }
 }
 

@@ -67,6 +67,10 @@ macro_rules! c_id {
 }
 pub(crate) use c_id;
 
+// sno's value type: `sno_id`, declared in `types.rs` with the other C types (the other formats'
+// value types, with their `CId`, are in `generated.rs`).
+c_id!(crate::types::sno_id, sno_core::Id, sno_core::ENCODED_LEN);
+
 /// Implements [`CId`] for a `#[repr(transparent)]` wrapper of an `i64` (C sees `int64_t`):
 /// negative values are refused with `SNO_STATUS_VALUE_OVERFLOW`; the fixed-length text is
 /// `$encode`.

@@ -282,7 +282,7 @@ pub unsafe extern "C" fn sno_generator_new_leased(
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
-        if !matches!(opts.partition, 0 | crate::SNO_PARTITION_DEFAULT) {
+        if !matches!(opts.partition, 0 | crate::constants::SNO_PARTITION_DEFAULT) {
             return Err(Failure::new(
                 sno_status::LeasedGenerator,
                 "sno lease: a leased generator stamps the lease's partition: leave \

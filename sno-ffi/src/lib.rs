@@ -9,6 +9,9 @@
 //! errors are the core's error table's numbers.
 #![deny(clippy::unwrap_used, clippy::panic)]
 
+// Declared first: cbindgen writes the header's constants in the order of the modules.
+mod constants;
+
 mod any;
 mod boundary;
 mod formats;
@@ -25,17 +28,19 @@ mod ulid;
 mod ulidflake;
 mod uuid7;
 
-use std::ffi::{CStr, CString, c_char};
-use std::sync::OnceLock;
+use std::ffi::c_char;
 
 pub use any::*;
-use boundary::{ffi_boundary, recording_boundary, try_bytes, try_ref, value_boundary, write_out};
+use boundary::{
+    describe, ffi_boundary, recording_boundary, try_bytes, try_ref, value_boundary, write_out,
+};
+pub use constants::*;
 pub use generated::*;
 pub use lease::*;
 pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
-use sno_core::{ErrorKind, Generator, Id};
+use sno_core::{Generator, Id};
 pub use typeid::*;
 use types::GeneratorKind;
 pub use types::{
@@ -45,34 +50,6 @@ pub use types::{
 pub use ulid::*;
 pub use ulidflake::*;
 pub use uuid7::*;
-
-/// Bytes in the binary form of an ID.
-pub const SNO_BINARY_LEN: usize = 10;
-/// Bytes in the text form of an ID (no terminating NUL).
-pub const SNO_ENCODED_LEN: usize = 16;
-/// `sno_generator_options.partition` (as 0 does) and sno_generator_restore's `partition`:
-/// a per-process default partition, resp. the snapshot's own.
-pub const SNO_PARTITION_DEFAULT: i32 = -1;
-/// Or'ed with a partition number p (0..=65535) in `sno_generator_options.partition` (and
-/// accepted by sno_generator_restore) to ask for partition p: `SNO_PARTITION_FIXED | 7`. It is
-/// 65536, above every partition, so a zeroed options struct can mean the default partition.
-pub const SNO_PARTITION_FIXED: i32 = 0x1_0000;
-/// The most IDs one batch call (sno_generator_next_many) makes: 16 777 216 (2^24); more is
-/// SNO_STATUS_BATCH_TOO_LARGE, answered before anything is generated.
-pub const SNO_MAX_BATCH: usize = 16_777_216;
-const _: () = assert!(SNO_MAX_BATCH == sno_core::MAX_BATCH);
-/// Written to `retry_at_unix_ns` when no retry can ever succeed (the sno time range ends
-/// 2079-09-07T15:47:35.552Z): INT64_MAX.
-pub const SNO_RETRY_NEVER: i64 = i64::MAX;
-/// Major version of the library.
-pub const SNO_VERSION_MAJOR: u32 = 0;
-/// Minor version of the library.
-pub const SNO_VERSION_MINOR: u32 = 2;
-/// Patch version of the library.
-pub const SNO_VERSION_PATCH: u32 = 0;
-/// `(MAJOR << 16) | (MINOR << 8) | PATCH`, as returned by sno_version().
-pub const SNO_VERSION_NUMBER: u32 =
-    (SNO_VERSION_MAJOR << 16) | (SNO_VERSION_MINOR << 8) | SNO_VERSION_PATCH;
 
 /// The library's version as `(MAJOR << 16) | (MINOR << 8) | PATCH`; compare with
 /// SNO_VERSION_NUMBER to detect a header/library mismatch. Thread-safe.
@@ -92,46 +69,6 @@ pub extern "C" fn sno_version_string() -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
     value_boundary(c"unknown status".as_ptr(), || describe(status).as_ptr())
-}
-
-/// The description of a status value (sno_status_str): a core error's is the one-line summary
-/// of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its own
-/// statuses (arguments, buffers, leases, panics).
-pub(crate) fn describe(status: i32) -> &'static CStr {
-    match status {
-        0 => c"ok",
-        1 => c"a required pointer argument is NULL",
-        13 => c"output buffer too small",
-        14 => c"argument out of range",
-        26 => c"invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)",
-        27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
-        28 => c"the lease store cannot be reached or did not answer in time",
-        29 => c"the lease store refused the credentials",
-        30 => c"every partition of the lease range is held by a live lease",
-        31 => c"the lease store answered with an error",
-        32 => c"the lease expired and its partition was granted to another holder",
-        33 => c"the lease is closed or already drives a generator",
-        34 => c"not available on a leased generator",
-        41 => c"the TLS connection to the lease store failed (certificate refused or handshake failed)",
-        255 => c"internal panic caught at the C boundary",
-        _ => core_summary(status).unwrap_or(c"unknown status"),
-    }
-}
-
-/// The summary of the core error kind numbered `status`, as a static C string.
-fn core_summary(status: i32) -> Option<&'static CStr> {
-    static SUMMARIES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
-    let kind = ErrorKind::from_status(u8::try_from(status).ok()?)?;
-    SUMMARIES
-        .get_or_init(|| {
-            ErrorKind::ALL
-                .iter()
-                .filter_map(|k| Some((k.status(), CString::new(k.summary()).ok()?)))
-                .collect()
-        })
-        .iter()
-        .find(|(number, _)| *number == kind.status())
-        .map(|(_, summary)| summary.as_c_str())
 }
 
 /// A new ID from the process-wide generator, configured by the environment on first use (no
@@ -647,6 +584,10 @@ pub extern "C" fn sno_id_is_zero(id: sno_id) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::ffi::CStr;
+
+    use sno_core::ErrorKind;
+
     use super::*;
 
     #[test]

@@ -35,8 +35,6 @@ impl sno_id {
     }
 }
 
-crate::formats::c_id!(sno_id, Id, sno_core::ENCODED_LEN);
-
 impl From<Id> for sno_id {
     fn from(id: Id) -> Self {
         sno_id {

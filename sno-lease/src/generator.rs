@@ -6,7 +6,7 @@ use std::sync::Arc;
 use sno_core::{Error, Generator, Id, SystemClock};
 
 use crate::fence::Refusal;
-use crate::lease::Shared;
+use crate::shared::Shared;
 
 /// A sno generator that mints only inside its lease: the partition is the leased one, and an
 /// ID whose time lies outside the grant's window is never returned (see the

@@ -3,8 +3,7 @@
 
 use core::time::Duration;
 use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, mpsc};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, mpsc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -14,7 +13,9 @@ use crate::error::Error;
 use crate::fence::{Fence, millis_after_unit, unit_of_millis};
 use crate::generator::LeasedGenerator;
 use crate::options::LeaseOptions;
-use crate::store::{self, Grant, Request, Store};
+use crate::shared::{Seen, Shared, State};
+use crate::store::{Grant, Request, Store};
+use crate::stores;
 
 /// A partition leased from a store (PostgreSQL or Redis) for this process.
 ///
@@ -42,43 +43,6 @@ pub struct Lease {
 
 type Renewer = (JoinHandle<()>, mpsc::Receiver<()>);
 
-/// What the lease, its renewal thread and its generator share.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub(crate) fence: Fence,
-    pub(crate) options: LeaseOptions,
-    holder: String,
-    state: Mutex<State>,
-    changed: Condvar,
-    generator: OnceLock<Arc<Generator<SystemClock>>>,
-    /// Lock-free copies of the grant and of `closed`, written under the lock: the generator's
-    /// error paths read them, and so does a `fork()` child, which must never take the mutex
-    /// (the parent's renewal thread may have held it at the moment of the fork).
-    seen: Seen,
-    /// The process that acquired the lease.
-    pid: u32,
-}
-
-#[derive(Debug, Default)]
-struct Seen {
-    partition: AtomicU32,
-    token: AtomicU64,
-    ids_from: AtomicI64,
-    ids_before: AtomicI64,
-    expires: AtomicI64,
-    closed: AtomicBool,
-    version: AtomicU64,
-}
-
-#[derive(Debug)]
-struct State {
-    grant: Grant,
-    closed: bool,
-    last_error: Option<Error>,
-    /// Bumped by every renewal, switch and close: what waiting callers watch.
-    version: u64,
-}
-
 impl Lease {
     /// Leases a free partition of `options`' namespace from the store at `url`
     /// (`postgres://…`, `postgresql://…`, `redis://…`, `redis+unix://…`), and starts renewing
@@ -91,7 +55,7 @@ impl Lease {
     /// [`Error::AuthenticationFailed`], [`Error::NoFreePartition`], [`Error::Store`].
     pub fn acquire(url: &str, options: &LeaseOptions) -> Result<Lease, Error> {
         options.validate()?;
-        let mut store = store::open(url)?;
+        let mut store = stores::open(url)?;
         let holder = holder_name();
         let span = u32::from(options.last - options.first) + 1;
         let start = options.first + (random() % u64::from(span)) as u16;
@@ -316,87 +280,6 @@ impl Lease {
 impl Drop for Lease {
     fn drop(&mut self) {
         self.close();
-    }
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // The state holds plain values: a panic elsewhere cannot leave it half-written.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Waits (at most `at_most`) for the lease to change: a renewal, a new partition or a close.
-    pub(crate) fn wait_for_change(&self, at_most: Duration) {
-        self.wait_for_change_since(self.version(), at_most);
-    }
-
-    /// Waits (at most `at_most`) until the change count differs from `seen`.
-    pub(crate) fn wait_for_change_since(&self, seen: u64, at_most: Duration) {
-        if self.forked() {
-            // No renewal comes in a fork() child, and the lock is the parent's.
-            std::thread::sleep(at_most);
-            return;
-        }
-        let state = self.lock();
-        let _ = self
-            .changed
-            .wait_timeout_while(state, at_most, |s| s.version == seen);
-    }
-
-    /// Whether this is a `fork()` child's copy of the lease.
-    fn forked(&self) -> bool {
-        std::process::id() != self.pid
-    }
-
-    /// Copies the grant and `closed` for lock-free readers; called with the lock held.
-    fn publish(&self, state: &State) {
-        let g = &state.grant;
-        self.seen
-            .partition
-            .store(u32::from(g.partition), Ordering::Relaxed);
-        self.seen.token.store(g.token, Ordering::Relaxed);
-        self.seen
-            .ids_from
-            .store(g.ids_from_unix_ms, Ordering::Relaxed);
-        self.seen
-            .ids_before
-            .store(g.ids_before_unix_ms, Ordering::Relaxed);
-        self.seen
-            .expires
-            .store(g.expires_unix_ms, Ordering::Relaxed);
-        self.seen.closed.store(state.closed, Ordering::Release);
-        self.seen.version.store(state.version, Ordering::Release);
-    }
-
-    /// The change count (renewals, switches, close), lock-free: taken before a call that may
-    /// fail, it lets [`wait_for_change_since`](Self::wait_for_change_since) miss no change.
-    pub(crate) fn version(&self) -> u64 {
-        self.seen.version.load(Ordering::Acquire)
-    }
-
-    fn seen_grant(&self) -> Grant {
-        Grant {
-            partition: self.partition(),
-            token: self.token(),
-            ids_from_unix_ms: self.seen.ids_from.load(Ordering::Relaxed),
-            ids_before_unix_ms: self.seen.ids_before.load(Ordering::Relaxed),
-            expires_unix_ms: self.seen.expires.load(Ordering::Relaxed),
-        }
-    }
-
-    /// The current partition (lock-free).
-    pub(crate) fn partition(&self) -> u16 {
-        self.seen.partition.load(Ordering::Relaxed) as u16
-    }
-
-    /// Whether the lease was closed (lock-free).
-    pub(crate) fn is_closed(&self) -> bool {
-        self.seen.closed.load(Ordering::Acquire)
-    }
-
-    /// The current token (lock-free).
-    pub(crate) fn token(&self) -> u64 {
-        self.seen.token.load(Ordering::Relaxed)
     }
 }
 

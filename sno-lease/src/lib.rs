@@ -40,7 +40,9 @@ mod generator;
 mod lease;
 mod options;
 mod process;
+mod shared;
 mod store;
+mod stores;
 
 #[cfg(feature = "postgres")]
 mod pg_tls;

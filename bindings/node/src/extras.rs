@@ -20,24 +20,14 @@ use sno_core::typeid::{self, TypeId};
 use sno_core::ulid::{self, Ulid};
 use sno_core::ulidflake::{self, UlidFlake};
 use sno_core::uuid7::{self, Uuid7};
-use sno_core::{AnyId, Error as SnoError, Format, IdFormat, Setting};
+use sno_core::{AnyId, Error as SnoError, Format, IdFormat};
 
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
-use crate::formats::{camel_case, canonical_text, format_arg, id_text, js_text, text_len};
+use crate::formats::{canonical_text, format_arg, id_text, js_text, text_len};
 use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait, with_text};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
-
-/// The settings of `format`'s monotonic `Generator` besides `maxWaitMs` (the core's
-/// `Format::settings`, in JavaScript's case), and which of them are required; `None` for a format
-/// without one (sno's `Generator` is its own class).
-pub(crate) fn generator_options(format: Format) -> Option<(Vec<String>, Vec<String>)> {
-    let names = |settings: &[Setting]| settings.iter().map(|s| camel_case(s.name())).collect();
-    format
-        .has_generator()
-        .then(|| (names(format.settings()), names(format.required_settings())))
-}
 
 /// Writes the text of the next value of `format`'s process-wide generator into `buf` and
 /// returns its length (the core's `AnyId::try_new`); `None` for a format without one.

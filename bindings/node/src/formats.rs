@@ -11,9 +11,8 @@ use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::{Epoch, Error as SnoError, Field, FieldValue, Format, IdFormat};
+use sno_core::{Epoch, Error as SnoError, Field, FieldValue, Format, IdFormat, Setting};
 
-use crate::extras;
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
 use crate::{bytes_arg, napi_error, type_name, with_text};
 
@@ -183,6 +182,16 @@ impl Op for Describe {
     }
 }
 
+/// The settings of `format`'s monotonic `Generator` besides `maxWaitMs` (the core's
+/// `Format::settings`, in JavaScript's case), and which of them are required; `None` for a format
+/// without one (sno's `Generator` is its own class).
+fn generator_options(format: Format) -> Option<(Vec<String>, Vec<String>)> {
+    let names = |settings: &[Setting]| settings.iter().map(|s| camel_case(s.name())).collect();
+    format
+        .has_generator()
+        .then(|| (names(format.settings()), names(format.required_settings())))
+}
+
 /// The core's format table, in `Format::ALL` order.
 #[napi(catch_unwind)]
 pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
@@ -191,7 +200,7 @@ pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
         for (index, format) in Format::ALL.into_iter().enumerate() {
             let (has_unix_ms, text_len, fields) = dispatch(format, Describe)?;
             let text_order = format.text_order();
-            let generator = extras::generator_options(format);
+            let generator = generator_options(format);
             out.push(FormatInfo {
                 index: index as u32,
                 name: format.name().to_owned(),

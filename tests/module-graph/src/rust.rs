@@ -1,42 +1,35 @@
-//! Keeps sno-core's modules free of dependency cycles, so the layout shows the architecture: a
-//! module only uses modules below it (shared concerns such as `fork`, `entropy`, `partition` and
-//! `platform` at the bottom, each format on top of them).
+//! The Rust checker: the module graph of one crate's sources.
 //!
-//! Every `src/**/*.rs` file is a module (`foo/mod.rs` is `foo`, `lib.rs` the crate root). An
-//! edge `a -> b` is any path in `a`'s code that names `b` or an item inside it: `crate::b::…`,
-//! `$crate::b::…` (a macro counts where it is written, except a table's rows: below), `super::…`, `self::…`, `child::…` for a
-//! child module of `a`, or `m::…` for a module `a` brought in with `use`, in `use` trees and
-//! inline alike, resolved to the deepest module the path reaches. Paths through the crate root's re-exports (`crate::Id`) count as edges to the
-//! module the item comes from. Comments (doc links included), strings and visibility
-//! restrictions (`pub(in crate::x)`) are not dependencies; test modules inside a file are part
-//! of it.
+//! Every `src/**/*.rs` file of the library is a module (`foo/mod.rs` is `foo`, `lib.rs` the
+//! crate root; binary targets, `main.rs` and `bin/`, are crates of their own: see
+//! [`is_library_file`]). An edge `a -> b` is any path in `a`'s code that names `b` or an item
+//! inside it: `crate::b::…`, `$crate::b::…` (a macro counts where it is written, except a
+//! table's rows: below), `super::…`, `self::…`, `child::…` for a child module of `a`, or `m::…`
+//! for a module `a` brought in with `use`, in `use` trees and inline alike, resolved to the
+//! deepest module the path reaches. Paths through the crate root's re-exports (`crate::Id`)
+//! count as edges to the module the item comes from; through a glob re-export (`pub use m::*`)
+//! they count as edges to the root (write `crate::m::X` instead). Comments (doc links
+//! included), strings and visibility restrictions (`pub(in crate::x)`) are not dependencies;
+//! test modules inside a file are part of it.
 //!
 //! A *table macro* (one whose body calls a macro it is handed, `$callback! { rows }`, as
-//! `for_each_format!` does) is data: its rows' paths are not edges of the module that writes the
-//! table but of each module that expands it with a callback that uses them, that is, a callback
-//! whose matcher binds a `ty` or `path` fragment that its transcriber writes out. So the format
-//! table can name every ID type and still sit below the formats: `Format` is made by a callback
-//! that takes the facts alone, `AnyId` (above the formats) by one that takes the types. Std only, a deliberately small parser: it understands the code of this crate, not all
-//! of Rust.
+//! sno-core's `for_each_format!` does) is data: its rows' paths are not edges of the module
+//! that writes the table but of each module that expands it with a callback that uses them,
+//! that is, a callback whose matcher binds a `ty` or `path` fragment that its transcriber writes
+//! out. So sno-core's format table can name every ID type and still sit below the formats:
+//! `Format` is made by a callback that takes the facts alone, `AnyId` (above the formats) by one
+//! that takes the types. Std only, a deliberately small parser: it understands the code of this
+//! workspace, not all of Rust.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
-/// A module path, `""` for the crate root, else `a::b`.
-type Module = String;
+use crate::graph::{Graph, Module, Site};
 
-/// Where an edge was seen: file, line and the path as written.
-#[derive(Clone, Debug)]
-struct Site {
-    file: String,
-    line: usize,
-    path: String,
-}
-
-/// The module graph: for each module, the modules it uses and one site for each edge.
-#[derive(Default, Debug)]
-struct Graph {
-    edges: BTreeMap<Module, BTreeMap<Module, Site>>,
+/// Whether `relative` (a path under a crate's `src/`, `/` separators) is a file of the library
+/// target: a `.rs` file other than `main.rs` and those under `bin/` (binary targets, each a
+/// crate of its own; this workspace's are single files, with no modules to order).
+pub fn is_library_file(relative: &str) -> bool {
+    relative.ends_with(".rs") && relative != "main.rs" && !relative.starts_with("bin/")
 }
 
 /// The module a source file is (`relative` is its path under `src/`, with `/` separators).
@@ -452,7 +445,7 @@ fn without_tables(stripped: &str, defs: &[MacroDef]) -> String {
 }
 
 /// The graph of `files` (path under `src/`, source).
-fn graph(files: &[(String, String)]) -> Graph {
+pub fn graph(files: &[(String, String)]) -> Graph {
     let modules: BTreeSet<Module> = files.iter().map(|(p, _)| module_of(p)).collect();
     // The crate root's `use` items: name -> the path it stands for (absolute, or through another
     // of these names, which `target` follows).
@@ -552,180 +545,78 @@ fn graph(files: &[(String, String)]) -> Graph {
     g
 }
 
-/// Every cycle a depth-first search meets (one per back edge), as module lists `a, b, …, a`.
-fn cycles(g: &Graph) -> Vec<Vec<Module>> {
-    fn visit(
-        g: &Graph,
-        m: &Module,
-        stack: &mut Vec<Module>,
-        done: &mut BTreeSet<Module>,
-        found: &mut Vec<Vec<Module>>,
-    ) {
-        if let Some(pos) = stack.iter().position(|s| s == m) {
-            let mut cycle = stack[pos..].to_vec();
-            cycle.push(m.clone());
-            found.push(cycle);
-            return;
-        }
-        if done.contains(m) {
-            return;
-        }
-        stack.push(m.clone());
-        for next in g.edges.get(m).into_iter().flat_map(BTreeMap::keys) {
-            visit(g, next, stack, done, found);
-        }
-        stack.pop();
-        done.insert(m.clone());
-    }
-    let (mut done, mut found) = (BTreeSet::new(), Vec::new());
-    for m in g.edges.keys() {
-        visit(g, m, &mut Vec::new(), &mut done, &mut found);
-    }
-    found
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{cycles, describe};
 
-/// The cycles, each edge with where it is written.
-fn describe(g: &Graph, cycles: &[Vec<Module>]) -> String {
-    let name = |m: &str| {
-        if m.is_empty() {
-            "crate".to_owned()
-        } else {
-            m.to_owned()
-        }
-    };
-    let mut text = String::new();
-    for cycle in cycles {
-        text.push_str("cycle:\n");
-        for pair in cycle.windows(2) {
-            let site = &g.edges[&pair[0]][&pair[1]];
-            text.push_str(&format!(
-                "  {} -> {}   ({}:{}: {})\n",
-                name(&pair[0]),
-                name(&pair[1]),
-                site.file,
-                site.line,
-                site.path
-            ));
-        }
+    #[test]
+    fn binary_targets_are_not_library_modules() {
+        assert!(is_library_file("lib.rs") && is_library_file("a/mod.rs"));
+        assert!(is_library_file("a/bin/b.rs"));
+        assert!(!is_library_file("main.rs") && !is_library_file("bin/tool.rs"));
+        assert!(!is_library_file("a/README.md"));
     }
-    text
-}
 
-fn read_sources(dir: &Path, under: &str, out: &mut Vec<(String, String)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("read src")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        let relative = if under.is_empty() {
-            name
-        } else {
-            format!("{under}/{name}")
-        };
-        if path.is_dir() {
-            read_sources(&path, &relative, out);
-        } else if relative.ends_with(".rs") {
-            out.push((relative, std::fs::read_to_string(&path).expect("read file")));
-        }
-    }
-}
-
-#[test]
-fn sno_core_modules_have_no_cycle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    read_sources(&src, "", &mut files);
-    let g = graph(&files);
-    // The parser sees the crate: every format reaches the shared error type.
-    for format in [
-        "ulid",
-        "uuid7",
-        "scru128",
-        "scru160",
-        "nanoflake",
-        "ulidflake",
-        "ksuid",
-    ] {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![format.to_owned()];
-        while let Some(m) = todo.pop() {
-            if seen.insert(m.clone()) {
-                todo.extend(g.edges.get(&m).into_iter().flat_map(|e| e.keys().cloned()));
-            }
-        }
-        assert!(
-            seen.contains("error"),
-            "{format} does not reach `error`: {g:#?}"
-        );
-    }
-    let found = cycles(&g);
-    assert!(
-        found.is_empty(),
-        "sno-core's modules must not depend on each other in a cycle; move the shared piece into a module below both:\n{}",
-        describe(&g, &found)
-    );
-}
-
-/// The checker itself: each kind of path makes an edge, and a cycle through them is reported.
-#[test]
-fn a_cycle_is_reported() {
-    let files = |extra: &str| {
-        let file = |path: &str, source: &str| (path.to_owned(), source.to_owned());
-        vec![
-            file(
-                "lib.rs",
-                "mod a;\nmod b;\nmod c;\npub use b::Item as Alias;\npub use Alias as Again;\n",
-            ),
-            file(
-                "a/mod.rs",
-                "mod inner;\nuse crate::c;\nfn f() { inner::g(); c::d::h() }\n\
-                 macro_rules! m { () => { $crate::c::Y }; }\n",
-            ),
-            file("a/inner.rs", "use super::super::{b::{self, x}, c::Y};\n"),
-            file(
-                "b.rs",
-                &format!(
-                    "// crate::a is a comment\nconst S: &str = \"crate::a\"; /* crate::a */\n\
-                     pub(in crate::b) fn f() {{ let _ = ('{{', '\\'', r#\"crate::a\"#); }}\n\
-                     #[cfg(test)]\nmod tests {{ use super::*; }}\n{extra}"
+    /// The checker itself: each kind of path makes an edge, and a cycle through them is reported.
+    #[test]
+    fn a_cycle_is_reported() {
+        let files = |extra: &str| {
+            let file = |path: &str, source: &str| (path.to_owned(), source.to_owned());
+            vec![
+                file(
+                    "lib.rs",
+                    "mod a;\nmod b;\nmod c;\npub use b::Item as Alias;\npub use Alias as Again;\n",
                 ),
-            ),
-            file("c/mod.rs", "mod d;\nfn k() { crate::Again::new(); }"),
-            file("c/d.rs", ""),
-        ]
-    };
-    let g = graph(&files(""));
-    let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
-    assert_eq!(edges(""), ["b"]);
-    assert_eq!(edges("a"), ["a::inner", "c", "c::d"]);
-    assert_eq!(edges("a::inner"), ["b", "c"]);
-    assert!(edges("b").is_empty(), "{g:#?}");
-    assert_eq!(edges("c"), ["b"]);
-    assert!(cycles(&g).is_empty());
+                file(
+                    "a/mod.rs",
+                    "mod inner;\nuse crate::c;\nfn f() { inner::g(); c::d::h() }\n\
+                     macro_rules! m { () => { $crate::c::Y }; }\n",
+                ),
+                file("a/inner.rs", "use super::super::{b::{self, x}, c::Y};\n"),
+                file(
+                    "b.rs",
+                    &format!(
+                        "// crate::a is a comment\nconst S: &str = \"crate::a\"; /* crate::a */\n\
+                         pub(in crate::b) fn f() {{ let _ = ('{{', '\\'', r#\"crate::a\"#); }}\n\
+                         #[cfg(test)]\nmod tests {{ use super::*; }}\n{extra}"
+                    ),
+                ),
+                file("c/mod.rs", "mod d;\nfn k() { crate::Again::new(); }"),
+                file("c/d.rs", ""),
+            ]
+        };
+        let g = graph(&files(""));
+        let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
+        assert_eq!(edges(""), ["b"]);
+        assert_eq!(edges("a"), ["a::inner", "c", "c::d"]);
+        assert_eq!(edges("a::inner"), ["b", "c"]);
+        assert!(edges("b").is_empty(), "{g:#?}");
+        assert_eq!(edges("c"), ["b"]);
+        assert!(cycles(&g).is_empty());
 
-    // A table macro in `c::d` names `b`'s type: expanding it with a callback that takes the facts
-    // alone makes no edge, with one that writes the type out an edge to `b` (from `a`).
-    let mut tabled = files("");
-    tabled[5].1 = "#[macro_export]\nmacro_rules! table { ($cb:ident) => { $cb! { Row { ty: $crate::b::T, n: 1 } } }; }\n\
-                   macro_rules! facts { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { const N: u8 = $($n)+*; }; }\n\
-                   crate::table!(facts);\n"
-        .to_owned();
-    tabled[1].1.push_str(
-        "macro_rules! types { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { $(impl X for $t {})* }; }\n\
-         crate::table!(types);\n",
-    );
-    let g = graph(&tabled);
-    let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
-    assert!(edges("c::d").is_empty(), "{g:#?}");
-    assert_eq!(edges("a"), ["a::inner", "b", "c", "c::d"]);
-    assert_eq!(g.edges["a"]["b"].path, "table!(types)");
+        // A table macro in `c::d` names `b`'s type: expanding it with a callback that takes the facts
+        // alone makes no edge, with one that writes the type out an edge to `b` (from `a`).
+        let mut tabled = files("");
+        tabled[5].1 = "#[macro_export]\nmacro_rules! table { ($cb:ident) => { $cb! { Row { ty: $crate::b::T, n: 1 } } }; }\n\
+                       macro_rules! facts { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { const N: u8 = $($n)+*; }; }\n\
+                       crate::table!(facts);\n"
+            .to_owned();
+        tabled[1].1.push_str(
+            "macro_rules! types { ($($r:ident { ty: $t:ty, n: $n:literal }),*) => { $(impl X for $t {})* }; }\n\
+             crate::table!(types);\n",
+        );
+        let g = graph(&tabled);
+        let edges = |m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
+        assert!(edges("c::d").is_empty(), "{g:#?}");
+        assert_eq!(edges("a"), ["a::inner", "b", "c", "c::d"]);
+        assert_eq!(g.edges["a"]["b"].path, "table!(types)");
 
-    // An inline path in an inline module of `b` closes a cycle.
-    let g = graph(&files("mod t { fn g() { crate::a::inner::z(); } }"));
-    let found = cycles(&g);
-    let cycle = ["b", "a::inner", "b"].map(String::from).to_vec();
-    assert!(found.contains(&cycle), "{found:?}");
-    assert!(describe(&g, &found).contains("b -> a::inner   (b.rs:6: crate::a::inner::z)"));
+        // An inline path in an inline module of `b` closes a cycle.
+        let g = graph(&files("mod t { fn g() { crate::a::inner::z(); } }"));
+        let found = cycles(&g);
+        let cycle = ["b", "a::inner", "b"].map(String::from).to_vec();
+        assert!(found.contains(&cycle), "{found:?}");
+        assert!(describe(&g, &found).contains("b -> a::inner   (b.rs:6: crate::a::inner::z)"));
+    }
 }
