@@ -291,8 +291,8 @@ typedef enum sno_clock {
   // The operating system's clock, read on every call (the default).
   SNO_CLOCK_PRECISE = 0,
   // The opt-in fast clock: a cached CLOCK_REALTIME reading that a ticker thread refreshes
-  // every 0.5 ms (about 1 ns to read; never ahead of the OS clock, less than 1 ms behind it in
-  // steady state; a stalled ticker only delays time, it never repeats an ID).
+  // every 0.5 ms (a few nanoseconds to read; never ahead of the OS clock, less than 1 ms behind
+  // it in steady state; a stalled ticker only delays time, it never repeats an ID).
   SNO_CLOCK_FAST = 1,
 } sno_clock;
 
@@ -611,7 +611,7 @@ enum sno_status sno_generator_new(const struct sno_generator_options *opts,
                                   struct sno_generator **out);
 
 // sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
-// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to read);
 // another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
@@ -940,8 +940,8 @@ int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
 enum sno_status sno_ulid_generator_new(struct sno_ulid_generator **out);
 
 // sno_ulid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
-// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to
+// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1033,8 +1033,8 @@ int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
 enum sno_status sno_uuid7_generator_new(struct sno_uuid7_generator **out);
 
 // sno_uuid7_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1113,8 +1113,8 @@ int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
 enum sno_status sno_scru128_generator_new(struct sno_scru128_generator **out);
 
 // sno_scru128_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1196,8 +1196,8 @@ int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
 enum sno_status sno_scru160_generator_new(struct sno_scru160_generator **out);
 
 // sno_scru160_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1397,8 +1397,8 @@ int32_t sno_ksuid_compare(struct sno_ksuid a, struct sno_ksuid b);
 enum sno_status sno_ksuid_generator_new(struct sno_ksuid_generator **out);
 
 // sno_ksuid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.

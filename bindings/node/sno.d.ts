@@ -134,7 +134,7 @@ export interface GeneratorOptions {
 /**
  * A generator's time source: `'precise'` reads the operating system's clock on every call;
  * `'fast'` reads a cached `CLOCK_REALTIME` value that a ticker thread refreshes every 0.5 ms
- * (about 1 ns to read; never ahead of the OS clock, less than 1 ms behind it in steady state;
+ * (a few nanoseconds to read; never ahead of the OS clock, less than 1 ms behind it in steady state;
  * a stalled ticker only delays time, never repeats an ID). Another string is a RangeError
  * (ERR_SNO_UNKNOWN_CLOCK), another type a TypeError. The process-wide generators take theirs
  * from the `SNO_CLOCK` environment variable.

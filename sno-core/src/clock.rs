@@ -207,8 +207,8 @@ pub enum ClockKind {
     /// resolution is fine enough for the format).
     #[default]
     Precise,
-    /// A cached `CLOCK_REALTIME` reading refreshed by a ticker thread: about 1 ns to read, never
-    /// ahead of the OS clock, behind it by less than 1 ms in steady state (`std` only).
+    /// A cached `CLOCK_REALTIME` reading refreshed by a ticker thread: a few nanoseconds to read,
+    /// never ahead of the OS clock, behind it by less than 1 ms in steady state (`std` only).
     Fast,
 }
 

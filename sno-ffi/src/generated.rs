@@ -171,8 +171,8 @@ pub unsafe extern "C" fn sno_ulid_generator_new(out: *mut *mut sno_ulid_generato
 }
 
 /// sno_ulid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-/// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
-/// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+/// sno_ulid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to
+/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.
@@ -349,8 +349,8 @@ pub unsafe extern "C" fn sno_uuid7_generator_new(out: *mut *mut sno_uuid7_genera
 }
 
 /// sno_uuid7_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-/// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+/// sno_uuid7_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+/// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.
@@ -506,8 +506,8 @@ pub unsafe extern "C" fn sno_scru128_generator_new(out: *mut *mut sno_scru128_ge
 }
 
 /// sno_scru128_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-/// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+/// sno_scru128_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+/// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.
@@ -665,8 +665,8 @@ pub unsafe extern "C" fn sno_scru160_generator_new(out: *mut *mut sno_scru160_ge
 }
 
 /// sno_scru160_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-/// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+/// sno_scru160_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+/// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.
@@ -1052,8 +1052,8 @@ pub unsafe extern "C" fn sno_ksuid_generator_new(out: *mut *mut sno_ksuid_genera
 }
 
 /// sno_ksuid_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as
-/// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to
-/// read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+/// sno_ksuid_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds
+/// to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.

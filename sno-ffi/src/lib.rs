@@ -137,7 +137,7 @@ pub unsafe extern "C" fn sno_generator_new(
 }
 
 /// sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
-/// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 ns to read);
+/// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to read);
 /// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
 ///
 /// # Safety

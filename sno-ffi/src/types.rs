@@ -502,8 +502,8 @@ pub enum sno_clock {
     /// The operating system's clock, read on every call (the default).
     Precise = 0,
     /// The opt-in fast clock: a cached CLOCK_REALTIME reading that a ticker thread refreshes
-    /// every 0.5 ms (about 1 ns to read; never ahead of the OS clock, less than 1 ms behind it in
-    /// steady state; a stalled ticker only delays time, it never repeats an ID).
+    /// every 0.5 ms (a few nanoseconds to read; never ahead of the OS clock, less than 1 ms behind
+    /// it in steady state; a stalled ticker only delays time, it never repeats an ID).
     Fast = 1,
 }
 

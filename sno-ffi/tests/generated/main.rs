@@ -183,8 +183,8 @@ fn generator(out: &mut String, spec: &Spec, g: &GeneratorSpec, core: &CoreFormat
             out,
             &format!(
                 "{p}_generator_new on the clock `clock`: a sno_clock (SNO_CLOCK_PRECISE, as \
-                 {p}_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs about 1 \
-                 ns to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe."
+                 {p}_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few \
+                 nanoseconds to read); another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe."
             ),
             Some("`out` must be NULL or writable."),
             &format!(
