@@ -10,13 +10,19 @@ use crate::format::{Format, FormatSet};
 use crate::model::{Fields, IdFormat, MAX_TEXT_LEN, Text};
 
 /// `Some(<$ty as ProcessWide>::$call())` for a format the table marks as having a process-wide
-/// generator (`process_generator: true`), `None` for the others.
+/// generator (`process_generator: true`), `None` for the others; with `text`, the value's
+/// canonical text written into `$buf` instead (no `AnyId` made).
 #[cfg(feature = "std")]
 macro_rules! process_wide {
     ($variant:ident, $ty:ty, true, $call:ident) => {
         Some(<$ty as crate::model::ProcessWide>::$call().map(AnyId::$variant))
     };
-    ($variant:ident, $ty:ty, false, $call:ident) => {
+    ($variant:ident, $ty:ty, true, text, $buf:ident) => {
+        Some(
+            <$ty as crate::model::ProcessWide>::try_new().map(|id| IdFormat::write_text(&id, $buf)),
+        )
+    };
+    ($variant:ident, $ty:ty, false, $($call:ident),+) => {
         None
     };
 }
@@ -113,6 +119,22 @@ macro_rules! define_any {
             #[cfg(feature = "std")]
             pub fn try_new(format: Format) -> Option<Result<AnyId, Error>> {
                 match format { $(Format::$variant => process_wide!($variant, $ty, $process, try_new)),* }
+            }
+
+            /// [`try_new`](Self::try_new)'s value as its canonical text, written into `buf`
+            /// (its length returned): the bindings' `newString` path, which makes no `AnyId`
+            /// (that copy of the largest variant costs more than the ID itself).
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Format};
+            /// let mut buf = [0u8; sno_core::model::MAX_TEXT_LEN];
+            /// let len = AnyId::try_new_text(Format::Ksuid, &mut buf).expect("KSUID has one")?;
+            /// assert_eq!(len, 27);
+            /// # Ok::<(), sno_core::Error>(())
+            /// ```
+            #[cfg(feature = "std")]
+            pub fn try_new_text(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> Option<Result<usize, Error>> {
+                match format { $(Format::$variant => process_wide!($variant, $ty, $process, text, buf)),* }
             }
 
             /// [`try_new`](Self::try_new) without waiting (`<format>::try_new_nonblocking()`).

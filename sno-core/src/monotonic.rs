@@ -536,9 +536,11 @@ macro_rules! std_generator {
 
         #[cfg(feature = "std")]
         impl $crate::model::ProcessWide for $id {
+            #[inline]
             fn try_new() -> Result<$id, $crate::Error> {
                 try_new()
             }
+            #[inline]
             fn try_new_nonblocking() -> Result<$id, $crate::Error> {
                 try_new_nonblocking()
             }

@@ -30,10 +30,10 @@ use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait,
 type CoreResult<T> = std::result::Result<T, SnoError>;
 
 /// Writes the text of the next value of `format`'s process-wide generator into `buf` and
-/// returns its length (the core's `AnyId::try_new`); `None` for a format without one.
+/// returns its length (the core's `AnyId::try_new_text`); `None` for a format without one.
 #[inline]
 fn global_text(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> Option<CoreResult<usize>> {
-    AnyId::try_new(format).map(|made| made.map(|id| id.write_text(buf)))
+    AnyId::try_new_text(format, buf)
 }
 
 /// The next text of `format`'s process-wide generator, or its typed error (a clock outside the

@@ -148,9 +148,11 @@ pub fn try_new_nonblocking() -> Result<Ulid, Error> {
 
 #[cfg(feature = "std")]
 impl crate::model::ProcessWide for Ulid {
+    #[inline]
     fn try_new() -> Result<Ulid, Error> {
         try_new()
     }
+    #[inline]
     fn try_new_nonblocking() -> Result<Ulid, Error> {
         try_new_nonblocking()
     }
