@@ -43,8 +43,8 @@ use rand_core::RngCore;
 use crate::alphabet::BASE62;
 use crate::error::Error;
 use crate::monotonic::{
-    Block, BlockState, MillisState, array_from_slice, default_from_rng, id_traits, millis_since,
-    std_generator,
+    Block, BlockState, array_from_slice, block_millis_state, default_from_rng, id_traits,
+    millis_since, std_generator,
 };
 use crate::radix;
 
@@ -167,20 +167,7 @@ impl<R: RngCore> Monotonic<R> {
     }
 }
 
-impl<R: RngCore> MillisState for Monotonic<R> {
-    type Id = Ksuid;
-
-    /// The next KSUID at the clock reading `unix_millis`; [`Error::MillisOutOfRange`] for a
-    /// reading before the KSUID epoch or past its 32-bit seconds (2150-06-19T23:21:35Z).
-    fn next_at(&mut self, unix_millis: i64) -> Result<Ksuid, Error> {
-        let block = self.reserve(unix_millis, 1)?;
-        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
-    }
-
-    fn reset(&mut self) {
-        self.last = None;
-    }
-}
+block_millis_state!(Ksuid);
 
 impl<R: RngCore> BlockState for Monotonic<R> {
     /// The values are the payloads; a block ends at 2^128 − 1. A block's `unix_ms` is the last

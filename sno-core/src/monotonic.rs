@@ -487,6 +487,31 @@ macro_rules! default_from_rng {
 }
 pub(crate) use default_from_rng;
 
+/// `MillisState` for a block-based state `Monotonic<R>` whose `last: Option<_>` is its whole
+/// memory: one ID is a block of one value ([`BlockState::reserve`] then
+/// [`BlockState::mint`]), and a reset forgets the last time and value.
+macro_rules! block_millis_state {
+    ($id:ty) => {
+        impl<R: rand_core::RngCore> $crate::monotonic::MillisState for Monotonic<R> {
+            type Id = $id;
+
+            fn next_at(&mut self, unix_millis: i64) -> Result<$id, $crate::Error> {
+                let block = $crate::monotonic::BlockState::reserve(self, unix_millis, 1)?;
+                Ok(<Self as $crate::monotonic::BlockState>::mint(
+                    block.unix_ms,
+                    block.counter,
+                    &mut self.rng,
+                ))
+            }
+
+            fn reset(&mut self) {
+                self.last = None;
+            }
+        }
+    };
+}
+pub(crate) use block_millis_state;
+
 /// A format module's std items: `Generator` (its `Monotonic` state behind [`Shared`], on the
 /// system clock and the per-thread CSPRNG) and `new()` (a process-wide one, unless the module
 /// brings its own: `std_generator!(Id, "what", own_new)`). With `per_thread` (the formats with

@@ -25,7 +25,8 @@ use rand_core::RngCore;
 use crate::alphabet::HEX;
 use crate::error::Error;
 use crate::monotonic::{
-    Block, BlockState, MillisState, array_from_slice, be_bytes, id_traits, millis48, std_generator,
+    Block, BlockState, array_from_slice, be_bytes, block_millis_state, id_traits, millis48,
+    std_generator,
 };
 use crate::radix;
 
@@ -219,18 +220,7 @@ impl<R: RngCore> Monotonic<R> {
     }
 }
 
-impl<R: RngCore> MillisState for Monotonic<R> {
-    type Id = Uuid7;
-
-    fn next_at(&mut self, unix_millis: i64) -> Result<Uuid7, Error> {
-        let block = self.reserve(unix_millis, 1)?;
-        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
-    }
-
-    fn reset(&mut self) {
-        self.last = None;
-    }
-}
+block_millis_state!(Uuid7);
 
 impl<R: RngCore> BlockState for Monotonic<R> {
     /// The values are the 42-bit counter; a block ends at its maximum (the next call moves the
@@ -279,6 +269,7 @@ std_generator!(Uuid7, "UUIDv7", per_thread);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::monotonic::MillisState;
 
     /// Returns `n` for every draw.
     struct Constant(u64);

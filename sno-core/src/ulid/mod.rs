@@ -34,7 +34,7 @@ pub use id::{ENCODED_LEN, MAX_RANDOMNESS, Ulid};
 use rand_core::RngCore;
 
 use crate::error::Error;
-use crate::monotonic::{Block, BlockState, MillisState, be_bytes, millis48, std_generator};
+use crate::monotonic::{Block, BlockState, be_bytes, block_millis_state, millis48, std_generator};
 
 /// The monotonic ULID state machine (see the module docs). `&mut self`; wrap it in
 /// [`Generator`] to share it between threads.
@@ -51,18 +51,7 @@ impl<R: RngCore> Monotonic<R> {
     }
 }
 
-impl<R: RngCore> MillisState for Monotonic<R> {
-    type Id = Ulid;
-
-    fn next_at(&mut self, unix_millis: i64) -> Result<Ulid, Error> {
-        let block = self.reserve(unix_millis, 1)?;
-        Ok(Self::mint(block.unix_ms, block.counter, &mut self.rng))
-    }
-
-    fn reset(&mut self) {
-        self.last = None;
-    }
-}
+block_millis_state!(Ulid);
 
 impl<R: RngCore> BlockState for Monotonic<R> {
     /// The values are the 80-bit randomness; a block ends at [`MAX_RANDOMNESS`].
