@@ -143,7 +143,9 @@ impl LeasedGenerator {
         self.generator.capacity()
     }
 
-    /// Whether the lease was closed: the generator refuses for good.
+    /// Whether the lease was closed: the generator refuses for good. A refusal caused by the
+    /// close is never seen before this turns true, so a minting loop can stop on
+    /// `Err(_) if is_closed()`.
     pub fn is_closed(&self) -> bool {
         self.shared.is_closed()
     }

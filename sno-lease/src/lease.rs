@@ -262,8 +262,12 @@ impl Lease {
             if !state.closed {
                 state.closed = true;
                 state.version += 1;
-                self.shared.fence.close();
+                // Published before the fence closes: a minting thread refused by the closed
+                // fence synchronises with the fence's epoch store, so it then reads
+                // `is_closed() == true` (a loop that stops on a refusal once closed relies on
+                // it; `sno-lease/tests/faults.rs`).
                 self.shared.publish(&state);
+                self.shared.fence.close();
             }
         }
         self.shared.changed.notify_all();

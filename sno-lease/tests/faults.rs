@@ -168,9 +168,10 @@ fn mint_until_closed(ids: LeasedGenerator) -> std::thread::JoinHandle<Minted> {
                         m.last.push_back(id);
                     }
                 }
-                Err(_) if ids.is_closed() => return m,
                 // A unit used up, or the clock not yet at the window's start: try again.
                 Err(e) if ids.can_wait(&e) => {}
+                // Asked after `can_wait`, which reads the closed flag too: once closed, always.
+                Err(_) if ids.is_closed() => return m,
                 Err(e) => panic!("minting: {e}"),
             }
         }
