@@ -105,6 +105,9 @@ rust_layer() {
   step "Rust: no import cycle among any crate's modules nor the Node package's JavaScript files"
   cargo test -p sno-module-graph
 
+  step "Rust: the bindings' generated surfaces (Python stubs and modules, Node declarations and exports) match the core's format table"
+  cargo test -p sno-surfaces
+
   step "Rust: every format in PostgreSQL (postgres, sqlx) and SQLite (rusqlite, sqlx): sno-db-tests"
   cargo test -p sno-db-tests
 

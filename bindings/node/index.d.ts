@@ -11,11 +11,15 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * A thread-safe monotonic generator of one format (the `Generator` of each namespace in
- * `formats.js`).
+ * `formats.js`): the core's `AnyGenerator`.
  */
 export declare class FormatGenerator {
-  /** A generator of `format` with `settings` (see [`GeneratorSettings`]). */
-  constructor(format: number, settings: GeneratorSettings)
+  /**
+   * A generator of `format` with `settings`: the format's settings (the table's
+   * `generatorOptions`, camel case), `maxWaitMs` and `clock`; keys and types checked by
+   * `formats.js`, the ranges by the core.
+   */
+  constructor(format: number, settings: Record<string, number | string | undefined>)
   /**
    * The next value's text; a used-up millisecond (or a Nanoflakes clock gone back) makes it
    * sleep until a retry can succeed, for at most `maxWaitMs`; then it throws what
@@ -194,9 +198,10 @@ export declare function fmtFromBytes(format: number, bytes: Uint8Array): string
 
 /**
  * The canonical text of the value of `format` with these fields (keys: the JavaScript names
- * `fields()` gives; fields the format computes, like UUIDv7's version, are not read): each
- * format's own `from_fields`. A field above its width is a `RangeError`
- * (`ERR_SNO_VALUE_OVERFLOW`, or the format's own error such as `ERR_SNO_MILLIS_OUT_OF_RANGE`).
+ * `fields()` gives; fields the format computes, like UUIDv7's version, are not read): the
+ * core's `AnyId::from_fields`, each format's own `from_fields` underneath. A field above its
+ * width is a `RangeError` (`ERR_SNO_VALUE_OVERFLOW`, or the format's own error such as
+ * `ERR_SNO_MILLIS_OUT_OF_RANGE`).
  */
 export declare function fmtFromFields(format: number, fields: Record<string, number | bigint | boolean | string>): string
 
@@ -242,7 +247,7 @@ export interface FormatInfo {
   index: number
   /** The stable lower-case name (`ulid`): the namespace's name. */
   name: string
-  /** The class's name: the core type's (`Ulid`, `UlidFlake`), `Id` for sno. */
+  /** The class's name: the core's `Format::node_class` (`Id`, `Ulid`, `UlidFlake`). */
   className: string
   /** The name in prose (`ULID`). */
   displayName: string
@@ -291,26 +296,6 @@ export interface FormatInfo {
 
 /** The core's format table, in `Format::ALL` order. */
 export declare function formats(): Array<FormatInfo>
-
-/**
- * The settings of a format's `Generator`, as `formats.js` passes them (keys checked there
- * against the table's `generatorOptions`, values checked to be numbers; ranges are checked
- * here).
- */
-export interface GeneratorSettings {
-  /** The epoch in Unix ms (Ulid-Flake: default 2024-01-01; Nanoflake: required). */
-  epochMs?: number
-  /** The Ulid-Flake scalable version's id, 0 ..= 31 (absent: stand-alone). */
-  sid?: number
-  /** Random bytes per same-millisecond Ulid-Flake increment: 1 ..= 3 (default 1). */
-  entropySize?: number
-  /** The Nanoflakes generator id, 0 ..= 1023 (required). */
-  generatorId?: number
-  /** The longest `next` wait, 0 ..= 2^31 - 1 ms (default 5000). */
-  maxWaitMs?: number
-  /** The clock: `'precise'` (default) or `'fast'`. */
-  clock?: string
-}
 
 /**
  * The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /

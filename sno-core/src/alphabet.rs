@@ -80,7 +80,7 @@ pub const BASE32HEX: Alphabet<32> = Alphabet::new(b"0123456789ABCDEFGHIJKLMNOPQR
 /// Base36 as SCRU128 and Nanoflakes use it: lower case out, either case in.
 pub const BASE36: Alphabet<36> = Alphabet::new(b"0123456789abcdefghijklmnopqrstuvwxyz", true);
 
-/// Base62 as KSUID uses it: `0-9`, `A-Z`, `a-z`, case-sensitive (the case is part of the
+/// Base62: `0-9`, `A-Z`, `a-z`, case-sensitive (the case is part of the
 /// value). Ascending ASCII, so text order equals byte order.
 pub const BASE62: Alphabet<62> = Alphabet::new(
     b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",

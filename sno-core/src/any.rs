@@ -7,7 +7,9 @@ use core::str::FromStr;
 
 use crate::error::Error;
 use crate::format::{Format, FormatSet};
-use crate::model::{Fields, IdFormat, MAX_TEXT_LEN, Text};
+use crate::model::{
+    FieldInput, FieldValue, Fields, FromFields, IdFormat, MAX_FIELDS, MAX_TEXT_LEN, Text,
+};
 
 /// `Some(<$ty as ProcessWide>::$call())` for a format the table marks as having a process-wide
 /// generator (`process_generator: true`), `None` for the others; with `text`, the value's
@@ -33,7 +35,8 @@ macro_rules! define_any {
         binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
         pattern: $pattern:literal,
         text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:literal,
-        settings: [$($setting:ident),*], required: [$($required:ident),*] $(,)?
+        settings: [$($setting:ident),*], required: [$($required:ident),*]
+        $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         /// A value of any format.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +57,51 @@ macro_rules! define_any {
         )*
 
         impl AnyId {
+            /// The fields a value of `format` is made from ([`FromFields::INPUTS`]), in order.
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Format};
+            /// let names: Vec<_> = AnyId::inputs(Format::Uuid7).iter().map(|f| f.name).collect();
+            /// assert_eq!(names, ["unix_ms", "rand_a", "rand_b"]);
+            /// ```
+            pub fn inputs(format: Format) -> &'static [FieldInput] {
+                match format {
+                    $(Format::$variant => <$ty as FromFields>::INPUTS,)*
+                }
+            }
+
+            /// The value of `format` made from its fields by name (the bindings' generic
+            /// `from_fields`): `get` is asked for each of [`inputs`](Self::inputs), in order,
+            /// and its error (a binding's own: an argument of the wrong type) is returned as
+            /// the outer one; the inner result is the format's `from_fields`'s.
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Error, FieldValue, Format};
+            ///
+            /// let id = AnyId::from_fields(Format::Scru160, |input| {
+            ///     Ok::<_, Error>(FieldValue::Uint(if input.name == "counter" { 7 } else { 0 }))
+            /// })??;
+            /// assert_eq!(id.fields().get("counter").map(|f| f.value), Some(FieldValue::Uint(7)));
+            /// let wide = AnyId::from_fields(Format::Scru160, |_| Ok::<_, Error>(FieldValue::Uint(1 << 100)))?;
+            /// assert_eq!(wide, Err(Error::ValueOverflow));
+            /// # Ok::<(), Error>(())
+            /// ```
+            ///
+            /// # Errors
+            /// The outer error is `get`'s; the inner one [`Error::InvalidArgument`] for a value
+            /// of another kind than its field's, [`Error::ValueOverflow`] for a number above
+            /// its field's width, or the format's own (a time outside its range).
+            pub fn from_fields<'v, E>(
+                format: Format,
+                mut get: impl FnMut(&FieldInput) -> Result<FieldValue<'v>, E>,
+            ) -> Result<Result<AnyId, Error>, E> {
+                match format {
+                    $(Format::$variant => {
+                        Ok(from_inputs::<$ty, E>(&mut get)?.map(AnyId::$variant))
+                    })*
+                }
+            }
+
             /// Strictly decodes `text` as a value of `format`.
             ///
             /// # Errors
@@ -128,8 +176,8 @@ macro_rules! define_any {
             /// ```
             /// use sno_core::{AnyId, Format};
             /// let mut buf = [0u8; sno_core::model::MAX_TEXT_LEN];
-            /// let len = AnyId::try_new_text(Format::Ksuid, &mut buf).expect("KSUID has one")?;
-            /// assert_eq!(len, 27);
+            /// let len = AnyId::try_new_text(Format::Ulid, &mut buf).expect("ULID has one")?;
+            /// assert_eq!(len, 26);
             /// # Ok::<(), sno_core::Error>(())
             /// ```
             #[cfg(feature = "std")]
@@ -147,6 +195,19 @@ macro_rules! define_any {
 }
 
 crate::for_each_format!(define_any);
+
+/// `T::from_inputs` of the values `get` gives for `T::INPUTS`.
+fn from_inputs<'v, T: FromFields, E>(
+    get: &mut impl FnMut(&FieldInput) -> Result<FieldValue<'v>, E>,
+) -> Result<Result<T, Error>, E> {
+    let mut args = [FieldValue::Uint(0); MAX_FIELDS];
+    let mut len = 0;
+    for (slot, input) in args.iter_mut().zip(T::INPUTS) {
+        *slot = get(input)?;
+        len += 1;
+    }
+    Ok(T::from_inputs(&args[..len]))
+}
 
 impl FromStr for Format {
     type Err = Error;

@@ -113,15 +113,15 @@ pub enum Error {
     /// A millisecond timestamp outside the format's range: 48 bits for ULID, UUIDv7, SCRU128 and
     /// SCRU160 (whose generators also refuse the reserved 0 and 2^48 − 1); for the epoch-based
     /// 64-bit formats, a clock before the epoch or past the timestamp field (41 bits for
-    /// Nanoflakes, 43 for Ulid-Flake); for KSUID, a clock before 2014-05-13T16:53:20Z or past
-    /// its 32-bit seconds.
+    /// Nanoflakes, 43 for Ulid-Flake); for the epoch-based second formats, a clock before the epoch or past
+    /// the seconds field.
     MillisOutOfRange {
         /// The timestamp given, in ms since 1970.
         unix_millis: i64,
     },
     /// A monotonic generator has used up what one millisecond offers: the 80-bit randomness of a
     /// ULID, the 16-bit counter of a SCRU160, the 12-bit sequence of a Nanoflake, the 20-bit
-    /// (or 15-bit) randomness of a Ulid-Flake, the 128-bit payload of a KSUID's second (then
+    /// (or 15-bit) randomness of a Ulid-Flake, a 128-bit payload counted per second (then
     /// `unix_millis` is that second's last millisecond). The generator's state is unchanged.
     RandomnessExhausted {
         /// The millisecond whose randomness is exhausted; retry from the next one.
@@ -202,6 +202,15 @@ pub enum Error {
     /// A clock name that is not one of [`ClockKind::ALL`](crate::ClockKind::ALL)'s names
     /// (`"precise"`, `"fast"`).
     UnknownClock,
+    /// An argument outside what its parameter takes: a generator setting out of its range or
+    /// missing where the format requires it ([`AnyGenerator`](crate::AnyGenerator)), a field
+    /// of [`AnyId::from_fields`](crate::AnyId::from_fields) of the wrong kind.
+    InvalidArgument {
+        /// The parameter's name (a [`Setting`](crate::Setting)'s or a field's, snake case).
+        name: &'static str,
+        /// What it must be.
+        reason: &'static str,
+    },
 }
 
 /// The one table of error kinds: variant, C status number (`sno_status`), stable code, and the
@@ -281,6 +290,7 @@ error_table! {
     Forked => 22, "forked", "ERR_SNO_FORKED", "generator inherited across fork(): give it a partition of its own";
     RandomnessUnavailable => 23, "randomness_unavailable", "ERR_SNO_RANDOMNESS_UNAVAILABLE", "the operating system's randomness source cannot be read";
     LeaseExpired => 24, "lease_expired", "ERR_SNO_LEASE_EXPIRED", "the lease does not cover the clock (renewals failing, lease lost or freed)";
+    InvalidArgument => 14, "invalid_argument", "ERR_SNO_INVALID_ARGUMENT", "argument out of range";
     InvalidEnvironment => 25, "invalid_environment", "ERR_SNO_INVALID_ENVIRONMENT", "an SNO_* environment variable holds a value it cannot use";
     MissingPartition => 35, "missing_partition", "ERR_SNO_MISSING_PARTITION", "no partition given, and no_std builds have no default";
     UnknownFormat => 36, "unknown_format", "ERR_SNO_UNKNOWN_FORMAT", "unknown format name";
@@ -450,6 +460,7 @@ impl fmt::Display for Error {
                 f,
                 "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never"
             ),
+            Error::InvalidArgument { name, reason } => write!(f, "sno: {name} {reason}"),
             Error::InvalidEnvironment { variable, reason } => {
                 write!(f, "sno: environment variable {variable}: {reason}")
             }

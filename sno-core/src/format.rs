@@ -21,6 +21,7 @@ use core::fmt;
 ///     text_order: <texts sort as values>, epoch: <Epoch variant>,
 ///     process_generator: <has one>,   generator: <has a generator of its settings alone>,
 ///     settings: [<Setting variants>], required: [<the settings without a default>],
+///     python_class: "ULID",         node_class: "Ulid",  (the value class's name in each binding)
 /// }
 /// ```
 ///
@@ -46,6 +47,7 @@ macro_rules! for_each_format {
                 pattern: "^[2-9a-x]{16}$",
                 text_order: true, epoch: Fixed, process_generator: false, generator: false,
                 settings: [Meta, Partition], required: [],
+                python_class: "ID", node_class: "Id",
             },
             Ulid {
                 ty: $crate::ulid::Ulid, name: "ulid", display: "ULID",
@@ -53,6 +55,7 @@ macro_rules! for_each_format {
                 pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
+                python_class: "ULID", node_class: "Ulid",
             },
             Uuid7 {
                 ty: $crate::uuid7::Uuid7, name: "uuid7", display: "UUIDv7",
@@ -60,6 +63,7 @@ macro_rules! for_each_format {
                 pattern: "^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
+                python_class: "UUID7", node_class: "Uuid7",
             },
             Scru128 {
                 ty: $crate::scru128::Scru128Id, name: "scru128", display: "SCRU128",
@@ -67,6 +71,7 @@ macro_rules! for_each_format {
                 pattern: "^[0-9A-Za-z]{25}$",
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
+                python_class: "SCRU128", node_class: "Scru128",
             },
             Scru160 {
                 ty: $crate::scru160::Scru160Id, name: "scru160", display: "SCRU160",
@@ -74,6 +79,7 @@ macro_rules! for_each_format {
                 pattern: "^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$",
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
+                python_class: "SCRU160", node_class: "Scru160",
             },
             Nanoflake {
                 ty: $crate::nanoflake::Nanoflake, name: "nanoflake", display: "Nanoflake",
@@ -81,6 +87,7 @@ macro_rules! for_each_format {
                 pattern: "^[0-9A-Za-z]{1,13}$",
                 text_order: false, epoch: Required, process_generator: false, generator: true,
                 settings: [EpochMs, GeneratorId], required: [EpochMs, GeneratorId],
+                python_class: "Nanoflake", node_class: "Nanoflake",
             },
             UlidFlake {
                 ty: $crate::ulidflake::UlidFlake, name: "ulidflake", display: "Ulid-Flake",
@@ -88,6 +95,7 @@ macro_rules! for_each_format {
                 pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$",
                 text_order: true, epoch: Optional, process_generator: true, generator: true,
                 settings: [EpochMs, Sid, EntropySize], required: [],
+                python_class: "UlidFlake", node_class: "UlidFlake",
             },
             TypeId {
                 ty: $crate::typeid::TypeId, name: "typeid", display: "TypeID",
@@ -95,6 +103,7 @@ macro_rules! for_each_format {
                 pattern: "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
                 text_order: false, epoch: Fixed, process_generator: false, generator: false,
                 settings: [Prefix], required: [],
+                python_class: "TypeID", node_class: "TypeId",
             },
             Ksuid {
                 ty: $crate::ksuid::Ksuid, name: "ksuid", display: "KSUID",
@@ -102,6 +111,7 @@ macro_rules! for_each_format {
                 pattern: "^[0-9A-Za][0-9A-Za-z]{26}$",
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
+                python_class: "KSUID", node_class: "Ksuid",
             },
         }
     };
@@ -113,7 +123,8 @@ macro_rules! define_format {
         binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
         pattern: $pattern:literal,
         text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:literal, generator: $generator:literal,
-        settings: [$($setting:ident),*], required: [$($required:ident),*] $(,)?
+        settings: [$($setting:ident),*], required: [$($required:ident),*],
+        python_class: $python:literal, node_class: $node:literal $(,)?
     }),* $(,)?) => {
         /// Every format the crate speaks.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -138,6 +149,30 @@ macro_rules! define_format {
             /// The name in prose (`"ULID"`, `"UUIDv7"`, `"Ulid-Flake"`, …).
             pub const fn display_name(self) -> &'static str {
                 match self { $(Format::$variant => $display),* }
+            }
+
+            /// The name of the format's value class in the Python binding: acronyms in
+            /// capitals, as Python names them (`"ID"`, `"ULID"`, `"UUID7"`, `"UlidFlake"`).
+            /// The Python stubs and modules are generated from it.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// assert_eq!(Format::Uuid7.python_class(), "UUID7");
+            /// ```
+            pub const fn python_class(self) -> &'static str {
+                match self { $(Format::$variant => $python),* }
+            }
+
+            /// The name of the format's value class in the Node binding: one capital per word
+            /// (`"Id"`, `"Ulid"`, `"Uuid7"`, `"UlidFlake"`). The declarations and ESM export
+            /// lists are generated from it.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// assert_eq!(Format::Sno.node_class(), "Id");
+            /// ```
+            pub const fn node_class(self) -> &'static str {
+                match self { $(Format::$variant => $node),* }
             }
 
             /// The length of the binary form in bytes.

@@ -214,6 +214,16 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Ksuid, "KSUID");
 
+/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Ksuid {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        Ok(Monotonic::default())
+    }
+}
+
 crate::model::fixed_text_format!(
     Ksuid,
     Ksuid,
@@ -260,5 +270,18 @@ mod tests {
             state.last = last;
             blocks_match_next_at(state, &rng, &steps);
         }
+    }
+}
+
+/// Made from its fields by name (the bindings' `from_fields`): [`Ksuid::from_fields`].
+impl crate::model::FromFields for Ksuid {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("timestamp_secs", 32),
+        crate::model::FieldInput::uint("payload", 128),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        Ok(Ksuid::from_fields(a.uint(0)?, a.uint(1)?))
     }
 }

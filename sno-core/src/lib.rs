@@ -66,6 +66,8 @@ extern crate std;
 
 pub mod alphabet;
 mod any;
+#[cfg(feature = "std")]
+mod any_generator;
 mod batch;
 pub mod clock;
 #[cfg(feature = "std")]
@@ -91,6 +93,8 @@ pub mod scru128;
 pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
+#[cfg(feature = "std")]
+mod settings;
 mod sno;
 #[cfg(any(
     feature = "postgres-types",
@@ -117,6 +121,8 @@ pub mod wait;
 pub use sno::codec::backends as __backends;
 
 pub use any::AnyId;
+#[cfg(feature = "std")]
+pub use any_generator::AnyGenerator;
 pub use batch::{MAX_BATCH, batch_len};
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
@@ -125,6 +131,8 @@ pub use clock::{Clock, ClockKind, MillisClock};
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind};
 pub use format::{ColumnType, Epoch, Format, FormatSet, Setting};
+#[cfg(feature = "std")]
+pub use settings::{GeneratorSettings, HasGenerator};
 // Through the public `generator` module, and shown as links to it (not copied here).
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 #[doc(no_inline)]
@@ -134,7 +142,9 @@ pub use generator::OverflowObserver;
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
 pub use model::ProcessWide;
-pub use model::{Field, FieldValue, Fields, IdFormat, Text, Unit};
+pub use model::{
+    Field, FieldInput, FieldKind, FieldValue, Fields, FromFields, IdFormat, Text, Unit,
+};
 #[cfg(feature = "std")]
 pub use partition::partition_from_env;
 #[cfg(target_has_atomic = "64")]

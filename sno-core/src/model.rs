@@ -33,7 +33,7 @@ pub use crate::format::{Format, FormatSet};
 /// Room for the longest text of any format (a TypeID: a 63-character prefix, `_`, 26
 /// characters).
 pub const MAX_TEXT_LEN: usize = 90;
-/// The longest binary form of any format (SCRU160 and KSUID: 20 bytes).
+/// The longest binary form of any format (20 bytes).
 pub const MAX_BINARY_LEN: usize = 20;
 /// The most named fields any format has.
 pub const MAX_FIELDS: usize = 6;
@@ -118,6 +118,138 @@ pub trait ProcessWide: IdFormat {
     fn try_new_nonblocking() -> Result<Self, Error>;
 }
 
+/// What kind of value a field of [`FromFields::INPUTS`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldKind {
+    /// An unsigned number of at most `bits` bits ([`FieldValue::Uint`]).
+    Uint {
+        /// The field's width.
+        bits: u8,
+    },
+    /// A flag ([`FieldValue::Bool`]).
+    Bool,
+    /// Text ([`FieldValue::Text`]).
+    Text,
+}
+
+/// One field a value is made from ([`FromFields::INPUTS`]): its name (that of the field in
+/// [`IdFormat::fields`]) and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldInput {
+    /// The field's name, snake case (the bindings write it in their own case).
+    pub name: &'static str,
+    /// What it takes.
+    pub kind: FieldKind,
+}
+
+impl FieldInput {
+    /// A number field of `bits` bits.
+    pub const fn uint(name: &'static str, bits: u8) -> FieldInput {
+        FieldInput {
+            name,
+            kind: FieldKind::Uint { bits },
+        }
+    }
+}
+
+/// A format whose values can be made from their named fields: the bindings' generic
+/// `from_fields` ([`AnyId::from_fields`](crate::AnyId::from_fields)) reads
+/// [`INPUTS`](Self::INPUTS) by name and calls [`from_inputs`](Self::from_inputs), each
+/// format's own `from_fields` underneath.
+///
+/// ```
+/// use sno_core::model::{FieldValue, FromFields};
+/// use sno_core::ulid::Ulid;
+///
+/// let names: Vec<_> = Ulid::INPUTS.iter().map(|f| f.name).collect();
+/// assert_eq!(names, ["unix_ms", "randomness"]);
+/// let id = Ulid::from_inputs(&[FieldValue::Uint(1), FieldValue::Uint(2)])?;
+/// assert_eq!((id.unix_ms(), id.randomness()), (1, 2));
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+pub trait FromFields: IdFormat {
+    /// The fields a value is made from, in order: the format's [`fields`](IdFormat::fields)
+    /// less those it computes (UUIDv7's version and variant, a Ulid-Flake's views of its
+    /// randomness).
+    const INPUTS: &'static [FieldInput];
+
+    /// The value of `args`, one per [`INPUTS`](Self::INPUTS) entry, in that order.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an argument missing or of another kind than its
+    /// input's; [`Error::ValueOverflow`] for a number above its field's width; the format's
+    /// own `from_fields` errors (a time outside its range).
+    fn from_inputs(args: &[FieldValue<'_>]) -> Result<Self, Error>;
+}
+
+/// The arguments of a [`FromFields::from_inputs`] call read by position, each checked against
+/// its [`FieldInput`]: what the formats' implementations use.
+///
+/// ```
+/// use sno_core::model::{FieldInput, FieldValue, Inputs};
+///
+/// const INPUTS: &[FieldInput] = &[FieldInput::uint("sequence", 16)];
+/// let args = [FieldValue::Uint(70_000)];
+/// let read = Inputs::new(&args, INPUTS);
+/// assert_eq!(read.uint::<u32>(0), Ok(70_000));
+/// assert_eq!(read.uint::<u16>(0), Err(sno_core::Error::ValueOverflow));
+/// assert!(read.flag(0).is_err());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a, 'v> {
+    args: &'a [FieldValue<'v>],
+    inputs: &'static [FieldInput],
+}
+
+impl<'a, 'v> Inputs<'a, 'v> {
+    /// `args` as the arguments of `inputs`.
+    pub const fn new(args: &'a [FieldValue<'v>], inputs: &'static [FieldInput]) -> Self {
+        Inputs { args, inputs }
+    }
+
+    fn wrong(&self, index: usize, reason: &'static str) -> Error {
+        Error::InvalidArgument {
+            name: self.inputs.get(index).map_or("field", |f| f.name),
+            reason,
+        }
+    }
+
+    /// Argument `index` as a number of type `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if it is missing or not a number, [`Error::ValueOverflow`]
+    /// above `T`'s range (a field's exact width is checked by the format's `from_fields`).
+    pub fn uint<T: TryFrom<u128>>(&self, index: usize) -> Result<T, Error> {
+        match self.args.get(index) {
+            Some(FieldValue::Uint(v)) => T::try_from(*v).map_err(|_| Error::ValueOverflow),
+            _ => Err(self.wrong(index, "must be a non-negative integer")),
+        }
+    }
+
+    /// Argument `index` as a flag.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if it is missing or not a flag.
+    pub fn flag(&self, index: usize) -> Result<bool, Error> {
+        match self.args.get(index) {
+            Some(FieldValue::Bool(b)) => Ok(*b),
+            _ => Err(self.wrong(index, "must be a boolean")),
+        }
+    }
+
+    /// Argument `index` as text.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if it is missing or not text.
+    pub fn text(&self, index: usize) -> Result<&'v str, Error> {
+        match self.args.get(index) {
+            Some(FieldValue::Text(t)) => Ok(t),
+            _ => Err(self.wrong(index, "must be a string")),
+        }
+    }
+}
+
 /// The canonical text of an ID, held on the stack ([`IdFormat::text`]).
 #[derive(Clone, Copy)]
 pub struct Text {
@@ -156,7 +288,7 @@ impl fmt::Display for Text {
 /// The value of a named field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldValue<'a> {
-    /// An unsigned number (fields are at most 128 bits wide: a KSUID's payload).
+    /// An unsigned number (fields are at most 128 bits wide).
     Uint(u128),
     /// A flag (the sno tick-tock bit).
     Bool(bool),
@@ -184,7 +316,7 @@ pub enum Unit {
     SnoUnits,
     /// Milliseconds since the format's (or the application's) epoch.
     EpochMs,
-    /// Seconds since the format's epoch (KSUID: 2014-05-13T16:53:20Z).
+    /// Seconds since the format's epoch.
     EpochSecs,
     /// No unit: a counter, random bits, an identifier, a flag or text.
     None,

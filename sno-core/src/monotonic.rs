@@ -723,7 +723,7 @@ pub(crate) mod block_props {
             }
             let span = block.unix_ms as i64 - block.earliest;
             let reading = block.earliest + (span as u64 * u64::from(probe) / 255) as i64;
-            // A run that ends at 2^128 − 1 (a KSUID payload) has no value after it: the next
+            // A run that ends at 2^128 − 1 (a full 128-bit counter) has no value after it: the next
             // call is an error.
             let Some(next) = block.counter.checked_add(u128::from(block.count)) else {
                 assert!(b.clone().next_at(clock).is_err(), "{block:?}");

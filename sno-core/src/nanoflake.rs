@@ -276,3 +276,42 @@ impl crate::model::IdFormat for Nanoflake {
         ])
     }
 }
+
+/// Made from its fields by name (the bindings' `from_fields`): [`Nanoflake::from_fields`].
+impl crate::model::FromFields for Nanoflake {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("timestamp_ms", 41),
+        crate::model::FieldInput::uint("generator_id", 10),
+        crate::model::FieldInput::uint("sequence", 12),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        Nanoflake::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
+    }
+}
+
+/// The generator of [`Setting::EpochMs`](crate::Setting::EpochMs) and
+/// [`Setting::GeneratorId`](crate::Setting::GeneratorId), both required.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Nanoflake {
+    type State = Monotonic;
+
+    fn state(settings: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        use crate::Setting;
+        Monotonic::new(
+            settings.int(
+                Setting::EpochMs,
+                (0, i64::MAX),
+                None,
+                "must be a Unix millisecond, not negative",
+            )?,
+            settings.int(
+                Setting::GeneratorId,
+                (0, MAX_GENERATOR_ID.into()),
+                None,
+                "must be in 0 ..= 1023",
+            )?,
+        )
+    }
+}

@@ -299,6 +299,16 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
+/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Scru128Id {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        Ok(Monotonic::default())
+    }
+}
+
 crate::model::fixed_text_format!(
     Scru128Id,
     Scru128,
@@ -341,5 +351,20 @@ mod tests {
             (state.counter_hi, state.counter_lo) = (counters.0 as u32, counters.1 as u32);
             blocks_match_next_at(state, &rng, &steps);
         }
+    }
+}
+
+/// Made from its fields by name (the bindings' `from_fields`): [`Scru128Id::from_fields`].
+impl crate::model::FromFields for Scru128Id {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("unix_ms", 48),
+        crate::model::FieldInput::uint("counter_hi", 24),
+        crate::model::FieldInput::uint("counter_lo", 24),
+        crate::model::FieldInput::uint("entropy", 32),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        Scru128Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)
     }
 }

@@ -258,6 +258,16 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 
 std_generator!(Scru160Id, "SCRU160 ID");
 
+/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Scru160Id {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        Ok(Monotonic::default())
+    }
+}
+
 crate::model::fixed_text_format!(
     Scru160Id,
     Scru160,
@@ -273,3 +283,18 @@ crate::model::fixed_text_format!(
         ]
     }
 );
+
+/// Made from its fields by name (the bindings' `from_fields`): [`Scru160Id::from_fields`].
+impl crate::model::FromFields for Scru160Id {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("unix_ms", 48),
+        crate::model::FieldInput::uint("counter", 16),
+        crate::model::FieldInput::uint("random16", 16),
+        crate::model::FieldInput::uint("random80", 80),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        Scru160Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)
+    }
+}

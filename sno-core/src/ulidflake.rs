@@ -302,6 +302,48 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 
 std_generator!(UlidFlake, "Ulid-Flake (stand-alone, default epoch)");
 
+/// The generator of [`Setting::EpochMs`](crate::Setting::EpochMs) (default 2024-01-01),
+/// [`Setting::Sid`](crate::Setting::Sid) (absent: stand-alone) and
+/// [`Setting::EntropySize`](crate::Setting::EntropySize) (default 1).
+#[cfg(feature = "std")]
+impl crate::HasGenerator for UlidFlake {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(settings: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        use crate::Setting;
+        let sid = match settings.get(Setting::Sid) {
+            None => None,
+            Some(_) => Some(settings.int(
+                Setting::Sid,
+                (0, MAX_SID.into()),
+                None,
+                "must be in 0 ..= 31",
+            )?),
+        };
+        let (max_entropy, entropy_range) = if sid.is_some() {
+            (2, "must be in 1 ..= 2 for scalable values (a sid is given)")
+        } else {
+            (3, "must be in 1 ..= 3")
+        };
+        let config = Config {
+            epoch_ms: settings.int(
+                Setting::EpochMs,
+                (0, i64::MAX),
+                Some(DEFAULT_EPOCH_MS),
+                "must be a Unix millisecond, not negative",
+            )?,
+            sid,
+            entropy_size: settings.int(
+                Setting::EntropySize,
+                (1, max_entropy),
+                Some(1),
+                entropy_range,
+            )?,
+        };
+        Monotonic::with_config(crate::rng::ThreadRng, config)
+    }
+}
+
 #[cfg(feature = "std")]
 impl<R: RngCore + Clone, C: crate::MillisClock> crate::monotonic::Shared<Monotonic<R>, C> {
     /// Gives the generator the scalable `sid` (0 ..= 31, else [`Error::ValueOverflow`]): in a
@@ -356,3 +398,16 @@ crate::model::fixed_text_format!(
         ]
     }
 );
+
+/// Made from its fields by name (the bindings' `from_fields`): [`UlidFlake::from_fields`].
+impl crate::model::FromFields for UlidFlake {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("timestamp_ms", 43),
+        crate::model::FieldInput::uint("randomness", 20),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        UlidFlake::from_fields(a.uint(0)?, a.uint(1)?)
+    }
+}

@@ -266,6 +266,30 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Uuid7, "UUIDv7", per_thread);
 
+/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Uuid7 {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        Ok(Monotonic::default())
+    }
+}
+
+/// Made from its fields by name (the bindings' `from_fields`): [`Uuid7::from_fields`].
+impl crate::model::FromFields for Uuid7 {
+    const INPUTS: &'static [crate::model::FieldInput] = &[
+        crate::model::FieldInput::uint("unix_ms", 48),
+        crate::model::FieldInput::uint("rand_a", 12),
+        crate::model::FieldInput::uint("rand_b", 62),
+    ];
+
+    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
+        let a = crate::model::Inputs::new(args, Self::INPUTS);
+        Uuid7::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -115,6 +115,48 @@ pub fn retry<T, E>(
     }
 }
 
+/// [`retry`] on the precise system clock with [`can_wait`] and plain sleeps
+/// ([`Pause::sleep`]): the blocking `next` of a generator that nothing interrupts.
+///
+/// ```
+/// use std::time::Duration;
+/// use sno_core::Error;
+///
+/// let mut calls = 0;
+/// let got = sno_core::wait::sleeping(Duration::from_millis(50), || {
+///     calls += 1;
+///     if calls < 3 {
+///         Err(Error::RandomnessExhausted { unix_millis: 0 }) // retry from 1970: at once
+///     } else {
+///         Ok(calls)
+///     }
+/// });
+/// assert_eq!(got, Ok(3));
+/// ```
+///
+/// # Errors
+/// The last error of `attempt` when it cannot wait or the wait would pass `max_wait`.
+#[inline]
+pub fn sleeping<T>(
+    max_wait: Duration,
+    attempt: impl FnMut() -> Result<T, Error>,
+) -> Result<T, Error> {
+    let waited = retry(
+        max_wait,
+        crate::SystemClock::precise_unix_nanos,
+        can_wait,
+        attempt,
+        |pause| -> Result<(), core::convert::Infallible> {
+            pause.sleep();
+            Ok(())
+        },
+    );
+    match waited {
+        Ok(result) => result,
+        Err(never) => match never {},
+    }
+}
+
 #[cold]
 fn wait_and_retry<T, E>(
     max_wait: Duration,

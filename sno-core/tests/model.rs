@@ -217,11 +217,10 @@ fn error_table_is_consistent() {
         );
         assert_eq!(ErrorKind::from_status(kind.status()), Some(kind));
         assert!(!kind.summary().is_empty() && !kind.summary().ends_with('.'));
-        // Statuses 0, 1, 13, 14 and 26..=34, 255 are the C layer's own (success, NULL, buffer,
-        // argument, leases, panic).
-        assert!(
-            ![0, 1, 13, 14, 255].contains(&kind.status()) && !(26..=34).contains(&kind.status())
-        );
+        // Statuses 0, 1, 13 and 26..=34, 255 are the C layer's own (success, NULL, buffer,
+        // leases, panic); 14, an argument out of range, is the core's too
+        // (`Error::InvalidArgument`).
+        assert!(![0, 1, 13, 255].contains(&kind.status()) && !(26..=34).contains(&kind.status()));
     }
     for e in [
         Error::InvalidLength {
@@ -234,6 +233,10 @@ fn error_table_is_consistent() {
             candidates: FormatSet::EMPTY,
         },
         Error::InvalidPrefix { reason: "x" },
+        Error::InvalidArgument {
+            name: "sid",
+            reason: "must be in 0 ..= 31",
+        },
     ] {
         assert_eq!(e.code(), e.kind().code());
         assert!(e.to_string().starts_with("sno: "), "{e}");
@@ -470,6 +473,153 @@ fn process_wide_generators_are_what_the_table_says() {
         assert!(a.as_slice() < b.as_slice(), "{format}: {a} then {b}");
         for setting in format.required_settings() {
             assert!(format.settings().contains(setting), "{format}: {setting:?}");
+        }
+    }
+}
+
+/// `AnyId::from_fields` by name: every value is made again from its own fields (the inputs are
+/// fields of `fields()`, by the same names); a field of the wrong kind, one bit above its
+/// width, or the binding's own error, each comes back as such.
+#[test]
+fn every_value_is_made_again_from_its_named_fields() {
+    for format in Format::ALL {
+        let inputs = AnyId::inputs(format);
+        assert!(!inputs.is_empty(), "{format}");
+        for id in sample(format) {
+            let fields = id.fields();
+            let made = AnyId::from_fields(format, |input| {
+                fields.get(input.name).map(|f| f.value).ok_or(input.name)
+            })
+            .unwrap_or_else(|missing| panic!("{format}: {missing} is not a field of {id}"))
+            .unwrap_or_else(|e| panic!("{format} {id}: {e}"));
+            // The inputs are the value's; the computed fields (a TypeID's UUID version and
+            // variant) are the format's own, so a value whose computed fields are those is
+            // made again exactly.
+            let again = made.fields();
+            for input in inputs {
+                assert_eq!(
+                    again.get(input.name),
+                    fields.get(input.name),
+                    "{format} {id}"
+                );
+            }
+            if again.iter().all(|f| fields.get(f.name) == Some(f)) {
+                assert_eq!(made, id, "{format}");
+            } else {
+                assert_eq!(format, Format::TypeId, "{id}: only a TypeID holds any UUID");
+            }
+        }
+        for (i, input) in inputs.iter().enumerate() {
+            let id = sample(format)[0];
+            let fields = id.fields();
+            let with = |value: FieldValue<'static>| {
+                AnyId::from_fields(format, |other| {
+                    Ok::<_, ()>(if other.name == input.name {
+                        value
+                    } else {
+                        fields.get(other.name).unwrap().value
+                    })
+                })
+                .unwrap()
+            };
+            match input.kind {
+                sno_core::FieldKind::Uint { bits } => {
+                    let wrong = with(FieldValue::Bool(true));
+                    assert!(
+                        matches!(wrong, Err(Error::InvalidArgument { name, .. }) if name == input.name),
+                        "{format}.{}: {wrong:?}",
+                        input.name
+                    );
+                    if bits < 128 {
+                        let above = with(FieldValue::Uint(1 << bits));
+                        assert!(above.is_err(), "{format}.{}: {above:?}", input.name);
+                    }
+                }
+                _ => {
+                    let wrong = with(FieldValue::Uint(1));
+                    assert!(
+                        matches!(wrong, Err(Error::InvalidArgument { name, .. }) if name == input.name),
+                        "{format}.{}: {wrong:?}",
+                        input.name
+                    );
+                }
+            }
+            let stopped = AnyId::from_fields(format, |other| {
+                if other.name == input.name {
+                    Err(i)
+                } else {
+                    Ok(fields.get(other.name).unwrap().value)
+                }
+            });
+            assert_eq!(stopped, Err(i), "{format}");
+        }
+    }
+}
+
+/// `AnyGenerator`: made for exactly the formats the table marks (`generator: true`), from the
+/// settings the table lists; each required setting left out is named in the error; the values
+/// increase, through `AnyId` and through text alike.
+#[test]
+fn any_generator_follows_the_table() {
+    use sno_core::{AnyGenerator, GeneratorSettings, Setting};
+    use std::time::Duration;
+    let given = |format: Format, leave_out: Option<Setting>| {
+        let mut settings = GeneratorSettings::new();
+        for &setting in format.required_settings() {
+            if Some(setting) != leave_out {
+                settings.set(
+                    setting,
+                    if setting == Setting::EpochMs {
+                        1_600_000_000_000
+                    } else {
+                        3
+                    },
+                );
+            }
+        }
+        settings
+    };
+    for format in Format::ALL {
+        let made = AnyGenerator::new(format, &given(format, None));
+        assert_eq!(made.is_ok(), format.has_generator(), "{format}");
+        let Ok(g) = made else {
+            assert!(matches!(
+                made,
+                Err(Error::InvalidArgument { name: "format", .. })
+            ));
+            continue;
+        };
+        assert_eq!(g.format(), format);
+        let mut last = g.try_next().unwrap();
+        let mut buf = [0u8; sno_core::model::MAX_TEXT_LEN];
+        for _ in 0..1000 {
+            let len = g.next_text(Duration::from_secs(1), &mut buf).unwrap();
+            let id = AnyId::parse_as(format, &buf[..len]).unwrap();
+            assert!(id.as_slice() > last.as_slice(), "{format}");
+            let next = g.next(Duration::from_secs(1)).unwrap();
+            assert!(next.as_slice() > id.as_slice(), "{format}");
+            last = next;
+        }
+        for &setting in format.required_settings() {
+            let err = AnyGenerator::new(format, &given(format, Some(setting))).unwrap_err();
+            assert_eq!(
+                err,
+                Error::InvalidArgument {
+                    name: setting.name(),
+                    reason: "is required"
+                },
+                "{format}"
+            );
+        }
+        for &setting in format.settings() {
+            let mut settings = given(format, None);
+            settings.set(setting, -1);
+            let err = AnyGenerator::new(format, &settings).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument { name, .. } if name == setting.name()),
+                "{format} {setting:?}: {err}"
+            );
+            assert_eq!(err.code(), "invalid_argument");
         }
     }
 }

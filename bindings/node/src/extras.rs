@@ -9,21 +9,18 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::ksuid::{self, Ksuid};
+use std::time::Duration;
+
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::monotonic::{MillisState, Shared};
-use sno_core::nanoflake::{self, Nanoflake};
-use sno_core::rng::ThreadRng;
-use sno_core::scru128::{self, Scru128Id};
+use sno_core::nanoflake::Nanoflake;
 use sno_core::scru160::{self, Scru160Id};
 use sno_core::typeid::{self, TypeId};
-use sno_core::ulid::{self, Ulid};
-use sno_core::ulidflake::{self, UlidFlake};
-use sno_core::uuid7::{self, Uuid7};
-use sno_core::{AnyId, Error as SnoError, Format, IdFormat};
+use sno_core::ulidflake::UlidFlake;
+use sno_core::uuid7::Uuid7;
+use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Format};
 
 use crate::fail::{Fail, OrThrow, R, range_error, type_error};
-use crate::formats::{canonical_text, format_arg, id_text, js_text, text_len};
+use crate::formats::{camel_case, canonical_text, format_arg, id_text, js_text, text_len};
 use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait, with_text};
 
 /// A core result (`Result` here is napi's).
@@ -296,14 +293,16 @@ impl FieldArgs<'_> {
 
 /// The text of a value made by a format's `from_fields`, whose errors are about the fields
 /// given (`RangeError`s).
-fn made<'e, T: IdFormat>(env: &'e Env, value: CoreResult<T>) -> R<JsString<'e>> {
-    id_text(env, &value.map_err(Fail::Argument)?)
+fn made_text<'e>(env: &'e Env, value: CoreResult<AnyId>) -> R<JsString<'e>> {
+    let id = value.map_err(Fail::Argument)?;
+    js_text(env, id.text().as_bytes())
 }
 
 /// The canonical text of the value of `format` with these fields (keys: the JavaScript names
-/// `fields()` gives; fields the format computes, like UUIDv7's version, are not read): each
-/// format's own `from_fields`. A field above its width is a `RangeError`
-/// (`ERR_SNO_VALUE_OVERFLOW`, or the format's own error such as `ERR_SNO_MILLIS_OUT_OF_RANGE`).
+/// `fields()` gives; fields the format computes, like UUIDv7's version, are not read): the
+/// core's `AnyId::from_fields`, each format's own `from_fields` underneath. A field above its
+/// width is a `RangeError` (`ERR_SNO_VALUE_OVERFLOW`, or the format's own error such as
+/// `ERR_SNO_MILLIS_OUT_OF_RANGE`).
 #[napi(
     ts_args_type = "format: number, fields: Record<string, number | bigint | boolean | string>",
     ts_return_type = "string",
@@ -325,106 +324,34 @@ pub fn fmt_from_fields<'e>(
         // SAFETY: the value was just checked to be an object.
         let object = unsafe { Object::from_napi_value(env.raw(), fields.raw()) }?;
         let f = FieldArgs { env, object };
-        match format {
-            Format::Sno => made(
-                env,
-                sno_core::Id::from_fields(
-                    f.uint("units")?,
-                    f.bool("tickTock")?,
-                    f.uint("meta")?,
-                    f.uint("partition")?,
-                    f.uint("sequence")?,
-                ),
-            ),
-            Format::Ulid => made(
-                env,
-                Ulid::from_fields(f.uint("unixMs")?, f.uint("randomness")?),
-            ),
-            Format::Uuid7 => made(
-                env,
-                Uuid7::from_fields(f.uint("unixMs")?, f.uint("randA")?, f.uint("randB")?),
-            ),
-            Format::Scru128 => made(
-                env,
-                Scru128Id::from_fields(
-                    f.uint("unixMs")?,
-                    f.uint("counterHi")?,
-                    f.uint("counterLo")?,
-                    f.uint("entropy")?,
-                ),
-            ),
-            Format::Scru160 => made(
-                env,
-                Scru160Id::from_fields(
-                    f.uint("unixMs")?,
-                    f.uint("counter")?,
-                    f.uint("random16")?,
-                    f.uint("random80")?,
-                ),
-            ),
-            Format::Nanoflake => made(
-                env,
-                Nanoflake::from_fields(
-                    f.uint("timestampMs")?,
-                    f.uint("generatorId")?,
-                    f.uint("sequence")?,
-                ),
-            ),
-            Format::UlidFlake => made(
-                env,
-                UlidFlake::from_fields(f.uint("timestampMs")?, f.uint("randomness")?),
-            ),
-            Format::Ksuid => made(
-                env,
-                Ok(Ksuid::from_fields(
-                    f.uint("timestampSecs")?,
-                    f.uint("payload")?,
-                )),
-            ),
-            // A TypeID of a UUIDv7 (from the same fields as a `Uuid7`) and a prefix.
-            Format::TypeId => {
-                let prefix = f.text("prefix")?;
-                let uuid =
-                    Uuid7::from_fields(f.uint("unixMs")?, f.uint("randA")?, f.uint("randB")?);
-                made(env, uuid.and_then(|u| TypeId::from_uuid7(&prefix, u)))
+        let inputs = AnyId::inputs(format);
+        // The text fields first: the values handed to the core borrow them.
+        let texts = inputs
+            .iter()
+            .map(|input| match input.kind {
+                FieldKind::Text => f.text(&camel_case(input.name)).map(Some),
+                _ => Ok(None),
+            })
+            .collect::<R<Vec<Option<String>>>>()?;
+        let made = AnyId::from_fields(format, |input| -> R<FieldValue<'_>> {
+            let name = camel_case(input.name);
+            match input.kind {
+                FieldKind::Bool => f.bool(&name).map(FieldValue::Bool),
+                FieldKind::Text => {
+                    let at = inputs.iter().position(|i| i.name == input.name);
+                    let text = at.and_then(|at| texts[at].as_deref()).unwrap_or_default();
+                    Ok(FieldValue::Text(text))
+                }
+                _ => f.uint(&name).map(FieldValue::Uint),
             }
-            other => Err(range_error(format!("{other} has no fromFields"))),
-        }
+        })?;
+        made_text(env, made)
     })()
     .or_throw(env)
 }
 
-enum AnyGenerator {
-    Ulid(Shared<ulid::Monotonic<ThreadRng>>),
-    Uuid7(Shared<uuid7::Monotonic<ThreadRng>>),
-    Scru128(Shared<scru128::Monotonic<ThreadRng>>),
-    Scru160(Shared<scru160::Monotonic<ThreadRng>>),
-    UlidFlake(Shared<ulidflake::Monotonic<ThreadRng>>),
-    Nanoflake(Shared<nanoflake::Monotonic>),
-    Ksuid(Shared<ksuid::Monotonic<ThreadRng>>),
-}
-
-/// The settings of a format's `Generator`, as `formats.js` passes them (keys checked there
-/// against the table's `generatorOptions`, values checked to be numbers; ranges are checked
-/// here).
-#[napi(object)]
-pub struct GeneratorSettings {
-    /// The epoch in Unix ms (Ulid-Flake: default 2024-01-01; Nanoflake: required).
-    pub epoch_ms: Option<f64>,
-    /// The Ulid-Flake scalable version's id, 0 ..= 31 (absent: stand-alone).
-    pub sid: Option<f64>,
-    /// Random bytes per same-millisecond Ulid-Flake increment: 1 ..= 3 (default 1).
-    pub entropy_size: Option<f64>,
-    /// The Nanoflakes generator id, 0 ..= 1023 (required).
-    pub generator_id: Option<f64>,
-    /// The longest `next` wait, 0 ..= 2^31 - 1 ms (default 5000).
-    pub max_wait_ms: Option<f64>,
-    /// The clock: `'precise'` (default) or `'fast'`.
-    pub clock: Option<String>,
-}
-
 /// A thread-safe monotonic generator of one format (the `Generator` of each namespace in
-/// `formats.js`).
+/// `formats.js`): the core's `AnyGenerator`.
 #[napi]
 pub struct FormatGenerator {
     inner: AnyGenerator,
@@ -440,94 +367,73 @@ enum Call {
     At(i64),
 }
 
-fn step<'e, T: IdFormat, S>(env: &'e Env, g: &Shared<S>, call: Call) -> R<JsString<'e>>
-where
-    S: MillisState<Id = T> + Clone,
-{
-    let id = match call {
-        Call::Next(max_wait_ms) => wait::bounded(max_wait_ms, || g.try_next()),
-        Call::TryNext => g.try_next(),
-        Call::At(ms) => g.next_at(ms),
-    }?;
-    id_text(env, &id)
-}
-
 impl FormatGenerator {
     fn call<'e>(&self, env: &'e Env, call: Call) -> Result<JsString<'e>, String> {
-        match &self.inner {
-            AnyGenerator::Ulid(g) => step(env, g, call),
-            AnyGenerator::Uuid7(g) => step(env, g, call),
-            AnyGenerator::Scru128(g) => step(env, g, call),
-            AnyGenerator::Scru160(g) => step(env, g, call),
-            AnyGenerator::UlidFlake(g) => step(env, g, call),
-            AnyGenerator::Nanoflake(g) => step(env, g, call),
-            AnyGenerator::Ksuid(g) => step(env, g, call),
-        }
+        (|| {
+            let mut buf = [0u8; MAX_TEXT_LEN];
+            let len = match call {
+                Call::Next(ms) => self
+                    .inner
+                    .next_text(Duration::from_millis(u64::from(ms)), &mut buf),
+                Call::TryNext => self.inner.try_next_text(&mut buf),
+                Call::At(ms) => self.inner.next_at_text(ms, &mut buf),
+            }?;
+            js_text(env, &buf[..len])
+        })()
         .or_throw(env)
+    }
+}
+
+/// An option of a generator's settings object: `undefined`, or a number (`formats.js` checks
+/// the types; the integers are checked here, their ranges by the core).
+fn number_option(object: &Object, name: &str, what: &str) -> R<Option<f64>> {
+    let value: Unknown = object.get_named_property_unchecked(name)?;
+    match value.get_type()? {
+        ValueType::Undefined => Ok(None),
+        ValueType::Number => {
+            // SAFETY: the value was just checked to be a number.
+            Ok(Some(unsafe {
+                f64::from_napi_value(value.env(), value.raw())
+            }?))
+        }
+        _ => Err(type_error(format!(
+            "{what}: option {name} must be a number, got {}",
+            type_name(&value)
+        ))),
     }
 }
 
 #[napi]
 impl FormatGenerator {
-    /// A generator of `format` with `settings` (see [`GeneratorSettings`]).
-    #[napi(constructor, catch_unwind)]
-    pub fn new(env: &Env, format: u32, settings: GeneratorSettings) -> Result<Self, String> {
+    /// A generator of `format` with `settings`: the format's settings (the table's
+    /// `generatorOptions`, camel case), `maxWaitMs` and `clock`; keys and types checked by
+    /// `formats.js`, the ranges by the core.
+    #[napi(
+        constructor,
+        ts_args_type = "format: number, settings: Record<string, number | string | undefined>",
+        catch_unwind
+    )]
+    pub fn new(env: &Env, format: u32, settings: Object) -> Result<Self, String> {
         (|| -> R<Self> {
             let format = format_arg(format)?;
-            let ns = format.name();
-            let option = |name: &str| format!("{ns}.Generator: option {name}");
-            let max_wait_ms = wait::max_wait_ms(settings.max_wait_ms, &format!("{ns}.Generator"))?;
-            let invalid = |e: SnoError| range_error(format!("invalid generator settings: {e}"));
-            let clock = crate::clock_arg(settings.clock)?;
-            let inner = match format {
-                Format::Ulid => {
-                    AnyGenerator::Ulid(Shared::with_state_and_clock(Default::default(), clock))
-                }
-                Format::Uuid7 => {
-                    AnyGenerator::Uuid7(Shared::with_state_and_clock(Default::default(), clock))
-                }
-                Format::Scru128 => {
-                    AnyGenerator::Scru128(Shared::with_state_and_clock(Default::default(), clock))
-                }
-                Format::Scru160 => {
-                    AnyGenerator::Scru160(Shared::with_state_and_clock(Default::default(), clock))
-                }
-                Format::Ksuid => {
-                    AnyGenerator::Ksuid(Shared::with_state_and_clock(Default::default(), clock))
-                }
-                Format::UlidFlake => {
-                    let sid = settings
-                        .sid
-                        .map(|s| int_arg(&option("sid"), s, 0, 31))
-                        .transpose()?;
-                    let config = ulidflake::Config {
-                        epoch_ms: match settings.epoch_ms {
-                            None => ulidflake::DEFAULT_EPOCH_MS,
-                            Some(e) => epoch_arg(&option("epochMs"), e, 0)?,
-                        },
-                        sid: sid.map(|s| s as u8),
-                        entropy_size: int_arg(
-                            &option("entropySize"),
-                            settings.entropy_size.unwrap_or(1.0),
-                            1,
-                            3,
-                        )? as u8,
-                    };
-                    let state =
-                        ulidflake::Monotonic::with_config(ThreadRng, config).map_err(invalid)?;
-                    AnyGenerator::UlidFlake(Shared::with_state_and_clock(state, clock))
-                }
-                Format::Nanoflake => {
-                    let id = settings.generator_id.unwrap_or(f64::NAN);
-                    let generator_id = int_arg(&option("generatorId"), id, 0, 1023)?;
-                    let epoch = settings.epoch_ms.unwrap_or(f64::NAN);
-                    let epoch_ms = epoch_arg(&option("epochMs"), epoch, 0)?;
-                    let state = nanoflake::Monotonic::new(epoch_ms, generator_id as u16)
-                        .map_err(invalid)?;
-                    AnyGenerator::Nanoflake(Shared::with_state_and_clock(state, clock))
-                }
-                other => return Err(range_error(format!("{other} has no Generator"))),
+            let what = format!("{}.Generator", format.name());
+            let max_wait_ms =
+                wait::max_wait_ms(number_option(&settings, "maxWaitMs", &what)?, &what)?;
+            let clock: Unknown = settings.get_named_property_unchecked("clock")?;
+            let clock = match clock.get_type()? {
+                ValueType::Undefined => None,
+                _ => Some(text_arg(env, &clock, &format!("{what}: option clock"))?),
             };
+            let mut core = sno_core::GeneratorSettings::new();
+            core.clock(crate::clock_arg(clock)?);
+            for &setting in format.settings() {
+                let name = camel_case(setting.name());
+                if let Some(v) = number_option(&settings, &name, &what)? {
+                    let option = format!("{what}: option {name}");
+                    core.set(setting, int_arg(&option, v, i64::MIN, i64::MAX)?);
+                }
+            }
+            let inner = AnyGenerator::new(format, &core).map_err(Fail::Argument)?;
             Ok(FormatGenerator { inner, max_wait_ms })
         })()
         .or_throw(env)

@@ -116,7 +116,8 @@ fn class_of(e: &SnoError) -> Class {
         | SnoError::InvalidSequenceBounds { .. }
         | SnoError::SequenceOutOfRange { .. }
         | SnoError::InvalidSnapshot { .. }
-        | SnoError::TimeOutOfRange { .. } => Class::RangeError,
+        | SnoError::TimeOutOfRange { .. }
+        | SnoError::InvalidArgument { .. } => Class::RangeError,
         _ => Class::Error,
     }
 }

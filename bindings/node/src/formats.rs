@@ -104,7 +104,7 @@ pub struct FormatInfo {
     pub index: u32,
     /// The stable lower-case name (`ulid`): the namespace's name.
     pub name: String,
-    /// The class's name: the core type's (`Ulid`, `UlidFlake`), `Id` for sno.
+    /// The class's name: the core's `Format::node_class` (`Id`, `Ulid`, `UlidFlake`).
     pub class_name: String,
     /// The name in prose (`ULID`).
     pub display_name: String,
@@ -204,10 +204,7 @@ pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
             out.push(FormatInfo {
                 index: index as u32,
                 name: format.name().to_owned(),
-                class_name: match format {
-                    Format::Sno => "Id".to_owned(),
-                    other => format!("{other:?}"),
-                },
+                class_name: format.node_class().to_owned(),
                 display_name: format.display_name().to_owned(),
                 binary_len: format.binary_len() as u32,
                 max_text_len: format.max_text_len() as u32,

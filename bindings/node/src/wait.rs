@@ -1,15 +1,9 @@
-//! The maximum wait of every Node generator (`maxWaitMs`, default the core's 5 s), and the
-//! blocking `next()` of the format generators, bounded by it under the core's one wait policy
-//! (`sno_core::wait`): it sleeps (never spins) until a retry can succeed, but never past the
-//! maximum wait; then the error `tryNext()` would have thrown is thrown, `retryAtUnixNs`
-//! included. (The sno `Generator` gets the same from the
-//! core's `GeneratorBuilder::max_wait`.) `nextAsync()` (in JS) follows the same rule with timers
-//! instead of sleeps.
-
-use std::convert::Infallible;
-use std::time::Duration;
-
-use sno_core::Error as SnoError;
+//! The maximum wait of every Node generator (`maxWaitMs`, default the core's 5 s). The blocking
+//! `next()` of the format generators is the core's (`AnyGenerator::next_text`, under the one wait
+//! policy of `sno_core::wait`): it sleeps (never spins) until a retry can succeed, but never past
+//! the maximum wait; then the error `tryNext()` would have thrown is thrown, `retryAtUnixNs`
+//! included. (The sno `Generator` gets the same from the core's `GeneratorBuilder::max_wait`.)
+//! `nextAsync()` (in JS) follows the same rule with timers instead of sleeps.
 
 use crate::fail::{R, range_error};
 
@@ -31,28 +25,5 @@ pub(crate) fn max_wait_ms(value: Option<f64>, what: &str) -> R<u32> {
         Err(range_error(format!(
             "{what}: option maxWaitMs must be an integer in 0..={MAX_WAIT_MS_LIMIT}, got {v}"
         )))
-    }
-}
-
-/// `attempt()` under the core's wait policy (`sno_core::wait`), with plain sleeps, for at most
-/// `max_wait_ms` in all.
-#[inline]
-pub(crate) fn bounded<T>(
-    max_wait_ms: u32,
-    attempt: impl FnMut() -> Result<T, SnoError>,
-) -> Result<T, SnoError> {
-    let waited = sno_core::wait::retry(
-        Duration::from_millis(u64::from(max_wait_ms)),
-        sno_core::SystemClock::precise_unix_nanos,
-        sno_core::wait::can_wait,
-        attempt,
-        |pause| -> Result<(), Infallible> {
-            pause.sleep();
-            Ok(())
-        },
-    );
-    match waited {
-        Ok(result) => result,
-        Err(never) => match never {},
     }
 }

@@ -1,7 +1,7 @@
 //! The text codecs every format shares: base32 of a number (ULID, 26 digits; Ulid-Flake, 13) or of
 //! 5-byte groups (SCRU160, RFC 4648 base32hex), base36 of a 128-bit number (SCRU128, 25 digits) or
 //! of a 64-bit one without padding (Nanoflakes), base-N of a big-endian number of up to 20 bytes on
-//! 32-bit limbs (KSUID: 27 base62 digits), and hexadecimal (UUID, SCRU160). Every decoder is
+//! 32-bit limbs (base62, 27 digits for 20 bytes), and hexadecimal (UUID, SCRU160). Every decoder is
 //! strict: exact length, every byte in the alphabet (reported by position), no value above the
 //! format's maximum.
 //!

@@ -195,7 +195,7 @@ pub(crate) fn decode_base36_u64(
         .ok_or(Error::ValueOverflow)
 }
 
-/// The most 32-bit limbs [`encode_base_n`] and [`decode_base_n`] work on (160 bits: KSUID).
+/// The most 32-bit limbs [`encode_base_n`] and [`decode_base_n`] work on (160 bits, the widest binary form).
 const MAX_LIMBS: usize = 5;
 
 /// The largest power of `base` that is at most 2^32, and its exponent: the limb of the base-N
@@ -210,7 +210,7 @@ const fn limb_power(base: u64) -> (u64, usize) {
 }
 
 /// Writes the big-endian number `bytes` as `LEN` base-`N` digits, most significant first,
-/// left-padded with the zero symbol (KSUID: 20 bytes, 27 base62 digits). `LEN` must be long
+/// left-padded with the zero symbol (20 bytes: 27 base62 digits). `LEN` must be long
 /// enough for every value (`N^LEN ≥ 2^(8 · BYTES)`); `BYTES` a multiple of 4, at most 20.
 ///
 /// Schoolbook division on 32-bit limbs: each pass divides the number by the largest power of
@@ -493,7 +493,7 @@ mod tests {
         );
     }
 
-    /// The KSUID edges: nil, the maximum 2^160 − 1, and one above it.
+    /// The 20-byte base62 edges: nil, the maximum 2^160 − 1, and one above it.
     #[test]
     fn base62_edges() {
         let max = [0xFF; 20];

@@ -3,13 +3,14 @@
 //!
 //! With those features every ID type implements the database library's traits (one generic
 //! implementation per library, expanded over [`for_each_format!`](crate::for_each_format)),
-//! storing the value as [`Format::column_type`] says:
+//! storing the value as [`Format::column_type`] says (which format has which: the table's
+//! `column` fact, listed per format in `docs/databases.md`):
 //!
-//! | [`ColumnType`](crate::ColumnType) | formats | PostgreSQL | SQLite |
-//! |---|---|---|---|
-//! | [`Bytes`](crate::ColumnType::Bytes) | sno, SCRU160, KSUID | `bytea` | `BLOB` |
-//! | [`Uuid`](crate::ColumnType::Uuid) | ULID, UUIDv7, SCRU128, TypeID (its UUID) | `uuid` | `BLOB` (16 bytes) |
-//! | [`BigInt`](crate::ColumnType::BigInt) | Nanoflake, Ulid-Flake | `bigint` | `INTEGER` |
+//! | [`ColumnType`](crate::ColumnType) | PostgreSQL | SQLite |
+//! |---|---|---|
+//! | [`Bytes`](crate::ColumnType::Bytes) (sno, the 20-byte formats) | `bytea` | `BLOB` |
+//! | [`Uuid`](crate::ColumnType::Uuid) (the 128-bit formats; TypeID's UUID) | `uuid` | `BLOB` (16 bytes) |
+//! | [`BigInt`](crate::ColumnType::BigInt) (the 64-bit formats) | `bigint` | `INTEGER` |
 //!
 //! Every ID type also reads, and where the library says what the column is (`postgres-types`)
 //! writes:
@@ -148,37 +149,48 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// `ZeroId` for the formats listed: the zero from the binary form (a test checks that each is
-/// accepted, and that only UUIDv7 is left out).
+/// `ZeroId` for every format of the table but UUIDv7 (whose all-zero bytes carry no version):
+/// the zero from the binary form (a test checks that each is accepted, and that only UUIDv7 is
+/// left out).
 macro_rules! zero_ids {
-    ($($ty:ty),* $(,)?) => {
-        $(
-            impl sealed::Sealed for $ty {}
-            impl ZeroId for $ty {
-                fn zero() -> Self {
-                    const ZEROS: [u8; MAX_BINARY_LEN] = [0; MAX_BINARY_LEN];
-                    match <$ty as IdFormat>::from_slice(&ZEROS[..<$ty as IdFormat>::FORMAT.binary_len()]) {
-                        Ok(zero) => zero,
-                        Err(_) => unreachable!("the all-zero binary form is a value of the format"),
-                    }
-                }
-            }
-        )*
+    ($($variant:ident { ty: $ty:ty $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
+        $( zero_id!($variant, $ty); )*
+        /// The formats given `ZeroId` above.
         #[cfg(test)]
-        const ZERO_FORMATS: &[Format] = &[$(<$ty as IdFormat>::FORMAT),*];
+        fn zero_formats() -> impl Iterator<Item = Format> {
+            [$((Format::$variant, zero_id!(@has $variant))),*]
+                .into_iter()
+                .filter_map(|(format, has)| has.then_some(format))
+        }
     };
 }
 
-zero_ids!(
-    crate::Id,
-    crate::ulid::Ulid,
-    crate::scru128::Scru128Id,
-    crate::scru160::Scru160Id,
-    crate::nanoflake::Nanoflake,
-    crate::ulidflake::UlidFlake,
-    crate::typeid::TypeId,
-    crate::ksuid::Ksuid,
-);
+/// One row of `zero_ids!`.
+macro_rules! zero_id {
+    (@has Uuid7) => {
+        false
+    };
+    (@has $variant:ident) => {
+        true
+    };
+    (Uuid7, $ty:ty) => {};
+    ($variant:ident, $ty:ty) => {
+        impl sealed::Sealed for $ty {}
+        impl ZeroId for $ty {
+            fn zero() -> Self {
+                const ZEROS: [u8; MAX_BINARY_LEN] = [0; MAX_BINARY_LEN];
+                match <$ty as IdFormat>::from_slice(
+                    &ZEROS[..<$ty as IdFormat>::FORMAT.binary_len()],
+                ) {
+                    Ok(zero) => zero,
+                    Err(_) => unreachable!("the all-zero binary form is a value of the format"),
+                }
+            }
+        }
+    };
+}
+
+crate::for_each_format!(zero_ids);
 
 /// An ID read as the Go original's `Scanner` reads one (`../shared/specs/SNO.md` §8.4): `NULL`
 /// and an empty value (`''::bytea`, `''`, an empty `BLOB`) are the zero ID, anything else is
@@ -286,7 +298,7 @@ mod tests {
         for format in Format::ALL {
             let zeros = [0u8; MAX_BINARY_LEN];
             let has_zero = AnyId::from_slice_as(format, &zeros[..format.binary_len()]).is_ok();
-            assert_eq!(ZERO_FORMATS.contains(&format), has_zero, "{format}");
+            assert_eq!(zero_formats().any(|f| f == format), has_zero, "{format}");
         }
         assert_eq!(crate::Id::zero(), crate::Id::ZERO);
         assert_eq!(crate::typeid::TypeId::zero().prefix(), "");

@@ -93,6 +93,16 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Ulid, "ULID", own_new);
 
+/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
+#[cfg(feature = "std")]
+impl crate::HasGenerator for Ulid {
+    type State = Monotonic<crate::rng::ThreadRng>;
+
+    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
+        Ok(Monotonic::default())
+    }
+}
+
 /// A new ULID from the process-wide [`AtomicGenerator`] (created on first use; a `fork()` child
 /// starts with fresh randomness), through the calling thread's block of its tickets
 /// ([`AtomicGenerator::next_per_thread`]: one atomic `fetch_add` per up to 64 ULIDs, so threads

@@ -1,0 +1,51 @@
+//! The bindings' generated surfaces: files (or marked blocks of files) that list the formats,
+//! written from the core's format table ([`sno_core::for_each_format!`] and [`sno_core::Format`])
+//! so that a format added to the core reaches Python and Node without a hand-written line.
+//!
+//! Each module returns the surfaces of one binding; the tests in `tests/` compare them with the
+//! committed files and, with `SNO_BLESS=1`, write them (as `include/sno.h` is checked by
+//! `sno-ffi/tests/header.rs`).
+
+use std::path::{Path, PathBuf};
+
+pub mod node;
+
+/// One generated file: its path relative to the repository root and its whole text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Surface {
+    /// Repository-relative path, `/`-separated.
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// The repository root (this crate lives in `tests/surfaces`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root exists")
+}
+
+/// Compares each surface with the committed file; with `SNO_BLESS=1` in the environment, writes
+/// the ones that differ instead. Returns the paths that differ (empty when all match or were
+/// written).
+pub fn check_or_bless(surfaces: &[Surface]) -> Vec<String> {
+    let bless = std::env::var_os("SNO_BLESS").is_some_and(|v| v == "1");
+    let root = repo_root();
+    let mut stale = Vec::new();
+    for surface in surfaces {
+        let path = root.join(&surface.path);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed == surface.text {
+            continue;
+        }
+        if bless {
+            std::fs::write(&path, &surface.text)
+                .unwrap_or_else(|e| panic!("writing {}: {e}", surface.path));
+        } else {
+            stale.push(surface.path.clone());
+        }
+    }
+    stale
+}
