@@ -218,8 +218,13 @@ pub enum Error {
 /// exception `code` and Node's `ERR_SNO_…` codes are [`ErrorKind::code`] and
 /// [`ErrorKind::js_code`]; the full message is the error's `Display`.
 macro_rules! error_table {
-    ($($variant:ident => $status:literal, $code:literal, $js:literal, $summary:literal;)*) => {
-        /// The kind of an [`Error`], without its data.
+    (
+        $($variant:ident => $status:literal, $code:literal, $js:literal, $summary:literal;)*
+        @lease
+        $($lease:ident => $lease_status:literal, $lease_code:literal, $lease_js:literal, $lease_summary:literal;)*
+    ) => {
+        /// The kind of an [`Error`], without its data; and the kinds of the lease errors
+        /// (`sno_lease::Error::kind`), whose data lives in that crate.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum ErrorKind {
@@ -227,35 +232,48 @@ macro_rules! error_table {
                 #[doc = concat!("[`Error::", stringify!($variant), "`]: ", $summary, ".")]
                 $variant,
             )*
+            $(
+                #[doc = concat!("A lease error (`sno_lease::Error`): ", $lease_summary, ".")]
+                $lease,
+            )*
         }
 
         impl ErrorKind {
-            /// Every kind, in table order.
-            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
+            /// Every kind, in table order (the lease errors' last).
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant,)* $(ErrorKind::$lease),*];
 
             /// The stable snake-case code (`"invalid_length"`, …).
             pub const fn code(self) -> &'static str {
-                match self { $(ErrorKind::$variant => $code),* }
+                match self { $(ErrorKind::$variant => $code,)* $(ErrorKind::$lease => $lease_code),* }
             }
 
             /// The Node.js-style code: `ERR_SNO_` and the upper-case [`code`](Self::code).
             pub const fn js_code(self) -> &'static str {
-                match self { $(ErrorKind::$variant => $js),* }
+                match self { $(ErrorKind::$variant => $js,)* $(ErrorKind::$lease => $lease_js),* }
             }
 
             /// The C status number (`sno_status`; never reused).
             pub const fn status(self) -> u8 {
-                match self { $(ErrorKind::$variant => $status),* }
+                match self { $(ErrorKind::$variant => $status,)* $(ErrorKind::$lease => $lease_status),* }
             }
 
             /// A one-line summary without the error's data (C's `sno_status_str`).
             pub const fn summary(self) -> &'static str {
-                match self { $(ErrorKind::$variant => $summary),* }
+                match self { $(ErrorKind::$variant => $summary,)* $(ErrorKind::$lease => $lease_summary),* }
+            }
+
+            /// Whether the kind is a lease error's (`sno_lease::Error`), not an [`Error`]'s.
+            pub const fn is_lease(self) -> bool {
+                match self { $(ErrorKind::$lease => true,)* _ => false }
             }
 
             /// The kind of C status number `status`.
             pub const fn from_status(status: u8) -> Option<ErrorKind> {
-                match status { $($status => Some(ErrorKind::$variant),)* _ => None }
+                match status {
+                    $($status => Some(ErrorKind::$variant),)*
+                    $($lease_status => Some(ErrorKind::$lease),)*
+                    _ => None,
+                }
             }
         }
 
@@ -298,6 +316,16 @@ error_table! {
     AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", "the text reads as more than one format: name the format";
     InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", "invalid TypeID prefix";
     UnknownClock => 40, "unknown_clock", "ERR_SNO_UNKNOWN_CLOCK", "unknown clock name: expected \"precise\" or \"fast\"";
+    @lease
+    LeaseInvalidUrl => 26, "lease_invalid_url", "ERR_SNO_LEASE_INVALID_URL", "invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)";
+    LeaseInvalidOptions => 27, "lease_invalid_options", "ERR_SNO_LEASE_INVALID_OPTIONS", "invalid lease option (namespace, TTL, margin, timeout or partition range)";
+    LeaseUnreachable => 28, "lease_unreachable", "ERR_SNO_LEASE_UNREACHABLE", "the lease store cannot be reached or did not answer in time";
+    LeaseAuthenticationFailed => 29, "lease_authentication_failed", "ERR_SNO_LEASE_AUTHENTICATION_FAILED", "the lease store refused the credentials";
+    LeaseNoFreePartition => 30, "lease_no_free_partition", "ERR_SNO_LEASE_NO_FREE_PARTITION", "every partition of the lease range is held by a live lease";
+    LeaseStore => 31, "lease_store", "ERR_SNO_LEASE_STORE", "the lease store answered with an error";
+    LeaseLost => 32, "lease_lost", "ERR_SNO_LEASE_LOST", "the lease expired and its partition was granted to another holder";
+    LeaseUnavailable => 33, "lease_unavailable", "ERR_SNO_LEASE_UNAVAILABLE", "the lease is closed or already drives a generator";
+    LeaseTlsFailed => 41, "lease_tls_failed", "ERR_SNO_LEASE_TLS_FAILED", "the TLS connection to the lease store failed (certificate refused or handshake failed)";
 }
 
 impl Error {

@@ -217,10 +217,21 @@ fn error_table_is_consistent() {
         );
         assert_eq!(ErrorKind::from_status(kind.status()), Some(kind));
         assert!(!kind.summary().is_empty() && !kind.summary().ends_with('.'));
-        // Statuses 0, 1, 13 and 26..=34, 255 are the C layer's own (success, NULL, buffer,
-        // leases, panic); 14, an argument out of range, is the core's too
-        // (`Error::InvalidArgument`).
-        assert!(![0, 1, 13, 255].contains(&kind.status()) && !(26..=34).contains(&kind.status()));
+        // Statuses 0, 1, 13, 34 and 255 are the C layer's own (success, NULL, buffer, a call a
+        // leased generator refuses, panic); the lease errors' are 26..=33 and 41.
+        assert!(![0, 1, 13, 34, 255].contains(&kind.status()));
+        assert_eq!(
+            kind.is_lease(),
+            (26..=33).contains(&kind.status()) || kind.status() == 41,
+            "{kind:?}"
+        );
+        // The core's own lease error: the generator's refusal past its lease's window.
+        let core_lease = kind == ErrorKind::LeaseExpired;
+        assert_eq!(
+            kind.is_lease() || core_lease,
+            kind.code().starts_with("lease_"),
+            "{kind:?}"
+        );
     }
     for e in [
         Error::InvalidLength {

@@ -82,25 +82,15 @@ pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
     }
 }
 
-/// The description of a status value (sno_status_str): a core error's is the one-line summary
-/// of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its own
-/// statuses (arguments, buffers, leases, panics).
+/// The description of a status value (sno_status_str): a core or lease error's is the one-line
+/// summary of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its
+/// own statuses (NULL pointers, buffers, calls a leased generator refuses, panics).
 pub(crate) fn describe(status: i32) -> &'static CStr {
     match status {
         0 => c"ok",
         1 => c"a required pointer argument is NULL",
         13 => c"output buffer too small",
-        14 => c"argument out of range",
-        26 => c"invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)",
-        27 => c"invalid lease option (namespace, TTL, margin, timeout or partition range)",
-        28 => c"the lease store cannot be reached or did not answer in time",
-        29 => c"the lease store refused the credentials",
-        30 => c"every partition of the lease range is held by a live lease",
-        31 => c"the lease store answered with an error",
-        32 => c"the lease expired and its partition was granted to another holder",
-        33 => c"the lease is closed or already drives a generator",
         34 => c"not available on a leased generator",
-        41 => c"the TLS connection to the lease store failed (certificate refused or handshake failed)",
         255 => c"internal panic caught at the C boundary",
         _ => core_summary(status).unwrap_or(c"unknown status"),
     }

@@ -250,24 +250,11 @@ impl From<Error> for sno_status {
     }
 }
 
+/// A lease error's status is its kind's number in the core's error table too
+/// (`sno_lease::Error::kind`).
 impl From<::sno_lease::Error> for sno_status {
     fn from(e: ::sno_lease::Error) -> Self {
-        match e {
-            ::sno_lease::Error::InvalidUrl { .. } => sno_status::LeaseInvalidUrl,
-            ::sno_lease::Error::InvalidOptions { .. } => sno_status::LeaseInvalidOptions,
-            ::sno_lease::Error::Unreachable { .. } => sno_status::LeaseUnreachable,
-            ::sno_lease::Error::AuthenticationFailed { .. } => {
-                sno_status::LeaseAuthenticationFailed
-            }
-            ::sno_lease::Error::Tls { .. } => sno_status::LeaseTlsFailed,
-            ::sno_lease::Error::NoFreePartition { .. } => sno_status::LeaseNoFreePartition,
-            ::sno_lease::Error::Store { .. } => sno_status::LeaseStore,
-            ::sno_lease::Error::Lost { .. } => sno_status::LeaseLost,
-            ::sno_lease::Error::Unavailable { .. } => sno_status::LeaseUnavailable,
-            ::sno_lease::Error::Id(e) => e.into(),
-            // Any future variant: the store's words are in sno_last_error_message.
-            _ => sno_status::LeaseStore,
-        }
+        sno_status::from_number(e.kind().status().into()).unwrap_or(sno_status::LeaseStore)
     }
 }
 

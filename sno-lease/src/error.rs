@@ -73,21 +73,28 @@ pub enum Error {
 }
 
 impl Error {
-    /// A stable, machine-readable name of the error kind (`"lease_unreachable"`, …); for
-    /// [`Error::Id`] the core error's own code.
-    pub fn code(&self) -> &'static str {
+    /// The error's kind in the core's one error table (`sno_core::ErrorKind`: the C status,
+    /// the codes and the summary); for [`Error::Id`] the core error's own.
+    pub fn kind(&self) -> sno_core::ErrorKind {
+        use sno_core::ErrorKind as K;
         match self {
-            Error::InvalidUrl { .. } => "lease_invalid_url",
-            Error::InvalidOptions { .. } => "lease_invalid_options",
-            Error::Unreachable { .. } => "lease_unreachable",
-            Error::AuthenticationFailed { .. } => "lease_authentication_failed",
-            Error::Tls { .. } => "lease_tls_failed",
-            Error::NoFreePartition { .. } => "lease_no_free_partition",
-            Error::Store { .. } => "lease_store",
-            Error::Lost { .. } => "lease_lost",
-            Error::Unavailable { .. } => "lease_unavailable",
-            Error::Id(e) => e.code(),
+            Error::InvalidUrl { .. } => K::LeaseInvalidUrl,
+            Error::InvalidOptions { .. } => K::LeaseInvalidOptions,
+            Error::Unreachable { .. } => K::LeaseUnreachable,
+            Error::AuthenticationFailed { .. } => K::LeaseAuthenticationFailed,
+            Error::Tls { .. } => K::LeaseTlsFailed,
+            Error::NoFreePartition { .. } => K::LeaseNoFreePartition,
+            Error::Store { .. } => K::LeaseStore,
+            Error::Lost { .. } => K::LeaseLost,
+            Error::Unavailable { .. } => K::LeaseUnavailable,
+            Error::Id(e) => e.kind(),
         }
+    }
+
+    /// A stable, machine-readable name of the error kind (`"lease_unreachable"`, …): its
+    /// [`kind`](Self::kind)'s code; for [`Error::Id`] the core error's own.
+    pub fn code(&self) -> &'static str {
+        self.kind().code()
     }
 
     /// Whether the same call may succeed later without a change of configuration: an

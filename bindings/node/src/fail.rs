@@ -244,7 +244,7 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
             if let sno_lease::Error::Lost { partition } = e {
                 props.push(("partition", Prop::Number(f64::from(partition))));
             }
-            let code = format!("ERR_SNO_{}", e.code().to_ascii_uppercase());
+            let code = e.kind().js_code().to_owned();
             (lease_class_of(&e), code, e.to_string(), props)
         }
     })
