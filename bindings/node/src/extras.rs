@@ -19,9 +19,12 @@ use sno_core::ulidflake::UlidFlake;
 use sno_core::uuid7::Uuid7;
 use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Format};
 
-use crate::fail::{Fail, OrThrow, R, range_error, type_error};
+use crate::args::{
+    batch_count, bytes_arg, clock_arg, int_arg, max_wait_ms, text_arg, try_vec, type_name,
+    with_text,
+};
+use crate::errors::{Fail, OrThrow, R, range_error, type_error};
 use crate::formats::{camel_case, canonical_text, format_arg, id_text, js_text, text_len};
-use crate::{batch_count, bytes_arg, int_arg, text_arg, try_vec, type_name, wait, with_text};
 
 /// A core result (`Result` here is napi's).
 type CoreResult<T> = std::result::Result<T, SnoError>;
@@ -417,15 +420,14 @@ impl FormatGenerator {
         (|| -> R<Self> {
             let format = format_arg(format)?;
             let what = format!("{}.Generator", format.name());
-            let max_wait_ms =
-                wait::max_wait_ms(number_option(&settings, "maxWaitMs", &what)?, &what)?;
+            let max_wait_ms = max_wait_ms(number_option(&settings, "maxWaitMs", &what)?, &what)?;
             let clock: Unknown = settings.get_named_property_unchecked("clock")?;
             let clock = match clock.get_type()? {
                 ValueType::Undefined => None,
                 _ => Some(text_arg(env, &clock, &format!("{what}: option clock"))?),
             };
             let mut core = sno_core::GeneratorSettings::new();
-            core.clock(crate::clock_arg(clock)?);
+            core.clock(clock_arg(clock)?);
             for &setting in format.settings() {
                 let name = camel_case(setting.name());
                 if let Some(v) = number_option(&settings, &name, &what)? {

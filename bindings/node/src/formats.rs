@@ -13,8 +13,8 @@ use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{Epoch, Error as SnoError, Field, FieldValue, Format, IdFormat, Setting};
 
-use crate::fail::{Fail, OrThrow, R, range_error, type_error};
-use crate::{bytes_arg, napi_error, type_name, with_text};
+use crate::args::{bytes_arg, type_name, with_text};
+use crate::errors::{Fail, OrThrow, R, napi_error, range_error, type_error};
 
 /// An operation written once over [`IdFormat`], run by [`dispatch`] for one format's type.
 pub(crate) trait Op {

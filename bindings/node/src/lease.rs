@@ -24,9 +24,9 @@ use napi_derive::napi;
 use sno_lease::LeaseOptions;
 
 #[cfg(not(target_family = "wasm"))]
-use crate::fail::rejection;
-use crate::fail::{Class, Fail, OrThrow, R, error_value, own};
-use crate::{Generator, Snapshot, generator_builder, wait};
+use crate::args;
+use crate::errors::{Class, Fail, OrThrow, R, error_value, own, rejection};
+use crate::sno::{Generator, Snapshot, generator_builder};
 
 /// `detail` as the lease's own "invalid option" error (`ERR_SNO_LEASE_INVALID_OPTIONS`).
 fn invalid(detail: String) -> Fail {
@@ -35,7 +35,7 @@ fn invalid(detail: String) -> Fail {
 
 /// An option in milliseconds: a non-negative integer JS number holds exactly.
 fn millis(name: &str, value: f64) -> R<Duration> {
-    if value.fract() == 0.0 && (0.0..=crate::MAX_SAFE_INTEGER as f64).contains(&value) {
+    if value.fract() == 0.0 && (0.0..=crate::args::MAX_SAFE_INTEGER as f64).contains(&value) {
         Ok(Duration::from_millis(value as u64))
     } else {
         Err(invalid(format!(
@@ -180,7 +180,7 @@ impl Lease {
                     "a leased generator starts in its lease's window, not where a saved state left off",
                 ));
             }
-            let max_wait_ms = wait::max_wait_ms(max_wait_ms, "Generator")?;
+            let max_wait_ms = args::max_wait_ms(max_wait_ms, "Generator")?;
             let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
             let leased = self.inner.generator_with(builder)?;
             Ok(Generator::leased(leased, max_wait_ms))

@@ -302,3 +302,8 @@ impl<T> OrThrow<T> for R<T> {
         self.map_err(|f| throw(env, f))
     }
 }
+
+/// A failure of N-API itself.
+pub(crate) fn napi_error(e: Error) -> Fail {
+    Fail::Napi(e)
+}

@@ -1,0 +1,452 @@
+//! sno's own surface: the hot paths of the process-wide generator (`newString`, `newText`, the
+//! batch check `firstInvalid`), `Id.parse`'s check, and the `Generator` class (plain or leased).
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use sno_core::{Error as SnoError, Generator as CoreGenerator, SystemClock};
+
+use crate::args::{batch_count, clock_arg, int_arg, try_vec, type_name, u16_arg, with_text};
+use crate::errors::{self, Fail, OrThrow, R, napi_error, range_error, type_error};
+
+/// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
+/// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` (with `position`)
+/// otherwise; errors name UTF-8 byte positions, as the core does.
+#[napi(ts_args_type = "text: string", ts_return_type = "void", catch_unwind)]
+pub fn check_text(env: Env, text: Unknown) -> Result<(), String> {
+    with_text(&env, &text, "Id.parse(text): text", sno_core::Id::decode)
+        .and_then(|r| r.map(drop).map_err(Fail::from))
+        .or_throw(&env)
+}
+
+fn encode(id: sno_core::Id) -> String {
+    let mut buf = [0u8; sno_core::ENCODED_LEN];
+    id.encode(&mut buf).to_owned()
+}
+
+fn meta_of(meta: Option<f64>) -> R<u8> {
+    Ok(int_arg("meta", meta.unwrap_or(0.0), 0, 255)? as u8)
+}
+
+/// The process-wide generator, as the environment configures it (`sno_lease::process_generator`):
+/// `SNO_PARTITION` fixes its partition, `SNO_LEASE_URL` leases one (the first call acquires the
+/// lease), neither keeps a random default; both, or an invalid value, is an error at every call.
+#[inline]
+fn global() -> R<sno_lease::ProcessGenerator> {
+    Ok(sno_lease::process_generator()?)
+}
+
+/// A new ID of the process-wide generator (which bounds its waits by its maximum wait).
+#[inline]
+fn global_next(meta: u8) -> R<sno_core::Id> {
+    Ok(global()?.next(meta)?)
+}
+
+/// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
+/// returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
+/// it; `newStrings` and `newIds` return those slices). `n` is checked first: at most
+/// `MAX_BATCH`.
+#[napi(
+    ts_args_type = "n: number, meta?: number | undefined | null",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
+    let text = (|| -> R<Vec<u8>> {
+        let n = batch_count(n, sno_core::ENCODED_LEN)?;
+        let meta = meta_of(meta)?;
+        let generator = global()?;
+        let mut ids = try_vec(n, "the batch's IDs")?;
+        for _ in 0..n {
+            ids.push(generator.next(meta)?);
+        }
+        let len = n * sno_core::ENCODED_LEN;
+        let mut text = try_vec(len, "the batch's text")?;
+        text.resize(len, 0u8);
+        sno_core::Id::encode_many(&ids, &mut text)?;
+        Ok(text)
+    })()
+    .or_throw(env)?;
+    env.create_string_latin1(&text)
+        .map_err(napi_error)
+        .or_throw(env)
+}
+
+/// The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
+/// has already checked that each is a string of 16 UTF-16 units), or -1: one SIMD batch decode
+/// over all of them. `decodeMany` then asks `checkText` for that item's exact error.
+#[napi(ts_args_type = "joined: string", catch_unwind)]
+pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
+    (|| -> R<i64> {
+        if joined.get_type()? != ValueType::String {
+            return Err(type_error(format!(
+                "firstInvalid(joined): joined must be a string, got {}",
+                type_name(&joined)
+            )));
+        }
+        // SAFETY: the value was just checked to be a JS string.
+        let units = unsafe { Utf16String::from_napi_value(env.raw(), joined.raw()) }?;
+        // A unit outside ASCII can never be in the alphabet: 0xFF marks it invalid.
+        let mut bytes = try_vec(units.len(), "decodeMany's text")?;
+        bytes.extend(
+            units
+                .iter()
+                .map(|&u| u8::try_from(u).ok().filter(u8::is_ascii).unwrap_or(0xFF)),
+        );
+        let count = bytes.len() / sno_core::ENCODED_LEN;
+        let mut ids = try_vec(count, "decodeMany's IDs")?;
+        ids.resize(count, sno_core::Id::ZERO);
+        Ok(match sno_core::Id::decode_many(&bytes, &mut ids) {
+            Ok(()) => -1,
+            Err(e) => match sno_core::Id::batch_index(&e) {
+                Some(index) => index as i64,
+                None => return Err(e.into()),
+            },
+        })
+    })()
+    .or_throw(&env)
+}
+
+/// A new ID's text form, straight from the process-wide generator (the fast path: the text is
+/// built on the stack and copied once, into the JS string).
+#[napi(
+    ts_args_type = "meta?: number | undefined | null",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
+    let id = meta_of(meta).and_then(global_next).or_throw(env)?;
+    env.create_string_latin1(id.encode_bytes())
+        .map_err(napi_error)
+        .or_throw(env)
+}
+
+/// `newString()` without `meta` (meta 0). With no argument to read, napi-rs skips
+/// `napi_get_cb_info` and `napi_typeof`, a large share of the call (measured:
+/// scripts/bench-notes.md, "Node: `newString()` without `meta`").
+#[napi(ts_return_type = "string", catch_unwind)]
+pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
+    let id = global_next(0).or_throw(env)?;
+    env.create_string_latin1(id.encode_bytes())
+        .map_err(napi_error)
+        .or_throw(env)
+}
+
+/// A saved generator state; pass it back as `snapshot` to continue without duplicates.
+#[napi(object)]
+pub struct Snapshot {
+    pub partition: f64,
+    pub sequence_min: f64,
+    pub sequence_max: f64,
+    pub sequence: f64,
+    pub now: f64,
+    pub wall_hi: f64,
+    pub wall_safe: f64,
+    pub drifts: f64,
+}
+
+/// Counters of rare events.
+#[napi(object)]
+pub struct Stats {
+    pub overflows: i64,
+    pub overflow_episodes: i64,
+    pub drifts: i64,
+    pub regressions: i64,
+    pub waits: i64,
+}
+
+/// A sno generator builder with the `sequenceMin` / `sequenceMax` options (defaults: the full
+/// range) and the maximum wait, for plain and leased generators alike.
+pub(crate) fn generator_builder(
+    sequence_min: Option<f64>,
+    sequence_max: Option<f64>,
+    max_wait_ms: u32,
+    clock: Option<String>,
+) -> R<sno_core::GeneratorBuilder<sno_core::SystemClock>> {
+    Ok(CoreGenerator::builder()
+        .clock(clock_arg(clock)?)
+        .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
+        .sequence_bounds(
+            u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
+            u16_arg(
+                "Generator: option sequenceMax",
+                sequence_max.unwrap_or(65535.0),
+            )?,
+        ))
+}
+
+/// What a `Generator` mints with.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the plain generator is the hot path: boxing it would add a load to every ID, and the napi object is on the heap anyway"
+)]
+enum Inner {
+    /// Its own partition (given, restored or default).
+    Plain(CoreGenerator<SystemClock>),
+    /// A lease's partition, fenced to the lease's window (`new Generator({ lease })`).
+    Leased(sno_lease::LeasedGenerator),
+}
+
+impl Inner {
+    #[inline]
+    fn try_next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
+        match self {
+            Inner::Plain(g) => g.try_next(meta),
+            Inner::Leased(g) => g.try_next(meta),
+        }
+    }
+
+    fn next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
+        match self {
+            Inner::Plain(g) => g.next(meta),
+            Inner::Leased(g) => g.next(meta),
+        }
+    }
+
+    /// The plain generator, or for a leased one a `TypeError` (`ERR_SNO_LEASED_GENERATOR`)
+    /// saying why `what` does not apply to it.
+    fn plain(&self, what: &str, why: &str) -> R<&CoreGenerator<SystemClock>> {
+        match self {
+            Inner::Plain(g) => Ok(g),
+            Inner::Leased(_) => Err(errors::own(
+                errors::Class::TypeError,
+                "ERR_SNO_LEASED_GENERATOR",
+                format!("Generator.{what}: not for a leased generator: {why}"),
+            )),
+        }
+    }
+}
+
+/// A thread-safe generator with its own partition and sequence bounds, or a lease's.
+#[napi]
+pub struct Generator {
+    inner: Inner,
+    max_wait_ms: u32,
+    /// IDs per 4 ms unit.
+    capacity: u32,
+    /// Waits of `nextAsync` (the core counts those of its blocking `next`).
+    waits: std::sync::atomic::AtomicU64,
+}
+
+impl Generator {
+    /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with.
+    pub(crate) fn leased(inner: sno_lease::LeasedGenerator, max_wait_ms: u32) -> Self {
+        Generator {
+            capacity: inner.capacity(),
+            inner: Inner::Leased(inner),
+            max_wait_ms,
+            waits: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+#[napi]
+impl Generator {
+    /// `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
+    /// eight number fields. Ranges are checked here.
+    #[napi(constructor, catch_unwind)]
+    pub fn new(
+        env: &Env,
+        partition: Option<f64>,
+        sequence_min: Option<f64>,
+        sequence_max: Option<f64>,
+        snapshot: Option<Snapshot>,
+        max_wait_ms: Option<f64>,
+        clock: Option<String>,
+    ) -> Result<Self, String> {
+        (|| -> R<Self> {
+            let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
+            let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
+            if let Some(s) = snapshot {
+                let s = sno_core::Snapshot {
+                    partition: u16_arg("Generator: option snapshot.partition", s.partition)?,
+                    sequence_min: u16_arg(
+                        "Generator: option snapshot.sequenceMin",
+                        s.sequence_min,
+                    )?,
+                    sequence_max: u16_arg(
+                        "Generator: option snapshot.sequenceMax",
+                        s.sequence_max,
+                    )?,
+                    sequence: int_arg(
+                        "Generator: option snapshot.sequence",
+                        s.sequence,
+                        0,
+                        i64::from(u32::MAX),
+                    )? as u32,
+                    now: int_arg("Generator: option snapshot.now", s.now, i64::MIN, i64::MAX)?,
+                    wall_hi: int_arg(
+                        "Generator: option snapshot.wallHi",
+                        s.wall_hi,
+                        i64::MIN,
+                        i64::MAX,
+                    )?,
+                    wall_safe: int_arg(
+                        "Generator: option snapshot.wallSafe",
+                        s.wall_safe,
+                        i64::MIN,
+                        i64::MAX,
+                    )?,
+                    drifts: int_arg(
+                        "Generator: option snapshot.drifts",
+                        s.drifts,
+                        0,
+                        i64::from(u32::MAX),
+                    )? as u32,
+                };
+                b = b.snapshot(s);
+            }
+            if let Some(p) = partition {
+                b = b.partition(u16_arg("Generator: option partition", p)?);
+            }
+            let inner = b.build()?;
+            Ok(Generator {
+                capacity: inner.capacity(),
+                inner: Inner::Plain(inner),
+                max_wait_ms,
+                waits: std::sync::atomic::AtomicU64::new(0),
+            })
+        })()
+        .or_throw(env)
+    }
+
+    /// The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
+    /// back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
+    /// what `tryNextString` would.
+    #[napi(catch_unwind)]
+    pub fn next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
+        meta_of(meta)
+            .and_then(|meta| Ok(encode(self.inner.next(meta)?)))
+            .or_throw(env)
+    }
+
+    /// The next ID or, at once, an error with code ERR_SNO_SEQUENCE_EXHAUSTED or
+    /// ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs` (leased: also ERR_SNO_LEASE_EXPIRED).
+    #[napi(catch_unwind)]
+    pub fn try_next_string(&self, env: &Env, meta: Option<f64>) -> Result<String, String> {
+        meta_of(meta)
+            .and_then(|meta| Ok(encode(self.inner.try_next(meta)?)))
+            .or_throw(env)
+    }
+
+    /// Counts one wait of `nextAsync` in `stats().waits`.
+    #[napi(catch_unwind)]
+    pub fn count_wait(&self) {
+        self.waits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
+    /// times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
+    #[napi(
+        ts_args_type = "meta: number, date: Date",
+        ts_return_type = "string",
+        catch_unwind
+    )]
+    pub fn next_with_time_string(
+        &self,
+        env: Env,
+        meta: f64,
+        date: Unknown,
+    ) -> Result<String, String> {
+        (|| -> R<String> {
+            let mut is_date = false;
+            // SAFETY: napi_is_date only inspects the value and writes the bool.
+            unsafe { napi::sys::napi_is_date(env.raw(), date.raw(), &mut is_date) };
+            if !is_date {
+                return Err(type_error(format!(
+                    "Generator.nextWithTime(meta, date): date must be a Date, got {}",
+                    type_name(&date)
+                )));
+            }
+            // SAFETY: the value was just checked to be a Date.
+            let date = unsafe { Date::from_napi_value(env.raw(), date.raw()) }?;
+            let unix_ms = date.value_of()?;
+            if !unix_ms.is_finite() {
+                return Err(range_error(
+                    "Generator.nextWithTime(meta, date): date is an Invalid Date".to_owned(),
+                ));
+            }
+            let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
+            let plain = self.inner.plain(
+                "nextWithTime",
+                "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
+            )?;
+            Ok(encode(
+                plain.new_with_unix_nanos(meta_of(Some(meta))?, nanos)?,
+            ))
+        })()
+        .or_throw(&env)
+    }
+
+    /// The state, as a plain object that round-trips through JSON (not for a leased generator:
+    /// its state is the lease's).
+    #[napi(catch_unwind)]
+    pub fn snapshot(&self, env: &Env) -> Result<Snapshot, String> {
+        let plain = self
+            .inner
+            .plain(
+                "snapshot",
+                "a new lease starts a new window, so a leased generator is never restored",
+            )
+            .or_throw(env)?;
+        let s = plain.snapshot();
+        Ok(Snapshot {
+            partition: f64::from(s.partition),
+            sequence_min: f64::from(s.sequence_min),
+            sequence_max: f64::from(s.sequence_max),
+            sequence: f64::from(s.sequence),
+            now: s.now as f64,
+            wall_hi: s.wall_hi as f64,
+            wall_safe: s.wall_safe as f64,
+            drifts: f64::from(s.drifts),
+        })
+    }
+
+    /// Counters of overflows, regressions and waits.
+    #[napi(catch_unwind)]
+    pub fn stats(&self) -> Stats {
+        let s = match &self.inner {
+            Inner::Plain(g) => g.stats(),
+            Inner::Leased(g) => g.stats(),
+        };
+        let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
+        Stats {
+            overflows: s.overflows as i64,
+            overflow_episodes: s.overflow_episodes as i64,
+            drifts: s.drifts as i64,
+            regressions: s.regressions as i64,
+            waits: s.waits.saturating_add(waits) as i64,
+        }
+    }
+
+    /// The partition (leased: the lease's, which changes if the lease is lost and replaced).
+    #[napi(getter, catch_unwind)]
+    pub fn partition(&self) -> u32 {
+        u32::from(match &self.inner {
+            Inner::Plain(g) => g.partition(),
+            Inner::Leased(g) => g.partition(),
+        })
+    }
+
+    /// IDs per 4 ms unit.
+    #[napi(getter, catch_unwind)]
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// Whether waiting can end an ERR_SNO_LEASE_EXPIRED: a leased generator whose lease is not
+    /// closed (a renewal or a new grant may come). `nextAsync` polls while it is true.
+    #[napi(getter, catch_unwind)]
+    pub fn lease_renewable(&self) -> bool {
+        match &self.inner {
+            Inner::Plain(_) => false,
+            Inner::Leased(g) => !g.is_closed(),
+        }
+    }
+
+    /// The longest `next` / `nextAsync` waits, in milliseconds.
+    #[napi(getter, catch_unwind)]
+    pub fn max_wait_ms(&self) -> u32 {
+        self.max_wait_ms
+    }
+}
