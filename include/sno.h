@@ -96,6 +96,19 @@
 // Room for a text field's value (a TypeID prefix: at most 63 characters) with its NUL.
 #define SNO_FIELD_TEXT_LEN 64
 
+// Characters in the hex text of a SCRU160 ID (no terminating NUL).
+#define SNO_SCRU160_HEX_LEN 40
+
+// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
+// suffix; no terminating NUL).
+#define SNO_TYPEID_MAX_ENCODED_LEN 90
+
+// Characters in the longest TypeID prefix.
+#define SNO_TYPEID_MAX_PREFIX_LEN 63
+
+// The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
+#define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
+
 // Characters in the text form of a ULID (no terminating NUL).
 #define SNO_ULID_ENCODED_LEN 26
 
@@ -116,19 +129,6 @@
 
 // Characters in the text of a KSUID: base62 over 0-9A-Za-z (no terminating NUL).
 #define SNO_KSUID_ENCODED_LEN 27
-
-// Characters in the hex text of a SCRU160 ID (no terminating NUL).
-#define SNO_SCRU160_HEX_LEN 40
-
-// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
-// suffix; no terminating NUL).
-#define SNO_TYPEID_MAX_ENCODED_LEN 90
-
-// Characters in the longest TypeID prefix.
-#define SNO_TYPEID_MAX_PREFIX_LEN 63
-
-// The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
-#define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
 
 // Result of every fallible function. Values are fixed and never reused.
 typedef enum sno_status {
@@ -325,12 +325,182 @@ typedef struct sno_ulidflake_generator sno_ulidflake_generator;
 // An opaque, thread-safe UUIDv7 generator (see sno_uuid7_generator_new).
 typedef struct sno_uuid7_generator sno_uuid7_generator;
 
+// A named field of an ID, as the core describes it (name, value, unit, width).
+typedef struct sno_field {
+  // The field's name, NUL-terminated, in snake case: "unix_ms", "units", "sequence", …
+  char name[SNO_FIELD_NAME_LEN];
+  // What a number counts, NUL-terminated: "unix_ms" (ms since 1970), "sno_units" (4 ms
+  // units since 2010), "epoch_ms" (ms since the format's or the application's epoch) or
+  // "none".
+  char unit[SNO_FIELD_NAME_LEN];
+  // Which member holds the value.
+  enum sno_field_kind kind;
+  // The field's width in bits (0 for text).
+  uint8_t bits;
+  // A number's low 64 bits; a flag's 0 or 1.
+  uint64_t value;
+  // A number's bits 64..127: non-zero only for fields wider than 64 bits (the 80-bit
+  // randomness of ULID and SCRU160).
+  uint64_t value_hi;
+  // A text field's value, NUL-terminated; empty for numbers and flags.
+  char text[SNO_FIELD_TEXT_LEN];
+} sno_field;
+
+// Everything about one ID (sno_inspect, sno_inspect_bytes).
+typedef struct sno_inspection {
+  // The format.
+  enum sno_format format;
+  // The length of the binary form in `bytes`.
+  size_t binary_len;
+  // The binary form (a TypeID's is its UUID: the prefix is not part of it).
+  uint8_t bytes[SNO_MAX_BINARY_LEN];
+  // The length of the canonical text in `text`.
+  size_t text_len;
+  // The canonical text, NUL-terminated.
+  char text[SNO_MAX_TEXT_SIZE];
+  // Whether the ID carries its Unix time (a Nanoflake does not: its epoch is the
+  // application's).
+  bool has_unix_ms;
+  // Milliseconds since 1970 (for sno, the start of its 4 ms unit); 0 without `has_unix_ms`.
+  int64_t unix_ms;
+  // How many of `fields` are set, in layout order (most significant first).
+  size_t field_count;
+  // The named fields.
+  struct sno_field fields[SNO_MAX_FIELDS];
+} sno_inspection;
+
+// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
+// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
+// SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
+typedef int64_t sno_nanoflake;
+
+// The fields of a Nanoflake.
+typedef struct sno_nanoflake_fields {
+  // Milliseconds since the application's epoch (41 bits).
+  uint64_t timestamp;
+  // The generator id (0 ..= 1023).
+  uint16_t generator_id;
+  // The sequence within the millisecond (0 ..= 4095).
+  uint16_t sequence;
+  // `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
+  // layout bug); add it to the epoch to read IDs they generated.
+  uint64_t reference_timestamp;
+} sno_nanoflake_fields;
+
+// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy,
+// big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru128 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_scru128;
+
+// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
+// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_scru160 {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_scru160;
+
+// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
+// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
+// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from raw
+// bytes with sno_uuid7_from_bytes.
+typedef struct sno_uuid7 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_uuid7;
+
+// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID; byte
+// order (memcmp) is time order.
+typedef struct sno_ulid {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_ulid;
+
+// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 | randomness << 5
+// | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative
+// value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
+typedef int64_t sno_ulidflake;
+
+// Both readings of a Ulid-Flake (a value does not say which version made it).
+typedef struct sno_ulidflake_fields {
+  // Milliseconds since the epoch (43 bits).
+  uint64_t timestamp;
+  // The low 20 bits: the stand-alone version's randomness.
+  uint32_t randomness;
+  // Bits 5-19: the scalable version's randomness.
+  uint16_t scalable_randomness;
+  // The low 5 bits: the scalable version's scalability id.
+  uint8_t sid;
+} sno_ulidflake_fields;
+
+// Settings of a Ulid-Flake generator (sno_ulidflake_generator_new).
+typedef struct sno_ulidflake_options {
+  // The epoch in Unix milliseconds (SNO_ULIDFLAKE_DEFAULT_EPOCH_MS by default).
+  int64_t epoch_ms;
+  // -1 for the stand-alone version, else the scalable version's id (0 ..= 31).
+  int32_t sid;
+  // Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2); 1 by default.
+  uint8_t entropy_size;
+} sno_ulidflake_options;
+
 // A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 // order.
 typedef struct sno_id {
   // The binary form.
   uint8_t bytes[10];
 } sno_id;
+
+// A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload,
+// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+typedef struct sno_ksuid {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_ksuid;
+
+// Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
+// NULL for every default, then set what you need: each field's zero means its default.
+typedef struct sno_lease_options {
+  // The namespace (a NUL-terminated string of 1..=64 bytes of `A-Z a-z 0-9 _ - . :`):
+  // leases of different namespaces never conflict, so one store serves many fleets. NULL:
+  // "default". An empty string is SNO_STATUS_LEASE_INVALID_OPTIONS.
+  const char *namespace_name;
+  // The first partition the lease may take (0: partition 0).
+  uint16_t partition_first;
+  // The last partition the lease may take; 0 means 65535 (as sequence_max does), so the
+  // zeroed pair is every partition 0..=65535, and `{9, 9}` is partition 9 alone. A range
+  // of partition 0 alone cannot be asked for. partition_first above partition_last (not 0)
+  // is SNO_STATUS_LEASE_INVALID_OPTIONS.
+  uint16_t partition_last;
+  // How long a grant lasts without renewal, in ms (1000..=3600000); 0: 15000. A background
+  // thread renews it every third of the TTL; a crashed holder's partition is free again
+  // after at most one TTL.
+  uint32_t ttl_ms;
+  // How much sooner than the store's expiry the holder stops minting, in ms: the bound on
+  // how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
+  // must be at most half the TTL.
+  uint32_t margin_ms;
+  // The longest one call to the store (connect, acquire, renew, release) may take, in ms
+  // (100..=60000); 0: 10000.
+  uint32_t timeout_ms;
+} sno_lease_options;
+
+// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
+// store's clock.
+typedef struct sno_lease_grant {
+  // The partition granted.
+  uint16_t partition;
+  // The fencing token: larger than every token granted before it in the namespace.
+  uint64_t token;
+  // The earliest time the grant stamps into an ID (where the partition's earlier holders
+  // stopped).
+  int64_t ids_from_unix_ms;
+  // Every ID of the grant is stamped before this time (the expiry minus the margin); it
+  // moves forward with every renewal.
+  int64_t ids_before_unix_ms;
+  // When the store lets the grant lapse unless it is renewed.
+  int64_t expires_unix_ms;
+} sno_lease_grant;
 
 // Options for sno_generator_new (and sno_generator_new_leased, which uses only the sequence
 // bounds). Zero-initialise (`sno_generator_options opts = {0};`), then set what you need:
@@ -391,176 +561,6 @@ typedef struct sno_stats {
   uint64_t waits;
 } sno_stats;
 
-// A named field of an ID, as the core describes it (name, value, unit, width).
-typedef struct sno_field {
-  // The field's name, NUL-terminated, in snake case: "unix_ms", "units", "sequence", …
-  char name[SNO_FIELD_NAME_LEN];
-  // What a number counts, NUL-terminated: "unix_ms" (ms since 1970), "sno_units" (4 ms
-  // units since 2010), "epoch_ms" (ms since the format's or the application's epoch) or
-  // "none".
-  char unit[SNO_FIELD_NAME_LEN];
-  // Which member holds the value.
-  enum sno_field_kind kind;
-  // The field's width in bits (0 for text).
-  uint8_t bits;
-  // A number's low 64 bits; a flag's 0 or 1.
-  uint64_t value;
-  // A number's bits 64..127: non-zero only for fields wider than 64 bits (the 80-bit
-  // randomness of ULID and SCRU160).
-  uint64_t value_hi;
-  // A text field's value, NUL-terminated; empty for numbers and flags.
-  char text[SNO_FIELD_TEXT_LEN];
-} sno_field;
-
-// Everything about one ID (sno_inspect, sno_inspect_bytes).
-typedef struct sno_inspection {
-  // The format.
-  enum sno_format format;
-  // The length of the binary form in `bytes`.
-  size_t binary_len;
-  // The binary form (a TypeID's is its UUID: the prefix is not part of it).
-  uint8_t bytes[SNO_MAX_BINARY_LEN];
-  // The length of the canonical text in `text`.
-  size_t text_len;
-  // The canonical text, NUL-terminated.
-  char text[SNO_MAX_TEXT_SIZE];
-  // Whether the ID carries its Unix time (a Nanoflake does not: its epoch is the
-  // application's).
-  bool has_unix_ms;
-  // Milliseconds since 1970 (for sno, the start of its 4 ms unit); 0 without `has_unix_ms`.
-  int64_t unix_ms;
-  // How many of `fields` are set, in layout order (most significant first).
-  size_t field_count;
-  // The named fields.
-  struct sno_field fields[SNO_MAX_FIELDS];
-} sno_inspection;
-
-// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID; byte
-// order (memcmp) is time order.
-typedef struct sno_ulid {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_ulid;
-
-// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
-// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
-// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from raw
-// bytes with sno_uuid7_from_bytes.
-typedef struct sno_uuid7 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_uuid7;
-
-// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy,
-// big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
-typedef struct sno_scru128 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_scru128;
-
-// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
-// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
-typedef struct sno_scru160 {
-  // The binary form.
-  uint8_t bytes[20];
-} sno_scru160;
-
-// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
-// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
-// SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
-typedef int64_t sno_nanoflake;
-
-// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 | randomness << 5
-// | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative
-// value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
-typedef int64_t sno_ulidflake;
-
-// A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload,
-// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
-typedef struct sno_ksuid {
-  // The binary form.
-  uint8_t bytes[20];
-} sno_ksuid;
-
-// Options for sno_lease_acquire. Zero-initialise (`sno_lease_options opts = {0};`) or pass
-// NULL for every default, then set what you need: each field's zero means its default.
-typedef struct sno_lease_options {
-  // The namespace (a NUL-terminated string of 1..=64 bytes of `A-Z a-z 0-9 _ - . :`):
-  // leases of different namespaces never conflict, so one store serves many fleets. NULL:
-  // "default". An empty string is SNO_STATUS_LEASE_INVALID_OPTIONS.
-  const char *namespace_name;
-  // The first partition the lease may take (0: partition 0).
-  uint16_t partition_first;
-  // The last partition the lease may take; 0 means 65535 (as sequence_max does), so the
-  // zeroed pair is every partition 0..=65535, and `{9, 9}` is partition 9 alone. A range
-  // of partition 0 alone cannot be asked for. partition_first above partition_last (not 0)
-  // is SNO_STATUS_LEASE_INVALID_OPTIONS.
-  uint16_t partition_last;
-  // How long a grant lasts without renewal, in ms (1000..=3600000); 0: 15000. A background
-  // thread renews it every third of the TTL; a crashed holder's partition is free again
-  // after at most one TTL.
-  uint32_t ttl_ms;
-  // How much sooner than the store's expiry the holder stops minting, in ms: the bound on
-  // how far this host's clock may lag the store's. 0: a tenth of the TTL, at most 1000. It
-  // must be at most half the TTL.
-  uint32_t margin_ms;
-  // The longest one call to the store (connect, acquire, renew, release) may take, in ms
-  // (100..=60000); 0: 10000.
-  uint32_t timeout_ms;
-} sno_lease_options;
-
-// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
-// store's clock.
-typedef struct sno_lease_grant {
-  // The partition granted.
-  uint16_t partition;
-  // The fencing token: larger than every token granted before it in the namespace.
-  uint64_t token;
-  // The earliest time the grant stamps into an ID (where the partition's earlier holders
-  // stopped).
-  int64_t ids_from_unix_ms;
-  // Every ID of the grant is stamped before this time (the expiry minus the margin); it
-  // moves forward with every renewal.
-  int64_t ids_before_unix_ms;
-  // When the store lets the grant lapse unless it is renewed.
-  int64_t expires_unix_ms;
-} sno_lease_grant;
-
-// The fields of a Nanoflake.
-typedef struct sno_nanoflake_fields {
-  // Milliseconds since the application's epoch (41 bits).
-  uint64_t timestamp;
-  // The generator id (0 ..= 1023).
-  uint16_t generator_id;
-  // The sequence within the millisecond (0 ..= 4095).
-  uint16_t sequence;
-  // `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
-  // layout bug); add it to the epoch to read IDs they generated.
-  uint64_t reference_timestamp;
-} sno_nanoflake_fields;
-
-// Both readings of a Ulid-Flake (a value does not say which version made it).
-typedef struct sno_ulidflake_fields {
-  // Milliseconds since the epoch (43 bits).
-  uint64_t timestamp;
-  // The low 20 bits: the stand-alone version's randomness.
-  uint32_t randomness;
-  // Bits 5-19: the scalable version's randomness.
-  uint16_t scalable_randomness;
-  // The low 5 bits: the scalable version's scalability id.
-  uint8_t sid;
-} sno_ulidflake_fields;
-
-// Settings of a Ulid-Flake generator (sno_ulidflake_generator_new).
-typedef struct sno_ulidflake_options {
-  // The epoch in Unix milliseconds (SNO_ULIDFLAKE_DEFAULT_EPOCH_MS by default).
-  int64_t epoch_ms;
-  // -1 for the stand-alone version, else the scalable version's id (0 ..= 31).
-  int32_t sid;
-  // Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2); 1 by default.
-  uint8_t entropy_size;
-} sno_ulidflake_options;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -571,226 +571,6 @@ uint32_t sno_version(void);
 
 // The library's version as a static NUL-terminated string ("0.2.0"). Thread-safe.
 const char *sno_version_string(void);
-
-// A static NUL-terminated description of a status value (any integer is accepted; unknown
-// values give "unknown status"). Thread-safe.
-const char *sno_status_str(int32_t status);
-
-// A new ID from the process-wide generator, configured by the environment on first use (no
-// code needed):
-// - neither variable set: a random default partition per process (fresh after fork());
-// - `SNO_PARTITION=<0..=65535>`: that partition (a fork() child then gets SNO_STATUS_FORKED:
-//   two processes must not share it);
-// - `SNO_LEASE_URL=postgres://…` or `redis://…`: a partition leased for the process (see
-//   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
-//   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
-//   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
-//   fork() child leases its own on its first call. The lease is released when the process
-//   ends normally (sno_release_process_lease, registered with `atexit` on the first lease).
-//
-// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
-// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
-// (SNO_PARTITION, or both SNO_PARTITION and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_OPTIONS
-// (SNO_LEASE_* values), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
-// other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
-// recorded for sno_last_error_message. sno_process_partition tells the partition.
-// Thread-safe.
-//
-// # Safety
-// `out` must be NULL or valid for writing one sno_id.
-enum sno_status sno_new(uint8_t meta, struct sno_id *out);
-
-// Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
-// zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
-// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
-// sno_generator_free. Thread-safe.
-//
-// # Safety
-// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
-enum sno_status sno_generator_new(const struct sno_generator_options *opts,
-                                  struct sno_generator **out);
-
-// sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
-// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to read);
-// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
-//
-// # Safety
-// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
-enum sno_status sno_generator_new_with_clock(const struct sno_generator_options *opts,
-                                             int32_t clock,
-                                             struct sno_generator **out);
-
-// Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
-// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(): a partition
-// 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
-// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
-// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
-// Thread-safe.
-//
-// # Safety
-// `snapshot` must be NULL or valid; `out` must be NULL or writable.
-enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
-                                      int32_t partition,
-                                      struct sno_generator **out);
-
-// Gives a generator a partition of its own, typically in a fork() child, where a generator
-// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
-// caller must make sure no other live generator mints with `partition`. A leased generator
-// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live.
-enum sno_status sno_generator_repartition(const struct sno_generator *generator,
-                                          uint16_t partition);
-
-// Releases a generator; NULL is accepted and ignored. Not thread-safe with respect to other
-// calls on the same generator: call it once, after every user is done.
-//
-// # Safety
-// `generator` must be NULL or a pointer from sno_generator_new/restore not yet freed.
-void sno_generator_free(struct sno_generator *generator);
-
-// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
-// regression, 5 s at most in all: a retry time further away (or never: the end of the sno
-// range) gives SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION at once. Also fails
-// with SNO_STATUS_CLOCK_OUT_OF_RANGE, and SNO_STATUS_FORKED in a fork() child for a generator
-// with an explicit partition (see sno_generator_repartition; a default-partitioned generator
-// takes a fresh partition in the child by itself). Thread-safe: share one generator between
-// threads freely.
-//
-// # Safety
-// `generator` must be NULL or live; `out` must be NULL or writable.
-enum sno_status sno_generator_next(const struct sno_generator *generator,
-                                   uint8_t meta,
-                                   struct sno_id *out);
-
-// The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
-// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL),
-// or SNO_RETRY_NEVER when no retry can succeed (the end of the sno range). Never blocks.
-// Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
-enum sno_status sno_generator_try_next(const struct sno_generator *generator,
-                                       uint8_t meta,
-                                       struct sno_id *out,
-                                       int64_t *retry_at_unix_ns);
-
-// An ID for the given Unix time in nanoseconds (porting, back-filling), with its own wrapping
-// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. A leased generator
-// answers SNO_STATUS_LEASED_GENERATOR (it mints only inside its lease). Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` must be NULL or writable.
-enum sno_status sno_generator_next_with_time(const struct sno_generator *generator,
-                                             uint8_t meta,
-                                             int64_t unix_ns,
-                                             struct sno_id *out);
-
-// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
-// straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
-// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error the contents of
-// `out` are unspecified. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
-enum sno_status sno_generator_next_many(const struct sno_generator *generator,
-                                        uint8_t meta,
-                                        struct sno_id *out,
-                                        size_t count);
-
-// The generator's state, to persist and pass to sno_generator_restore. A leased generator
-// answers SNO_STATUS_LEASED_GENERATOR: its lease, not a snapshot, keeps its IDs unique.
-// Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` must be NULL or writable.
-enum sno_status sno_generator_snapshot(const struct sno_generator *generator,
-                                       struct sno_snapshot *out);
-
-// Counters of overflows, regressions and waits. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live; `out` must be NULL or writable.
-enum sno_status sno_generator_stats(const struct sno_generator *generator, struct sno_stats *out);
-
-// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
-// Gives SNO_STATUS_INVALID_LENGTH or SNO_STATUS_INVALID_BYTE otherwise. Thread-safe.
-//
-// # Safety
-// `text` must be valid for `len` reads (NULL only with len 0); `out` NULL or writable.
-enum sno_status sno_id_decode(const char *text, size_t len, struct sno_id *out);
-
-// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest
-// SIMD kernel the CPU has (AVX-512 VBMI, AVX2, SSSE3), chosen once per call. Thread-safe.
-//
-// # Safety
-// `ids` valid for `count` reads and `out` for `count * 16` writes (NULL only with count 0).
-enum sno_status sno_id_encode_many(const struct sno_id *ids, size_t count, char *out);
-
-// Strictly decodes `count` consecutive 16-byte IDs from `text` (SIMD like
-// `sno_id_encode_many`). On failure the index of the first bad ID goes to `error_index` (may be
-// NULL); the IDs before it are written to `out` and the slots from it on are left untouched.
-// Thread-safe.
-//
-// # Safety
-// `text` valid for `count * 16` reads and `out` for `count` writes (NULL only with count 0);
-// `error_index` NULL or writable.
-enum sno_status sno_id_decode_many(const char *text,
-                                   size_t count,
-                                   struct sno_id *out,
-                                   size_t *error_index);
-
-// Builds an ID from its fields; a timestamp above 2^39 − 1 gives
-// SNO_STATUS_TIMESTAMP_OVERFLOW. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_id_from_fields(uint64_t timestamp,
-                                   bool tick_tock,
-                                   uint8_t meta,
-                                   uint16_t partition,
-                                   uint16_t sequence,
-                                   struct sno_id *out);
-
-// Deprecated: the same as sno_id_from_fields; kept for the 0.2 ABI.
-//
-// # Safety
-// `out` must be NULL or writable.
-SNO_DEPRECATED("use sno_id_from_fields")
-enum sno_status sno_id_from_parts(uint64_t timestamp,
-                                  bool tick_tock,
-                                  uint8_t meta,
-                                  uint16_t partition,
-                                  uint16_t sequence,
-                                  struct sno_id *out);
-
-// Timestamp in 4 ms units since 2010-01-01T00:00:00Z. Thread-safe.
-uint64_t sno_id_timestamp(struct sno_id id);
-
-// The tick-tock bit. Thread-safe.
-bool sno_id_tick_tock(struct sno_id id);
-
-// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
-int64_t sno_id_unix_nanos(struct sno_id id);
-
-// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
-int64_t sno_id_unix_ms(struct sno_id id);
-
-// Deprecated: the same as sno_id_unix_ms; kept for the 0.2 ABI.
-SNO_DEPRECATED("use sno_id_unix_ms") int64_t sno_id_unix_millis(struct sno_id id);
-
-// The meta byte. Thread-safe.
-uint8_t sno_id_meta(struct sno_id id);
-
-// The partition (big-endian bytes 6..8). Thread-safe.
-uint16_t sno_id_partition(struct sno_id id);
-
-// The sequence (big-endian bytes 8..10). Thread-safe.
-uint16_t sno_id_sequence(struct sno_id id);
-
-// Whether all 10 bytes are zero. Thread-safe.
-bool sno_id_is_zero(struct sno_id id);
 
 // The format's name ("sno", "ulid", "uuid7", "scru128", "scru160", "nanoflake", "ulidflake",
 // …) as a static NUL-terminated string, or NULL for a value that is no sno_format. Thread-safe.
@@ -861,6 +641,214 @@ enum sno_status sno_inspect_bytes(int32_t format,
                                   const uint8_t *bytes,
                                   size_t len,
                                   struct sno_inspection *out);
+
+// A static NUL-terminated description of a status value (any integer is accepted; unknown
+// values give "unknown status"). Thread-safe.
+const char *sno_status_str(int32_t status);
+
+// Writes the canonical text (base36, lower case, no padding: 1 to 13 characters) and a NUL;
+// `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL. The number of characters
+// (without the NUL) goes to `written` (may be NULL). Thread-safe.
+//
+// # Safety
+// `out` NULL or valid for `out_len` byte writes; `written` NULL or writable.
+enum sno_status sno_nanoflake_encode(sno_nanoflake id, char *out, size_t out_len, size_t *written);
+
+// Writes the fields of `id`. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_nanoflake_get_fields(sno_nanoflake id, struct sno_nanoflake_fields *out);
+
+// Builds a Nanoflake from its fields (SNO_STATUS_MILLIS_OUT_OF_RANGE for a timestamp above
+// 2^41-1, SNO_STATUS_VALUE_OVERFLOW for a generator id above 1023 or a sequence above 4095).
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_nanoflake_from_fields(uint64_t timestamp,
+                                          uint16_t generator_id,
+                                          uint16_t sequence,
+                                          sno_nanoflake *out);
+
+// Creates a generator for `generator_id` (0 ..= 1023, else SNO_STATUS_VALUE_OVERFLOW)
+// counting milliseconds from `epoch_ms` (Unix milliseconds, not negative, shared by every
+// generator of the application), on the system clock. IDs are unique only across generators
+// with distinct ids (one per process and thread pool). Free it with
+// sno_nanoflake_generator_free. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
+                                            uint16_t generator_id,
+                                            struct sno_nanoflake_generator **out);
+
+// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own, keeping its last
+// timestamp and sequence (it never repeats its own IDs), typically in a fork() child, where a generator inherited from the parent refuses to mint
+// (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live.
+enum sno_status sno_nanoflake_generator_repartition(const struct sno_nanoflake_generator *generator,
+                                                    uint16_t generator_id);
+
+// The 24-bit counter_hi field. Thread-safe.
+uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
+
+// The 24-bit counter_lo field. Thread-safe.
+uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
+
+// The 32-bit entropy field. Thread-safe.
+uint32_t sno_scru128_entropy(struct sno_scru128 id);
+
+// Writes the 40 lower-case hex digits (no NUL). Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
+enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
+
+// The 16-bit counter field. Thread-safe.
+uint16_t sno_scru160_counter(struct sno_scru160 id);
+
+// The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
+uint16_t sno_scru160_random16(struct sno_scru160 id);
+
+// Writes the text of a new TypeID, with `prefix` (NUL-terminated; "" for none) and a UUIDv7
+// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL to `out`. `out_len`
+// must exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
+// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
+// prefix the spec refuses (at most 63 of `a-z` and `_`, not starting or ending with `_`) is
+// SNO_STATUS_INVALID_PREFIX, with the rule in sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL
+// or writable.
+enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
+
+// Writes the text of the TypeID with `prefix` (NUL-terminated; "" for none) and the UUID in
+// `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; any UUID, as the spec allows),
+// and a NUL to `out`, as sno_typeid_new does. With sno_parse_as (which gives the UUID) and the
+// prefix field of sno_inspect, it round-trips a TypeID. Thread-safe.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length
+// 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+enum sno_status sno_typeid_from_uuid(const char *prefix,
+                                     const uint8_t *uuid,
+                                     size_t uuid_len,
+                                     char *out,
+                                     size_t out_len,
+                                     size_t *written);
+
+// The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
+// SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid, struct sno_ulid *out);
+
+// Writes both readings of `id`. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_get_fields(sno_ulidflake id, struct sno_ulidflake_fields *out);
+
+// A stand-alone Ulid-Flake from its timestamp (ms since the epoch, < 2^43, else
+// SNO_STATUS_MILLIS_OUT_OF_RANGE) and 20-bit randomness (else SNO_STATUS_VALUE_OVERFLOW).
+// Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_from_fields(uint64_t timestamp,
+                                          uint32_t randomness,
+                                          sno_ulidflake *out);
+
+// Deprecated: the same as sno_ulidflake_from_fields; kept for the 0.2 ABI.
+//
+// # Safety
+// `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulidflake_from_fields")
+enum sno_status sno_ulidflake_from_parts(uint64_t timestamp,
+                                         uint32_t randomness,
+                                         sno_ulidflake *out);
+
+// A scalable Ulid-Flake from its timestamp, 15-bit randomness and 5-bit sid. Thread-safe.
+//
+// # Safety
+// `out` NULL or writable.
+enum sno_status sno_ulidflake_from_scalable_fields(uint64_t timestamp,
+                                                   uint16_t randomness,
+                                                   uint8_t sid,
+                                                   sno_ulidflake *out);
+
+// Deprecated: the same as sno_ulidflake_from_scalable_fields; kept for the 0.2 ABI.
+//
+// # Safety
+// `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulidflake_from_scalable_fields")
+enum sno_status sno_ulidflake_from_scalable_parts(uint64_t timestamp,
+                                                  uint16_t randomness,
+                                                  uint8_t sid,
+                                                  sno_ulidflake *out);
+
+// The default generator settings: stand-alone, default epoch, 1-byte increments.
+struct sno_ulidflake_options sno_ulidflake_options_default(void);
+
+// Creates a generator with `options` (NULL: sno_ulidflake_options_default()) on the system
+// clock and a per-thread CSPRNG. A negative epoch gives SNO_STATUS_MILLIS_OUT_OF_RANGE; a sid
+// outside -1 ..= 31 or an entropy_size outside its range SNO_STATUS_VALUE_OVERFLOW. Free it
+// with sno_ulidflake_generator_free. Thread-safe.
+//
+// # Safety
+// `options` NULL or valid; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *options,
+                                            struct sno_ulidflake_generator **out);
+
+// Gives a Ulid-Flake generator the scalable sid (0 ..= 31, else SNO_STATUS_VALUE_OVERFLOW),
+// typically in a fork() child, where a scalable generator inherited from the parent refuses to
+// mint (SNO_STATUS_FORKED) until this is called; a scalable generator keeps its last
+// timestamp and randomness, a stand-alone one becomes scalable and starts afresh. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live.
+enum sno_status sno_ulidflake_generator_repartition(const struct sno_ulidflake_generator *generator,
+                                                    uint8_t sid);
+
+// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
+// Thread-safe.
+//
+// # Safety
+// As sno_uuid7_decode.
+enum sno_status sno_uuid7_decode_lenient(const char *text,
+                                         size_t len,
+                                         struct sno_uuid7 *out,
+                                         size_t *error_position);
+
+// A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
+// the RFC variant (SNO_STATUS_NOT_VERSION7). Thread-safe.
+//
+// # Safety
+// `bytes` valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+enum sno_status sno_uuid7_from_bytes(const uint8_t *bytes, size_t len, struct sno_uuid7 *out);
+
+// The fields of a UUIDv7: `unix_ts_ms` (48 bits), `rand_a` (12 bits) and `rand_b` (62 bits);
+// any out-pointer may be NULL. SNO_STATUS_NOT_VERSION7 if `id` does not hold a UUIDv7.
+// Thread-safe.
+//
+// # Safety
+// Each out-pointer must be NULL or writable.
+enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
+                                 uint64_t *unix_ts_ms,
+                                 uint16_t *rand_a,
+                                 uint64_t *rand_b);
+
+// The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
+// (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
 
 // Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL). Thread-safe.
 //
@@ -1582,209 +1570,221 @@ enum sno_status sno_process_partition(uint16_t *out);
 // `buf` must be NULL or valid for `len` byte writes.
 size_t sno_last_error_message(char *buf, size_t len);
 
-// Writes the canonical text (base36, lower case, no padding: 1 to 13 characters) and a NUL;
-// `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL. The number of characters
-// (without the NUL) goes to `written` (may be NULL). Thread-safe.
+// A new ID from the process-wide generator, configured by the environment on first use (no
+// code needed):
+// - neither variable set: a random default partition per process (fresh after fork());
+// - `SNO_PARTITION=<0..=65535>`: that partition (a fork() child then gets SNO_STATUS_FORKED:
+//   two processes must not share it);
+// - `SNO_LEASE_URL=postgres://…` or `redis://…`: a partition leased for the process (see
+//   sno_lease_acquire), with `SNO_LEASE_NAMESPACE` (default "default"), `SNO_LEASE_TTL`
+//   (seconds, or a number with ms, s or m; default 15 s) and `SNO_LEASE_PARTITIONS`
+//   (`first-last`, default 0-65535); the first call blocks while the lease is acquired, and a
+//   fork() child leases its own on its first call. The lease is released when the process
+//   ends normally (sno_release_process_lease, registered with `atexit` on the first lease).
 //
-// # Safety
-// `out` NULL or valid for `out_len` byte writes; `written` NULL or writable.
-enum sno_status sno_nanoflake_encode(sno_nanoflake id, char *out, size_t out_len, size_t *written);
-
-// Writes the fields of `id`. Thread-safe.
-//
-// # Safety
-// `out` NULL or writable.
-enum sno_status sno_nanoflake_get_fields(sno_nanoflake id, struct sno_nanoflake_fields *out);
-
-// Builds a Nanoflake from its fields (SNO_STATUS_MILLIS_OUT_OF_RANGE for a timestamp above
-// 2^41-1, SNO_STATUS_VALUE_OVERFLOW for a generator id above 1023 or a sequence above 4095).
+// Sleeps if the 4 ms unit's 65 536 IDs are used up (or a leased partition awaits its
+// renewal), 5 s at most. A bad environment fails every call: SNO_STATUS_INVALID_ENVIRONMENT
+// (SNO_PARTITION, or both SNO_PARTITION and SNO_LEASE_URL set), SNO_STATUS_LEASE_INVALID_OPTIONS
+// (SNO_LEASE_* values), SNO_STATUS_LEASE_INVALID_URL; a store that cannot lease gives the
+// other SNO_STATUS_LEASE_* statuses, and is tried again by the next call. Failures are
+// recorded for sno_last_error_message. sno_process_partition tells the partition.
 // Thread-safe.
 //
 // # Safety
-// `out` NULL or writable.
-enum sno_status sno_nanoflake_from_fields(uint64_t timestamp,
-                                          uint16_t generator_id,
-                                          uint16_t sequence,
-                                          sno_nanoflake *out);
+// `out` must be NULL or valid for writing one sno_id.
+enum sno_status sno_new(uint8_t meta, struct sno_id *out);
 
-// Creates a generator for `generator_id` (0 ..= 1023, else SNO_STATUS_VALUE_OVERFLOW)
-// counting milliseconds from `epoch_ms` (Unix milliseconds, not negative, shared by every
-// generator of the application), on the system clock. IDs are unique only across generators
-// with distinct ids (one per process and thread pool). Free it with
-// sno_nanoflake_generator_free. Thread-safe.
+// Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
+// zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
+// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
+// sno_generator_free. Thread-safe.
 //
 // # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
-                                            uint16_t generator_id,
-                                            struct sno_nanoflake_generator **out);
+// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
+enum sno_status sno_generator_new(const struct sno_generator_options *opts,
+                                  struct sno_generator **out);
 
-// Gives a Nanoflakes generator a generator id (0 ..= 1023) of its own, keeping its last
-// timestamp and sequence (it never repeats its own IDs), typically in a fork() child, where a generator inherited from the parent refuses to mint
-// (SNO_STATUS_FORKED: resetting it would repeat the parent's IDs) until this is called.
+// sno_generator_new on the clock `clock` (a sno_clock: SNO_CLOCK_PRECISE, as
+// sno_generator_new uses, or SNO_CLOCK_FAST, the cached clock that costs a few nanoseconds to read);
+// another value is SNO_STATUS_UNKNOWN_CLOCK. Thread-safe.
+//
+// # Safety
+// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
+enum sno_status sno_generator_new_with_clock(const struct sno_generator_options *opts,
+                                             int32_t clock,
+                                             struct sno_generator **out);
+
+// Creates a generator from a snapshot (see sno_generator_snapshot). `partition` overrides the
+// snapshot's (pass SNO_PARTITION_DEFAULT to keep it), e.g. in a child after fork(): a partition
+// 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
+// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
+// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
 // Thread-safe.
+//
+// # Safety
+// `snapshot` must be NULL or valid; `out` must be NULL or writable.
+enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
+                                      int32_t partition,
+                                      struct sno_generator **out);
+
+// Gives a generator a partition of its own, typically in a fork() child, where a generator
+// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
+// caller must make sure no other live generator mints with `partition`. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live.
-enum sno_status sno_nanoflake_generator_repartition(const struct sno_nanoflake_generator *generator,
-                                                    uint16_t generator_id);
+enum sno_status sno_generator_repartition(const struct sno_generator *generator,
+                                          uint16_t partition);
 
-// The 24-bit counter_hi field. Thread-safe.
-uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
-
-// The 24-bit counter_lo field. Thread-safe.
-uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
-
-// The 32-bit entropy field. Thread-safe.
-uint32_t sno_scru128_entropy(struct sno_scru128 id);
-
-// Writes the 40 lower-case hex digits (no NUL). Thread-safe.
+// Releases a generator; NULL is accepted and ignored. Not thread-safe with respect to other
+// calls on the same generator: call it once, after every user is done.
 //
 // # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
-enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
+// `generator` must be NULL or a pointer from sno_generator_new/restore not yet freed.
+void sno_generator_free(struct sno_generator *generator);
 
-// The 16-bit counter field. Thread-safe.
-uint16_t sno_scru160_counter(struct sno_scru160 id);
-
-// The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
-uint16_t sno_scru160_random16(struct sno_scru160 id);
-
-// Writes the text of a new TypeID, with `prefix` (NUL-terminated; "" for none) and a UUIDv7
-// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL to `out`. `out_len`
-// must exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
-// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
-// prefix the spec refuses (at most 63 of `a-z` and `_`, not starting or ending with `_`) is
-// SNO_STATUS_INVALID_PREFIX, with the rule in sno_last_error_message. Thread-safe.
+// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
+// regression, 5 s at most in all: a retry time further away (or never: the end of the sno
+// range) gives SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION at once. Also fails
+// with SNO_STATUS_CLOCK_OUT_OF_RANGE, and SNO_STATUS_FORKED in a fork() child for a generator
+// with an explicit partition (see sno_generator_repartition; a default-partitioned generator
+// takes a fresh partition in the child by itself). Thread-safe: share one generator between
+// threads freely.
 //
 // # Safety
-// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL
-// or writable.
-enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
+// `generator` must be NULL or live; `out` must be NULL or writable.
+enum sno_status sno_generator_next(const struct sno_generator *generator,
+                                   uint8_t meta,
+                                   struct sno_id *out);
 
-// Writes the text of the TypeID with `prefix` (NUL-terminated; "" for none) and the UUID in
-// `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; any UUID, as the spec allows),
-// and a NUL to `out`, as sno_typeid_new does. With sno_parse_as (which gives the UUID) and the
-// prefix field of sno_inspect, it round-trips a TypeID. Thread-safe.
+// The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
+// the Unix time (ns) from which a retry succeeds written to `retry_at_unix_ns` (may be NULL),
+// or SNO_RETRY_NEVER when no retry can succeed (the end of the sno range). Never blocks.
+// Thread-safe.
 //
 // # Safety
-// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length
-// 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
-enum sno_status sno_typeid_from_uuid(const char *prefix,
-                                     const uint8_t *uuid,
-                                     size_t uuid_len,
-                                     char *out,
-                                     size_t out_len,
-                                     size_t *written);
+// `generator` must be NULL or live; `out` NULL or writable; `retry_at_unix_ns` NULL or writable.
+enum sno_status sno_generator_try_next(const struct sno_generator *generator,
+                                       uint8_t meta,
+                                       struct sno_id *out,
+                                       int64_t *retry_at_unix_ns);
 
-// The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
-// SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
+// An ID for the given Unix time in nanoseconds (porting, back-filling), with its own wrapping
+// sequence; times outside 2010..2079 give SNO_STATUS_TIME_OUT_OF_RANGE. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR (it mints only inside its lease). Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` must be NULL or writable.
+enum sno_status sno_generator_next_with_time(const struct sno_generator *generator,
+                                             uint8_t meta,
+                                             int64_t unix_ns,
+                                             struct sno_id *out);
+
+// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written
+// straight into `out` (no copy, no allocation). `count` above SNO_MAX_BATCH is
+// SNO_STATUS_BATCH_TOO_LARGE before anything is written. On another error the contents of
+// `out` are unspecified. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` must be NULL or valid for `count` sno_id writes.
+enum sno_status sno_generator_next_many(const struct sno_generator *generator,
+                                        uint8_t meta,
+                                        struct sno_id *out,
+                                        size_t count);
+
+// The generator's state, to persist and pass to sno_generator_restore. A leased generator
+// answers SNO_STATUS_LEASED_GENERATOR: its lease, not a snapshot, keeps its IDs unique.
+// Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` must be NULL or writable.
+enum sno_status sno_generator_snapshot(const struct sno_generator *generator,
+                                       struct sno_snapshot *out);
+
+// Counters of overflows, regressions and waits. Thread-safe.
+//
+// # Safety
+// `generator` must be NULL or live; `out` must be NULL or writable.
+enum sno_status sno_generator_stats(const struct sno_generator *generator, struct sno_stats *out);
+
+// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.
+// Gives SNO_STATUS_INVALID_LENGTH or SNO_STATUS_INVALID_BYTE otherwise. Thread-safe.
+//
+// # Safety
+// `text` must be valid for `len` reads (NULL only with len 0); `out` NULL or writable.
+enum sno_status sno_id_decode(const char *text, size_t len, struct sno_id *out);
+
+// Encodes `count` IDs into `out` (count × 16 bytes, no separators, no NUL), with the widest
+// SIMD kernel the CPU has (AVX-512 VBMI, AVX2, SSSE3), chosen once per call. Thread-safe.
+//
+// # Safety
+// `ids` valid for `count` reads and `out` for `count * 16` writes (NULL only with count 0).
+enum sno_status sno_id_encode_many(const struct sno_id *ids, size_t count, char *out);
+
+// Strictly decodes `count` consecutive 16-byte IDs from `text` (SIMD like
+// `sno_id_encode_many`). On failure the index of the first bad ID goes to `error_index` (may be
+// NULL); the IDs before it are written to `out` and the slots from it on are left untouched.
+// Thread-safe.
+//
+// # Safety
+// `text` valid for `count * 16` reads and `out` for `count` writes (NULL only with count 0);
+// `error_index` NULL or writable.
+enum sno_status sno_id_decode_many(const char *text,
+                                   size_t count,
+                                   struct sno_id *out,
+                                   size_t *error_index);
+
+// Builds an ID from its fields; a timestamp above 2^39 − 1 gives
+// SNO_STATUS_TIMESTAMP_OVERFLOW. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
-enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid, struct sno_ulid *out);
+enum sno_status sno_id_from_fields(uint64_t timestamp,
+                                   bool tick_tock,
+                                   uint8_t meta,
+                                   uint16_t partition,
+                                   uint16_t sequence,
+                                   struct sno_id *out);
 
-// Writes both readings of `id`. Thread-safe.
-//
-// # Safety
-// `out` NULL or writable.
-enum sno_status sno_ulidflake_get_fields(sno_ulidflake id, struct sno_ulidflake_fields *out);
-
-// A stand-alone Ulid-Flake from its timestamp (ms since the epoch, < 2^43, else
-// SNO_STATUS_MILLIS_OUT_OF_RANGE) and 20-bit randomness (else SNO_STATUS_VALUE_OVERFLOW).
-// Thread-safe.
-//
-// # Safety
-// `out` NULL or writable.
-enum sno_status sno_ulidflake_from_fields(uint64_t timestamp,
-                                          uint32_t randomness,
-                                          sno_ulidflake *out);
-
-// Deprecated: the same as sno_ulidflake_from_fields; kept for the 0.2 ABI.
-//
-// # Safety
-// `out` NULL or writable.
-SNO_DEPRECATED("use sno_ulidflake_from_fields")
-enum sno_status sno_ulidflake_from_parts(uint64_t timestamp,
-                                         uint32_t randomness,
-                                         sno_ulidflake *out);
-
-// A scalable Ulid-Flake from its timestamp, 15-bit randomness and 5-bit sid. Thread-safe.
-//
-// # Safety
-// `out` NULL or writable.
-enum sno_status sno_ulidflake_from_scalable_fields(uint64_t timestamp,
-                                                   uint16_t randomness,
-                                                   uint8_t sid,
-                                                   sno_ulidflake *out);
-
-// Deprecated: the same as sno_ulidflake_from_scalable_fields; kept for the 0.2 ABI.
-//
-// # Safety
-// `out` NULL or writable.
-SNO_DEPRECATED("use sno_ulidflake_from_scalable_fields")
-enum sno_status sno_ulidflake_from_scalable_parts(uint64_t timestamp,
-                                                  uint16_t randomness,
-                                                  uint8_t sid,
-                                                  sno_ulidflake *out);
-
-// The default generator settings: stand-alone, default epoch, 1-byte increments.
-struct sno_ulidflake_options sno_ulidflake_options_default(void);
-
-// Creates a generator with `options` (NULL: sno_ulidflake_options_default()) on the system
-// clock and a per-thread CSPRNG. A negative epoch gives SNO_STATUS_MILLIS_OUT_OF_RANGE; a sid
-// outside -1 ..= 31 or an entropy_size outside its range SNO_STATUS_VALUE_OVERFLOW. Free it
-// with sno_ulidflake_generator_free. Thread-safe.
-//
-// # Safety
-// `options` NULL or valid; `out` NULL or writable.
-enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *options,
-                                            struct sno_ulidflake_generator **out);
-
-// Gives a Ulid-Flake generator the scalable sid (0 ..= 31, else SNO_STATUS_VALUE_OVERFLOW),
-// typically in a fork() child, where a scalable generator inherited from the parent refuses to
-// mint (SNO_STATUS_FORKED) until this is called; a scalable generator keeps its last
-// timestamp and randomness, a stand-alone one becomes scalable and starts afresh. Thread-safe.
-//
-// # Safety
-// `generator` must be NULL or live.
-enum sno_status sno_ulidflake_generator_repartition(const struct sno_ulidflake_generator *generator,
-                                                    uint8_t sid);
-
-// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
-// Thread-safe.
-//
-// # Safety
-// As sno_uuid7_decode.
-enum sno_status sno_uuid7_decode_lenient(const char *text,
-                                         size_t len,
-                                         struct sno_uuid7 *out,
-                                         size_t *error_position);
-
-// A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
-// the RFC variant (SNO_STATUS_NOT_VERSION7). Thread-safe.
-//
-// # Safety
-// `bytes` valid for `len` reads (NULL only with len 0); `out` NULL or writable.
-enum sno_status sno_uuid7_from_bytes(const uint8_t *bytes, size_t len, struct sno_uuid7 *out);
-
-// The fields of a UUIDv7: `unix_ts_ms` (48 bits), `rand_a` (12 bits) and `rand_b` (62 bits);
-// any out-pointer may be NULL. SNO_STATUS_NOT_VERSION7 if `id` does not hold a UUIDv7.
-// Thread-safe.
-//
-// # Safety
-// Each out-pointer must be NULL or writable.
-enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
-                                 uint64_t *unix_ts_ms,
-                                 uint16_t *rand_a,
-                                 uint64_t *rand_b);
-
-// The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
-// (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
+// Deprecated: the same as sno_id_from_fields; kept for the 0.2 ABI.
 //
 // # Safety
 // `out` must be NULL or writable.
-enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
+SNO_DEPRECATED("use sno_id_from_fields")
+enum sno_status sno_id_from_parts(uint64_t timestamp,
+                                  bool tick_tock,
+                                  uint8_t meta,
+                                  uint16_t partition,
+                                  uint16_t sequence,
+                                  struct sno_id *out);
+
+// Timestamp in 4 ms units since 2010-01-01T00:00:00Z. Thread-safe.
+uint64_t sno_id_timestamp(struct sno_id id);
+
+// The tick-tock bit. Thread-safe.
+bool sno_id_tick_tock(struct sno_id id);
+
+// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
+int64_t sno_id_unix_nanos(struct sno_id id);
+
+// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
+int64_t sno_id_unix_ms(struct sno_id id);
+
+// Deprecated: the same as sno_id_unix_ms; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_id_unix_ms") int64_t sno_id_unix_millis(struct sno_id id);
+
+// The meta byte. Thread-safe.
+uint8_t sno_id_meta(struct sno_id id);
+
+// The partition (big-endian bytes 6..8). Thread-safe.
+uint16_t sno_id_partition(struct sno_id id);
+
+// The sequence (big-endian bytes 8..10). Thread-safe.
+uint16_t sno_id_sequence(struct sno_id id);
+
+// Whether all 10 bytes are zero. Thread-safe.
+bool sno_id_is_zero(struct sno_id id);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -10,7 +10,8 @@ use std::ffi::{CStr, c_char};
 use sno_core::model::{MAX_BINARY_LEN, MAX_FIELDS, MAX_TEXT_LEN};
 use sno_core::{AnyId, Error, FieldValue, Format};
 
-use crate::boundary::{Failure, recording_boundary, try_bytes, value_boundary, write_optional};
+use crate::args::{try_bytes, write_optional};
+use crate::errors::{Failure, recording_boundary, value_boundary};
 use crate::generated::{FORMATS, sno_format};
 use crate::types::sno_status;
 

@@ -8,7 +8,8 @@ use std::ffi::c_char;
 use sno_core::Error;
 use sno_core::monotonic::{MillisState, Shared};
 
-use crate::boundary::{ffi_boundary, try_bytes, try_ref, write_optional, write_out};
+use crate::args::{try_bytes, try_ref, write_optional, write_out};
+use crate::errors::ffi_boundary;
 use crate::types::sno_status;
 
 /// A C value type (a `{ uint8_t bytes[N]; }` struct, or an `int64_t` typedef) and the core type
@@ -316,7 +317,7 @@ unsafe fn generator_on<G: CGenerator>(
 /// `g` NULL or a live handle from `generator_new`, freed once.
 pub(crate) unsafe fn generator_free<G: CGenerator>(g: *mut G) {
     if !g.is_null() {
-        crate::boundary::value_boundary((), || {
+        crate::errors::value_boundary((), || {
             // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
             drop(unsafe { Box::from_raw(g) });
         })

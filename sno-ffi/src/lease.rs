@@ -17,8 +17,9 @@ use ::sno_lease::{Lease, LeaseOptions};
 use sno_core::Generator;
 
 #[cfg(feature = "lease")]
-use crate::boundary::{Failure, ffi_boundary, try_ref, write_out};
-use crate::boundary::{last_error, recording_boundary, value_boundary};
+use crate::args::{try_ref, write_out};
+use crate::errors::{Failure, ffi_boundary};
+use crate::errors::{last_error, recording_boundary, value_boundary};
 use crate::types::sno_status;
 #[cfg(feature = "lease")]
 use crate::types::{

@@ -5,7 +5,8 @@ use std::ffi::c_char;
 
 use sno_core::uuid7::Uuid7;
 
-use crate::boundary::{ffi_boundary, try_bytes, write_optional, write_out};
+use crate::args::{try_bytes, write_optional, write_out};
+use crate::errors::ffi_boundary;
 use crate::formats::{self, CId};
 use crate::generated::{sno_ulid, sno_uuid7};
 use crate::types::sno_status;

@@ -1,7 +1,8 @@
-//! The panic boundary and pointer checks every entry point goes through, and the messages of
-//! failures (each status's description: sno_status_str).
+//! Errors at the C boundary: the panic boundary every entry point runs in, each status's
+//! description (sno_status_str: a core or lease error's is the summary of the core's one error
+//! table), and the message of the last failure (sno_last_error_message's record).
 
-use std::ffi::{CStr, CString};
+use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
@@ -27,59 +28,6 @@ pub(crate) fn ffi_boundary<F: FnOnce() -> Result<(), sno_status>>(f: F) -> sno_s
 #[inline(always)]
 pub(crate) fn value_boundary<T, F: FnOnce() -> T>(fallback: T, f: F) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
-}
-
-/// A shared reference from a C pointer, or `NullArgument`.
-///
-/// # Safety
-/// `ptr` must be NULL or point to a valid, initialised `T` that outlives `'a` and is not
-/// mutated meanwhile.
-pub(crate) unsafe fn try_ref<'a, T>(ptr: *const T) -> Result<&'a T, sno_status> {
-    // SAFETY: the caller guarantees ptr is NULL or valid; as_ref checks NULL.
-    unsafe { ptr.as_ref() }.ok_or(sno_status::NullArgument)
-}
-
-/// Writes `value` through a C out-pointer, or `NullArgument`.
-///
-/// # Safety
-/// `ptr` must be NULL or valid for a write of `T`.
-pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Result<(), sno_status> {
-    if ptr.is_null() {
-        return Err(sno_status::NullArgument);
-    }
-    // SAFETY: non-NULL and, by the caller's contract, valid for writes; write() does not read
-    // or drop the old (possibly uninitialised) value.
-    unsafe { ptr.write(value) };
-    Ok(())
-}
-
-/// A byte slice from a C pointer and length (`len == 0` accepts NULL).
-///
-/// # Safety
-/// Unless `len` is 0, `ptr` must point to `len` readable bytes that outlive `'a`.
-pub(crate) unsafe fn try_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], sno_status> {
-    if len == 0 {
-        return Ok(&[]);
-    }
-    if ptr.is_null() {
-        return Err(sno_status::NullArgument);
-    }
-    if len > isize::MAX as usize {
-        return Err(sno_status::InvalidLength);
-    }
-    // SAFETY: non-NULL, len ≤ isize::MAX, and the caller guarantees len readable bytes.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
-}
-
-/// Writes `value` through an optional C out-pointer: NULL means the caller does not want it.
-///
-/// # Safety
-/// `ptr` must be NULL or valid for a write of `T`.
-pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
-    if !ptr.is_null() {
-        // SAFETY: non-NULL and, by the caller's contract, valid for writes.
-        unsafe { ptr.write(value) };
-    }
 }
 
 /// The description of a status value (sno_status_str): a core or lease error's is the one-line
@@ -187,4 +135,11 @@ pub(crate) fn recording_boundary<F: FnOnce() -> Result<(), Failure>>(f: F) -> sn
             sno_status::Panic
         }
     }
+}
+
+/// A static NUL-terminated description of a status value (any integer is accepted; unknown
+/// values give "unknown status"). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_status_str(status: i32) -> *const c_char {
+    value_boundary(c"unknown status".as_ptr(), || describe(status).as_ptr())
 }

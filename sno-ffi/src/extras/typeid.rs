@@ -7,7 +7,8 @@ use std::ffi::{CStr, c_char};
 
 use sno_core::typeid::{self, TypeId};
 
-use crate::boundary::{Failure, recording_boundary, try_bytes, write_optional};
+use crate::args::{try_bytes, write_optional};
+use crate::errors::{Failure, recording_boundary};
 use crate::types::sno_status;
 
 /// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character

@@ -7,7 +7,8 @@ use std::ffi::c_char;
 
 use sno_core::nanoflake::{self, Nanoflake};
 
-use crate::boundary::{ffi_boundary, try_ref, write_optional};
+use crate::args::{try_ref, write_optional};
+use crate::errors::ffi_boundary;
 use crate::formats::{self, CGenerator, CId};
 use crate::generated::{SNO_NANOFLAKE_MAX_ENCODED_LEN, sno_nanoflake, sno_nanoflake_generator};
 use crate::types::sno_status;

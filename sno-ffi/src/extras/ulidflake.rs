@@ -5,7 +5,8 @@
 
 use sno_core::ulidflake::{self, Config, UlidFlake};
 
-use crate::boundary::{ffi_boundary, try_ref};
+use crate::args::try_ref;
+use crate::errors::ffi_boundary;
 use crate::formats::{self, CGenerator};
 use crate::generated::{sno_ulidflake, sno_ulidflake_generator};
 use crate::types::sno_status;

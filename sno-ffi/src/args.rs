@@ -1,0 +1,57 @@
+//! The pointer arguments of the C API: NULL checks (`SNO_STATUS_NULL_ARGUMENT`), reads of
+//! caller memory, and writes of outputs (only on success).
+
+use crate::types::sno_status;
+
+/// A shared reference from a C pointer, or `NullArgument`.
+///
+/// # Safety
+/// `ptr` must be NULL or point to a valid, initialised `T` that outlives `'a` and is not
+/// mutated meanwhile.
+pub(crate) unsafe fn try_ref<'a, T>(ptr: *const T) -> Result<&'a T, sno_status> {
+    // SAFETY: the caller guarantees ptr is NULL or valid; as_ref checks NULL.
+    unsafe { ptr.as_ref() }.ok_or(sno_status::NullArgument)
+}
+
+/// Writes `value` through a C out-pointer, or `NullArgument`.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write of `T`.
+pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Result<(), sno_status> {
+    if ptr.is_null() {
+        return Err(sno_status::NullArgument);
+    }
+    // SAFETY: non-NULL and, by the caller's contract, valid for writes; write() does not read
+    // or drop the old (possibly uninitialised) value.
+    unsafe { ptr.write(value) };
+    Ok(())
+}
+
+/// A byte slice from a C pointer and length (`len == 0` accepts NULL).
+///
+/// # Safety
+/// Unless `len` is 0, `ptr` must point to `len` readable bytes that outlive `'a`.
+pub(crate) unsafe fn try_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], sno_status> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(sno_status::NullArgument);
+    }
+    if len > isize::MAX as usize {
+        return Err(sno_status::InvalidLength);
+    }
+    // SAFETY: non-NULL, len ≤ isize::MAX, and the caller guarantees len readable bytes.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// Writes `value` through an optional C out-pointer: NULL means the caller does not want it.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write of `T`.
+pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
+    if !ptr.is_null() {
+        // SAFETY: non-NULL and, by the caller's contract, valid for writes.
+        unsafe { ptr.write(value) };
+    }
+}
