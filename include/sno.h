@@ -1766,7 +1766,10 @@ uint64_t sno_id_timestamp(struct sno_id id);
 bool sno_id_tick_tock(struct sno_id id);
 
 // Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
-int64_t sno_id_unix_nanos(struct sno_id id);
+int64_t sno_id_unix_ns(struct sno_id id);
+
+// Deprecated: the same as sno_id_unix_ns; kept for the 0.2 ABI.
+SNO_DEPRECATED("use sno_id_unix_ns") int64_t sno_id_unix_nanos(struct sno_id id);
 
 // Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.
 int64_t sno_id_unix_ms(struct sno_id id);

@@ -277,9 +277,9 @@ fn lag_scenario(
         std::thread::spawn(move || {
             let mut lags = Lags::new();
             while !stop.load(Ordering::Relaxed) {
-                let before = SystemClock::precise_unix_nanos();
-                let read = clock.now_unix_nanos();
-                lags.record(before, read, SystemClock::precise_unix_nanos());
+                let before = SystemClock::precise_unix_ns();
+                let read = clock.now_unix_ns();
+                lags.record(before, read, SystemClock::precise_unix_ns());
                 if let Some(every) = every {
                     std::thread::sleep(every);
                 }

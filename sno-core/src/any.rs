@@ -138,9 +138,15 @@ macro_rules! define_any {
                 match self { $(AnyId::$variant(id) => IdFormat::unix_ms(id)),* }
             }
 
-            /// As [`IdFormat::unix_nanos`].
+            /// As [`IdFormat::unix_ns`].
+            pub fn unix_ns(&self) -> Option<i64> {
+                match self { $(AnyId::$variant(id) => IdFormat::unix_ns(id)),* }
+            }
+
+            /// The old name of [`unix_ns`](Self::unix_ns).
+            #[deprecated(since = "0.2.0", note = "renamed `unix_ns`")]
             pub fn unix_nanos(&self) -> Option<i64> {
-                match self { $(AnyId::$variant(id) => IdFormat::unix_nanos(id)),* }
+                self.unix_ns()
             }
 
             /// As [`IdFormat::fields`].

@@ -327,7 +327,7 @@ mod system {
         /// let fast = SystemClock::fast();
         /// assert_eq!(fast.kind(), ClockKind::Fast);
         /// let g = sno_core::Generator::builder().clock(fast).build()?;
-        /// assert!(g.try_next(0)?.unix_nanos() <= SystemClock::precise_unix_nanos());
+        /// assert!(g.try_next(0)?.unix_ns() <= SystemClock::precise_unix_ns());
         /// # Ok::<(), sno_core::Error>(())
         /// ```
         pub fn fast() -> Self {
@@ -380,15 +380,22 @@ mod system {
         /// ```
         /// use sno_core::SystemClock;
         /// let fast = SystemClock::fast();
-        /// assert!(fast.now_unix_nanos() <= SystemClock::precise_unix_nanos());
+        /// assert!(fast.now_unix_ns() <= SystemClock::precise_unix_ns());
         /// ```
         #[inline]
-        pub fn now_unix_nanos(&self) -> i64 {
+        pub fn now_unix_ns(&self) -> i64 {
             if self.fast {
-                crate::fast_time::now_unix_nanos()
+                crate::fast_time::now_unix_ns()
             } else {
-                Self::precise_unix_nanos()
+                Self::precise_unix_ns()
             }
+        }
+
+        /// The old name of [`now_unix_ns`](Self::now_unix_ns).
+        #[deprecated(since = "0.2.0", note = "renamed `now_unix_ns`")]
+        #[inline]
+        pub fn now_unix_nanos(&self) -> i64 {
+            self.now_unix_ns()
         }
 
         /// Which source this clock reads.
@@ -429,7 +436,7 @@ mod system {
 
         /// Current Unix time in nanoseconds from the precise clock.
         #[inline]
-        pub fn precise_unix_nanos() -> i64 {
+        pub fn precise_unix_ns() -> i64 {
             #[cfg(any(target_os = "linux", target_os = "android"))]
             {
                 let (s, n) = linux::read(libc::CLOCK_REALTIME);
@@ -443,6 +450,13 @@ mod system {
                 d.as_nanos() as i64
             }
         }
+
+        /// The old name of [`precise_unix_ns`](Self::precise_unix_ns).
+        #[deprecated(since = "0.2.0", note = "renamed `precise_unix_ns`")]
+        #[inline]
+        pub fn precise_unix_nanos() -> i64 {
+            Self::precise_unix_ns()
+        }
     }
 
     impl crate::clock::MillisClock for SystemClock {
@@ -451,7 +465,7 @@ mod system {
         #[inline]
         fn now_unix_millis(&self) -> i64 {
             if self.fast {
-                return crate::fast_time::now_unix_nanos().div_euclid(1_000_000);
+                return crate::fast_time::now_unix_ns().div_euclid(1_000_000);
             }
             // Seconds and the millisecond within: a 32-bit division instead of the 64-bit
             // one of the nanosecond total (the floor either way, as the nanoseconds are ≥ 0).
@@ -462,7 +476,7 @@ mod system {
             }
             #[cfg(not(any(target_os = "linux", target_os = "android")))]
             {
-                SystemClock::precise_unix_nanos().div_euclid(1_000_000)
+                SystemClock::precise_unix_ns().div_euclid(1_000_000)
             }
         }
     }
@@ -471,8 +485,7 @@ mod system {
         #[inline]
         fn now_units(&self) -> i64 {
             if self.fast {
-                return (crate::fast_time::now_unix_nanos() - EPOCH_UNIX_NANOS)
-                    .div_euclid(UNIT_NANOS);
+                return (crate::fast_time::now_unix_ns() - EPOCH_UNIX_NANOS).div_euclid(UNIT_NANOS);
             }
             #[cfg(any(target_os = "linux", target_os = "android"))]
             {
@@ -501,7 +514,7 @@ mod system {
         /// retry sees the target unit whatever its ticker does.
         fn wait_until(&self, units: u64) {
             let target = EPOCH_UNIX_NANOS + units as i64 * UNIT_NANOS;
-            let now = Self::precise_unix_nanos();
+            let now = Self::precise_unix_ns();
             let mut wait = target - now;
             if self.fast {
                 if wait > 0 {

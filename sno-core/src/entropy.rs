@@ -59,7 +59,7 @@ pub(crate) fn entropy() -> u64 {
     {
         x ^= u64::from(std::process::id()).rotate_left(32);
     }
-    x ^= SystemClock::precise_unix_nanos() as u64;
+    x ^= SystemClock::precise_unix_ns() as u64;
     // splitmix64 finaliser
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

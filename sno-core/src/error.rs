@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::time::{MAX_TIMESTAMP, units_to_unix_nanos};
+use crate::time::{MAX_TIMESTAMP, units_to_unix_ns};
 
 /// How a `retry_at` unit reads in a message: its Unix nanoseconds, or "never" past the range.
 struct RetryAt(u64);
@@ -16,7 +16,7 @@ impl fmt::Display for RetryAt {
                 f,
                 "retry at unit {} ({} ns since 1970)",
                 self.0,
-                units_to_unix_nanos(self.0)
+                units_to_unix_ns(self.0)
             )
         }
     }
@@ -53,7 +53,7 @@ pub enum Error {
     /// A time outside 2010-01-01T00:00:00Z ..= 2079-09-07T15:47:35.551999999Z.
     TimeOutOfRange {
         /// The time given, in Unix nanoseconds (saturated to the `i64` range).
-        unix_nanos: i64,
+        unix_ns: i64,
     },
     /// The generator's clock reads a time outside the sno range.
     ClockOutOfRange {
@@ -337,7 +337,7 @@ impl Error {
 
     /// Whether the error says when to call again: [`SequenceExhausted`](Error::SequenceExhausted),
     /// [`ClockRegression`](Error::ClockRegression), [`RandomnessExhausted`](Error::RandomnessExhausted)
-    /// and [`ClockRollback`](Error::ClockRollback). [`retry_at_unix_nanos`](Self::retry_at_unix_nanos)
+    /// and [`ClockRollback`](Error::ClockRollback). [`retry_at_unix_ns`](Self::retry_at_unix_ns)
     /// then tells when, or that no retry can succeed.
     pub const fn is_retryable(&self) -> bool {
         matches!(
@@ -358,17 +358,17 @@ impl Error {
     ///
     /// ```
     /// use sno_core::Error;
-    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 }.retry_at_unix_nanos(), Some(1_262_304_000_004_000_000));
-    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 << 39 }.retry_at_unix_nanos(), None);
-    /// assert_eq!(Error::RandomnessExhausted { unix_millis: 7 }.retry_at_unix_nanos(), Some(8_000_000));
+    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 }.retry_at_unix_ns(), Some(1_262_304_000_004_000_000));
+    /// assert_eq!(Error::SequenceExhausted { retry_at: 1 << 39 }.retry_at_unix_ns(), None);
+    /// assert_eq!(Error::RandomnessExhausted { unix_millis: 7 }.retry_at_unix_ns(), Some(8_000_000));
     /// ```
-    pub const fn retry_at_unix_nanos(&self) -> Option<i64> {
+    pub const fn retry_at_unix_ns(&self) -> Option<i64> {
         match *self {
             Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
                 if retry_at > MAX_TIMESTAMP {
                     None
                 } else {
-                    Some(units_to_unix_nanos(retry_at))
+                    Some(units_to_unix_ns(retry_at))
                 }
             }
             Error::RandomnessExhausted { unix_millis } => {
@@ -379,6 +379,12 @@ impl Error {
             } => millis_to_nanos(last_unix_millis),
             _ => None,
         }
+    }
+
+    /// The old name of [`retry_at_unix_ns`](Self::retry_at_unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `retry_at_unix_ns`")]
+    pub const fn retry_at_unix_nanos(&self) -> Option<i64> {
+        self.retry_at_unix_ns()
     }
 }
 
@@ -409,9 +415,9 @@ impl fmt::Display for Error {
             Error::TimestampOverflow { units } => {
                 write!(f, "sno: timestamp {units} exceeds the 39-bit maximum {}", crate::time::MAX_TIMESTAMP)
             }
-            Error::TimeOutOfRange { unix_nanos } => write!(
+            Error::TimeOutOfRange { unix_ns } => write!(
                 f,
-                "sno: time {unix_nanos} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
+                "sno: time {unix_ns} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
             ),
             Error::ClockOutOfRange { units } => {
                 write!(f, "sno: the clock reads {units} units since 2010, outside the sno range")

@@ -89,12 +89,12 @@ const fn floor_of(stale: i64) -> i64 {
 /// thread checks the first value it reads after each publication, so a thread that reads in a
 /// period sets it, and a busy reader writes the line about once per period.
 struct Cache {
-    unix_nanos: AtomicI64,
+    unix_ns: AtomicI64,
     read: AtomicBool,
 }
 
 static CACHE: crate::sync::CachePadded<Cache> = crate::sync::CachePadded(Cache {
-    unix_nanos: AtomicI64::new(stale_at(0)),
+    unix_ns: AtomicI64::new(stale_at(0)),
     read: AtomicBool::new(false),
 });
 
@@ -170,7 +170,7 @@ impl Watch {
         if !cache.read.load(Ordering::Relaxed) {
             cache.read.store(true, Ordering::Relaxed);
         }
-        let value = refresh_if_stale(&cache.unix_nanos, cached, now);
+        let value = refresh_if_stale(&cache.unix_ns, cached, now);
         let (step, left) = if value == self.value.get() {
             let step = next_step(self.step.get());
             (step, step)
@@ -192,8 +192,8 @@ std::thread_local! {
 /// The cached Unix time in nanoseconds: at or before `CLOCK_REALTIME`, one atomic load and, on
 /// most reads, a thread-local count (readers refresh a word the ticker left behind: [`Watch`]).
 #[inline]
-pub fn now_unix_nanos() -> i64 {
-    let cached = CACHE.0.unix_nanos.load(Ordering::Relaxed);
+pub fn now_unix_ns() -> i64 {
+    let cached = CACHE.0.unix_ns.load(Ordering::Relaxed);
     if cached >= 0 && SEEN.with(|seen| seen.skips(cached)) {
         return cached;
     }
@@ -211,7 +211,7 @@ fn slow_read(cached: i64) -> i64 {
     if cached < 0 {
         return cold_read();
     }
-    SEEN.with(|seen| seen.check(&CACHE.0, cached, realtime_unix_nanos()))
+    SEEN.with(|seen| seen.check(&CACHE.0, cached, realtime_unix_ns()))
 }
 
 /// The reads between a check of a value a thread read before and its next check: 1 after the
@@ -246,7 +246,7 @@ fn refresh_if_stale(word: &AtomicI64, cached: i64, now: i64) -> i64 {
 #[cold]
 fn cold_read() -> i64 {
     start();
-    cold_read_on(&CACHE.0.unix_nanos, realtime_unix_nanos())
+    cold_read_on(&CACHE.0.unix_ns, realtime_unix_ns())
 }
 
 /// A cold read of `word` with the precise reading `now`: the live value if a ticker published
@@ -287,7 +287,7 @@ pub fn start() {
         // stays valid for the life of the process.
         unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
     });
-    let word = &CACHE.0.unix_nanos;
+    let word = &CACHE.0.unix_ns;
     let running = crate::fork::fork_generation() + 1;
     let exists = TICKER_GENERATION.load(Ordering::Acquire);
     if exists == running {
@@ -303,7 +303,7 @@ pub fn start() {
         // Another thread is starting it right now (its reads fall back meanwhile).
         return;
     }
-    go_live(word, realtime_unix_nanos());
+    go_live(word, realtime_unix_ns());
     let spawned = std::thread::Builder::new()
         .name("sno-fast-clock".into())
         .stack_size(64 << 10)
@@ -319,7 +319,7 @@ pub fn start() {
 /// [`QUIET_POLL`] whether it is wanted again: a process that stops making IDs stops paying
 /// 2 000 wake-ups a second.
 fn tick() {
-    let word = &CACHE.0.unix_nanos;
+    let word = &CACHE.0.unix_ns;
     let mut idle = 0;
     loop {
         publish();
@@ -339,13 +339,13 @@ fn tick() {
         while !WANTED.swap(false, Ordering::Relaxed) {
             std::thread::sleep(QUIET_POLL);
         }
-        go_live(word, realtime_unix_nanos());
+        go_live(word, realtime_unix_ns());
         idle = 0;
     }
 }
 
 /// `CLOCK_REALTIME` in nanoseconds since 1970 (0 before), as [`std::time::SystemTime`] reads it.
-fn realtime_unix_nanos() -> i64 {
+fn realtime_unix_ns() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i64)
@@ -355,7 +355,7 @@ fn realtime_unix_nanos() -> i64 {
 /// becomes at least this reading unless the OS clock was set back, in which case it follows
 /// it back.
 fn publish() {
-    publish_to(&CACHE.0.unix_nanos, realtime_unix_nanos);
+    publish_to(&CACHE.0.unix_ns, realtime_unix_ns);
 }
 
 /// [`publish`] on `word`, reading the clock with `read` *after* loading the word. A stale word
@@ -401,7 +401,7 @@ pub fn refresh() {
 /// The `fork()` child handler (atomics only): the child has no ticker.
 #[cfg(unix)]
 extern "C" fn after_fork_in_child() {
-    go_stale(&CACHE.0.unix_nanos);
+    go_stale(&CACHE.0.unix_ns);
 }
 
 #[cfg(test)]
@@ -411,11 +411,11 @@ mod tests {
     #[test]
     fn never_ahead_of_the_precise_clock_and_never_backwards() {
         start();
-        let mut last = now_unix_nanos();
+        let mut last = now_unix_ns();
         assert!(last > 0, "start publishes a first reading");
         for _ in 0..100_000 {
-            let cached = now_unix_nanos();
-            let precise = realtime_unix_nanos();
+            let cached = now_unix_ns();
+            let precise = realtime_unix_ns();
             assert!(
                 cached <= precise,
                 "cached {cached} ahead of the precise {precise}"
@@ -428,9 +428,9 @@ mod tests {
     #[test]
     fn refresh_publishes_without_waiting_for_the_ticker() {
         start();
-        let before = realtime_unix_nanos();
+        let before = realtime_unix_ns();
         refresh();
-        assert!(now_unix_nanos() >= before);
+        assert!(now_unix_ns() >= before);
     }
 
     #[test]
@@ -461,18 +461,18 @@ mod tests {
         assert_eq!(stale.load(Ordering::Relaxed), stale_at(0));
     }
 
-    /// A process's cache with the live time `unix_nanos`, unread.
-    fn cache_at(unix_nanos: i64) -> Cache {
+    /// A process's cache with the live time `unix_ns`, unread.
+    fn cache_at(unix_ns: i64) -> Cache {
         Cache {
-            unix_nanos: AtomicI64::new(unix_nanos),
+            unix_ns: AtomicI64::new(unix_ns),
             read: AtomicBool::new(false),
         }
     }
 
     /// A read of `cache` by the thread watching with `seen`, the precise clock at `now`, as
-    /// [`now_unix_nanos`] makes it: what it returns, and whether it checked.
+    /// [`now_unix_ns`] makes it: what it returns, and whether it checked.
     fn read_at(cache: &Cache, seen: &Watch, now: i64) -> (i64, bool) {
-        let cached = cache.unix_nanos.load(Ordering::Relaxed);
+        let cached = cache.unix_ns.load(Ordering::Relaxed);
         if seen.skips(cached) {
             (cached, false)
         } else {
@@ -483,7 +483,7 @@ mod tests {
     #[test]
     fn a_reader_refreshes_a_word_the_ticker_left_behind() {
         let cache = cache_at(1_000_000);
-        let word = &cache.unix_nanos;
+        let word = &cache.unix_ns;
         let seen = Watch::new();
         let read = |now| read_at(&cache, &seen, now);
         // A value new to this thread is checked (which marks the cache read): lagging the
@@ -587,23 +587,23 @@ mod tests {
         start();
         // Long enough for the ticker to go quiet if no other test reads meanwhile.
         std::thread::sleep(PERIOD * (IDLE_PERIODS + 100));
-        let first = now_unix_nanos();
-        assert!(first <= realtime_unix_nanos());
+        let first = now_unix_ns();
+        assert!(first <= realtime_unix_ns());
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while now_unix_nanos() <= first {
+        while now_unix_ns() <= first {
             assert!(std::time::Instant::now() < deadline, "the time stopped");
             std::thread::sleep(Duration::from_millis(1));
         }
-        assert!(now_unix_nanos() <= realtime_unix_nanos());
+        assert!(now_unix_ns() <= realtime_unix_ns());
     }
 
     #[test]
     fn the_ticker_moves_the_time_on_its_own() {
         start();
-        let first = now_unix_nanos();
+        let first = now_unix_ns();
         // Liveness, not timing: the bound is 10 000 periods.
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while now_unix_nanos() == first {
+        while now_unix_ns() == first {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the ticker did not run"

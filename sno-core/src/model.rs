@@ -90,8 +90,14 @@ pub trait IdFormat:
     fn unix_ms(&self) -> Option<i64>;
 
     /// Nanoseconds since 1970 (saturating), or `None` as for [`unix_ms`](Self::unix_ms).
-    fn unix_nanos(&self) -> Option<i64> {
+    fn unix_ns(&self) -> Option<i64> {
         self.unix_ms().map(|ms| ms.saturating_mul(1_000_000))
+    }
+
+    /// The old name of [`unix_ns`](Self::unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ns`")]
+    fn unix_nanos(&self) -> Option<i64> {
+        self.unix_ns()
     }
 
     /// The named fields, in layout order (most significant first).

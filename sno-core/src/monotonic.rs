@@ -298,7 +298,7 @@ mod shared {
     ) -> Result<Id, Error> {
         let never_stopped = crate::wait::retry(
             crate::time::DEFAULT_MAX_WAIT,
-            SystemClock::precise_unix_nanos,
+            SystemClock::precise_unix_ns,
             crate::wait::can_wait,
             try_next,
             |pause| -> Result<(), core::convert::Infallible> {

@@ -25,29 +25,41 @@ pub const DEFAULT_MAX_WAIT: core::time::Duration = core::time::Duration::from_se
 /// Unix nanoseconds of the start of time unit `units`.
 ///
 /// ```
-/// assert_eq!(sno_core::time::units_to_unix_nanos(0), 1_262_304_000_000_000_000);
+/// assert_eq!(sno_core::time::units_to_unix_ns(0), 1_262_304_000_000_000_000);
 /// ```
 #[inline]
-pub const fn units_to_unix_nanos(units: u64) -> i64 {
+pub const fn units_to_unix_ns(units: u64) -> i64 {
     EPOCH_UNIX_NANOS + (units & MAX_TIMESTAMP) as i64 * UNIT_NANOS
 }
 
-/// The time unit holding Unix nanosecond `unix_nanos` (floored), or `None` outside
+/// The old name of [`units_to_unix_ns`].
+#[deprecated(since = "0.2.0", note = "renamed `units_to_unix_ns`")]
+pub const fn units_to_unix_nanos(units: u64) -> i64 {
+    units_to_unix_ns(units)
+}
+
+/// The time unit holding Unix nanosecond `unix_ns` (floored), or `None` outside
 /// 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z.
 ///
 /// ```
-/// use sno_core::time::{unix_nanos_to_units, MAX_UNIX_NANOS, MAX_TIMESTAMP};
-/// assert_eq!(unix_nanos_to_units(1_262_304_000_004_000_000), Some(1));
-/// assert_eq!(unix_nanos_to_units(MAX_UNIX_NANOS), Some(MAX_TIMESTAMP));
-/// assert_eq!(unix_nanos_to_units(MAX_UNIX_NANOS + 1), None);
-/// assert_eq!(unix_nanos_to_units(0), None);
+/// use sno_core::time::{unix_ns_to_units, MAX_UNIX_NANOS, MAX_TIMESTAMP};
+/// assert_eq!(unix_ns_to_units(1_262_304_000_004_000_000), Some(1));
+/// assert_eq!(unix_ns_to_units(MAX_UNIX_NANOS), Some(MAX_TIMESTAMP));
+/// assert_eq!(unix_ns_to_units(MAX_UNIX_NANOS + 1), None);
+/// assert_eq!(unix_ns_to_units(0), None);
 /// ```
 #[inline]
-pub const fn unix_nanos_to_units(unix_nanos: i64) -> Option<u64> {
-    if unix_nanos < EPOCH_UNIX_NANOS || unix_nanos > MAX_UNIX_NANOS {
+pub const fn unix_ns_to_units(unix_ns: i64) -> Option<u64> {
+    if unix_ns < EPOCH_UNIX_NANOS || unix_ns > MAX_UNIX_NANOS {
         return None;
     }
-    Some(((unix_nanos - EPOCH_UNIX_NANOS) / UNIT_NANOS) as u64)
+    Some(((unix_ns - EPOCH_UNIX_NANOS) / UNIT_NANOS) as u64)
+}
+
+/// The old name of [`unix_ns_to_units`].
+#[deprecated(since = "0.2.0", note = "renamed `unix_ns_to_units`")]
+pub const fn unix_nanos_to_units(unix_nanos: i64) -> Option<u64> {
+    unix_ns_to_units(unix_nanos)
 }
 
 /// Time units (floored, possibly negative or above [`MAX_TIMESTAMP`]) of a Unix time given as
@@ -67,8 +79,8 @@ pub const UTC_LEN: usize = 24;
 /// let mut buf = [0u8; sno_core::time::UTC_LEN];
 /// assert_eq!(sno_core::time::format_utc(1_936_047_814_976_000_000, &mut buf), "2031-05-08T23:03:34.976Z");
 /// ```
-pub fn format_utc(unix_nanos: i64, buf: &mut [u8; UTC_LEN]) -> &str {
-    write_utc(unix_nanos.div_euclid(1_000_000), buf)
+pub fn format_utc(unix_ns: i64, buf: &mut [u8; UTC_LEN]) -> &str {
+    write_utc(unix_ns.div_euclid(1_000_000), buf)
 }
 
 /// The last millisecond ISO 8601's four-digit year can write: 9999-12-31T23:59:59.999Z.

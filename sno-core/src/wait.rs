@@ -3,7 +3,7 @@
 //! plain sleep, a sleep with Python's thread detached and its signals checked after each step,
 //! a lease's wait that ends early on a renewal) is the caller's.
 //!
-//! The rule: after a first failed attempt, a [retryable](Error::retry_at_unix_nanos) error is
+//! The rule: after a first failed attempt, a [retryable](Error::retry_at_unix_ns) error is
 //! waited for when its retry time lies within the maximum wait (a clock gone back — the
 //! millisecond formats' [`Error::ClockRollback`] — only when it went back at most
 //! [`MAX_ROLLBACK_WAIT_MS`]); the wait sleeps towards that time in pauses (never spins) and
@@ -16,7 +16,7 @@
 //! use sno_core::{Error, SystemClock, wait};
 //!
 //! // A source that is used up once, until a millisecond from now.
-//! let at = SystemClock::precise_unix_nanos() + 1_000_000;
+//! let at = SystemClock::precise_unix_ns() + 1_000_000;
 //! let mut first = true;
 //! let attempt = || {
 //!     if std::mem::take(&mut first) {
@@ -25,7 +25,7 @@
 //!         Ok(7)
 //!     }
 //! };
-//! let got = wait::retry(Duration::from_secs(1), SystemClock::precise_unix_nanos, wait::can_wait, attempt, |pause| {
+//! let got = wait::retry(Duration::from_secs(1), SystemClock::precise_unix_ns, wait::can_wait, attempt, |pause| {
 //!     pause.sleep();
 //!     Ok::<(), ()>(())
 //! });
@@ -89,13 +89,13 @@ pub fn can_wait(err: &Error) -> bool {
             last_unix_millis,
             unix_millis,
         } => last_unix_millis.saturating_sub(unix_millis) <= MAX_ROLLBACK_WAIT_MS,
-        _ => err.retry_at_unix_nanos().is_some(),
+        _ => err.retry_at_unix_ns().is_some(),
     }
 }
 
 /// `attempt()` until it succeeds, under the policy of the module docs: after each failure that
 /// `can_wait` accepts (usually [`can_wait`]; a leased generator adds its lease's renewal),
-/// `pause` is called (it sleeps, or returns `Err` to stop: a signal); `now_unix_nanos` is the
+/// `pause` is called (it sleeps, or returns `Err` to stop: a signal); `now_unix_ns` is the
 /// clock the retry times are read against (the generator's own, so an injected clock works
 /// too).
 ///
@@ -104,13 +104,13 @@ pub fn can_wait(err: &Error) -> bool {
 #[inline]
 pub fn retry<T, E>(
     max_wait: Duration,
-    now_unix_nanos: impl Fn() -> i64,
+    now_unix_ns: impl Fn() -> i64,
     can_wait: impl Fn(&Error) -> bool,
     mut attempt: impl FnMut() -> Result<T, Error>,
     pause: impl FnMut(Pause<'_>) -> Result<(), E>,
 ) -> Result<Result<T, Error>, E> {
     match attempt() {
-        Err(err) => wait_and_retry(max_wait, now_unix_nanos, can_wait, err, attempt, pause),
+        Err(err) => wait_and_retry(max_wait, now_unix_ns, can_wait, err, attempt, pause),
         ok => Ok(ok),
     }
 }
@@ -143,7 +143,7 @@ pub fn sleeping<T>(
 ) -> Result<T, Error> {
     let waited = retry(
         max_wait,
-        crate::SystemClock::precise_unix_nanos,
+        crate::SystemClock::precise_unix_ns,
         can_wait,
         attempt,
         |pause| -> Result<(), core::convert::Infallible> {
@@ -160,7 +160,7 @@ pub fn sleeping<T>(
 #[cold]
 fn wait_and_retry<T, E>(
     max_wait: Duration,
-    now_unix_nanos: impl Fn() -> i64,
+    now_unix_ns: impl Fn() -> i64,
     can_wait: impl Fn(&Error) -> bool,
     mut err: Error,
     mut attempt: impl FnMut() -> Result<T, Error>,
@@ -168,15 +168,15 @@ fn wait_and_retry<T, E>(
 ) -> Result<Result<T, Error>, E> {
     let started = Instant::now();
     let deadline =
-        now_unix_nanos().saturating_add(i64::try_from(max_wait.as_nanos()).unwrap_or(i64::MAX));
+        now_unix_ns().saturating_add(i64::try_from(max_wait.as_nanos()).unwrap_or(i64::MAX));
     loop {
-        let at = err.retry_at_unix_nanos();
+        let at = err.retry_at_unix_ns();
         let budget = max_wait.saturating_sub(started.elapsed());
         if !can_wait(&err) || at.is_some_and(|at| at > deadline) || budget.is_zero() {
             return Ok(Err(err));
         }
         let until_retry =
-            at.map(|at| Duration::from_nanos(at.saturating_sub(now_unix_nanos()).max(0) as u64));
+            at.map(|at| Duration::from_nanos(at.saturating_sub(now_unix_ns()).max(0) as u64));
         pause(Pause {
             error: &err,
             until_retry,
@@ -196,7 +196,7 @@ mod tests {
     use core::cell::Cell;
 
     fn now() -> i64 {
-        SystemClock::precise_unix_nanos()
+        SystemClock::precise_unix_ns()
     }
 
     /// The current Unix millisecond.

@@ -9,7 +9,7 @@ use sno_core::monotonic::Shared;
 use sno_core::{Clock, ClockKind, Generator, MillisClock, SystemClock};
 
 fn precise_unix_ms() -> i64 {
-    SystemClock::precise_unix_nanos().div_euclid(1_000_000)
+    SystemClock::precise_unix_ns().div_euclid(1_000_000)
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn sno_ids_on_the_fast_clock_are_unique_increasing_and_never_ahead() {
     let mut last = None;
     for _ in 0..200_000 {
         let id = g.next(0).unwrap();
-        assert!(id.unix_nanos() <= SystemClock::precise_unix_nanos());
+        assert!(id.unix_ns() <= SystemClock::precise_unix_ns());
         assert!(last < Some(id), "{last:?} then {id:?}");
         last = Some(id);
     }
@@ -51,10 +51,10 @@ fn many_readers_publishing_never_read_ahead_or_back() {
         .map(|i| {
             std::thread::spawn(move || {
                 let fast = SystemClock::fast();
-                let mut last = fast.now_unix_nanos();
+                let mut last = fast.now_unix_ns();
                 for n in 0..20_000 {
-                    let read = fast.now_unix_nanos();
-                    assert!(read <= SystemClock::precise_unix_nanos(), "ahead");
+                    let read = fast.now_unix_ns();
+                    assert!(read <= SystemClock::precise_unix_ns(), "ahead");
                     assert!(read >= last, "back from {last} to {read}");
                     last = read;
                     if i % 2 == 0 && n % 100 == 0 {

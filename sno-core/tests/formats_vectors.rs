@@ -550,7 +550,7 @@ fn blocking_next_on_a_frozen_clock_gives_up_after_the_maximum_wait() {
             unix_millis: epoch as u64 + 5
         }
     );
-    assert_eq!(err.retry_at_unix_nanos(), Some((epoch + 6) * 1_000_000));
+    assert_eq!(err.retry_at_unix_ns(), Some((epoch + 6) * 1_000_000));
     // It slept (not a refusal at once) and came back (not a hang): generous bounds only.
     let max = sno_core::time::DEFAULT_MAX_WAIT;
     assert!((max / 2..max * 3).contains(&waited), "{waited:?}");

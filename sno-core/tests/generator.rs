@@ -51,8 +51,8 @@ fn reference_trace_replays_exactly() {
                 "step {step}"
             );
             assert!(
-                err.retry_at_unix_nanos().unwrap()
-                    > sno_core::time::units_to_unix_nanos(clock_in(action) as u64)
+                err.retry_at_unix_ns().unwrap()
+                    > sno_core::time::units_to_unix_ns(clock_in(action) as u64)
             );
             clock.set(r["clock_units_after"].parse().unwrap());
             g.try_next(0).unwrap()
@@ -157,22 +157,22 @@ fn new_with_time_rows() {
         let call = format!("{label} call {}", r["call"]);
         let in_range =
             (sno_core::time::EPOCH_UNIX_NANOS..=sno_core::time::MAX_UNIX_NANOS).contains(&ns);
-        match g.new_with_unix_nanos(meta, ns) {
+        match g.new_with_unix_ns(meta, ns) {
             Ok(id) => {
                 assert!(in_range, "{call}");
                 assert_eq!(to_hex(id.as_bytes()), r["hex"], "{call}");
                 assert_eq!(id.to_string(), r["encoded"], "{call}");
-                assert_eq!(id.unix_nanos().to_string(), r["unix_ns_out"], "{call}");
+                assert_eq!(id.unix_ns().to_string(), r["unix_ns_out"], "{call}");
                 let mut buf = [0u8; 24];
                 assert_eq!(
-                    sno_core::time::format_utc(id.unix_nanos(), &mut buf),
+                    sno_core::time::format_utc(id.unix_ns(), &mut buf),
                     r["time_out_utc"],
                     "{call}"
                 );
             }
             Err(e) => {
                 assert!(!in_range, "{call}: {e}");
-                assert_eq!(e, Error::TimeOutOfRange { unix_nanos: ns }, "{call}");
+                assert_eq!(e, Error::TimeOutOfRange { unix_ns: ns }, "{call}");
                 refused += 1;
             }
         }
@@ -186,7 +186,7 @@ fn new_with_time_rows() {
     );
     assert!(matches!(
         sys.new_with_time(0, std::time::UNIX_EPOCH),
-        Err(Error::TimeOutOfRange { unix_nanos: 0 })
+        Err(Error::TimeOutOfRange { unix_ns: 0 })
     ));
 }
 
@@ -809,7 +809,7 @@ fn retry_at_past_the_range_is_never() {
             retry_at: MAX_TIMESTAMP + 1
         }
     );
-    assert_eq!(err.retry_at_unix_nanos(), None);
+    assert_eq!(err.retry_at_unix_ns(), None);
     assert!(err.to_string().contains("never"), "{err}");
     assert_eq!(g.stats().waits, 0);
 }
@@ -834,9 +834,9 @@ fn system_clock_is_within_one_unit_of_realtime() {
         if i % 10 == 0 {
             std::thread::sleep(Duration::from_micros(300 + i * 37 % 2000));
         }
-        let before = (SystemClock::precise_unix_nanos() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
+        let before = (SystemClock::precise_unix_ns() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
         let ours = clock.now_units();
-        let after = (SystemClock::precise_unix_nanos() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
+        let after = (SystemClock::precise_unix_ns() - sno_core::time::EPOCH_UNIX_NANOS) / unit;
         assert!(ours <= after, "clock ahead of real time");
         worst = worst.max(before - ours);
     }

@@ -213,7 +213,7 @@ fn the_generator_increments_within_a_second() {
         assert_eq!(g.next_at(at(s, 500)), Err(exhausted));
     }
     assert_eq!(
-        exhausted.retry_at_unix_nanos(),
+        exhausted.retry_at_unix_ns(),
         Some(at(s + 1, 0) * 1_000_000),
         "retry from the next second"
     );

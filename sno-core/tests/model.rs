@@ -90,7 +90,7 @@ fn fields_match_the_vectors() {
             FieldValue::Uint(row["sequence"].parse().unwrap())
         );
         let nanos: i64 = row["unix_ns"].parse().unwrap();
-        assert_eq!(id.unix_nanos(), Some(nanos));
+        assert_eq!(id.unix_ns(), Some(nanos));
         assert_eq!(id.unix_ms(), Some(nanos / 1_000_000));
     }
     for row in common::rows("scru128_vectors.tsv") {
@@ -633,4 +633,34 @@ fn any_generator_follows_the_table() {
             assert_eq!(err.code(), "invalid_argument");
         }
     }
+}
+
+/// The names renamed to the one vocabulary (`unix_ns`, docs/layout.md) stay as deprecated
+/// aliases that give the same answers.
+#[test]
+#[allow(deprecated)]
+fn deprecated_nanosecond_names_answer_as_the_new_ones() {
+    use sno_core::time::{
+        units_to_unix_nanos, units_to_unix_ns, unix_nanos_to_units, unix_ns_to_units,
+    };
+    let id = sno_core::Id::from_fields(5, true, 1, 2, 3).unwrap();
+    assert_eq!(id.unix_nanos(), id.unix_ns());
+    let any = AnyId::from(id);
+    assert_eq!(any.unix_nanos(), any.unix_ns());
+    assert_eq!(IdFormat::unix_nanos(&id), IdFormat::unix_ns(&id));
+    let e = Error::SequenceExhausted { retry_at: 9 };
+    assert_eq!(e.retry_at_unix_nanos(), e.retry_at_unix_ns());
+    assert_eq!(units_to_unix_nanos(9), units_to_unix_ns(9));
+    assert_eq!(
+        unix_nanos_to_units(units_to_unix_ns(9)),
+        unix_ns_to_units(units_to_unix_ns(9))
+    );
+    let clock = sno_core::SystemClock::default();
+    assert!(clock.now_unix_nanos() <= sno_core::SystemClock::precise_unix_nanos());
+    let g = sno_core::Generator::new().unwrap();
+    assert_eq!(
+        g.new_with_unix_nanos(0, id.unix_ns())
+            .map(|i| i.timestamp()),
+        g.new_with_unix_ns(0, id.unix_ns()).map(|i| i.timestamp())
+    );
 }

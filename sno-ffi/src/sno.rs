@@ -238,7 +238,7 @@ pub unsafe extern "C" fn sno_generator_try_next(
             Ok(id) => unsafe { write_out(out, id.into()) },
             Err(e) => {
                 if e.is_retryable() && !retry_at_unix_ns.is_null() {
-                    let at = e.retry_at_unix_nanos().unwrap_or(SNO_RETRY_NEVER);
+                    let at = e.retry_at_unix_ns().unwrap_or(SNO_RETRY_NEVER);
                     // SAFETY: checked non-NULL; writable per the contract.
                     unsafe { write_out(retry_at_unix_ns, at) }?;
                 }
@@ -267,7 +267,7 @@ pub unsafe extern "C" fn sno_generator_next_with_time(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.plain()?.new_with_unix_nanos(meta, unix_ns)?;
+        let id = g.plain()?.new_with_unix_ns(meta, unix_ns)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -489,8 +489,15 @@ pub extern "C" fn sno_id_tick_tock(id: sno_id) -> bool {
 
 /// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
 #[unsafe(no_mangle)]
+pub extern "C" fn sno_id_unix_ns(id: sno_id) -> i64 {
+    value_boundary(0, || Id::from(id).unix_ns())
+}
+
+/// Deprecated: the same as sno_id_unix_ns; kept for the 0.2 ABI.
+#[deprecated(note = "use sno_id_unix_ns")]
+#[unsafe(no_mangle)]
 pub extern "C" fn sno_id_unix_nanos(id: sno_id) -> i64 {
-    value_boundary(0, || Id::from(id).unix_nanos())
+    sno_id_unix_ns(id)
 }
 
 /// Start of the ID's 4 ms unit in milliseconds since the Unix epoch. Thread-safe.

@@ -32,7 +32,7 @@ fn name(kind: Kind) -> &'static str {
 
 /// Sleeps to the start of the next 4 ms unit.
 fn next_unit() {
-    let now = sno_core::SystemClock::precise_unix_nanos();
+    let now = sno_core::SystemClock::precise_unix_ns();
     let left = UNIT_NANOS - now.rem_euclid(UNIT_NANOS);
     std::thread::sleep(Duration::from_nanos(left as u64 + 20_000));
 }

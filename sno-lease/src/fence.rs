@@ -199,7 +199,7 @@ pub(crate) fn unit_of_millis(ms: i64) -> u64 {
     if nanos < sno_core::time::EPOCH_UNIX_NANOS {
         return 0;
     }
-    sno_core::time::unix_nanos_to_units(nanos).unwrap_or(sno_core::time::MAX_TIMESTAMP + 1)
+    sno_core::time::unix_ns_to_units(nanos).unwrap_or(sno_core::time::MAX_TIMESTAMP + 1)
 }
 
 /// The first Unix millisecond of sno unit `units + 1`: every ID of unit `units` or before lies

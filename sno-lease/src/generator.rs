@@ -66,7 +66,7 @@ impl LeasedGenerator {
         let seen = core::cell::Cell::new(self.shared.version());
         let waited = sno_core::wait::retry(
             self.generator.max_wait(),
-            SystemClock::precise_unix_nanos,
+            SystemClock::precise_unix_ns,
             |e| self.can_wait(e),
             || {
                 seen.set(self.shared.version());

@@ -126,7 +126,7 @@ impl Lease {
         let from_ms = self.grant().ids_from_unix_ms;
         let deadline = Instant::now() + self.shared.options.ttl + Duration::from_secs(1);
         loop {
-            let now_ms = SystemClock::precise_unix_nanos() / 1_000_000;
+            let now_ms = SystemClock::precise_unix_ns() / 1_000_000;
             let now = Instant::now();
             if now_ms >= from_ms || now >= deadline {
                 return;

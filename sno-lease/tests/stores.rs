@@ -502,7 +502,7 @@ fn holders_recover_after_a_store_restart() {
             .collect();
         std::thread::sleep(Duration::from_millis(1500));
         server.restart();
-        let restarted = sno_core::SystemClock::precise_unix_nanos() / 1_000_000;
+        let restarted = sno_core::SystemClock::precise_unix_ns() / 1_000_000;
         let runs: Vec<_> = workers.into_iter().map(collect).collect();
         for (w, ids) in runs.iter().enumerate() {
             assert!(

@@ -234,7 +234,7 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
             if e.is_retryable() {
                 props.push((
                     "retryAtUnixNs",
-                    e.retry_at_unix_nanos().map_or(Prop::Null, Prop::BigInt),
+                    e.retry_at_unix_ns().map_or(Prop::Null, Prop::BigInt),
                 ));
             }
             (class, e.kind().js_code().to_owned(), e.to_string(), props)

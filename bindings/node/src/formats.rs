@@ -421,12 +421,12 @@ pub fn fmt_unix_ms(env: &Env, format: u32, text: String) -> Result<Option<f64>, 
 
 /// Nanoseconds since 1970 of a canonical text (a bigint), or `undefined` as for `fmtUnixMs`.
 #[napi(ts_return_type = "bigint | undefined", catch_unwind)]
-pub fn fmt_unix_nanos(env: &Env, format: u32, text: String) -> Result<Option<i64n>, String> {
+pub fn fmt_unix_ns(env: &Env, format: u32, text: String) -> Result<Option<i64n>, String> {
     struct UnixNanos<'a>(&'a str);
     impl Op for UnixNanos<'_> {
         type Out = Option<i64n>;
         fn run<T: IdFormat>(self) -> R<Option<i64n>> {
-            Ok(decode::<T>(self.0)?.unix_nanos().map(i64n))
+            Ok(decode::<T>(self.0)?.unix_ns().map(i64n))
         }
     }
     format_arg(format)

@@ -372,7 +372,7 @@ impl Generator {
                 "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
             )?;
             Ok(encode(
-                plain.new_with_unix_nanos(meta_of(Some(meta))?, nanos)?,
+                plain.new_with_unix_ns(meta_of(Some(meta))?, nanos)?,
             ))
         })()
         .or_throw(&env)

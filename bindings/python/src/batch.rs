@@ -158,7 +158,7 @@ impl Mint for ProcessGenerator {
 pub(crate) fn next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8) -> PyResult<Id> {
     let waited = sno_core::wait::retry(
         g.max_wait(),
-        SystemClock::precise_unix_nanos,
+        SystemClock::precise_unix_ns,
         |e| g.can_wait(e),
         || g.try_next(meta),
         |pause| {
@@ -183,7 +183,7 @@ where
 {
     let waited = sno_core::wait::retry(
         sno_core::time::DEFAULT_MAX_WAIT,
-        SystemClock::precise_unix_nanos,
+        SystemClock::precise_unix_ns,
         sno_core::wait::can_wait,
         || g.try_next(),
         |pause| {

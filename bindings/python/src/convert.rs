@@ -81,7 +81,7 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     if e.is_retryable() {
         // Always set for the errors that say when to retry: None when no retry can ever
         // succeed (a sno generator past 2079).
-        let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_nanos());
+        let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_ns());
     }
     err
 }

@@ -121,7 +121,7 @@ use crate::sno::id::Id;
 use crate::sync::{AtomicU32, AtomicU64, CachePadded, Ordering};
 pub use crate::thread_block::Reservation;
 // Not loom's: instance numbers are identities, not part of any modelled interleaving.
-use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_nanos_to_units};
+use crate::time::{DEFAULT_MAX_WAIT, MAX_TIMESTAMP, unix_ns_to_units};
 use core::sync::atomic::AtomicU64 as InstanceCounter;
 
 const COUNTER_BITS: u32 = 24;
@@ -273,7 +273,7 @@ impl<F: Fn(&Overflow) + Send + Sync> OverflowObserver for F {
 
 #[derive(Default)]
 struct Counters {
-    /// The sequence of `new_with_unix_nanos` (here, off the lines read per call).
+    /// The sequence of `new_with_unix_ns` (here, off the lines read per call).
     static_seq: AtomicU64,
     overflows: AtomicU64,
     overflow_episodes: AtomicU64,
@@ -706,7 +706,7 @@ impl<C: Clock> Generator<C> {
         let mut first = Some(err);
         let waited = crate::wait::retry(
             self.max_wait(),
-            || crate::time::units_to_unix_nanos(self.clock.now_units().max(0) as u64),
+            || crate::time::units_to_unix_ns(self.clock.now_units().max(0) as u64),
             crate::wait::can_wait,
             || first.take().map_or_else(|| self.try_next(meta), Err),
             |pause| -> Result<(), core::convert::Infallible> {
@@ -977,12 +977,12 @@ impl<C: Clock> Generator<C> {
     /// (Self::try_next) IDs, or across more than a pool's worth of calls for one unit, is the
     /// caller's concern. Times outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z are
     /// rejected with [`Error::TimeOutOfRange`] (the Go original wraps them silently).
-    pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
+    pub fn new_with_unix_ns(&self, meta: u8, unix_ns: i64) -> Result<Id, Error> {
         #[cfg(feature = "std")]
         if self.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
-        let units = unix_nanos_to_units(unix_nanos).ok_or(Error::TimeOutOfRange { unix_nanos })?;
+        let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange { unix_ns })?;
         let n = self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
         Ok(Id::compose(
             units,
@@ -993,7 +993,16 @@ impl<C: Clock> Generator<C> {
         ))
     }
 
-    /// [`new_with_unix_nanos`](Self::new_with_unix_nanos) for a [`SystemTime`](std::time::SystemTime).
+    /// The old name of [`new_with_unix_ns`](Self::new_with_unix_ns).
+    ///
+    /// # Errors
+    /// As [`new_with_unix_ns`](Self::new_with_unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `new_with_unix_ns`")]
+    pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
+        self.new_with_unix_ns(meta, unix_nanos)
+    }
+
+    /// [`new_with_unix_ns`](Self::new_with_unix_ns) for a [`SystemTime`](std::time::SystemTime).
     #[cfg(feature = "std")]
     pub fn new_with_time(&self, meta: u8, time: std::time::SystemTime) -> Result<Id, Error> {
         let nanos = match time.duration_since(std::time::UNIX_EPOCH) {
@@ -1002,7 +1011,7 @@ impl<C: Clock> Generator<C> {
                 .map(|n| -n)
                 .unwrap_or(i64::MIN),
         };
-        self.new_with_unix_nanos(meta, nanos)
+        self.new_with_unix_ns(meta, nanos)
     }
 
     /// The current state, to persist and restore later. The timeline, tick and sequence come

@@ -1,7 +1,7 @@
 //! The [`Id`] value type: 10 bytes and their fields (the text form is in `text`).
 
 use crate::error::Error;
-use crate::time::{MAX_TIMESTAMP, units_to_unix_nanos};
+use crate::time::{MAX_TIMESTAMP, units_to_unix_ns};
 
 /// Length of the binary form in bytes.
 pub const BINARY_LEN: usize = 10;
@@ -115,20 +115,26 @@ impl Id {
 
     /// The start of the timestamp's 4 ms unit, in nanoseconds since the Unix epoch.
     #[inline]
+    pub const fn unix_ns(&self) -> i64 {
+        units_to_unix_ns(self.timestamp())
+    }
+
+    /// The old name of [`unix_ns`](Self::unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `unix_ns`")]
     pub const fn unix_nanos(&self) -> i64 {
-        units_to_unix_nanos(self.timestamp())
+        self.unix_ns()
     }
 
     /// The start of the timestamp's 4 ms unit, in milliseconds since the Unix epoch.
     #[inline]
     pub const fn unix_ms(&self) -> i64 {
-        self.unix_nanos() / 1_000_000
+        self.unix_ns() / 1_000_000
     }
 
     /// The start of the timestamp's 4 ms unit as a [`SystemTime`](std::time::SystemTime).
     #[cfg(feature = "std")]
     pub fn system_time(&self) -> std::time::SystemTime {
-        std::time::UNIX_EPOCH + core::time::Duration::from_nanos(self.unix_nanos() as u64)
+        std::time::UNIX_EPOCH + core::time::Duration::from_nanos(self.unix_ns() as u64)
     }
 
     /// The meta byte, free for the caller.

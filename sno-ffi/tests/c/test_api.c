@@ -159,7 +159,7 @@ static void lifecycle_and_snapshots(void) {
             made++;
         } else {
             CHECK(st == SNO_STATUS_SEQUENCE_EXHAUSTED, "status %d", (int)st);
-            CHECK(retry_at > sno_id_unix_nanos(prev), "retry_at after the unit");
+            CHECK(retry_at > sno_id_unix_ns(prev), "retry_at after the unit");
             exhausted++;
         }
     }
@@ -250,6 +250,8 @@ static void deprecated_names(void) {
     CHECK_STATUS(sno_new(7, &id), SNO_STATUS_OK);
     CHECK(sno_id_unix_millis(id) == sno_id_unix_ms(id) && sno_id_unix_ms(id) > 1700000000000LL,
           "sno_id_unix_millis %lld vs %lld", (long long)sno_id_unix_millis(id), (long long)sno_id_unix_ms(id));
+    CHECK(sno_id_unix_nanos(id) == sno_id_unix_ns(id), "sno_id_unix_nanos %lld vs %lld",
+          (long long)sno_id_unix_nanos(id), (long long)sno_id_unix_ns(id));
 
     CHECK_STATUS(sno_id_from_parts(sno_id_timestamp(id), sno_id_tick_tock(id), sno_id_meta(id), sno_id_partition(id),
                                    sno_id_sequence(id), &old_id), SNO_STATUS_OK);

@@ -29,7 +29,7 @@ static void codec_rows(const char *dir) {
         CHECK(sno_id_compare(back, id) == 0, "%s: compare", c[0]);
         CHECK(sno_id_timestamp(id) == strtoull(c[3], NULL, 10), "%s: timestamp", c[0]);
         CHECK((int)sno_id_tick_tock(id) == atoi(c[4]), "%s: tick", c[0]);
-        CHECK(sno_id_unix_nanos(id) == strtoll(c[5], NULL, 10), "%s: unix_ns", c[0]);
+        CHECK(sno_id_unix_ns(id) == strtoll(c[5], NULL, 10), "%s: unix_ns", c[0]);
         CHECK(sno_id_unix_ms(id) == strtoll(c[5], NULL, 10) / 1000000, "%s: unix_ms", c[0]);
         CHECK(sno_id_meta(id) == atoi(c[7]), "%s: meta", c[0]);
         CHECK(sno_id_partition(id) == atoi(c[8]), "%s: partition", c[0]);

@@ -31,7 +31,7 @@ pub fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send +
 
 /// The local clock in Unix milliseconds (the servers run on this machine: the same clock).
 pub fn wall_ms() -> i64 {
-    sno_core::SystemClock::precise_unix_nanos() / 1_000_000
+    sno_core::SystemClock::precise_unix_ns() / 1_000_000
 }
 
 /// Sends `sig` (`-STOP`, `-CONT`, `-KILL`, …) to process `pid`.
@@ -348,7 +348,7 @@ pub fn unit_of_ms(ms: i64) -> u64 {
     if nanos < sno_core::time::EPOCH_UNIX_NANOS {
         return 0;
     }
-    sno_core::time::unix_nanos_to_units(nanos).unwrap_or(u64::MAX)
+    sno_core::time::unix_ns_to_units(nanos).unwrap_or(u64::MAX)
 }
 
 /// `text` percent-encoded for a URL's query (a file path as a parameter's value).
