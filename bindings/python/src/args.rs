@@ -146,7 +146,7 @@ pub(crate) fn field<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
     }
 }
 
-/// A 128-bit field given to `from_fields` (a KSUID's `payload`, whose upper half of values
+/// A 128-bit field given to `from_fields` (a payload of 128 bits, whose upper half of values
 /// [`field`]'s `i128` cannot hold): an int in `0 ..= 2**128 - 1`, else the core's
 /// `ValueOverflow`, as for [`field`].
 pub(crate) fn field_u128(obj: &Bound<'_, PyAny>) -> PyResult<u128> {

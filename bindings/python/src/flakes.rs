@@ -1,5 +1,5 @@
 //! What `sno.Nanoflake` and `sno.UlidFlake`, the 64-bit formats, add to their value classes
-//! (built in `ids`; their constructors also take the integer): field properties, `from_fields`,
+//! (built in `ids`; their constructors also take the integer): `from_fields`,
 //! times for a given epoch; and their generators, which take the formats' settings (epoch,
 //! generator id, sid).
 
@@ -11,8 +11,8 @@ use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config, UlidFlake};
 use sno_core::{Error, SystemClock};
 
-use crate::batch::{global_value, next};
-use crate::formats::new_list;
+use crate::batch::next;
+use crate::formats::{global, new_list, process_value};
 use crate::ids::{Nanoflake as PyNanoflake, UlidFlake as PyUlidFlake, ascii_str};
 use crate::{args, datetime_from_ms, raise_code, to_py};
 
@@ -49,25 +49,6 @@ impl PyNanoflake {
         Nanoflake::from_fields(timestamp_ms, generator_id, sequence)
             .map(PyNanoflake)
             .map_err(|e| to_py(py, e))
-    }
-
-    /// The 41-bit timestamp (the `timestamp_ms` field): milliseconds since the application's
-    /// epoch (which the value does not carry).
-    #[getter]
-    fn timestamp_ms(&self) -> u64 {
-        self.0.timestamp()
-    }
-
-    /// The 10-bit generator id.
-    #[getter]
-    fn generator_id(&self) -> u16 {
-        self.0.generator_id()
-    }
-
-    /// The 12-bit sequence.
-    #[getter]
-    fn sequence(&self) -> u16 {
-        self.0.sequence()
     }
 
     /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
@@ -114,35 +95,11 @@ impl PyUlidFlake {
             .map_err(|e| to_py(py, e))
     }
 
-    /// The 43-bit timestamp (the `timestamp_ms` field): milliseconds since the epoch.
-    #[getter]
-    fn timestamp_ms(&self) -> u64 {
-        self.0.timestamp()
-    }
-
     /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted;
     /// `unix_ms` is this with the default epoch).
     #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
     fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
         self.0.unix_ms_at(epoch_ms)
-    }
-
-    /// The low 20 bits: a stand-alone value's randomness.
-    #[getter]
-    fn randomness(&self) -> u32 {
-        self.0.randomness()
-    }
-
-    /// Bits 5-19: a scalable value's randomness.
-    #[getter]
-    fn scalable_randomness(&self) -> u16 {
-        self.0.scalable_randomness()
-    }
-
-    /// The low 5 bits: a scalable value's scalability id.
-    #[getter]
-    fn sid(&self) -> u8 {
-        self.0.sid()
     }
 }
 
@@ -302,9 +259,7 @@ impl PyUlidFlakeGenerator {
 /// `os.fork()`).
 #[pyfunction]
 fn ulidflake_new(py: Python<'_>) -> PyResult<PyUlidFlake> {
-    global_value(py, ulidflake::try_new_nonblocking, ulidflake::try_new)
-        .map(PyUlidFlake)
-        .map_err(|e| to_py(py, e))
+    process_value(py).map(PyUlidFlake)
 }
 
 /// `n` new Ulid-Flakes from the process-wide generator, as objects or (`as_str=True`) text.
@@ -315,8 +270,7 @@ fn ulidflake_new_many<'py>(
     #[pyo3(from_py_with = args::count)] n: usize,
     as_str: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let make = || global_value(py, ulidflake::try_new_nonblocking, ulidflake::try_new);
-    new_list(py, n, as_str, make, PyUlidFlake)
+    new_list(py, n, as_str, || global(py), PyUlidFlake)
 }
 
 /// Adds the classes and functions to the native module.

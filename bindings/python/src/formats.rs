@@ -1,15 +1,14 @@
 //! What ULID, UUIDv7, SCRU128, SCRU160, KSUID and TypeID add to their value classes (built in
-//! `ids`): field properties, `from_fields`, conversions; and the generators and module functions
-//! of all but TypeID, the same for each (the Python modules `sno.ulid`, `sno.uuid7`,
-//! `sno.scru128`, `sno.scru160`, `sno.ksuid` and `sno.typeid` re-export them under short names).
+//! `ids`, with a property per named field): `from_fields`, other text forms, conversions; and
+//! `monotonic!`, the generator class and module functions of a format with a process-wide
+//! generator and no settings, which `generated.rs` (written from the core's format table by
+//! `tests/surfaces`) invokes for each such format.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use sno_core::monotonic::Shared;
-use sno_core::rng::ThreadRng;
 
-use crate::batch::{global_value, list_of, next};
-use crate::ids::{Ksuid, Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, field, text, uuid_arg};
+use crate::batch::{global_value, list_of};
+use crate::ids::{Ksuid, Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, text, uuid_arg};
 use crate::{args, decode_text, to_py, with_utf8};
 
 /// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
@@ -34,38 +33,49 @@ where
     }
 }
 
-/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on state
-/// `$state`, and the module functions `$new` / `$new_many` drawing from the process-wide
-/// generator of core module `$module` (its `try_new_nonblocking` / `try_new`).
+/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on the core's
+/// generator state of its format (`sno_core::HasGenerator`, of no settings), and the module
+/// functions `$new` / `$new_many` drawing from the process-wide generator of the class's core
+/// type (`sno_core::ProcessWide`).
 macro_rules! monotonic {
-    ($class:ident, $gen:ident, $gen_name:literal, $state:ty, $module:ident, $new:ident, $new_many:ident) => {
+    ($class:ident, $gen:ident, $gen_name:literal, $new:ident, $new_many:ident) => {
         #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
         #[pyclass(frozen, module = "sno", name = $gen_name)]
-        pub(crate) struct $gen(Shared<$state>);
+        pub(crate) struct $gen(
+            sno_core::monotonic::Shared<
+                <<$class as $crate::ids::Wraps>::Id as sno_core::HasGenerator>::State,
+            >,
+        );
 
         #[pymethods]
         impl $gen {
             #[new]
             #[pyo3(signature = (*, clock = None))]
             fn py_new(
-                #[pyo3(from_py_with = crate::args::clock)] clock: Option<sno_core::SystemClock>,
-            ) -> Self {
-                $gen(Shared::with_state_and_clock(
-                    Default::default(),
+                py: Python<'_>,
+                #[pyo3(from_py_with = $crate::args::clock)] clock: Option<sno_core::SystemClock>,
+            ) -> PyResult<Self> {
+                let settings = sno_core::GeneratorSettings::new();
+                let state = <<$class as $crate::ids::Wraps>::Id as sno_core::HasGenerator>::state(
+                    &settings,
+                )
+                .map_err(|e| $crate::to_py(py, e))?;
+                Ok($gen(sno_core::monotonic::Shared::with_state_and_clock(
+                    state,
                     clock.unwrap_or_default(),
-                ))
+                )))
             }
 
             /// The next value, greater than every earlier one of this generator.
             #[pyo3(name = "new")]
             fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
-                next(py, &self.0).map($class)
+                $crate::batch::next(py, &self.0).map($class)
             }
 
-            /// Like `new`, but raises at once where `new` would wait (a ULID millisecond's
+            /// Like `new`, but raises at once where `new` would wait (a millisecond's
             /// randomness used up: `RandomnessExhaustedError`).
             fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
-                self.0.try_next().map($class).map_err(|e| to_py(py, e))
+                self.0.try_next().map($class).map_err(|e| $crate::to_py(py, e))
             }
 
             /// The next value for an explicit time in Unix milliseconds (the clock is not read);
@@ -73,9 +83,9 @@ macro_rules! monotonic {
             fn new_at(
                 &self,
                 py: Python<'_>,
-                #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+                #[pyo3(from_py_with = $crate::args::time_i64)] unix_ms: i64,
             ) -> PyResult<$class> {
-                self.0.next_at(unix_ms).map($class).map_err(|e| to_py(py, e))
+                self.0.next_at(unix_ms).map($class).map_err(|e| $crate::to_py(py, e))
             }
 
             fn __repr__(&self) -> &'static str {
@@ -87,7 +97,7 @@ macro_rules! monotonic {
         /// clock outside the format's range is a `TimeRangeError`.
         #[pyfunction]
         fn $new(py: Python<'_>) -> PyResult<$class> {
-            global_value(py, sno_core::$module::try_new_nonblocking, sno_core::$module::try_new).map($class).map_err(|e| to_py(py, e))
+            $crate::formats::process_value(py).map($class)
         }
 
         /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
@@ -96,59 +106,26 @@ macro_rules! monotonic {
         #[pyo3(signature = (n, *, as_str = false))]
         fn $new_many<'py>(
             py: Python<'py>,
-            #[pyo3(from_py_with = args::count)] n: usize,
+            #[pyo3(from_py_with = $crate::args::count)] n: usize,
             as_str: bool,
-        ) -> PyResult<Bound<'py, PyList>> {
-            new_list(py, n, as_str, || global_value(py, sno_core::$module::try_new_nonblocking, sno_core::$module::try_new), $class)
+        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+            $crate::formats::new_list(py, n, as_str, || $crate::formats::global(py), $class)
         }
     };
 }
+pub(crate) use monotonic;
 
-monotonic!(
-    Ulid,
-    UlidGenerator,
-    "ULIDGenerator",
-    sno_core::ulid::Monotonic<ThreadRng>,
-    ulid,
-    ulid_new,
-    ulid_new_many
-);
-monotonic!(
-    Uuid7,
-    Uuid7Generator,
-    "UUID7Generator",
-    sno_core::uuid7::Monotonic<ThreadRng>,
-    uuid7,
-    uuid7_new,
-    uuid7_new_many
-);
-monotonic!(
-    Scru128,
-    Scru128Generator,
-    "SCRU128Generator",
-    sno_core::scru128::Monotonic<ThreadRng>,
-    scru128,
-    scru128_new,
-    scru128_new_many
-);
-monotonic!(
-    Scru160,
-    Scru160Generator,
-    "SCRU160Generator",
-    sno_core::scru160::Monotonic<ThreadRng>,
-    scru160,
-    scru160_new,
-    scru160_new_many
-);
-monotonic!(
-    Ksuid,
-    KsuidGenerator,
-    "KSUIDGenerator",
-    sno_core::ksuid::Monotonic<ThreadRng>,
-    ksuid,
-    ksuid_new,
-    ksuid_new_many
-);
+/// The next value of `T`'s process-wide generator, waiting (detached from the interpreter)
+/// where it must, as a Python exception.
+pub(crate) fn process_value<T: sno_core::ProcessWide>(py: Python<'_>) -> PyResult<T> {
+    global(py).map_err(|e| to_py(py, e))
+}
+
+/// The next value of `T`'s process-wide generator (`try_new_nonblocking`, then `try_new` with the
+/// thread detached where that would wait).
+pub(crate) fn global<T: sno_core::ProcessWide>(py: Python<'_>) -> Result<T, sno_core::Error> {
+    global_value(py, T::try_new_nonblocking, T::try_new)
+}
 
 #[pymethods]
 impl Ulid {
@@ -163,12 +140,6 @@ impl Ulid {
         sno_core::ulid::Ulid::from_fields(unix_ms, randomness)
             .map(Ulid)
             .map_err(|e| to_py(py, e))
-    }
-
-    /// The 80 random bits.
-    #[getter]
-    fn randomness(&self) -> u128 {
-        self.0.randomness()
     }
 
     /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
@@ -210,30 +181,6 @@ impl Uuid7 {
         decode_text(text, decode).map(Uuid7)
     }
 
-    /// The 12-bit `rand_a` field (here the high part of the Method 1 counter).
-    #[getter]
-    fn rand_a(&self) -> u16 {
-        self.0.rand_a()
-    }
-
-    /// The 62-bit `rand_b` field.
-    #[getter]
-    fn rand_b(&self) -> u64 {
-        self.0.rand_b()
-    }
-
-    /// The version: 7.
-    #[getter]
-    fn version(&self) -> u8 {
-        self.0.version()
-    }
-
-    /// The two variant bits: 0b10.
-    #[getter]
-    fn variant(&self) -> u8 {
-        self.0.variant()
-    }
-
     /// The 32 lower-case hex digits.
     #[getter]
     fn hex(&self) -> String {
@@ -263,24 +210,6 @@ impl Scru128 {
             .map(Scru128)
             .map_err(|e| to_py(py, e))
     }
-
-    /// The 24-bit `counter_hi` field.
-    #[getter]
-    fn counter_hi(&self) -> u32 {
-        self.0.counter_hi()
-    }
-
-    /// The 24-bit `counter_lo` field.
-    #[getter]
-    fn counter_lo(&self) -> u32 {
-        self.0.counter_lo()
-    }
-
-    /// The 32-bit `entropy` field.
-    #[getter]
-    fn entropy(&self) -> u32 {
-        self.0.entropy()
-    }
 }
 
 #[pymethods]
@@ -298,24 +227,6 @@ impl Scru160 {
         sno_core::scru160::Scru160Id::from_fields(unix_ms, counter, random16, random80)
             .map(Scru160)
             .map_err(|e| to_py(py, e))
-    }
-
-    /// The 16-bit `counter` field.
-    #[getter]
-    fn counter(&self) -> u16 {
-        self.0.counter()
-    }
-
-    /// The 16-bit `random16` field.
-    #[getter]
-    fn random16(&self) -> u16 {
-        self.0.random16()
-    }
-
-    /// The 80-bit `random80` field.
-    #[getter]
-    fn random80(&self) -> u128 {
-        self.0.random80()
     }
 
     /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
@@ -336,19 +247,6 @@ impl Ksuid {
         #[pyo3(from_py_with = args::field_u128)] payload: u128,
     ) -> Self {
         Ksuid(sno_core::ksuid::Ksuid::from_fields(timestamp_secs, payload))
-    }
-
-    /// The 32-bit `timestamp_secs` field (segmentio's `timestamp`): seconds since the KSUID
-    /// epoch (2014-05-13T16:53:20Z); `.timestamp` is the `datetime`, as on every value class.
-    #[getter]
-    fn timestamp_secs(&self) -> u32 {
-        self.0.timestamp_secs()
-    }
-
-    /// The 128-bit `payload` field.
-    #[getter]
-    fn payload(&self) -> u128 {
-        self.0.payload()
     }
 }
 
@@ -390,12 +288,6 @@ impl TypeId {
         with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
     }
 
-    /// The type prefix (`""` for none).
-    #[getter]
-    fn prefix(&self) -> &str {
-        self.0.prefix()
-    }
-
     /// The 26-character suffix: the UUID in lower-case Crockford base32.
     #[getter]
     fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
@@ -408,30 +300,6 @@ impl TypeId {
     fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         crate::ids::to_uuid(py, &self.0)
     }
-
-    /// The UUID's 4-bit version field (7 for generated TypeIDs).
-    #[getter]
-    fn version(&self) -> PyResult<u128> {
-        field(&self.0, "version")
-    }
-
-    /// The UUID's 12-bit `rand_a` field.
-    #[getter]
-    fn rand_a(&self) -> PyResult<u128> {
-        field(&self.0, "rand_a")
-    }
-
-    /// The UUID's two variant bits.
-    #[getter]
-    fn variant(&self) -> PyResult<u128> {
-        field(&self.0, "variant")
-    }
-
-    /// The UUID's 62-bit `rand_b` field.
-    #[getter]
-    fn rand_b(&self) -> PyResult<u128> {
-        field(&self.0, "rand_b")
-    }
 }
 
 /// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
@@ -442,24 +310,4 @@ fn with_prefix(
 ) -> PyResult<TypeId> {
     let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
     made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
-}
-
-/// Adds the generators and module functions to the native module.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<UlidGenerator>()?;
-    m.add_class::<Uuid7Generator>()?;
-    m.add_class::<Scru128Generator>()?;
-    m.add_class::<Scru160Generator>()?;
-    m.add_function(wrap_pyfunction!(ulid_new, m)?)?;
-    m.add_function(wrap_pyfunction!(ulid_new_many, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid7_new, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid7_new_many, m)?)?;
-    m.add_function(wrap_pyfunction!(scru128_new, m)?)?;
-    m.add_function(wrap_pyfunction!(scru128_new_many, m)?)?;
-    m.add_function(wrap_pyfunction!(scru160_new, m)?)?;
-    m.add_function(wrap_pyfunction!(scru160_new_many, m)?)?;
-    m.add_class::<KsuidGenerator>()?;
-    m.add_function(wrap_pyfunction!(ksuid_new, m)?)?;
-    m.add_function(wrap_pyfunction!(ksuid_new_many, m)?)?;
-    Ok(())
 }

@@ -4,19 +4,22 @@
 //! `bytes`, the same class; `uuid.UUID` for the 128-bit formats, `int` for the 64-bit ones whose
 //! values are integers underneath), `from_str` / `parse` / `from_bytes` / `from_int`, `str()`,
 //! `repr()` (from the named fields), `bytes`, `int(x)` / `.int`, `unix_ms` / `unix_ns` /
-//! `timestamp`, `fields()`, ordering, hashing, pickling, `to_uuid()` / `from_uuid()` on the
-//! 128-bit formats (`sno.UUID7` also equals the `uuid.UUID` of its value); the class attributes
-//! the integrations read (`FORMAT`, `COLUMN_TYPE` / `POSTGRES_TYPE` / `SQLITE_TYPE` from the
-//! core's `Format::column_type()`, the text pattern of JSON schemas); and pydantic's hooks
-//! (`sno._pydantic`).
+//! `timestamp`, `fields()` and a read-only property per named field (added at module init from
+//! the core's `fields()`: `add_field_properties`), ordering, hashing, pickling, `to_uuid()` /
+//! `from_uuid()` on the 128-bit formats (`sno.UUID7` also equals the `uuid.UUID` of its value);
+//! the class attributes the integrations read (`FORMAT`, `COLUMN_TYPE` / `POSTGRES_TYPE` /
+//! `SQLITE_TYPE` from the core's `Format::column_type()`, the text pattern of JSON schemas); and
+//! pydantic's hooks (`sno._pydantic`).
 //!
-//! What a format adds (its field properties, `from_fields`, conversions, generators) is a
+//! What a format adds (`from_fields`, other text forms, conversions, generators) is a
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `formats.rs`, `flakes.rs`.
 
 use pyo3::IntoPyObjectExt;
-use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError};
+use pyo3::PyClass;
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
+use pyo3::pyclass::boolean_struct::True;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple, PyType};
 use sno_core::model::MAX_TEXT_LEN;
@@ -198,15 +201,147 @@ fn pickle_reduce<'py, T: IdFormat>(
     PyTuple::new(py, [ctor, args.into_any()])
 }
 
-/// The number field `name` of `id`, for a format's field properties that its core type has no
-/// method for.
-pub(crate) fn field(id: &impl IdFormat, name: &str) -> PyResult<u128> {
-    match id.fields().get(name).map(|f| f.value) {
-        Some(FieldValue::Uint(v)) => Ok(v),
-        _ => Err(PyAttributeError::new_err(format!(
-            "no number field {name:?}"
+/// The core value a value class holds.
+pub(crate) trait Wraps {
+    /// The core type.
+    type Id: IdFormat;
+    /// The value.
+    fn id(&self) -> &Self::Id;
+}
+
+/// A value of `T`, whose `fields()` names the format's fields (the names do not depend on the
+/// value): a UUIDv7's bytes for the 16-byte formats that need version 7, else zero bytes.
+fn sample<T: IdFormat>() -> Result<T, Error> {
+    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0)?;
+    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
+    T::from_slice(v7.as_bytes()).or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
+}
+
+/// What a field property reads: the field's position in `fields()` (the same for every value
+/// of a format) and its name (checked).
+struct FieldSlot {
+    index: usize,
+    name: &'static str,
+}
+
+/// Field `slot` of `obj`, a value of the class `C`: an `int`, a `bool` flag or `str` text.
+fn read_field<'py, C>(obj: &Bound<'py, PyAny>, slot: &FieldSlot) -> PyResult<Bound<'py, PyAny>>
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    let py = obj.py();
+    let fields = obj.cast::<C>()?.get().id().fields();
+    let field = fields[..].get(slot.index).filter(|f| f.name == slot.name);
+    match field.map(|f| f.value) {
+        Some(FieldValue::Uint(v)) => match u64::try_from(v) {
+            Ok(small) => small.into_bound_py_any(py),
+            Err(_) => v.into_bound_py_any(py),
+        },
+        Some(FieldValue::Bool(b)) => b.into_bound_py_any(py),
+        Some(FieldValue::Text(t)) => t.into_bound_py_any(py),
+        None => Err(PyAttributeError::new_err(format!(
+            "{} has no field {:?} at {}",
+            C::NAME,
+            slot.name,
+            slot.index
         ))),
     }
+}
+
+/// The getter (`PyGetSetDef.get`) of the field properties of class `C`; `closure` is the
+/// property's `FieldSlot`.
+///
+/// # Safety
+/// Called by CPython only, through a getset descriptor made by `add_field_properties`: the
+/// thread attached, `slf` a live object (CPython has checked it is a `C`), `closure` that
+/// descriptor's `FieldSlot`.
+unsafe extern "C" fn get_field<C>(
+    slf: *mut pyo3::ffi::PyObject,
+    closure: *mut std::ffi::c_void,
+) -> *mut pyo3::ffi::PyObject
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    // SAFETY: CPython calls getters with the thread attached to the interpreter.
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: `closure` is the `FieldSlot` leaked for this descriptor, never freed.
+    let slot = unsafe { &*closure.cast::<FieldSlot>() };
+    // SAFETY: `slf` is a live object, borrowed for the call.
+    let obj = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    let read =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_field::<C>(&obj, slot)));
+    match read {
+        Ok(Ok(value)) => value.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            pyo3::panic::PanicException::new_err(format!("reading the field {:?}", slot.name))
+                .restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// The documentation of a field's property.
+fn field_doc(f: &Field<'_>) -> String {
+    let unit = match f.unit {
+        Unit::UnixMs => ": milliseconds since 1970",
+        Unit::SnoUnits => ": 4 ms units since 2010",
+        Unit::EpochMs => ": milliseconds since the epoch",
+        Unit::EpochSecs => ": seconds since the format's epoch",
+        _ => "",
+    };
+    match f.value {
+        FieldValue::Uint(_) => format!("The {}-bit `{}` field{unit}.", f.bits, f.name),
+        FieldValue::Bool(_) => format!("The `{}` flag.", f.name),
+        FieldValue::Text(_) => format!("The `{}` field (text).", f.name),
+    }
+}
+
+/// Adds to the class `C` a read-only property per named field of its format (the core's
+/// `fields()`), but for a name the class has already (its own attribute, such as every
+/// format's `unix_ms`, stays): a getset descriptor, as a `#[getter]` makes, whose getter reads
+/// the field, so a format's fields reach Python with no code of their own. Its definition lives
+/// as long as the class (leaked once, at module init).
+fn add_field_properties<C>(py: Python<'_>) -> PyResult<()>
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    let ty = py.get_type::<C>();
+    let id = sample::<C::Id>().map_err(|e| to_py(py, e))?;
+    for (index, f) in id.fields().iter().enumerate() {
+        if ty.hasattr(f.name)? {
+            continue;
+        }
+        let leak = |text: String| {
+            std::ffi::CString::new(text)
+                .map(|c| &*Box::leak(c.into_boxed_c_str()))
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        };
+        let slot = Box::leak(Box::new(FieldSlot {
+            index,
+            name: f.name,
+        }));
+        let def = Box::leak(Box::new(pyo3::ffi::PyGetSetDef {
+            name: leak(f.name.to_owned())?.as_ptr(),
+            get: Some(get_field::<C>),
+            set: None,
+            doc: leak(field_doc(f))?.as_ptr(),
+            closure: std::ptr::from_mut(slot).cast(),
+        }));
+        // SAFETY: `ty` is a live type object and `def` lives for the rest of the process;
+        // `PyDescr_NewGetSet` returns a new reference, or NULL with an exception set.
+        let descr = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                pyo3::ffi::PyDescr_NewGetSet(ty.as_type_ptr(), std::ptr::from_mut(def)),
+            )?
+        };
+        ty.setattr(f.name, descr)?;
+    }
+    Ok(())
 }
 
 /// The 16 bytes of a `uuid.UUID`, or of a `bytes` (its length checked by the core).
@@ -221,10 +356,17 @@ pub(crate) fn uuid_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
         .map_err(|_| PyTypeError::new_err("a UUID is a uuid.UUID or its 16 bytes".to_owned()))
 }
 
-/// One class per entry of the core's format table.
+/// One class per entry of the core's format table, named by its `python_class`.
 macro_rules! py_formats {
-    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
-        $( py_class!($variant, $ty, $display, $bin); )*
+    ($($variant:ident {
+        ty: $ty:ty, name: $name:literal, display: $display:literal,
+        binary_len: $bin:tt, max_text_len: $text:tt, min_text_len: $min:tt, column: $column:ident,
+        pattern: $pattern:literal,
+        text_order: $text_order:tt, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
+        settings: [$($setting:ident),*], required: [$($required:ident),*],
+        python_class: $class:literal, node_class: $node:literal $(,)?
+    }),* $(,)?) => {
+        $( py_class!($variant, $ty, $class, $bin); )*
 
         /// `sno.detect(text)`: the value of the one format `text` is written in, through the
         /// core's detection (`sno_core::AnyId::detect`, which the `sno` CLI uses too); a
@@ -243,8 +385,11 @@ macro_rules! py_formats {
         /// Adds every value class, `ID_CLASSES` (the classes in the core's table order) and
         /// `detect` to the native module.
         pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-            $( m.add_class::<$variant>()?; )*
             let py = m.py();
+            $(
+                m.add_class::<$variant>()?;
+                add_field_properties::<$variant>(py)?;
+            )*
             m.add("ID_CLASSES", PyTuple::new(py, [$( py.get_type::<$variant>() ),*])?)?;
             m.add_function(wrap_pyfunction!(detect, m)?)?;
             Ok(())
@@ -252,23 +397,15 @@ macro_rules! py_formats {
     };
 }
 
-/// A format's Python class name: its display name, where that is a Python identifier. The
-/// formats that also bring their own `parse` (UUIDv7's lenient one) leave out the strict one.
+/// The formats that bring their own `parse` (UUIDv7's lenient one) leave out the strict one, and
+/// compare with `uuid.UUID` too.
 macro_rules! py_class {
-    (Sno, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(Sno, $ty, "ID", $bin, by_value);
-        strict_parse!(Sno);
-    };
-    (Uuid7, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(Uuid7, $ty, "UUID7", $bin, uuid);
+    (Uuid7, $ty:ty, $class:literal, $bin:tt) => {
+        value_class!(Uuid7, $ty, $class, $bin, uuid);
         uuid_comparisons!(Uuid7);
     };
-    (UlidFlake, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!(UlidFlake, $ty, "UlidFlake", $bin, by_value);
-        strict_parse!(UlidFlake);
-    };
-    ($variant:ident, $ty:ty, $display:literal, $bin:tt) => {
-        value_class!($variant, $ty, $display, $bin, by_value);
+    ($variant:ident, $ty:ty, $class:literal, $bin:tt) => {
+        value_class!($variant, $ty, $class, $bin, by_value);
         strict_parse!($variant);
     };
 }
@@ -295,6 +432,13 @@ macro_rules! value_struct {
 macro_rules! value_class {
     ($variant:ident, $ty:ty, $class:literal, $bin:tt, $cmp:ident) => {
         value_struct!($cmp, $variant, $ty, $class);
+
+        impl Wraps for $variant {
+            type Id = $ty;
+            fn id(&self) -> &$ty {
+                &self.0
+            }
+        }
 
         #[pymethods]
         impl $variant {
@@ -426,7 +570,7 @@ macro_rules! value_class {
             /// Nanoseconds since 1970 (saturated at 2**63 - 1, in 2262), or `None` as for `unix_ms`.
             #[getter]
             fn unix_ns(&self) -> Option<i64> {
-                IdFormat::unix_nanos(&self.0)
+                IdFormat::unix_ns(&self.0)
             }
 
             /// The time as an aware UTC `datetime` (millisecond precision), or `None` as for

@@ -2,8 +2,10 @@
 //! directly, never the C ABI.
 //!
 //! Every format's value class comes from the core's format table through one generic layer
-//! (`ids`); what a format adds sits beside it (`sno`, `formats`, `flakes`). `convert` maps core
-//! errors to Python exceptions, reads `str` arguments and makes `datetime`s.
+//! (`ids`, with a property per named field), and the generators of the formats with a
+//! process-wide generator and no settings from `generated` (written from the same table by
+//! `tests/surfaces`); what a format adds sits beside them (`sno`, `formats`, `flakes`).
+//! `convert` maps core errors to Python exceptions, reads `str` arguments and makes `datetime`s.
 
 mod args;
 mod batch;
@@ -11,6 +13,7 @@ mod cli;
 mod convert;
 mod flakes;
 mod formats;
+mod generated;
 mod ids;
 mod lease;
 mod sno;
@@ -25,7 +28,7 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ids::register(m)?;
     sno::register(m)?;
     cli::register(m)?;
-    formats::register(m)?;
+    generated::register(m)?;
     flakes::register(m)?;
     lease::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

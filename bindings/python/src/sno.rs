@@ -1,4 +1,4 @@
-//! sno's own surface: the fields of `sno.ID` (its value class comes from `ids`), and the hot
+//! sno's own surface: `sno.ID.from_fields` (its value class comes from `ids`), and the hot
 //! paths that stay dedicated entries: `sno.new()`, `sno.new_many()`, `sno.Generator`, and the
 //! SIMD batch codecs `encode_many` / `decode_many`.
 
@@ -31,36 +31,6 @@ impl PyId {
         Id::from_fields(units, tick_tock, meta, partition, sequence)
             .map(PyId)
             .map_err(|e| to_py(py, e))
-    }
-
-    /// The raw timestamp (the `units` field): 4 ms units since 2010-01-01T00:00:00Z.
-    #[getter]
-    fn units(&self) -> u64 {
-        self.0.timestamp()
-    }
-
-    /// The meta byte.
-    #[getter]
-    fn meta(&self) -> u8 {
-        self.0.meta()
-    }
-
-    /// The partition.
-    #[getter]
-    fn partition(&self) -> u16 {
-        self.0.partition()
-    }
-
-    /// The sequence.
-    #[getter]
-    fn sequence(&self) -> u16 {
-        self.0.sequence()
-    }
-
-    /// The tick-tock bit (flips when the generator survives a clock regression).
-    #[getter]
-    fn tick_tock(&self) -> bool {
-        self.0.tick_tock()
     }
 
     /// Whether all ten bytes are zero.
@@ -457,7 +427,7 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
     ) -> PyResult<PyId> {
         self.plain(py, "an ID for a given time", LEASED_TIMES)?
-            .new_with_unix_nanos(meta, unix_ns)
+            .new_with_unix_ns(meta, unix_ns)
             .map(PyId)
             .map_err(|e| to_py(py, e))
     }

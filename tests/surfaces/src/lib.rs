@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod node;
+pub mod python;
 
 /// One generated file: its path relative to the repository root and its whole text.
 #[derive(Debug, Clone, PartialEq, Eq)]

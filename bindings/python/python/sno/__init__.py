@@ -1,5 +1,5 @@
-"""libsno for Python: compact, sortable, unique sno IDs, plus ULID, UUIDv7, SCRU128,
-SCRU160, Nanoflakes, Ulid-Flake, TypeID and KSUID.
+"""libsno for Python: compact, sortable, unique sno IDs, and every other format of the core
+(``sno.ID_CLASSES``), each with a module of its own (``sno.ulid``, …).
 
 >>> import sno
 >>> a, b = sno.new(), sno.new()
@@ -35,18 +35,9 @@ from sno._errors import (
 from sno._sno import (
     BINARY_LEN,
     ENCODED_LEN,
-    ID,
     ID_CLASSES,
-    KSUID,
     MAX_BATCH,
     Lease,
-    SCRU128,
-    SCRU160,
-    TypeID,
-    ULID,
-    UUID7,
-    Nanoflake,
-    UlidFlake,
     __version__,
     decode_many,
     detect,
@@ -56,7 +47,8 @@ from sno._sno import (
     release_process_lease,
 )
 from sno._sno import Generator as _NativeGenerator
-from sno import ksuid, nanoflake, scru128, scru160, typeid, ulid, ulidflake, uuid7
+from sno import _formats
+from sno._formats import *  # noqa: F403 (every format's value class and module)
 from sno._json import json_default
 
 __all__ = [
@@ -67,9 +59,7 @@ __all__ = [
     "DecodeError",
     "ForkedGeneratorError",
     "Generator",
-    "ID",
     "ID_CLASSES",
-    "KSUID",
     "Lease",
     "LeaseAuthenticationError",
     "LeaseConfigError",
@@ -79,36 +69,22 @@ __all__ = [
     "LeaseTlsError",
     "LeaseUnreachableError",
     "MAX_BATCH",
-    "Nanoflake",
     "NoFreePartitionError",
     "RandomnessExhaustedError",
     "RandomnessUnavailableError",
-    "SCRU128",
-    "SCRU160",
     "SequenceExhaustedError",
     "SnoError",
     "TimeRangeError",
-    "TypeID",
-    "ULID",
-    "UUID7",
-    "UlidFlake",
     "__version__",
     "decode_many",
     "detect",
     "encode_many",
     "json_default",
-    "ksuid",
     "new",
-    "nanoflake",
     "new_many",
     "release_process_lease",
-    "scru128",
-    "scru160",
-    "typeid",
-    "ulid",
-    "ulidflake",
-    "uuid7",
 ]
+__all__ += _formats.__all__
 
 _EPOCH = _datetime(1970, 1, 1, tzinfo=_timezone.utc)
 

@@ -9,9 +9,9 @@
 connection, cursor or ``psycopg.adapters`` (any ``AdaptContext``):
 
 - **dumpers** for every ID class, so a value is a query parameter as such: in the column type
-  the core recommends for its format (``cls.POSTGRES_TYPE``): ``uuid`` (ULID, UUID7, SCRU128,
-  and TypeID's UUID: the prefix is not sent), ``bytea`` (sno, SCRU160, KSUID), ``bigint``
-  (Nanoflake, Ulid-Flake); text and binary both;
+  the core recommends for its format (``cls.POSTGRES_TYPE``: ``uuid``, ``bytea`` or ``bigint``,
+  as docs/databases.md lists them; a TypeID is sent as its UUID, without the prefix); text and
+  binary both;
 - **loaders**, only where asked, so that columns of a PostgreSQL type come back as libsno
   objects: ``uuid=`` a class stored as ``uuid`` (``sno.TypeID`` with ``typeid_prefix``),
   ``bytea=`` one stored as ``bytea``, ``int8=`` one stored as ``bigint``. They apply to every
