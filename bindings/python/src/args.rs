@@ -136,19 +136,9 @@ pub(crate) fn count(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     sno_core::batch_len(requested).map_err(|e| to_py(obj.py(), e))
 }
 
-/// A field of an ID given to `from_fields`: an int in the range of `T`, else the core's
-/// `ValueOverflow` (a `DecodeError`, code `"value_overflow"`: a field above its width, as the
-/// core reports the widths it checks itself).
-pub(crate) fn field<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
-    match Wide::read(obj)? {
-        Wide::Fits(v) => T::try_from(v).map_err(|_| to_py(obj.py(), Error::ValueOverflow)),
-        _ => Err(to_py(obj.py(), Error::ValueOverflow)),
-    }
-}
-
-/// A 128-bit field given to `from_fields` (a payload of 128 bits, whose upper half of values
-/// [`field`]'s `i128` cannot hold): an int in `0 ..= 2**128 - 1`, else the core's
-/// `ValueOverflow`, as for [`field`].
+/// A number field given to `from_fields`: an int in `0 ..= 2**128 - 1`, else the core's
+/// `ValueOverflow` (a `DecodeError`, code `"value_overflow"`; the core checks each field's own
+/// width the same way).
 pub(crate) fn field_u128(obj: &Bound<'_, PyAny>) -> PyResult<u128> {
     match obj.extract::<u128>() {
         Ok(v) => Ok(v),

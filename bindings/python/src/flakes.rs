@@ -6,9 +6,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use sno_core::monotonic::Shared;
-use sno_core::nanoflake::{self, Nanoflake};
+use sno_core::nanoflake;
 use sno_core::rng::ThreadRng;
-use sno_core::ulidflake::{self, Config, UlidFlake};
+use sno_core::ulidflake::{self, Config};
 use sno_core::{Error, SystemClock};
 
 use crate::batch::next;
@@ -36,21 +36,6 @@ fn config_error(py: Python<'_>, e: Error) -> PyErr {
 
 #[pymethods]
 impl PyNanoflake {
-    /// The Nanoflake with the given fields (`timestamp`: milliseconds since the application's
-    /// epoch, 41 bits); a field above its width is a `TimeRangeError` (the timestamp) or a
-    /// `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] timestamp_ms: u64,
-        #[pyo3(from_py_with = args::field)] generator_id: u16,
-        #[pyo3(from_py_with = args::field)] sequence: u16,
-    ) -> PyResult<Self> {
-        Nanoflake::from_fields(timestamp_ms, generator_id, sequence)
-            .map(PyNanoflake)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
     /// layout bug); use it for IDs they generated.
     #[getter]
@@ -81,20 +66,6 @@ impl PyNanoflake {
 
 #[pymethods]
 impl PyUlidFlake {
-    /// The Ulid-Flake with the given fields (`timestamp`: milliseconds since the epoch, 43
-    /// bits; `randomness`: the low 20 bits, a scalable value's sid included); a field above its
-    /// width is a `TimeRangeError` (the timestamp) or a `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] timestamp_ms: u64,
-        #[pyo3(from_py_with = args::field)] randomness: u32,
-    ) -> PyResult<Self> {
-        UlidFlake::from_fields(timestamp_ms, randomness)
-            .map(PyUlidFlake)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted;
     /// `unix_ms` is this with the default epoch).
     #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]

@@ -1,5 +1,5 @@
-//! What ULID, UUIDv7, SCRU128, SCRU160, KSUID and TypeID add to their value classes (built in
-//! `ids`, with a property per named field): `from_fields`, other text forms, conversions; and
+//! What single formats add to their value classes (built in `ids`, with a property per named
+//! field and `from_fields`): other text forms, conversions, TypeID's prefix; and
 //! `monotonic!`, the generator class and module functions of a format with a process-wide
 //! generator and no settings, which `generated.rs` (written from the core's format table by
 //! `tests/surfaces`) invokes for each such format.
@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
 use crate::batch::{global_value, list_of};
-use crate::ids::{Ksuid, Scru128, Scru160, TypeId, Ulid, Uuid7, ascii_str, text, uuid_arg};
-use crate::{args, decode_text, to_py, with_utf8};
+use crate::ids::{Scru160, TypeId, Ulid, Uuid7, ascii_str, text, uuid_arg};
+use crate::{decode_text, to_py, with_utf8};
 
 /// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
 /// checked between chunks.
@@ -129,19 +129,6 @@ pub(crate) fn global<T: sno_core::ProcessWide>(py: Python<'_>) -> Result<T, sno_
 
 #[pymethods]
 impl Ulid {
-    /// The ULID with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`,
-    /// `randomness` above 80 bits a `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] unix_ms: u64,
-        #[pyo3(from_py_with = args::field)] randomness: u128,
-    ) -> PyResult<Self> {
-        sno_core::ulid::Ulid::from_fields(unix_ms, randomness)
-            .map(Ulid)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
     /// `DecodeError`).
     #[pyo3(name = "to_uuid7")]
@@ -154,20 +141,6 @@ impl Ulid {
 
 #[pymethods]
 impl Uuid7 {
-    /// The UUIDv7 with the given fields (version and variant are set); `unix_ms` at or above
-    /// 2**48 is a `TimeRangeError`, a field above its width a `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] unix_ms: u64,
-        #[pyo3(from_py_with = args::field)] rand_a: u16,
-        #[pyo3(from_py_with = args::field)] rand_b: u64,
-    ) -> PyResult<Self> {
-        sno_core::uuid7::Uuid7::from_fields(unix_ms, rand_a, rand_b)
-            .map(Uuid7)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and the
     /// braced form; the UUID must be version 7.
     #[staticmethod]
@@ -195,58 +168,11 @@ impl Uuid7 {
 }
 
 #[pymethods]
-impl Scru128 {
-    /// The SCRU128 with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`, a
-    /// field above its width a `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] unix_ms: u64,
-        #[pyo3(from_py_with = args::field)] counter_hi: u32,
-        #[pyo3(from_py_with = args::field)] counter_lo: u32,
-        #[pyo3(from_py_with = args::field)] entropy: u32,
-    ) -> PyResult<Self> {
-        sno_core::scru128::Scru128Id::from_fields(unix_ms, counter_hi, counter_lo, entropy)
-            .map(Scru128)
-            .map_err(|e| to_py(py, e))
-    }
-}
-
-#[pymethods]
 impl Scru160 {
-    /// The SCRU160 with the given fields; `unix_ms` at or above 2**48 is a `TimeRangeError`, a
-    /// field above its width a `DecodeError`.
-    #[staticmethod]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] unix_ms: u64,
-        #[pyo3(from_py_with = args::field)] counter: u16,
-        #[pyo3(from_py_with = args::field)] random16: u16,
-        #[pyo3(from_py_with = args::field)] random80: u128,
-    ) -> PyResult<Self> {
-        sno_core::scru160::Scru160Id::from_fields(unix_ms, counter, random16, random80)
-            .map(Scru160)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
     #[getter]
     fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         ascii_str(py, &self.0.encode_hex_bytes())
-    }
-}
-
-#[pymethods]
-impl Ksuid {
-    /// The KSUID with the given fields: `timestamp_secs`, seconds since the KSUID epoch
-    /// (2014-05-13T16:53:20Z), 32 bits, and the 128-bit `payload`; a field above its width is a
-    /// `DecodeError` (code `"value_overflow"`).
-    #[staticmethod]
-    fn from_fields(
-        #[pyo3(from_py_with = args::field)] timestamp_secs: u32,
-        #[pyo3(from_py_with = args::field_u128)] payload: u128,
-    ) -> Self {
-        Ksuid(sno_core::ksuid::Ksuid::from_fields(timestamp_secs, payload))
     }
 }
 

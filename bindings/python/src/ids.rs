@@ -11,7 +11,7 @@
 //! `SQLITE_TYPE` from the core's `Format::column_type()`, the text pattern of JSON schemas); and
 //! pydantic's hooks (`sno._pydantic`).
 //!
-//! What a format adds (`from_fields`, other text forms, conversions, generators) is a
+//! What a format adds (other text forms, conversions, generators) is a
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `formats.rs`, `flakes.rs`.
 
 use pyo3::IntoPyObjectExt;
@@ -342,6 +342,116 @@ where
         ty.setattr(f.name, descr)?;
     }
     Ok(())
+}
+
+/// `from_fields` of class `$variant`, with the Python signature `$signature` (the core's
+/// inputs of the format, written into `generated.rs` by `tests/surfaces`): the value with the
+/// given fields, by position or name, through the core's `AnyId::from_fields`.
+macro_rules! from_fields {
+    ($variant:ident, $signature:literal) => {
+        #[pymethods]
+        impl $variant {
+            /// The value with the given fields, by position or name (those `fields()` names,
+            /// less the ones the format computes, such as UUIDv7's version). A field above its
+            /// width is a `DecodeError` (code `"value_overflow"`), a time outside the format's
+            /// range a `TimeRangeError`.
+            #[staticmethod]
+            #[pyo3(signature = (*args, **kwargs), text_signature = $signature)]
+            fn from_fields(
+                args: &Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+            ) -> PyResult<Self> {
+                match $crate::ids::from_field_args(
+                    <<Self as $crate::ids::Wraps>::Id as sno_core::IdFormat>::FORMAT,
+                    args,
+                    kwargs,
+                )? {
+                    sno_core::AnyId::$variant(id) => Ok($variant(id)),
+                    // `AnyId::from_fields` makes a value of the format asked for.
+                    _ => Err($crate::to_py(args.py(), sno_core::Error::UnknownFormat)),
+                }
+            }
+        }
+    };
+}
+pub(crate) use from_fields;
+
+/// A `from_fields(*args, **kwargs)` call read as the core's inputs of `format`
+/// (`AnyId::inputs`): the positional arguments in order, then the rest by name, with Python's
+/// own `TypeError`s for a missing, unexpected or repeated argument; each value converted by its
+/// kind (an int in `0 ..= 2**128 - 1`, a `bool`, a `str`).
+pub(crate) fn from_field_args(
+    format: sno_core::Format,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<sno_core::AnyId> {
+    let py = args.py();
+    let inputs = sno_core::AnyId::inputs(format);
+    if args.len() > inputs.len() {
+        return Err(PyTypeError::new_err(format!(
+            "from_fields() takes {} positional arguments but {} were given",
+            inputs.len(),
+            args.len()
+        )));
+    }
+    if let Some(kwargs) = kwargs {
+        for key in kwargs.keys() {
+            let key: String = key.extract()?;
+            match inputs.iter().position(|i| i.name == key) {
+                None => {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_fields() got an unexpected keyword argument {key:?}"
+                    )));
+                }
+                Some(at) if at < args.len() => {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_fields() got multiple values for argument {key:?}"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let mut values = Vec::with_capacity(inputs.len());
+    for (at, input) in inputs.iter().enumerate() {
+        let value = match args.get_item(at) {
+            Ok(value) => value,
+            Err(_) => kwargs
+                .map(|k| k.get_item(input.name))
+                .transpose()?
+                .flatten()
+                .ok_or_else(|| {
+                    PyTypeError::new_err(format!(
+                        "from_fields() missing required argument {:?}",
+                        input.name
+                    ))
+                })?,
+        };
+        values.push(value);
+    }
+    // The text fields first: the values handed to the core borrow them.
+    let texts = inputs
+        .iter()
+        .zip(&values)
+        .map(|(input, value)| match input.kind {
+            sno_core::FieldKind::Text => value.extract::<String>().map(Some),
+            _ => Ok(None),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let made = sno_core::AnyId::from_fields(format, |input| -> PyResult<FieldValue<'_>> {
+        let at = inputs
+            .iter()
+            .position(|i| i.name == input.name)
+            .unwrap_or(0);
+        match input.kind {
+            sno_core::FieldKind::Bool => Ok(FieldValue::Bool(values[at].extract::<bool>()?)),
+            sno_core::FieldKind::Text => {
+                Ok(FieldValue::Text(texts[at].as_deref().unwrap_or_default()))
+            }
+            _ => Ok(FieldValue::Uint(crate::args::field_u128(&values[at])?)),
+        }
+    })?;
+    made.map_err(|e| to_py(py, e))
 }
 
 /// The 16 bytes of a `uuid.UUID`, or of a `bytes` (its length checked by the core).

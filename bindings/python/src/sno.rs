@@ -16,23 +16,6 @@ use crate::{args, raise_code, text_error, to_py, with_utf8};
 
 #[pymethods]
 impl PyId {
-    /// The ID with the given fields (`units`: 4 ms units since 2010); units above 2**39 - 1
-    /// are a `TimeRangeError`, a field outside its width a `DecodeError`.
-    #[staticmethod]
-    #[pyo3(signature = (units, tick_tock, meta, partition, sequence))]
-    fn from_fields(
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::field)] units: u64,
-        tick_tock: bool,
-        #[pyo3(from_py_with = args::field)] meta: u8,
-        #[pyo3(from_py_with = args::field)] partition: u16,
-        #[pyo3(from_py_with = args::field)] sequence: u16,
-    ) -> PyResult<Self> {
-        Id::from_fields(units, tick_tock, meta, partition, sequence)
-            .map(PyId)
-            .map_err(|e| to_py(py, e))
-    }
-
     /// Whether all ten bytes are zero.
     fn is_zero(&self) -> bool {
         self.0.is_zero()

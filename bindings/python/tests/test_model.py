@@ -49,8 +49,6 @@ MAKE = {
 }
 # What the binary form (and so `int`, `from_bytes`, `from_int`, a `uuid.UUID`) leaves out.
 BINARY_LACKS = {sno.TypeID: "prefix"}
-# Without `from_fields`: a TypeID's UUID may be of any version (`from_uuid(prefix, uuid)`).
-NO_FROM_FIELDS = {sno.TypeID}
 CLASSES = list(FIELDS)
 
 
@@ -125,13 +123,15 @@ def test_fields_are_the_cores_and_each_a_property(cls):
             assert inspect.isgetsetdescriptor(vars(cls)[attr]), attr
             assert getattr(x, attr) == value and type(getattr(x, attr)) is type(value), attr
         # from_fields takes the fields by their names (UUIDv7's version and variant are fixed;
-        # a Ulid-Flake's randomness holds its scalable randomness and sid).
-        assert hasattr(cls, "from_fields") == (cls not in NO_FROM_FIELDS)
-        if cls in NO_FROM_FIELDS:
-            continue
+        # a Ulid-Flake's randomness holds its scalable randomness and sid), by keyword or in
+        # the order of its signature.
         params = inspect.signature(cls.from_fields).parameters
         assert set(params) <= set(fields)
+        if cls is sno.TypeID and x.version != 7:  # from_fields makes a UUIDv7
+            assert cls.from_fields(**{k: fields[k] for k in params}).version == 7
+            continue
         assert cls.from_fields(**{k: fields[k] for k in params}) == x
+        assert cls.from_fields(*[fields[k] for k in params]) == x
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -178,17 +178,37 @@ def test_repr_is_built_from_the_fields(cls):
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_from_fields_checks_widths_with_core_errors(cls):
-    if cls in NO_FROM_FIELDS:
-        return
     x = values(cls)[0]
     fields = x.fields()
     params = list(inspect.signature(cls.from_fields).parameters)
     for name in params:
-        if isinstance(fields[name], bool):
+        if isinstance(fields[name], (bool, str)):
             continue
         with pytest.raises((sno.DecodeError, sno.TimeRangeError)) as e:
             cls.from_fields(**{k: (1 << 130 if k == name else fields[k]) for k in params})
         assert e.value.code in ("value_overflow", "timestamp_overflow", "millis_out_of_range")
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_from_fields_refuses_arguments_as_python_does(cls):
+    x = values(cls)[0]
+    fields = x.fields()
+    params = list(inspect.signature(cls.from_fields).parameters)
+    given = {k: fields[k] for k in params}
+    with pytest.raises(TypeError, match="missing required argument"):
+        cls.from_fields(**{k: v for k, v in given.items() if k != params[-1]})
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        cls.from_fields(**given, nonsense=1)
+    with pytest.raises(TypeError, match="multiple values"):
+        cls.from_fields(given[params[0]], **given)
+    with pytest.raises(TypeError, match="positional arguments"):
+        cls.from_fields(*given.values(), 1)
+    number = next(k for k in params if type(fields[k]) is int)
+    with pytest.raises(TypeError):
+        cls.from_fields(**{**given, number: "1"})
+    with pytest.raises(sno.DecodeError) as e:
+        cls.from_fields(**{**given, number: -1})
+    assert e.value.code == "value_overflow"
 
 
 def test_detect_finds_the_format_or_says_why_not():
