@@ -1,239 +1,824 @@
-//! What single formats add to their value classes (built in `ids`, with a property per named
-//! field and `from_fields`): other text forms, conversions, TypeID's prefix; and
-//! `monotonic!`, the generator class and module functions of a format with a process-wide
-//! generator and no settings, which `generated.rs` (written from the core's format table by
-//! `tests/surfaces`) invokes for each such format.
+//! The value class of every format, built from the core's format table by one macro: for each
+//! entry of [`sno_core::for_each_format!`] a class `formats::<Variant>` (`sno.ID`, `sno.ULID`,
+//! `sno.UUID7`, …) with the surface [`IdFormat`] gives every format: the constructor (`str`,
+//! `bytes`, the same class; `uuid.UUID` for the 128-bit formats, `int` for the 64-bit ones whose
+//! values are integers underneath), `from_str` / `parse` / `from_bytes` / `from_int`, `str()`,
+//! `repr()` (from the named fields), `bytes`, `int(x)` / `.int`, `unix_ms` / `unix_ns` /
+//! `timestamp`, `fields()` and a read-only property per named field (added at module init from
+//! the core's `fields()`: `add_field_properties`), ordering, hashing, pickling, `to_uuid()` /
+//! `from_uuid()` on the 128-bit formats (`sno.UUID7` also equals the `uuid.UUID` of its value);
+//! the class attributes the integrations read (`FORMAT`, `COLUMN_TYPE` / `POSTGRES_TYPE` /
+//! `SQLITE_TYPE` from the core's `Format::column_type()`, the text pattern of JSON schemas); and
+//! pydantic's hooks (`sno._pydantic`).
+//!
+//! What a format adds (other text forms, conversions, generators) is a
+//! `#[pymethods]` block of its own beside it: `sno.rs`, `extras.rs`.
 
+use pyo3::IntoPyObjectExt;
+use pyo3::PyClass;
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::pyclass::CompareOp;
+use pyo3::pyclass::boolean_struct::True;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{IntoPyDict, PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple, PyType};
+use sno_core::model::MAX_TEXT_LEN;
+use sno_core::{Error, Field, FieldValue, IdFormat, Unit};
 
-use crate::batch::{global_value, list_of};
-use crate::ids::{Scru160, TypeId, Ulid, Uuid7, ascii_str, text, uuid_arg};
-use crate::{decode_text, to_py, with_utf8};
+use crate::{datetime_from_ms, decode_text, to_py};
 
-/// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
-/// checked between chunks.
-pub(crate) fn new_list<'py, T, W>(
-    py: Python<'py>,
-    n: usize,
-    as_str: bool,
-    make: impl Fn() -> Result<T, sno_core::Error>,
-    wrap: impl Fn(T) -> W,
-) -> PyResult<Bound<'py, PyList>>
-where
-    T: sno_core::IdFormat,
-    W: IntoPyObject<'py>,
-{
-    use pyo3::IntoPyObjectExt;
-    let make = || make().map_err(|e| to_py(py, e));
-    if as_str {
-        list_of(py, n, |_| Ok(text(py, &make()?)?.into_any()))
-    } else {
-        list_of(py, n, |_| wrap(make()?).into_bound_py_any(py))
+/// A `str` of ASCII text written by a core encoder; `MemoryError` when Python cannot allocate
+/// it (`PyString::new` would panic).
+pub(crate) fn ascii_str<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    PyString::from_bytes(py, text)
+}
+
+/// The canonical text of `id` as a `str`.
+pub(crate) fn text<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bound<'py, PyString>> {
+    let mut buf = [0u8; MAX_TEXT_LEN];
+    let len = id.write_text(&mut buf);
+    ascii_str(py, buf.get(..len).unwrap_or_default())
+}
+
+/// The binary form of `id` as a Python `int` (read big-endian).
+fn to_int<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bound<'py, PyAny>> {
+    let raw = id.as_slice();
+    if raw.len() > 16 {
+        return py
+            .get_type::<PyInt>()
+            .call_method1("from_bytes", (PyBytes::new(py, raw), "big"));
+    }
+    let mut be = [0u8; 16];
+    be[16 - raw.len()..].copy_from_slice(raw);
+    let value = u128::from_be_bytes(be);
+    match u64::try_from(value) {
+        Ok(small) => small.into_bound_py_any(py),
+        Err(_) => value.into_bound_py_any(py),
     }
 }
 
-/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on the core's
-/// generator state of its format (`sno_core::HasGenerator`, of no settings), and the module
-/// functions `$new` / `$new_many` drawing from the process-wide generator of the class's core
-/// type (`sno_core::ProcessWide`).
-macro_rules! monotonic {
-    ($class:ident, $gen:ident, $gen_name:literal, $new:ident, $new_many:ident) => {
-        #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
-        #[pyclass(frozen, module = "sno", name = $gen_name)]
-        pub(crate) struct $gen(
-            sno_core::monotonic::Shared<
-                <<$class as $crate::ids::Wraps>::Id as sno_core::HasGenerator>::State,
-            >,
-        );
+/// The value whose binary form, read big-endian, is the int `value`; a negative or too large
+/// int is the core's `ValueOverflow` (a `DecodeError`), never an `OverflowError`.
+fn from_int<T: IdFormat>(value: &Bound<'_, PyAny>) -> PyResult<T> {
+    let py = value.py();
+    let len = T::FORMAT.binary_len();
+    let overflow = || to_py(py, Error::ValueOverflow);
+    let mut be = [0u8; sno_core::model::MAX_BINARY_LEN];
+    let Some(out) = be.get_mut(..len) else {
+        return Err(overflow());
+    };
+    match value.extract::<u128>() {
+        Ok(v) => {
+            let bytes = v.to_be_bytes();
+            let (high, low) = bytes.split_at(16usize.saturating_sub(len));
+            if high.iter().any(|&b| b != 0) {
+                return Err(overflow());
+            }
+            out[len - low.len()..].copy_from_slice(low);
+        }
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            // Negative, or beyond 128 bits: only a wider format may still hold it.
+            if len <= 16 || value.lt(0i32)? {
+                return Err(overflow());
+            }
+            match value.call_method1("to_bytes", (len, "big")) {
+                Ok(bytes) => out.copy_from_slice(bytes.cast::<PyBytes>()?.as_bytes()),
+                Err(e) if e.is_instance_of::<PyOverflowError>(py) => return Err(overflow()),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(e) => return Err(e),
+    }
+    T::from_slice(out).map_err(|e| to_py(py, e))
+}
 
+static UUID_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The standard library's `uuid.UUID` class, looked up once.
+fn uuid_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    UUID_CLASS.import(py, "uuid", "UUID")
+}
+
+/// A `uuid.UUID` with the same 16 bytes as `id`.
+pub(crate) fn to_uuid<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = [("bytes", PyBytes::new(py, id.as_slice()))].into_py_dict(py)?;
+    uuid_class(py)?.call((), Some(&kwargs))
+}
+
+/// A value of format `T` from what its constructor takes besides text and its own class (which
+/// the caller tries first): the binary form, a `uuid.UUID` (16-byte formats), an `int`
+/// (8-byte formats, whose values are integers underneath); anything else is a `TypeError`.
+fn coerce<T: IdFormat>(value: &Bound<'_, PyAny>, class: &str) -> PyResult<T> {
+    let py = value.py();
+    let len = T::FORMAT.binary_len();
+    if let Ok(b) = value.cast::<PyBytes>() {
+        return T::from_slice(b.as_bytes()).map_err(|e| to_py(py, e));
+    }
+    if len == 8 && value.is_instance_of::<PyInt>() {
+        return from_int(value);
+    }
+    if len == 16 && value.is_instance(uuid_class(py)?)? {
+        let bytes = value.getattr("bytes")?;
+        return T::from_slice(bytes.cast::<PyBytes>()?.as_bytes()).map_err(|e| to_py(py, e));
+    }
+    let also = match len {
+        8 => ", int",
+        16 => ", uuid.UUID",
+        _ => "",
+    };
+    Err(PyTypeError::new_err(format!(
+        "sno.{class}() takes a str, bytes ({len}){also} or sno.{class}, not {}",
+        value.get_type().name()?
+    )))
+}
+
+/// Milliseconds since 1970 as ISO 8601 UTC, for `repr()`; `None` outside 1970 ..= 9999 (the
+/// limit of ISO 8601's four-digit year and of `datetime`), which a 48-bit timestamp can pass.
+pub(crate) fn iso_ms(ms: i64) -> Option<String> {
+    let mut utc = [0u8; sno_core::time::UTC_LEN];
+    sno_core::time::format_utc_millis(ms, &mut utc).map(str::to_owned)
+}
+
+/// `repr()` of every format, from its named fields: the text, then the time (`time='…'`, or
+/// `unix_ms=…` past year 9999) in place of the time fields when the value carries its epoch,
+/// then the other fields in layout order, flags last:
+/// `sno.ID('brpk4q72xwf2m63l', time='2031-05-08T23:03:34.976Z', meta=255, …, tick_tock=False)`.
+fn repr<T: IdFormat>(id: &T, class: &str) -> String {
+    use std::fmt::Write;
+    let mut out = format!("sno.{class}('{}'", id.text().as_str());
+    let time = id.unix_ms();
+    if let Some(ms) = time {
+        let _ = match iso_ms(ms) {
+            Some(iso) => write!(out, ", time='{iso}'"),
+            None => write!(out, ", unix_ms={ms}"),
+        };
+    }
+    let fields = id.fields();
+    let is_time = |unit| {
+        matches!(
+            unit,
+            Unit::UnixMs | Unit::SnoUnits | Unit::EpochMs | Unit::EpochSecs
+        )
+    };
+    let shown = fields
+        .iter()
+        .filter(|f| !(time.is_some() && is_time(f.unit)));
+    let (flags, others): (Vec<&Field<'_>>, Vec<&Field<'_>>) =
+        shown.partition(|f| matches!(f.value, FieldValue::Bool(_)));
+    for f in others.into_iter().chain(flags) {
+        let _ = match f.value {
+            FieldValue::Uint(v) => write!(out, ", {}={v}", f.name),
+            FieldValue::Bool(b) => write!(out, ", {}={}", f.name, if b { "True" } else { "False" }),
+            FieldValue::Text(t) => write!(out, ", {}='{t}'", f.name),
+        };
+    }
+    out.push(')');
+    out
+}
+
+/// The named fields as a dict (in layout order): `int`s, `bool` flags, `str` text.
+fn fields<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for f in id.fields().iter() {
+        match f.value {
+            FieldValue::Uint(v) => d.set_item(f.name, v)?,
+            FieldValue::Bool(b) => d.set_item(f.name, b)?,
+            FieldValue::Text(t) => d.set_item(f.name, t)?,
+        }
+    }
+    Ok(d)
+}
+
+/// `__reduce__` of an ID class: rebuild with `type(obj).from_str(text)` (the text holds the
+/// whole value; a TypeID's binary form lacks its prefix).
+fn pickle_reduce<'py, T: IdFormat>(
+    obj: &Bound<'py, PyAny>,
+    id: &T,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let py = obj.py();
+    let ctor = obj.get_type().getattr("from_str")?;
+    let args = PyTuple::new(py, [text(py, id)?])?;
+    PyTuple::new(py, [ctor, args.into_any()])
+}
+
+/// The core value a value class holds.
+pub(crate) trait Wraps {
+    /// The core type.
+    type Id: IdFormat;
+    /// The value.
+    fn id(&self) -> &Self::Id;
+}
+
+/// A value of `T`, whose `fields()` names the format's fields (the names do not depend on the
+/// value): a UUIDv7's bytes for the 16-byte formats that need version 7, else zero bytes.
+fn sample<T: IdFormat>() -> Result<T, Error> {
+    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0)?;
+    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
+    T::from_slice(v7.as_bytes()).or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
+}
+
+/// What a field property reads: the field's position in `fields()` (the same for every value
+/// of a format) and its name (checked).
+struct FieldSlot {
+    index: usize,
+    name: &'static str,
+}
+
+/// Field `slot` of `obj`, a value of the class `C`: an `int`, a `bool` flag or `str` text.
+fn read_field<'py, C>(obj: &Bound<'py, PyAny>, slot: &FieldSlot) -> PyResult<Bound<'py, PyAny>>
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    let py = obj.py();
+    let fields = obj.cast::<C>()?.get().id().fields();
+    let field = fields[..].get(slot.index).filter(|f| f.name == slot.name);
+    match field.map(|f| f.value) {
+        Some(FieldValue::Uint(v)) => match u64::try_from(v) {
+            Ok(small) => small.into_bound_py_any(py),
+            Err(_) => v.into_bound_py_any(py),
+        },
+        Some(FieldValue::Bool(b)) => b.into_bound_py_any(py),
+        Some(FieldValue::Text(t)) => t.into_bound_py_any(py),
+        None => Err(PyAttributeError::new_err(format!(
+            "{} has no field {:?} at {}",
+            C::NAME,
+            slot.name,
+            slot.index
+        ))),
+    }
+}
+
+/// The getter (`PyGetSetDef.get`) of the field properties of class `C`; `closure` is the
+/// property's `FieldSlot`.
+///
+/// # Safety
+/// Called by CPython only, through a getset descriptor made by `add_field_properties`: the
+/// thread attached, `slf` a live object (CPython has checked it is a `C`), `closure` that
+/// descriptor's `FieldSlot`.
+unsafe extern "C" fn get_field<C>(
+    slf: *mut pyo3::ffi::PyObject,
+    closure: *mut std::ffi::c_void,
+) -> *mut pyo3::ffi::PyObject
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    // SAFETY: CPython calls getters with the thread attached to the interpreter.
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: `closure` is the `FieldSlot` leaked for this descriptor, never freed.
+    let slot = unsafe { &*closure.cast::<FieldSlot>() };
+    // SAFETY: `slf` is a live object, borrowed for the call.
+    let obj = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    let read =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_field::<C>(&obj, slot)));
+    match read {
+        Ok(Ok(value)) => value.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            pyo3::panic::PanicException::new_err(format!("reading the field {:?}", slot.name))
+                .restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// The documentation of a field's property.
+fn field_doc(f: &Field<'_>) -> String {
+    let unit = match f.unit {
+        Unit::UnixMs => ": milliseconds since 1970",
+        Unit::SnoUnits => ": 4 ms units since 2010",
+        Unit::EpochMs => ": milliseconds since the epoch",
+        Unit::EpochSecs => ": seconds since the format's epoch",
+        _ => "",
+    };
+    match f.value {
+        FieldValue::Uint(_) => format!("The {}-bit `{}` field{unit}.", f.bits, f.name),
+        FieldValue::Bool(_) => format!("The `{}` flag.", f.name),
+        FieldValue::Text(_) => format!("The `{}` field (text).", f.name),
+    }
+}
+
+/// Adds to the class `C` a read-only property per named field of its format (the core's
+/// `fields()`), but for a name the class has already (its own attribute, such as every
+/// format's `unix_ms`, stays): a getset descriptor, as a `#[getter]` makes, whose getter reads
+/// the field, so a format's fields reach Python with no code of their own. Its definition lives
+/// as long as the class (leaked once, at module init).
+fn add_field_properties<C>(py: Python<'_>) -> PyResult<()>
+where
+    C: PyClass<Frozen = True> + Sync + Wraps,
+{
+    let ty = py.get_type::<C>();
+    let id = sample::<C::Id>().map_err(|e| to_py(py, e))?;
+    for (index, f) in id.fields().iter().enumerate() {
+        if ty.hasattr(f.name)? {
+            continue;
+        }
+        let leak = |text: String| {
+            std::ffi::CString::new(text)
+                .map(|c| &*Box::leak(c.into_boxed_c_str()))
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        };
+        let slot = Box::leak(Box::new(FieldSlot {
+            index,
+            name: f.name,
+        }));
+        let def = Box::leak(Box::new(pyo3::ffi::PyGetSetDef {
+            name: leak(f.name.to_owned())?.as_ptr(),
+            get: Some(get_field::<C>),
+            set: None,
+            doc: leak(field_doc(f))?.as_ptr(),
+            closure: std::ptr::from_mut(slot).cast(),
+        }));
+        // SAFETY: `ty` is a live type object and `def` lives for the rest of the process;
+        // `PyDescr_NewGetSet` returns a new reference, or NULL with an exception set.
+        let descr = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                pyo3::ffi::PyDescr_NewGetSet(ty.as_type_ptr(), std::ptr::from_mut(def)),
+            )?
+        };
+        ty.setattr(f.name, descr)?;
+    }
+    Ok(())
+}
+
+/// `from_fields` of class `$variant`, with the Python signature `$signature` (the core's
+/// inputs of the format, written into `generated.rs` by `tests/surfaces`): the value with the
+/// given fields, by position or name, through the core's `AnyId::from_fields`.
+macro_rules! from_fields {
+    ($variant:ident, $signature:literal) => {
         #[pymethods]
-        impl $gen {
-            #[new]
-            #[pyo3(signature = (*, clock = None))]
-            fn py_new(
-                py: Python<'_>,
-                #[pyo3(from_py_with = $crate::args::clock)] clock: Option<sno_core::SystemClock>,
+        impl $variant {
+            /// The value with the given fields, by position or name (those `fields()` names,
+            /// less the ones the format computes, such as UUIDv7's version). A field above its
+            /// width is a `DecodeError` (code `"value_overflow"`), a time outside the format's
+            /// range a `TimeRangeError`.
+            #[staticmethod]
+            #[pyo3(signature = (*args, **kwargs), text_signature = $signature)]
+            fn from_fields(
+                args: &Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
             ) -> PyResult<Self> {
-                let settings = sno_core::GeneratorSettings::new();
-                let state = <<$class as $crate::ids::Wraps>::Id as sno_core::HasGenerator>::state(
-                    &settings,
-                )
-                .map_err(|e| $crate::to_py(py, e))?;
-                Ok($gen(sno_core::monotonic::Shared::with_state_and_clock(
-                    state,
-                    clock.unwrap_or_default(),
-                )))
+                match $crate::formats::from_field_args(
+                    <<Self as $crate::formats::Wraps>::Id as sno_core::IdFormat>::FORMAT,
+                    args,
+                    kwargs,
+                )? {
+                    sno_core::AnyId::$variant(id) => Ok($variant(id)),
+                    // `AnyId::from_fields` makes a value of the format asked for.
+                    _ => Err($crate::to_py(args.py(), sno_core::Error::UnknownFormat)),
+                }
             }
-
-            /// The next value, greater than every earlier one of this generator.
-            #[pyo3(name = "new")]
-            fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
-                $crate::batch::next(py, &self.0).map($class)
-            }
-
-            /// Like `new`, but raises at once where `new` would wait (a millisecond's
-            /// randomness used up: `RandomnessExhaustedError`).
-            fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
-                self.0.try_next().map($class).map_err(|e| $crate::to_py(py, e))
-            }
-
-            /// The next value for an explicit time in Unix milliseconds (the clock is not read);
-            /// outside the format's range a `TimeRangeError`.
-            fn new_at(
-                &self,
-                py: Python<'_>,
-                #[pyo3(from_py_with = $crate::args::time_i64)] unix_ms: i64,
-            ) -> PyResult<$class> {
-                self.0.next_at(unix_ms).map($class).map_err(|e| $crate::to_py(py, e))
-            }
-
-            fn __repr__(&self) -> &'static str {
-                concat!("sno.", $gen_name, "()")
-            }
-        }
-
-        /// A new value from the process-wide generator (reset after `os.fork()`); a system
-        /// clock outside the format's range is a `TimeRangeError`.
-        #[pyfunction]
-        fn $new(py: Python<'_>) -> PyResult<$class> {
-            $crate::formats::process_value(py).map($class)
-        }
-
-        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
-        /// text.
-        #[pyfunction]
-        #[pyo3(signature = (n, *, as_str = false))]
-        fn $new_many<'py>(
-            py: Python<'py>,
-            #[pyo3(from_py_with = $crate::args::count)] n: usize,
-            as_str: bool,
-        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-            $crate::formats::new_list(py, n, as_str, || $crate::formats::global(py), $class)
         }
     };
 }
-pub(crate) use monotonic;
+pub(crate) use from_fields;
 
-/// The next value of `T`'s process-wide generator, waiting (detached from the interpreter)
-/// where it must, as a Python exception.
-pub(crate) fn process_value<T: sno_core::ProcessWide>(py: Python<'_>) -> PyResult<T> {
-    global(py).map_err(|e| to_py(py, e))
-}
-
-/// The next value of `T`'s process-wide generator (`try_new_nonblocking`, then `try_new` with the
-/// thread detached where that would wait).
-pub(crate) fn global<T: sno_core::ProcessWide>(py: Python<'_>) -> Result<T, sno_core::Error> {
-    global_value(py, T::try_new_nonblocking, T::try_new)
-}
-
-#[pymethods]
-impl Ulid {
-    /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
-    /// `DecodeError`).
-    #[pyo3(name = "to_uuid7")]
-    fn as_uuid7(&self, py: Python<'_>) -> PyResult<Uuid7> {
-        sno_core::uuid7::Uuid7::try_from(self.0)
-            .map(Uuid7)
-            .map_err(|e| to_py(py, e))
+/// A `from_fields(*args, **kwargs)` call read as the core's inputs of `format`
+/// (`AnyId::inputs`): the positional arguments in order, then the rest by name, with Python's
+/// own `TypeError`s for a missing, unexpected or repeated argument; each value converted by its
+/// kind (an int in `0 ..= 2**128 - 1`, a `bool`, a `str`).
+pub(crate) fn from_field_args(
+    format: sno_core::Format,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<sno_core::AnyId> {
+    let py = args.py();
+    let inputs = sno_core::AnyId::inputs(format);
+    if args.len() > inputs.len() {
+        return Err(PyTypeError::new_err(format!(
+            "from_fields() takes {} positional arguments but {} were given",
+            inputs.len(),
+            args.len()
+        )));
     }
-}
-
-#[pymethods]
-impl Uuid7 {
-    /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and the
-    /// braced form; the UUID must be version 7.
-    #[staticmethod]
-    #[pyo3(signature = (text, *, lenient = false))]
-    fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
-        let decode = if lenient {
-            sno_core::uuid7::Uuid7::decode_lenient
-        } else {
-            sno_core::uuid7::Uuid7::decode
+    if let Some(kwargs) = kwargs {
+        for key in kwargs.keys() {
+            let key: String = key.extract()?;
+            match inputs.iter().position(|i| i.name == key) {
+                None => {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_fields() got an unexpected keyword argument {key:?}"
+                    )));
+                }
+                Some(at) if at < args.len() => {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_fields() got multiple values for argument {key:?}"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let mut values = Vec::with_capacity(inputs.len());
+    for (at, input) in inputs.iter().enumerate() {
+        let value = match args.get_item(at) {
+            Ok(value) => value,
+            Err(_) => kwargs
+                .map(|k| k.get_item(input.name))
+                .transpose()?
+                .flatten()
+                .ok_or_else(|| {
+                    PyTypeError::new_err(format!(
+                        "from_fields() missing required argument {:?}",
+                        input.name
+                    ))
+                })?,
         };
-        decode_text(text, decode).map(Uuid7)
+        values.push(value);
     }
-
-    /// The 32 lower-case hex digits.
-    #[getter]
-    fn hex(&self) -> String {
-        format!("{:032x}", self.0.to_u128())
-    }
-
-    /// The ULID with the same 128 bits (and the same timestamp).
-    #[pyo3(name = "to_ulid")]
-    fn as_ulid(&self) -> Ulid {
-        Ulid(self.0.into())
-    }
+    // The text fields first: the values handed to the core borrow them.
+    let texts = inputs
+        .iter()
+        .zip(&values)
+        .map(|(input, value)| match input.kind {
+            sno_core::FieldKind::Text => value.extract::<String>().map(Some),
+            _ => Ok(None),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let made = sno_core::AnyId::from_fields(format, |input| -> PyResult<FieldValue<'_>> {
+        let at = inputs
+            .iter()
+            .position(|i| i.name == input.name)
+            .unwrap_or(0);
+        match input.kind {
+            sno_core::FieldKind::Bool => Ok(FieldValue::Bool(values[at].extract::<bool>()?)),
+            sno_core::FieldKind::Text => {
+                Ok(FieldValue::Text(texts[at].as_deref().unwrap_or_default()))
+            }
+            _ => Ok(FieldValue::Uint(crate::args::field_u128(&values[at])?)),
+        }
+    })?;
+    made.map_err(|e| to_py(py, e))
 }
 
-#[pymethods]
-impl Scru160 {
-    /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
-    #[getter]
-    fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        ascii_str(py, &self.0.encode_hex_bytes())
+/// The 16 bytes of a `uuid.UUID`, or of a `bytes` (its length checked by the core).
+pub(crate) fn uuid_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let py = value.py();
+    if value.is_instance(uuid_class(py)?)? {
+        return Ok(value.getattr("bytes")?.cast_into::<PyBytes>()?);
     }
+    value
+        .cast::<PyBytes>()
+        .cloned()
+        .map_err(|_| PyTypeError::new_err("a UUID is a uuid.UUID or its 16 bytes".to_owned()))
 }
 
-#[pymethods]
-impl TypeId {
-    /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
-    /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
-    #[staticmethod]
-    #[pyo3(name = "new")]
-    fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
-        let py = prefix.py();
-        let uuid = global_value(
-            py,
-            sno_core::uuid7::try_new_nonblocking,
-            sno_core::uuid7::try_new,
-        )
-        .map_err(|e| to_py(py, e))?;
-        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
-    }
+/// One class per entry of the core's format table, named by its `python_class`.
+macro_rules! py_formats {
+    ($($variant:ident {
+        ty: $ty:ty, name: $name:literal, display: $display:literal,
+        binary_len: $bin:tt, max_text_len: $text:tt, min_text_len: $min:tt, column: $column:ident,
+        pattern: $pattern:literal,
+        text_order: $text_order:tt, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
+        settings: [$($setting:ident),*], required: [$($required:ident),*],
+        python_class: $class:literal, node_class: $node:literal $(,)?
+    }),* $(,)?) => {
+        $( py_class!($variant, $ty, $class, $bin); )*
 
-    /// The TypeID with `prefix` and any UUID: a `uuid.UUID`, its 16 bytes, a `sno.UUID7` or
-    /// `sno.ULID` (the same 128 bits), or a UUID's text (a `sno.UUID7`'s strict form).
-    #[staticmethod]
-    fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let py = uuid.py();
-        let raw = if let Ok(u) = uuid.cast::<Uuid7>() {
-            u.get().0.to_bytes()
-        } else if let Ok(u) = uuid.cast::<Ulid>() {
-            u.get().0.to_bytes()
-        } else if let Ok(s) = uuid.cast::<PyString>() {
-            decode_text(s, sno_core::uuid7::Uuid7::decode)?.to_bytes()
-        } else {
-            let bytes = uuid_arg(uuid)?;
-            // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
-            sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
-                .map_err(|e| to_py(py, e))?
-                .uuid_bytes()
-        };
-        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
-    }
+        /// `sno.detect(text)`: the value of the one format `text` is written in, through the
+        /// core's detection (`sno_core::AnyId::detect`, which the `sno` CLI uses too); a
+        /// `DecodeError` with code `ambiguous_format` when several formats (or only a Nanoflake)
+        /// read it, `unrecognized_format` when none does.
+        #[pyfunction]
+        fn detect<'py>(text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+            let py = text.py();
+            match decode_text(text, sno_core::AnyId::detect)? {
+                $( sno_core::AnyId::$variant(id) => $variant(id).into_bound_py_any(py), )*
+                // `AnyId` is generated from the same table: every variant is listed above.
+                _ => Err(to_py(py, Error::UnknownFormat)),
+            }
+        }
 
-    /// The 26-character suffix: the UUID in lower-case Crockford base32.
-    #[getter]
-    fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let mut buf = [0u8; sno_core::typeid::SUFFIX_LEN];
-        ascii_str(py, self.0.encode_suffix(&mut buf).as_bytes())
-    }
-
-    /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
-    #[getter]
-    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::ids::to_uuid(py, &self.0)
-    }
+        /// Adds every value class, `ID_CLASSES` (the classes in the core's table order) and
+        /// `detect` to the native module.
+        pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            let py = m.py();
+            $(
+                m.add_class::<$variant>()?;
+                add_field_properties::<$variant>(py)?;
+            )*
+            m.add("ID_CLASSES", PyTuple::new(py, [$( py.get_type::<$variant>() ),*])?)?;
+            m.add_function(wrap_pyfunction!(detect, m)?)?;
+            Ok(())
+        }
+    };
 }
 
-/// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
-/// U+FFFD, which it refuses).
-fn with_prefix(
-    prefix: &Bound<'_, PyString>,
-    make: impl FnOnce(&str) -> Result<sno_core::typeid::TypeId, sno_core::Error>,
-) -> PyResult<TypeId> {
-    let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
-    made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
+/// The formats that bring their own `parse` (UUIDv7's lenient one) leave out the strict one, and
+/// compare with `uuid.UUID` too.
+macro_rules! py_class {
+    (Uuid7, $ty:ty, $class:literal, $bin:tt) => {
+        value_class!(Uuid7, $ty, $class, $bin, uuid);
+        uuid_comparisons!(Uuid7);
+    };
+    ($variant:ident, $ty:ty, $class:literal, $bin:tt) => {
+        value_class!($variant, $ty, $class, $bin, by_value);
+        strict_parse!($variant);
+    };
 }
+
+/// The struct of class `$variant`: `by_value` compares and hashes within the class alone
+/// (`#[pyclass(eq, ord, hash)]`); `uuid` leaves that to `uuid_comparisons!`.
+macro_rules! value_struct {
+    (by_value, $variant:ident, $ty:ty, $class:literal) => {
+        #[doc = concat!("`sno.", $class, "`: immutable, hashable, ordered like its bytes (by time); `str()` is the canonical text.")]
+        #[pyclass(frozen, eq, ord, hash, module = "sno", name = $class)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub(crate) struct $variant(pub(crate) $ty);
+    };
+    (uuid, $variant:ident, $ty:ty, $class:literal) => {
+        #[doc = concat!("`sno.", $class, "`: immutable, hashable, ordered like its bytes (by time), equal to the `uuid.UUID` of the same value; `str()` is the canonical text.")]
+        #[pyclass(frozen, module = "sno", name = $class)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub(crate) struct $variant(pub(crate) $ty);
+    };
+}
+
+/// The class `$variant` (Python name `$class`) over the core type `$ty` of `$bin` bytes,
+/// compared as `$cmp` says (see `value_struct!`).
+macro_rules! value_class {
+    ($variant:ident, $ty:ty, $class:literal, $bin:tt, $cmp:ident) => {
+        value_struct!($cmp, $variant, $ty, $class);
+
+        impl Wraps for $variant {
+            type Id = $ty;
+            fn id(&self) -> &$ty {
+                &self.0
+            }
+        }
+
+        #[pymethods]
+        impl $variant {
+            /// The format's stable name (`"sno"`, `"ulid"`, …), from the core's table.
+            #[classattr]
+            const FORMAT: &'static str = <$ty as IdFormat>::FORMAT.name();
+
+            /// The length of the binary form in bytes.
+            #[classattr]
+            const BINARY_LEN: usize = <$ty as IdFormat>::FORMAT.binary_len();
+
+            /// The recommended database column (the core's `Format::column_type()`): `"bytes"`,
+            /// `"uuid"` or `"bigint"`.
+            #[classattr]
+            const COLUMN_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().name();
+
+            /// The PostgreSQL column type: `"bytea"`, `"uuid"` or `"bigint"`.
+            #[classattr]
+            const POSTGRES_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().postgres();
+
+            /// The SQLite column type: `"BLOB"` or `"INTEGER"`.
+            #[classattr]
+            const SQLITE_TYPE: &'static str = <$ty as IdFormat>::FORMAT.column_type().sqlite();
+
+            /// A regular expression every text that `from_str` accepts matches (for JSON
+            /// schemas; `from_str` alone decides).
+            #[classattr]
+            const TEXT_PATTERN: &'static str = <$ty as IdFormat>::FORMAT.text_pattern();
+
+            /// The shortest text `from_str` accepts.
+            #[classattr]
+            const TEXT_MIN_LEN: usize = <$ty as IdFormat>::FORMAT.min_text_len();
+
+            /// The longest text `from_str` accepts.
+            #[classattr]
+            const TEXT_MAX_LEN: usize = <$ty as IdFormat>::FORMAT.max_text_len();
+
+            /// pydantic v2's hook: the class as a model field type (`sno._pydantic`, which
+            /// imports pydantic-core only when pydantic calls this).
+            #[classmethod]
+            fn __get_pydantic_core_schema__<'py>(
+                cls: &Bound<'py, PyType>,
+                source: &Bound<'py, PyAny>,
+                handler: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                pydantic_hook(cls, "core_schema", source, handler)
+            }
+
+            /// pydantic v2's hook: the JSON schema of the field (a string with the pattern and
+            /// lengths above).
+            #[classmethod]
+            fn __get_pydantic_json_schema__<'py>(
+                cls: &Bound<'py, PyType>,
+                core_schema: &Bound<'py, PyAny>,
+                handler: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                pydantic_hook(cls, "json_schema", core_schema, handler)
+            }
+
+            /// Decodes text strictly, or takes the binary form, a value of the class, a
+            /// `uuid.UUID` (128-bit formats) or the integer (64-bit formats).
+            #[new]
+            fn py_new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+                if let Ok(s) = value.cast::<PyString>() {
+                    return decode_text(s, <$ty as IdFormat>::decode).map($variant);
+                }
+                if let Ok(id) = value.cast::<Self>() {
+                    return Ok(*id.get());
+                }
+                coerce(value, $class).map($variant)
+            }
+
+            /// Strictly decodes the text form.
+            #[staticmethod]
+            fn from_str(text: &Bound<'_, PyString>) -> PyResult<Self> {
+                decode_text(text, <$ty as IdFormat>::decode).map($variant)
+            }
+
+            /// Takes the binary form.
+            #[staticmethod]
+            fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+                <$ty as IdFormat>::from_slice(data)
+                    .map($variant)
+                    .map_err(|e| to_py(py, e))
+            }
+
+            /// From the integer (the binary form read big-endian); negative or too large is a
+            /// `DecodeError` (code `"value_overflow"`).
+            #[staticmethod]
+            fn from_int(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+                from_int(value).map($variant)
+            }
+
+            fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+                text(py, &self.0)
+            }
+
+            fn __repr__(&self) -> String {
+                repr(&self.0, $class)
+            }
+
+            fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, self.0.as_slice())
+            }
+
+            fn __int__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                to_int(py, &self.0)
+            }
+
+            /// The binary form.
+            #[getter]
+            fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, self.0.as_slice())
+            }
+
+            /// The integer (the binary form read big-endian).
+            #[getter]
+            fn int<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                to_int(py, &self.0)
+            }
+
+            /// Milliseconds since 1970 (sno: the start of its 4 ms unit); `None` for a value
+            /// that does not carry its epoch (a Nanoflake: `unix_ms_at(epoch_ms)`).
+            #[getter]
+            fn unix_ms(&self) -> Option<i64> {
+                IdFormat::unix_ms(&self.0)
+            }
+
+            /// Nanoseconds since 1970 (saturated at 2**63 - 1, in 2262), or `None` as for `unix_ms`.
+            #[getter]
+            fn unix_ns(&self) -> Option<i64> {
+                IdFormat::unix_ns(&self.0)
+            }
+
+            /// The time as an aware UTC `datetime` (millisecond precision), or `None` as for
+            /// `unix_ms`; past year 9999 a `TimeRangeError`.
+            #[getter]
+            fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+                IdFormat::unix_ms(&self.0)
+                    .map(|ms| datetime_from_ms(py, ms))
+                    .transpose()
+            }
+
+            /// The named fields, in layout order: a dict of `int`s (and `bool` flags, `str`
+            /// text).
+            fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                fields(py, &self.0)
+            }
+
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+                pickle_reduce(slf.as_any(), &slf.get().0)
+            }
+
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: &Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
+                slf
+            }
+        }
+
+        bits128!($bin, $variant, $ty);
+    };
+}
+
+/// `to_uuid()` for the 128-bit formats, and `from_uuid(uuid)` for those whose value is the 128
+/// bits alone (TypeID's `from_uuid` also takes the prefix: `formats.rs`).
+macro_rules! bits128 {
+    (16, TypeId, $ty:ty) => {
+        to_uuid_method!(TypeId);
+    };
+    (16, $variant:ident, $ty:ty) => {
+        to_uuid_method!($variant);
+
+        #[pymethods]
+        impl $variant {
+            /// The value with the 128 bits of a `uuid.UUID` (any other type is a `TypeError`;
+            /// bits the format refuses a `DecodeError`, e.g. a UUID7 of another version).
+            #[staticmethod]
+            fn from_uuid(uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
+                let py = uuid.py();
+                if !uuid.is_instance(uuid_class(py)?)? {
+                    return Err(PyTypeError::new_err(format!(
+                        "from_uuid() takes a uuid.UUID, not {}",
+                        uuid.get_type().name()?
+                    )));
+                }
+                let bytes = uuid.getattr("bytes")?;
+                <$ty as IdFormat>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
+                    .map($variant)
+                    .map_err(|e| to_py(py, e))
+            }
+        }
+    };
+    ($other:tt, $variant:ident, $ty:ty) => {};
+}
+
+/// `to_uuid()`: the same 128 bits as a `uuid.UUID`.
+macro_rules! to_uuid_method {
+    ($variant:ident) => {
+        #[pymethods]
+        impl $variant {
+            /// The same 128 bits as a `uuid.UUID`.
+            #[pyo3(name = "to_uuid")]
+            fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                to_uuid(py, &self.0)
+            }
+        }
+    };
+}
+
+/// Comparisons and hashing of a class whose values are UUIDs (`sno.UUID7`): a `uuid.UUID` with
+/// the same 128 bits is equal (and hashes the same: `hash(int)`, as `uuid.UUID`'s), and orders
+/// with it by value; any other type is `NotImplemented`.
+macro_rules! uuid_comparisons {
+    ($variant:ident) => {
+        #[pymethods]
+        impl $variant {
+            fn __richcmp__<'py>(
+                &self,
+                other: &Bound<'py, PyAny>,
+                op: CompareOp,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = other.py();
+                let order = if let Ok(o) = other.cast::<Self>() {
+                    self.0.cmp(&o.get().0)
+                } else if other.is_instance(uuid_class(py)?)? {
+                    let bytes = other.getattr("bytes")?;
+                    self.0.as_slice().cmp(bytes.cast::<PyBytes>()?.as_bytes())
+                } else {
+                    return Ok(py.NotImplemented().into_bound(py));
+                };
+                Ok(PyBool::new(py, op.matches(order)).to_owned().into_any())
+            }
+
+            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+                to_int(py, &self.0)?.hash()
+            }
+        }
+    };
+}
+
+/// Calls `sno._pydantic.<name>(cls, a, b)`.
+fn pydantic_hook<'py>(
+    cls: &Bound<'py, PyType>,
+    name: &str,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    cls.py()
+        .import("sno._pydantic")?
+        .call_method1(name, (cls, a, b))
+}
+
+/// `parse(text)`: strict decoding, as `from_str`.
+macro_rules! strict_parse {
+    ($variant:ident) => {
+        #[pymethods]
+        impl $variant {
+            /// Strictly decodes the text form (as `from_str`).
+            #[staticmethod]
+            fn parse(text: &Bound<'_, PyString>) -> PyResult<Self> {
+                Self::from_str(text)
+            }
+        }
+    };
+}
+
+sno_core::for_each_format!(py_formats);

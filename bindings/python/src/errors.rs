@@ -1,9 +1,9 @@
-//! Between Python and the core, for every module: core errors as Python exceptions, `str`
-//! arguments read as UTF-8 bytes, Unix milliseconds as `datetime`s.
+//! Core and lease errors as Python exceptions (their classes in `sno._errors`), every code and
+//! message from the core's one error table.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyString, PyType};
+use pyo3::types::PyType;
 use sno_core::{Error, ErrorKind};
 
 /// The exception classes of `sno._errors` (a Python module, so that each can be both a
@@ -137,96 +137,4 @@ fn describe_char(utf8: &[u8]) -> String {
         Some(c) => format!("{c:?} (U+{cp:04X})"),
         None => format!("a lone surrogate U+{cp:04X}"),
     }
-}
-
-static FROMTIMESTAMP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// Unix milliseconds of `datetime(1, 1, 1)` and of the last millisecond of `datetime(9999, 12, 31)`.
-const DATETIME_MIN_MS: i64 = -62_135_596_800_000;
-const DATETIME_MAX_MS: i64 = 253_402_300_799_999;
-
-/// An aware UTC `datetime`, or `TimeRangeError` (code `"datetime_out_of_range"`) for a time
-/// outside the years 1 ..= 9999 that `datetime` can hold.
-pub(crate) fn datetime_from_ms<'py>(py: Python<'py>, ms: i64) -> PyResult<Bound<'py, PyAny>> {
-    if !(DATETIME_MIN_MS..=DATETIME_MAX_MS).contains(&ms) {
-        let side = if ms < 0 {
-            "before year 1"
-        } else {
-            "after year 9999"
-        };
-        return Err(raise_code(
-            py,
-            "TimeRangeError",
-            "datetime_out_of_range",
-            format!(
-                "sno: the time {ms} ms since 1970 is {side}, outside the range of datetime; \
-                 read .unix_ms instead"
-            ),
-        ));
-    }
-    let utc = UTC.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py
-            .import("datetime")?
-            .getattr("timezone")?
-            .getattr("utc")?
-            .unbind())
-    })?;
-    let f = FROMTIMESTAMP.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py
-            .import("datetime")?
-            .getattr("datetime")?
-            .getattr("fromtimestamp")?
-            .unbind())
-    })?;
-    f.bind(py).call1((ms as f64 / 1000.0, utc.bind(py)))
-}
-
-#[cfg(not(windows))]
-unsafe extern "C" {
-    /// CPython's borrowed UTF-8 view of a `str`. Exported by every CPython 3.x (part of the
-    /// limited API only from 3.10, with the same signature since 3.3), so an abi3 wheel for 3.9
-    /// may call it on Unix, where symbols resolve against the running interpreter. On Windows an
-    /// abi3 module links to `python3.dll`, which exports it only from 3.10: there the copying
-    /// path below is used.
-    fn PyUnicode_AsUTF8AndSize(
-        unicode: *mut pyo3::ffi::PyObject,
-        size: *mut pyo3::ffi::Py_ssize_t,
-    ) -> *const std::ffi::c_char;
-}
-
-/// Calls `f` with the UTF-8 bytes of `s`: borrowed from the string object without copying
-/// (CPython keeps a `str`'s UTF-8 form; an ASCII `str` is its own), else through a copy. A `str`
-/// with lone surrogates gets them encoded as 3 bytes each (`surrogatepass`), which every decoder
-/// rejects (a `DecodeError`, never a `UnicodeEncodeError`).
-#[inline]
-pub(crate) fn with_utf8<R>(s: &Bound<'_, PyString>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
-    #[cfg(not(windows))]
-    {
-        let mut len: pyo3::ffi::Py_ssize_t = 0;
-        // SAFETY: `s` is a live str object; on success the function returns a pointer to `len`
-        // bytes owned by the string, which outlives this call (we hold a reference to it).
-        let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
-        if !ptr.is_null() {
-            // SAFETY: see above; `len` is non-negative on success.
-            let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) };
-            return Ok(f(bytes));
-        }
-        // Lone surrogates: no UTF-8 form. Drop the UnicodeEncodeError, take the slow path.
-        drop(PyErr::take(s.py()));
-    }
-    let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-    Ok(f(bytes.cast::<PyBytes>()?.as_bytes()))
-}
-
-/// Strictly decodes a `str` with `decode`, through its UTF-8 bytes (so error positions are UTF-8
-/// byte offsets; see [`text_error`]).
-#[inline]
-pub(crate) fn decode_text<T>(
-    s: &Bound<'_, PyString>,
-    decode: fn(&[u8]) -> Result<T, Error>,
-) -> PyResult<T> {
-    with_utf8(s, |text| {
-        decode(text).map_err(|e| text_error(s.py(), text, e))
-    })?
 }

@@ -1,0 +1,487 @@
+//! What single formats add to their value classes (built in `formats`, with a property per
+//! named field and `from_fields`): other text forms, conversions, TypeID's prefix, the 64-bit
+//! formats' times for a given epoch; `monotonic!`, the generator class and module functions of
+//! a format with a process-wide generator and no settings, which `generated.rs` (written from
+//! the core's format table by `tests/surfaces`) invokes for each such format; and the
+//! generators of Nanoflakes and Ulid-Flake, which take the formats' settings (epoch, generator
+//! id, sid).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use sno_core::monotonic::Shared;
+use sno_core::nanoflake;
+use sno_core::rng::ThreadRng;
+use sno_core::ulidflake::{self, Config};
+use sno_core::{Error, SystemClock};
+
+use crate::batch::{global_value, list_of, next};
+use crate::formats::{
+    Nanoflake as PyNanoflake, Scru160, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7, ascii_str,
+    text, uuid_arg,
+};
+use crate::{args, datetime_from_ms, decode_text, raise_code, to_py, with_utf8};
+
+/// `n` values of `make`, as a list of objects or, with `as_str`, of their text; signals are
+/// checked between chunks.
+pub(crate) fn new_list<'py, T, W>(
+    py: Python<'py>,
+    n: usize,
+    as_str: bool,
+    make: impl Fn() -> Result<T, sno_core::Error>,
+    wrap: impl Fn(T) -> W,
+) -> PyResult<Bound<'py, PyList>>
+where
+    T: sno_core::IdFormat,
+    W: IntoPyObject<'py>,
+{
+    use pyo3::IntoPyObjectExt;
+    let make = || make().map_err(|e| to_py(py, e));
+    if as_str {
+        list_of(py, n, |_| Ok(text(py, &make()?)?.into_any()))
+    } else {
+        list_of(py, n, |_| wrap(make()?).into_bound_py_any(py))
+    }
+}
+
+/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on the core's
+/// generator state of its format (`sno_core::HasGenerator`, of no settings), and the module
+/// functions `$new` / `$new_many` drawing from the process-wide generator of the class's core
+/// type (`sno_core::ProcessWide`).
+macro_rules! monotonic {
+    ($class:ident, $gen:ident, $gen_name:literal, $new:ident, $new_many:ident) => {
+        #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
+        #[pyclass(frozen, module = "sno", name = $gen_name)]
+        pub(crate) struct $gen(
+            sno_core::monotonic::Shared<
+                <<$class as $crate::formats::Wraps>::Id as sno_core::HasGenerator>::State,
+            >,
+        );
+
+        #[pymethods]
+        impl $gen {
+            #[new]
+            #[pyo3(signature = (*, clock = None))]
+            fn py_new(
+                py: Python<'_>,
+                #[pyo3(from_py_with = $crate::args::clock)] clock: Option<sno_core::SystemClock>,
+            ) -> PyResult<Self> {
+                let settings = sno_core::GeneratorSettings::new();
+                let state = <<$class as $crate::formats::Wraps>::Id as sno_core::HasGenerator>::state(
+                    &settings,
+                )
+                .map_err(|e| $crate::to_py(py, e))?;
+                Ok($gen(sno_core::monotonic::Shared::with_state_and_clock(
+                    state,
+                    clock.unwrap_or_default(),
+                )))
+            }
+
+            /// The next value, greater than every earlier one of this generator.
+            #[pyo3(name = "new")]
+            fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
+                $crate::batch::next(py, &self.0).map($class)
+            }
+
+            /// Like `new`, but raises at once where `new` would wait (a millisecond's
+            /// randomness used up: `RandomnessExhaustedError`).
+            fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
+                self.0.try_next().map($class).map_err(|e| $crate::to_py(py, e))
+            }
+
+            /// The next value for an explicit time in Unix milliseconds (the clock is not read);
+            /// outside the format's range a `TimeRangeError`.
+            fn new_at(
+                &self,
+                py: Python<'_>,
+                #[pyo3(from_py_with = $crate::args::time_i64)] unix_ms: i64,
+            ) -> PyResult<$class> {
+                self.0.next_at(unix_ms).map($class).map_err(|e| $crate::to_py(py, e))
+            }
+
+            fn __repr__(&self) -> &'static str {
+                concat!("sno.", $gen_name, "()")
+            }
+        }
+
+        /// A new value from the process-wide generator (reset after `os.fork()`); a system
+        /// clock outside the format's range is a `TimeRangeError`.
+        #[pyfunction]
+        fn $new(py: Python<'_>) -> PyResult<$class> {
+            $crate::extras::process_value(py).map($class)
+        }
+
+        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
+        /// text.
+        #[pyfunction]
+        #[pyo3(signature = (n, *, as_str = false))]
+        fn $new_many<'py>(
+            py: Python<'py>,
+            #[pyo3(from_py_with = $crate::args::count)] n: usize,
+            as_str: bool,
+        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+            $crate::extras::new_list(py, n, as_str, || $crate::extras::global(py), $class)
+        }
+    };
+}
+pub(crate) use monotonic;
+
+/// The next value of `T`'s process-wide generator, waiting (detached from the interpreter)
+/// where it must, as a Python exception.
+pub(crate) fn process_value<T: sno_core::ProcessWide>(py: Python<'_>) -> PyResult<T> {
+    global(py).map_err(|e| to_py(py, e))
+}
+
+/// The next value of `T`'s process-wide generator (`try_new_nonblocking`, then `try_new` with the
+/// thread detached where that would wait).
+pub(crate) fn global<T: sno_core::ProcessWide>(py: Python<'_>) -> Result<T, sno_core::Error> {
+    global_value(py, T::try_new_nonblocking, T::try_new)
+}
+
+#[pymethods]
+impl Ulid {
+    /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
+    /// `DecodeError`).
+    #[pyo3(name = "to_uuid7")]
+    fn as_uuid7(&self, py: Python<'_>) -> PyResult<Uuid7> {
+        sno_core::uuid7::Uuid7::try_from(self.0)
+            .map(Uuid7)
+            .map_err(|e| to_py(py, e))
+    }
+}
+
+#[pymethods]
+impl Uuid7 {
+    /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and the
+    /// braced form; the UUID must be version 7.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, lenient = false))]
+    fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
+        let decode = if lenient {
+            sno_core::uuid7::Uuid7::decode_lenient
+        } else {
+            sno_core::uuid7::Uuid7::decode
+        };
+        decode_text(text, decode).map(Uuid7)
+    }
+
+    /// The 32 lower-case hex digits.
+    #[getter]
+    fn hex(&self) -> String {
+        format!("{:032x}", self.0.to_u128())
+    }
+
+    /// The ULID with the same 128 bits (and the same timestamp).
+    #[pyo3(name = "to_ulid")]
+    fn as_ulid(&self) -> Ulid {
+        Ulid(self.0.into())
+    }
+}
+
+#[pymethods]
+impl Scru160 {
+    /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
+    #[getter]
+    fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ascii_str(py, &self.0.encode_hex_bytes())
+    }
+}
+
+#[pymethods]
+impl TypeId {
+    /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
+    /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
+    #[staticmethod]
+    #[pyo3(name = "new")]
+    fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
+        let py = prefix.py();
+        let uuid = global_value(
+            py,
+            sno_core::uuid7::try_new_nonblocking,
+            sno_core::uuid7::try_new,
+        )
+        .map_err(|e| to_py(py, e))?;
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
+    }
+
+    /// The TypeID with `prefix` and any UUID: a `uuid.UUID`, its 16 bytes, a `sno.UUID7` or
+    /// `sno.ULID` (the same 128 bits), or a UUID's text (a `sno.UUID7`'s strict form).
+    #[staticmethod]
+    fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = uuid.py();
+        let raw = if let Ok(u) = uuid.cast::<Uuid7>() {
+            u.get().0.to_bytes()
+        } else if let Ok(u) = uuid.cast::<Ulid>() {
+            u.get().0.to_bytes()
+        } else if let Ok(s) = uuid.cast::<PyString>() {
+            decode_text(s, sno_core::uuid7::Uuid7::decode)?.to_bytes()
+        } else {
+            let bytes = uuid_arg(uuid)?;
+            // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
+            sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
+                .map_err(|e| to_py(py, e))?
+                .uuid_bytes()
+        };
+        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
+    }
+
+    /// The 26-character suffix: the UUID in lower-case Crockford base32.
+    #[getter]
+    fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let mut buf = [0u8; sno_core::typeid::SUFFIX_LEN];
+        ascii_str(py, self.0.encode_suffix(&mut buf).as_bytes())
+    }
+
+    /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
+    #[getter]
+    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::formats::to_uuid(py, &self.0)
+    }
+}
+
+/// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
+/// U+FFFD, which it refuses).
+fn with_prefix(
+    prefix: &Bound<'_, PyString>,
+    make: impl FnOnce(&str) -> Result<sno_core::typeid::TypeId, sno_core::Error>,
+) -> PyResult<TypeId> {
+    let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
+    made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
+}
+
+// The signatures spell the default epoch as a literal, so that Python shows its value.
+const _: () = assert!(ulidflake::DEFAULT_EPOCH_MS == 1_704_067_200_000);
+
+/// Settings a generator refuses are `ConfigError`s with the core's code (not the decode or time
+/// errors the same core error means for values). The binding checks each argument's range
+/// first, so these are what only the core knows.
+fn config_error(py: Python<'_>, e: Error) -> PyErr {
+    match e {
+        Error::ValueOverflow | Error::MillisOutOfRange { .. } => raise_code(
+            py,
+            "ConfigError",
+            e.code(),
+            format!("invalid generator settings: {e}"),
+        ),
+        other => to_py(py, other),
+    }
+}
+
+#[pymethods]
+impl PyNanoflake {
+    /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
+    /// layout bug); use it for IDs they generated.
+    #[getter]
+    fn reference_timestamp_ms(&self) -> u64 {
+        self.0.reference_timestamp()
+    }
+
+    /// The 13-digit zero-padded text, which sorts like the values.
+    #[getter]
+    fn padded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ascii_str(py, &self.0.encode_padded())
+    }
+
+    /// Milliseconds since 1970, given the epoch the ID was made with (saturating).
+    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
+        self.0.unix_ms_at(epoch_ms)
+    }
+
+    /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
+    fn datetime<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        datetime_from_ms(py, self.0.unix_ms_at(epoch_ms))
+    }
+}
+
+#[pymethods]
+impl PyUlidFlake {
+    /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted;
+    /// `unix_ms` is this with the default epoch).
+    #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
+    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
+        self.0.unix_ms_at(epoch_ms)
+    }
+}
+
+/// A thread-safe Nanoflakes generator on the system clock: `NanoflakeGenerator(epoch_ms,
+/// generator_id)`. Unique IDs need a distinct generator id per generator (and process).
+#[pyclass(frozen, module = "sno", name = "NanoflakeGenerator")]
+pub(crate) struct PyNanoflakeGenerator(Shared<nanoflake::Monotonic>);
+
+#[pymethods]
+impl PyNanoflakeGenerator {
+    /// `epoch_ms`: Unix milliseconds (not negative), shared by every generator of the
+    /// application; `generator_id`: 0 ..= 1023. Otherwise `ConfigError`.
+    #[new]
+    #[pyo3(signature = (epoch_ms, generator_id, *, clock = None))]
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
+        #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
+        #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
+    ) -> PyResult<Self> {
+        nanoflake::Monotonic::new(epoch_ms, generator_id)
+            .map(|m| {
+                PyNanoflakeGenerator(Shared::with_state_and_clock(m, clock.unwrap_or_default()))
+            })
+            .map_err(|e| config_error(py, e))
+    }
+
+    /// The next value: sequence 0 in a new millisecond, +1 within one. Waits for the next
+    /// millisecond when 4096 were made in this one, and up to 1 s for a clock that went back
+    /// (further: `ClockRegressionError`).
+    #[pyo3(name = "new")]
+    fn next_value(&self, py: Python<'_>) -> PyResult<PyNanoflake> {
+        next(py, &self.0).map(PyNanoflake)
+    }
+
+    /// Like `new`, but raises at once: `RandomnessExhaustedError` (4096 made this millisecond)
+    /// or `ClockRegressionError` (the clock went back).
+    fn try_new(&self, py: Python<'_>) -> PyResult<PyNanoflake> {
+        self.0.try_next().map(PyNanoflake).map_err(|e| to_py(py, e))
+    }
+
+    /// The next value for an explicit time in Unix milliseconds (the clock is not read), with
+    /// the rules of `try_new`.
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyNanoflake> {
+        self.0
+            .next_at(unix_ms)
+            .map(PyNanoflake)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// Gives the generator another generator id (0 ..= 1023), keeping its epoch and its last
+    /// timestamp and sequence (it never repeats its own values): in a `fork()` child an
+    /// inherited generator raises `ForkedGeneratorError` until it has one of its own. The new
+    /// id must not be one any other generator of the application uses.
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::generator_id)] generator_id: u16,
+    ) -> PyResult<()> {
+        self.0
+            .repartition(generator_id)
+            .map_err(|e| config_error(py, e))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "sno.NanoflakeGenerator()"
+    }
+}
+
+/// A thread-safe monotonic Ulid-Flake generator on the system clock.
+#[pyclass(frozen, module = "sno", name = "UlidFlakeGenerator")]
+pub(crate) struct PyUlidFlakeGenerator(Shared<ulidflake::Monotonic<ThreadRng>>);
+
+#[pymethods]
+impl PyUlidFlakeGenerator {
+    /// `sid=None` makes stand-alone values (20 random bits), `sid=0..31` scalable ones;
+    /// `entropy_size` random bytes per same-millisecond increment (1..3, scalable 1..2).
+    /// Otherwise `ConfigError`.
+    #[new]
+    #[pyo3(signature = (*, epoch_ms = 1_704_067_200_000, sid = None, entropy_size = 1, clock = None))]
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::epoch_ms)] epoch_ms: i64,
+        #[pyo3(from_py_with = args::opt_sid)] sid: Option<u8>,
+        #[pyo3(from_py_with = args::entropy_size)] entropy_size: u8,
+        #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
+    ) -> PyResult<Self> {
+        if sid.is_some() && entropy_size > 2 {
+            return Err(args::invalid_argument(
+                py,
+                format!(
+                    "entropy_size must be in 1..=2 for scalable values (a sid is given), got {entropy_size}"
+                ),
+            ));
+        }
+        let config = Config {
+            epoch_ms,
+            sid,
+            entropy_size,
+        };
+        ulidflake::Monotonic::with_config(ThreadRng, config)
+            .map(|m| {
+                PyUlidFlakeGenerator(Shared::with_state_and_clock(m, clock.unwrap_or_default()))
+            })
+            .map_err(|e| config_error(py, e))
+    }
+
+    /// The next value, greater than every earlier one of this generator (a clock that went back
+    /// keeps the last timestamp); waits for the next millisecond when this one's randomness is
+    /// used up.
+    #[pyo3(name = "new")]
+    fn next_value(&self, py: Python<'_>) -> PyResult<PyUlidFlake> {
+        next(py, &self.0).map(PyUlidFlake)
+    }
+
+    /// Like `new`, but raises `RandomnessExhaustedError` at once (the spec's overflow error; a
+    /// retry may fit).
+    fn try_new(&self, py: Python<'_>) -> PyResult<PyUlidFlake> {
+        self.0.try_next().map(PyUlidFlake).map_err(|e| to_py(py, e))
+    }
+
+    /// The next value for an explicit time in Unix milliseconds (the clock is not read).
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyUlidFlake> {
+        self.0
+            .next_at(unix_ms)
+            .map(PyUlidFlake)
+            .map_err(|e| to_py(py, e))
+    }
+
+    /// Gives the generator the scalable `sid` (0 ..= 31): in a `fork()` child a scalable
+    /// generator inherited from the parent raises `ForkedGeneratorError` until it has a sid of
+    /// its own (a stand-alone one reseeds by itself). A scalable generator keeps its last
+    /// timestamp and randomness; a stand-alone one becomes scalable and starts afresh. The new
+    /// sid must not be one any other generator of the application uses.
+    fn repartition(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::sid)] sid: u8,
+    ) -> PyResult<()> {
+        self.0.repartition(sid).map_err(|e| config_error(py, e))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "sno.UlidFlakeGenerator()"
+    }
+}
+
+/// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (reset after
+/// `os.fork()`).
+#[pyfunction]
+fn ulidflake_new(py: Python<'_>) -> PyResult<PyUlidFlake> {
+    process_value(py).map(PyUlidFlake)
+}
+
+/// `n` new Ulid-Flakes from the process-wide generator, as objects or (`as_str=True`) text.
+#[pyfunction]
+#[pyo3(signature = (n, *, as_str = false))]
+fn ulidflake_new_many<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::count)] n: usize,
+    as_str: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    new_list(py, n, as_str, || global(py), PyUlidFlake)
+}
+
+/// Adds the classes and functions to the native module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNanoflakeGenerator>()?;
+    m.add_class::<PyUlidFlakeGenerator>()?;
+    m.add_function(wrap_pyfunction!(ulidflake_new, m)?)?;
+    m.add_function(wrap_pyfunction!(ulidflake_new_many, m)?)?;
+    m.add("ULIDFLAKE_DEFAULT_EPOCH_MS", ulidflake::DEFAULT_EPOCH_MS)?;
+    Ok(())
+}
