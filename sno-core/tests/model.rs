@@ -571,6 +571,7 @@ fn every_value_is_made_again_from_its_named_fields() {
 /// settings the table lists; each required setting left out is named in the error; the values
 /// increase, through `AnyId` and through text alike.
 #[test]
+#[cfg(feature = "std")]
 fn any_generator_follows_the_table() {
     use sno_core::{AnyGenerator, GeneratorSettings, Setting};
     use std::time::Duration;
@@ -638,6 +639,7 @@ fn any_generator_follows_the_table() {
 /// The names renamed to the one vocabulary (`unix_ns`, docs/layout.md) stay as deprecated
 /// aliases that give the same answers.
 #[test]
+#[cfg(feature = "std")]
 #[allow(deprecated)]
 fn deprecated_nanosecond_names_answer_as_the_new_ones() {
     use sno_core::time::{

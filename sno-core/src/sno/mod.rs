@@ -7,10 +7,20 @@
 //! * `generator`: the wait-free [`Generator`](crate::Generator); `global`: the process-wide one
 //!   behind [`new`](crate::new) (`std`).
 
+#[cfg(target_has_atomic = "64")]
+mod builder;
 pub(crate) mod codec;
 #[cfg(target_has_atomic = "64")]
+mod engine;
+#[cfg(target_has_atomic = "64")]
 pub mod generator;
+#[cfg(all(test, target_has_atomic = "64"))]
+mod generator_tests;
 #[cfg(feature = "std")]
 pub(crate) mod global;
 pub(crate) mod id;
+#[cfg(target_has_atomic = "64")]
+mod snapshot;
+#[cfg(target_has_atomic = "64")]
+mod state;
 mod text;
