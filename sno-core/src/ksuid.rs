@@ -41,11 +41,10 @@
 use rand_core::RngCore;
 
 use crate::alphabet::BASE62;
+use crate::bytes::{array_from_slice, millis_since};
 use crate::error::Error;
-use crate::monotonic::{
-    Block, BlockState, array_from_slice, block_millis_state, default_from_rng, id_traits,
-    millis_since, std_generator,
-};
+use crate::id_macros::{block_millis_state, default_from_rng, id_traits, std_generator};
+use crate::monotonic::{Block, BlockState};
 use crate::radix;
 
 /// Length of the text form.

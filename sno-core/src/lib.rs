@@ -69,6 +69,7 @@ mod any;
 #[cfg(feature = "std")]
 mod any_generator;
 mod batch;
+mod bytes;
 pub mod clock;
 #[cfg(feature = "std")]
 mod entropy;
@@ -78,6 +79,7 @@ mod fast_time;
 #[cfg(feature = "std")]
 mod fork;
 mod format;
+mod id_macros;
 pub mod ksuid;
 mod millis_block;
 pub mod model;

@@ -32,8 +32,10 @@
 //! ```
 
 use crate::alphabet::BASE36;
+use crate::bytes::millis_since;
 use crate::error::Error;
-use crate::monotonic::{MillisState, i64_id, id_traits, millis_since};
+use crate::id_macros::{i64_id, id_traits};
+use crate::monotonic::MillisState;
 use crate::radix;
 
 /// The longest text form (13 base36 digits).

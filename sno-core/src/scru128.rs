@@ -22,11 +22,10 @@
 use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
+use crate::bytes::{array_from_slice, be_bytes};
 use crate::error::Error;
-use crate::monotonic::{
-    Block, BlockState, MillisState, array_from_slice, be_bytes, default_from_rng, id_traits,
-    std_generator,
-};
+use crate::id_macros::{default_from_rng, id_traits, std_generator};
+use crate::monotonic::{Block, BlockState, MillisState};
 use crate::radix;
 
 /// Length of the text form.

@@ -30,8 +30,10 @@
 use rand_core::RngCore;
 
 use crate::alphabet::{BASE32HEX, HEX};
+use crate::bytes::array_from_slice;
 use crate::error::Error;
-use crate::monotonic::{MillisState, array_from_slice, default_from_rng, id_traits, std_generator};
+use crate::id_macros::{default_from_rng, id_traits, std_generator};
+use crate::monotonic::MillisState;
 use crate::radix;
 
 /// Length of the canonical (base32hex) text form.

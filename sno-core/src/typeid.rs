@@ -45,9 +45,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::alphabet::Alphabet;
+use crate::bytes::array_from_slice;
 use crate::error::Error;
 use crate::model::{Field, FieldValue, Fields, Format, IdFormat, MAX_TEXT_LEN, Unit};
-use crate::monotonic::array_from_slice;
 use crate::radix;
 use crate::uuid7::Uuid7;
 

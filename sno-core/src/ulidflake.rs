@@ -33,10 +33,10 @@
 use rand_core::RngCore;
 
 use crate::alphabet::CROCKFORD;
+use crate::bytes::millis_since;
 use crate::error::Error;
-use crate::monotonic::{
-    MillisState, default_from_rng, i64_id, id_traits, millis_since, std_generator,
-};
+use crate::id_macros::{default_from_rng, i64_id, id_traits, std_generator};
+use crate::monotonic::MillisState;
 use crate::radix;
 
 /// Length of the text form.

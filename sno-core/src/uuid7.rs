@@ -23,11 +23,10 @@
 use rand_core::RngCore;
 
 use crate::alphabet::HEX;
+use crate::bytes::{array_from_slice, be_bytes, millis48};
 use crate::error::Error;
-use crate::monotonic::{
-    Block, BlockState, array_from_slice, be_bytes, block_millis_state, id_traits, millis48,
-    std_generator,
-};
+use crate::id_macros::{block_millis_state, id_traits, std_generator};
+use crate::monotonic::{Block, BlockState};
 use crate::radix;
 
 /// Length of the hyphenated text form.

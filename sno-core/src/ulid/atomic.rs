@@ -6,10 +6,11 @@
 use rand_core::RngCore;
 
 use super::id::{MAX_RANDOMNESS, Ulid};
+use crate::bytes::{be_bytes, millis48};
 use crate::clock::{MillisClock, SystemClock};
 use crate::error::Error;
 use crate::millis_block::{BlockSource, next_per_thread, next_source_id, refill};
-use crate::monotonic::{Block, MAX_BLOCK, be_bytes, millis48};
+use crate::monotonic::{Block, MAX_BLOCK};
 use crate::rng::ThreadRng;
 use crate::sync::{AtomicU64, CachePadded, Mutex, Ordering, fence};
 

@@ -1,7 +1,8 @@
 //! The [`Ulid`] value type: 16 bytes, its fields and its strict text codec.
 
+use crate::bytes::array_from_slice;
 use crate::error::Error;
-use crate::monotonic::{array_from_slice, id_traits};
+use crate::id_macros::id_traits;
 use crate::radix;
 
 /// Length of the text form.

@@ -33,8 +33,10 @@ pub use id::{ENCODED_LEN, MAX_RANDOMNESS, Ulid};
 
 use rand_core::RngCore;
 
+use crate::bytes::{be_bytes, millis48};
 use crate::error::Error;
-use crate::monotonic::{Block, BlockState, be_bytes, block_millis_state, millis48, std_generator};
+use crate::id_macros::{block_millis_state, std_generator};
+use crate::monotonic::{Block, BlockState};
 
 /// The monotonic ULID state machine (see the module docs). `&mut self`; wrap it in
 /// [`Generator`] to share it between threads.

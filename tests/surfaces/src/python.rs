@@ -776,7 +776,11 @@ fn generated_rs(rows: &[Row]) -> Surface {
     if line.len() <= 100 {
         let _ = writeln!(out, "{line}");
     } else {
-        let _ = writeln!(out, "use crate::formats::{{\n    {},\n}};", imports.join(", "));
+        let _ = writeln!(
+            out,
+            "use crate::formats::{{\n    {},\n}};",
+            imports.join(", ")
+        );
     }
     out.push('\n');
     for row in rows {

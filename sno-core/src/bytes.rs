@@ -1,0 +1,50 @@
+//! Byte and time helpers of the formats' codecs: exact-length binary parsing, a 16-byte
+//! big-endian store, and millisecond fields checked against their width.
+
+use crate::error::Error;
+
+/// The exact-length binary parser every ID type offers as `from_slice`.
+pub(crate) fn array_from_slice<const N: usize>(bytes: &[u8]) -> Result<[u8; N], Error> {
+    <[u8; N]>::try_from(bytes).map_err(|_| Error::InvalidLength {
+        expected: N,
+        actual: bytes.len(),
+    })
+}
+
+/// `value` as 16 big-endian bytes, written by one 16-byte store on x86_64: a caller that copies a
+/// freshly generated ID with one 16-byte load (the usual move of a 16-byte array) is then served
+/// from the store buffer, while `u128::to_be_bytes` compiles to two 8-byte stores, from which
+/// such a load cannot be forwarded and waits for them to reach the cache.
+#[inline]
+pub(crate) fn be_bytes(value: u128) -> [u8; 16] {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+        let high = ((value >> 64) as u64).swap_bytes() as i64;
+        let low = (value as u64).swap_bytes() as i64;
+        let mut out = [0u8; 16];
+        // SAFETY: SSE2 is part of the x86_64 baseline; `out` is 16 writable bytes and the store
+        // is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_set_epi64x(low, high)) };
+        out
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    value.to_be_bytes()
+}
+
+/// A 48-bit millisecond timestamp, or [`Error::MillisOutOfRange`].
+#[inline]
+pub(crate) fn millis48(unix_millis: i64) -> Result<u64, Error> {
+    millis_since(unix_millis, 0, (1 << 48) - 1)
+}
+
+/// Milliseconds from `epoch_ms` to `unix_millis`, if within `0 ..= max`, else
+/// [`Error::MillisOutOfRange`].
+#[inline]
+pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<u64, Error> {
+    unix_millis
+        .checked_sub(epoch_ms)
+        .and_then(|ms| u64::try_from(ms).ok())
+        .filter(|&ms| ms <= max)
+        .ok_or(Error::MillisOutOfRange { unix_millis })
+}
