@@ -14,8 +14,9 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
 
   rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
            one store at a time; sno-core without default features and without simd), no import
-           cycle in any crate or the Node JavaScript (sno-module-graph), every
-           format in PostgreSQL and SQLite (sno-db-tests), the two loom models, a short stress run
+           cycle in any crate or the Node JavaScript (sno-module-graph), the bindings'
+           generated surfaces current (sno-surfaces), every format in PostgreSQL and SQLite
+           (sno-db-tests), the two loom models, a short stress run
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
            ASan + UBSan, and under valgrind when installed; make install into a temporary

@@ -117,7 +117,7 @@ function defineClass(info) {
 
     /** Nanoseconds since the Unix epoch, as a bigint. */
     get unixNs() {
-      return native.fmtUnixNanos(f, this.toString()) ?? undefined
+      return native.fmtUnixNs(f, this.toString()) ?? undefined
     }
 
     /** The time as a Date (an Invalid Date past the year 275760; undefined without a time). */

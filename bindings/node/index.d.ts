@@ -233,7 +233,7 @@ export declare function fmtUnixMs(format: number, text: string): number | null
 export declare function fmtUnixMsAt(format: number, text: string, epochMs: number, method: string): number
 
 /** Nanoseconds since 1970 of a canonical text (a bigint), or `undefined` as for `fmtUnixMs`. */
-export declare function fmtUnixNanos(format: number, text: string): bigint | undefined
+export declare function fmtUnixNs(format: number, text: string): bigint | undefined
 
 /**
  * The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
