@@ -52,8 +52,9 @@ pub enum Error {
     },
     /// A time outside 2010-01-01T00:00:00Z ..= 2079-09-07T15:47:35.551999999Z.
     TimeOutOfRange {
-        /// The time given, in Unix nanoseconds (saturated to the `i64` range).
-        unix_ns: i64,
+        /// The time given, in Unix nanoseconds (saturated to the `i64` range). Error fields
+        /// keep their names (a field cannot carry a deprecated alias): `unix_ns` elsewhere.
+        unix_nanos: i64,
     },
     /// The generator's clock reads a time outside the sno range.
     ClockOutOfRange {
@@ -415,9 +416,9 @@ impl fmt::Display for Error {
             Error::TimestampOverflow { units } => {
                 write!(f, "sno: timestamp {units} exceeds the 39-bit maximum {}", crate::time::MAX_TIMESTAMP)
             }
-            Error::TimeOutOfRange { unix_ns } => write!(
+            Error::TimeOutOfRange { unix_nanos } => write!(
                 f,
-                "sno: time {unix_ns} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
+                "sno: time {unix_nanos} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
             ),
             Error::ClockOutOfRange { units } => {
                 write!(f, "sno: the clock reads {units} units since 2010, outside the sno range")

@@ -1,4 +1,4 @@
-//! What the monotonic formats (ULID, UUIDv7, SCRU128, SCRU160, Nanoflakes, Ulid-Flake, KSUID)
+//! What the monotonic formats (every format with a generator of its own state machine)
 //! share: the state-machine traits each format's generator implements ([`MillisState`],
 //! [`BlockState`]) and, with std, the wrapper that makes one thread-safe with a clock
 //! ([`Shared`], in `shared.rs`). The formats' shared macros are in `id_macros`, their byte

@@ -172,7 +172,7 @@ fn new_with_time_rows() {
             }
             Err(e) => {
                 assert!(!in_range, "{call}: {e}");
-                assert_eq!(e, Error::TimeOutOfRange { unix_ns: ns }, "{call}");
+                assert_eq!(e, Error::TimeOutOfRange { unix_nanos: ns }, "{call}");
                 refused += 1;
             }
         }
@@ -186,7 +186,7 @@ fn new_with_time_rows() {
     );
     assert!(matches!(
         sys.new_with_time(0, std::time::UNIX_EPOCH),
-        Err(Error::TimeOutOfRange { unix_ns: 0 })
+        Err(Error::TimeOutOfRange { unix_nanos: 0 })
     ));
 }
 

@@ -18,6 +18,7 @@ use sno_core::Generator;
 
 #[cfg(feature = "lease")]
 use crate::args::{try_ref, write_out};
+#[cfg(feature = "lease")]
 use crate::errors::{Failure, ffi_boundary};
 use crate::errors::{last_error, recording_boundary, value_boundary};
 use crate::types::sno_status;

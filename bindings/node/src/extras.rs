@@ -17,7 +17,7 @@ use sno_core::scru160::{self, Scru160Id};
 use sno_core::typeid::{self, TypeId};
 use sno_core::ulidflake::UlidFlake;
 use sno_core::uuid7::Uuid7;
-use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Format};
+use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Format, Setting};
 
 use crate::args::{
     batch_count, bytes_arg, clock_arg, int_arg, max_wait_ms, text_arg, try_vec, type_name,
@@ -432,10 +432,21 @@ impl FormatGenerator {
                 let name = camel_case(setting.name());
                 if let Some(v) = number_option(&settings, &name, &what)? {
                     let option = format!("{what}: option {name}");
-                    core.set(setting, int_arg(&option, v, i64::MIN, i64::MAX)?);
+                    let v = match setting {
+                        // An epoch a `Date` can hold (the core refuses a negative one).
+                        Setting::EpochMs => epoch_arg(&option, v, -MAX_DATE_MS)?,
+                        _ => int_arg(&option, v, i64::MIN, i64::MAX)?,
+                    };
+                    core.set(setting, v);
                 }
             }
-            let inner = AnyGenerator::new(format, &core).map_err(Fail::Argument)?;
+            // The core checks the ranges; its words, with the option's JavaScript name.
+            let inner = AnyGenerator::new(format, &core).map_err(|e| match e {
+                SnoError::InvalidArgument { name, reason } => {
+                    range_error(format!("{what}: option {} {reason}", camel_case(name)))
+                }
+                e => Fail::Argument(e),
+            })?;
             Ok(FormatGenerator { inner, max_wait_ms })
         })()
         .or_throw(env)

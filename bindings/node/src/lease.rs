@@ -24,8 +24,8 @@ use napi_derive::napi;
 use sno_lease::LeaseOptions;
 
 #[cfg(not(target_family = "wasm"))]
-use crate::args;
-use crate::errors::{Class, Fail, OrThrow, R, error_value, own, rejection};
+use crate::errors::rejection;
+use crate::errors::{Class, Fail, OrThrow, R, error_value, own};
 use crate::sno::{Generator, Snapshot, generator_builder};
 
 /// `detail` as the lease's own "invalid option" error (`ERR_SNO_LEASE_INVALID_OPTIONS`).
@@ -180,7 +180,7 @@ impl Lease {
                     "a leased generator starts in its lease's window, not where a saved state left off",
                 ));
             }
-            let max_wait_ms = args::max_wait_ms(max_wait_ms, "Generator")?;
+            let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
             let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
             let leased = self.inner.generator_with(builder)?;
             Ok(Generator::leased(leased, max_wait_ms))

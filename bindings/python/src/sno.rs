@@ -1,5 +1,5 @@
-//! sno's own surface: `sno.ID.from_fields` (its value class comes from `ids`), and the hot
-//! paths that stay dedicated entries: `sno.new()`, `sno.new_many()`, `sno.Generator`, and the
+//! sno's own surface beyond its value class (`formats`; its `from_fields` is generated into
+//! `generated`): the hot paths that stay dedicated entries: `sno.new()`, `sno.new_many()`, `sno.Generator`, and the
 //! SIMD batch codecs `encode_many` / `decode_many`.
 
 use std::sync::Arc;

@@ -483,7 +483,9 @@ impl<C: Clock> Generator<C> {
         if self.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
             self.after_fork()?;
         }
-        let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange { unix_ns })?;
+        let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange {
+            unix_nanos: unix_ns,
+        })?;
         let n = self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
         Ok(Id::compose(
             units,
