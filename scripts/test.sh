@@ -16,7 +16,7 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            one store at a time; sno-core without default features and without simd), no import
            cycle in any crate or the Node JavaScript (sno-module-graph), the bindings'
            generated surfaces current (sno-surfaces), every format in PostgreSQL and SQLite
-           (sno-db-tests), the two loom models, a short stress run
+           (sno-db-tests), a short stress run
   c        the C ABI's cargo tests (header drift, bad input, the lease API in C against both
            stores); sno.h compiled as C99 and C++11; the C tests static and dynamic under
            ASan + UBSan, and under valgrind when installed; make install into a temporary
@@ -41,6 +41,10 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            builds the c, python and node layers made, without zig), then scripts/install-test:
            each installed with no Rust on PATH and tested from outside the source tree
 
+  slow     not part of the default run (CI's time budget): the loom models of the sno generator
+           (every interleaving up to 6 preemptions) and of the lock-free ULID generator, about
+           3.5 minutes with their release build; run it after changing either generator
+
 With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
 1000 short-lived CLI, Python and Node processes in a row on two partitions, each releasing its
@@ -62,7 +66,7 @@ layers=(rust c python node wasm windows install)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node | wasm | windows | install) layers=("$1"); all=0 ;;
+  rust | c | python | node | wasm | windows | install | slow) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -121,12 +125,6 @@ rust_layer() {
 
   step "Rust: sno-core with std, without simd (the scalar codecs of non-x86 targets, every suite)"
   cargo test -p sno-core --no-default-features --features std,serde
-
-  step "Rust: loom model of the generator (every interleaving up to 6 preemptions)"
-  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
-
-  step "Rust: loom model of the lock-free ULID generator behind ulid::new()"
-  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
 
   step "Rust: stress, short (2 M IDs per thread count, 4-sequence pool, jumping clock, no duplicate)"
   cargo run -q --release -p sno-examples --bin stress -- --ids 2e6 --threads 1,2,4 --mem 64
@@ -311,6 +309,15 @@ install_layer() {
   local dist="$repo/target/dist-host"
   bash scripts/release --host --native --out "$dist"
   bash scripts/install-test "$dist"
+}
+
+# Not in the default run: `scripts/test.sh slow`.
+slow_layer() {
+  step "Slow: loom model of the generator (every interleaving up to 6 preemptions)"
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom
+
+  step "Slow: loom model of the lock-free ULID generator behind ulid::new()"
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
 }
 
 for layer in "${layers[@]}"; do
