@@ -124,6 +124,34 @@ pub trait ProcessWide: IdFormat {
     fn try_new_nonblocking() -> Result<Self, Error>;
 }
 
+/// A core name (snake case: a field's, a [`Setting`](crate::Setting)'s) written in camel case,
+/// as JavaScript names it: the one conversion the Node binding and its generated declarations
+/// share.
+///
+/// ```
+/// use sno_core::model::CamelCase;
+/// assert_eq!(CamelCase("epoch_ms").to_string(), "epochMs");
+/// assert_eq!(CamelCase("random16").to_string(), "random16");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct CamelCase<'a>(pub &'a str);
+
+impl fmt::Display for CamelCase<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut upper = false;
+        for c in self.0.chars() {
+            if c == '_' {
+                upper = true;
+            } else if core::mem::take(&mut upper) {
+                fmt::Write::write_char(f, c.to_ascii_uppercase())?;
+            } else {
+                fmt::Write::write_char(f, c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What kind of value a field of [`FromFields::INPUTS`] takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

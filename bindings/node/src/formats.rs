@@ -53,19 +53,7 @@ pub(crate) fn js_name(field: &Field<'_>) -> String {
 
 /// A core name (snake case) in JavaScript's camel case: `epoch_ms` → `epochMs`.
 pub(crate) fn camel_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    sno_core::model::CamelCase(name).to_string()
 }
 
 /// The widest number field a JS number holds exactly; wider ones are bigints.

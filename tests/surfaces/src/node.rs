@@ -82,21 +82,9 @@ pub struct FormatDesc {
 /// native layer, `bindings/node/src/formats.rs`, gives them).
 const MAX_NUMBER_BITS: u8 = 53;
 
-/// `snake_case` to `camelCase`.
+/// `snake_case` to `camelCase`: the core's conversion, which the Node binding uses too.
 pub fn camel_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    sno_core::model::CamelCase(name).to_string()
 }
 
 /// A value of `T` to read the field list from, as the native layer reads it: for a 128-bit
