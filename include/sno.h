@@ -136,114 +136,158 @@ typedef enum sno_status {
   SNO_STATUS_OK = 0,
   // A required pointer argument was NULL.
   SNO_STATUS_NULL_ARGUMENT = 1,
-  // Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; the other
-  // formats' lengths: each `SNO_<FORMAT>_ENCODED_LEN`, and docs/formats.md).
+  // Invalid length for the format.
+  //
+  // sno 16 characters of text or 10 bytes; ULID 26 characters of text or 16 bytes; UUIDv7 36 to
+  // 45 characters of text or 16 bytes; SCRU128 25 characters of text or 16 bytes; SCRU160 32 to
+  // 40 characters of text or 20 bytes; Nanoflake 1 to 13 characters of text or 8 bytes;
+  // Ulid-Flake 13 characters of text or 8 bytes; TypeID 26 to 90 characters of text or 16 bytes;
+  // KSUID 27 characters of text or 20 bytes (each format's SNO_<FORMAT>_ENCODED_LEN, and
+  // docs/formats.md).
   SNO_STATUS_INVALID_LENGTH = 2,
-  // A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
+  // Invalid byte: not in the format's alphabet.
+  //
+  // sno's alphabet is `23456789abcdefghijklmnopqrstuvwx`; each format's is in docs/formats.md.
   SNO_STATUS_INVALID_BYTE = 3,
-  // A timestamp above 2^39 − 1 units.
+  // Timestamp above 2^39-1 units.
   SNO_STATUS_TIMESTAMP_OVERFLOW = 4,
-  // A time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z.
+  // Time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z.
   SNO_STATUS_TIME_OUT_OF_RANGE = 5,
   // The system clock reads a time outside the sno range.
   SNO_STATUS_CLOCK_OUT_OF_RANGE = 6,
-  // Sequence bounds leaving fewer than 4 values.
+  // Sequence bounds leave fewer than 4 values.
   SNO_STATUS_INVALID_SEQUENCE_BOUNDS = 7,
-  // A snapshot's sequence lies outside its bounds.
+  // Snapshot sequence outside its bounds.
   SNO_STATUS_SEQUENCE_OUT_OF_RANGE = 8,
-  // A snapshot time field outside 0 ..= 2^39 − 1.
+  // Snapshot time field outside 0..=2^39-1.
   SNO_STATUS_INVALID_SNAPSHOT = 9,
-  // 65 536 default partitions were handed out in this process.
+  // 65536 default partitions used in this process.
   SNO_STATUS_PARTITION_POOL_EXHAUSTED = 10,
-  // This 4 ms unit's sequence pool is used up (try_next; next when the retry lies beyond its
-  // 5 s maximum wait, or never comes).
+  // Sequence pool of this 4 ms unit exhausted.
+  //
+  // Returned by try_next, and by next when the retry lies beyond the generator's maximum wait (5
+  // s by default) or never comes.
   SNO_STATUS_SEQUENCE_EXHAUSTED = 11,
-  // The clock went back into a period used by both timelines (try_next; next when the retry
-  // lies beyond its 5 s maximum wait).
+  // Clock regressed into a period used by both timelines.
+  //
+  // Returned by try_next, and by next when the retry lies beyond the generator's maximum wait (5
+  // s by default).
   SNO_STATUS_CLOCK_REGRESSION = 12,
   // An output buffer is too small.
   SNO_STATUS_BUFFER_TOO_SMALL = 13,
-  // An argument is out of its documented range.
+  // Argument out of range.
   SNO_STATUS_INVALID_ARGUMENT = 14,
-  // Text encoding a number above the format's maximum (a ULID or Ulid-Flake starting above
+  // Value above the format's maximum.
+  //
+  // A text encoding a number above the format's maximum (a ULID or Ulid-Flake starting above
   // '7', a SCRU128 above "f5lxx1zz5pnorynqglhzmsp33", a Nanoflake above 2^63-1), a negative
   // 64-bit ID, or a field or setting above its width.
   SNO_STATUS_VALUE_OVERFLOW = 15,
-  // A well-formed UUID that is not version 7 with the RFC 9562 variant.
+  // Not a version 7 UUID with the RFC 9562 variant.
   SNO_STATUS_NOT_VERSION7 = 16,
+  // Millisecond time outside the format's range.
+  //
   // A millisecond time outside the format's range (48 bits; for Nanoflakes and Ulid-Flake,
   // before the epoch or past the timestamp field), or a negative epoch.
   SNO_STATUS_MILLIS_OUT_OF_RANGE = 17,
+  // This millisecond's randomness, counter or sequence is used up.
+  //
   // A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
-  // counter, Nanoflakes sequence): try_next; next waits for the next millisecond, 5 s at
-  // most in all.
+  // counter, Nanoflakes sequence): returned by try_next; next waits for the next millisecond,
+  // within its maximum wait (5 s by default).
   SNO_STATUS_RANDOMNESS_EXHAUSTED = 18,
-  // A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
+  // The clock went back.
+  //
+  // A millisecond generator's clock went back: returned by try_next and next_at; next waits for
+  // the clock to catch up when it went back at most 1000 ms, within its maximum wait.
   SNO_STATUS_CLOCK_ROLLBACK = 19,
-  // A batch count above SNO_MAX_BATCH (16 777 216) IDs per call.
+  // Batch count above SNO_MAX_BATCH (16777216) per call.
   SNO_STATUS_BATCH_TOO_LARGE = 20,
-  // A restored snapshot lies further ahead of the clock than the generator's maximum wait.
+  // Snapshot further ahead of the clock than the generator's maximum wait.
   SNO_STATUS_SNAPSHOT_AHEAD = 21,
-  // A generator with an explicit partition was inherited across fork(): give it a partition
-  // of its own (sno_generator_repartition) before minting in the child.
+  // Generator inherited across fork(): give it a partition of its own.
+  //
+  // A generator with an explicit partition was inherited across fork(): give it a partition of
+  // its own (sno_generator_repartition) before minting in the child.
   SNO_STATUS_FORKED = 22,
   // The operating system's randomness source cannot be read.
   SNO_STATUS_RANDOMNESS_UNAVAILABLE = 23,
-  // A leased generator's lease does not cover the clock: renewals are failing, or the lease
-  // was lost or freed (sno_lease_free). No ID is minted outside a lease; sno_generator_next
-  // waits (within its 5 s) for a renewal while the lease is alive, and answers at once once
-  // it is freed.
+  // The lease does not cover the clock (renewals failing, lease lost or freed).
+  //
+  // Renewals are failing, or the lease was lost or freed (sno_lease_free). No ID is minted
+  // outside a lease; sno_generator_next waits (within its maximum wait) for a renewal while the
+  // lease is alive, and answers at once once it is freed.
   SNO_STATUS_LEASE_EXPIRED = 24,
-  // An environment variable that configures the process-wide generator (sno_new) holds a
-  // value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
-  // SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
+  // An SNO_* environment variable holds a value it cannot use.
+  //
+  // An environment variable that configures the process-wide generator (sno_new): SNO_PARTITION
+  // not a number 0..=65535 (or empty), or both SNO_PARTITION and SNO_LEASE_URL set.
+  // sno_last_error_message names the variable.
   SNO_STATUS_INVALID_ENVIRONMENT = 25,
-  // The store URL cannot be used: malformed (sno_last_error_message names the part, never
-  // echoes the URL or its password), an unknown scheme (postgres://, postgresql://, redis://,
-  // rediss://, redis+unix://, unix:// are known), an unknown `sslmode`, or a CA file
-  // (`sslrootcert=`, `ssl_ca_certs=`) that cannot be read. TLS itself is supported: a refused
-  // certificate is SNO_STATUS_LEASE_TLS_FAILED.
+  // Invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file).
+  //
+  // sno_last_error_message names the part, never echoes the URL or its password. Known schemes:
+  // postgres://, postgresql://, redis://, rediss://, redis+unix://, unix://; a CA file is
+  // `sslrootcert=` or `ssl_ca_certs=`. A refused certificate is SNO_STATUS_LEASE_TLS_FAILED.
   SNO_STATUS_LEASE_INVALID_URL = 26,
-  // A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-  // from SNO_LEASE_* variables.
+  // Invalid lease option (namespace, TTL, margin, timeout or partition range).
+  //
+  // Also from the SNO_LEASE_* variables.
   SNO_STATUS_LEASE_INVALID_OPTIONS = 27,
-  // The store cannot be reached, or did not answer within the timeout; retrying may succeed.
+  // The lease store cannot be reached or did not answer in time.
+  //
+  // Retrying may succeed.
   SNO_STATUS_LEASE_UNREACHABLE = 28,
-  // The store refused the credentials.
+  // The lease store refused the credentials.
   SNO_STATUS_LEASE_AUTHENTICATION_FAILED = 29,
-  // Every partition of the range is held by a live lease; retrying may succeed.
+  // Every partition of the lease range is held by a live lease.
+  //
+  // Retrying may succeed.
   SNO_STATUS_LEASE_NO_FREE_PARTITION = 30,
-  // The store answered with an error (privileges, an unexpected schema, a Redis error).
+  // The lease store answered with an error.
+  //
+  // Privileges, an unexpected schema, a Redis error; sno_last_error_message has the store's
+  // words.
   SNO_STATUS_LEASE_STORE = 31,
   // The lease expired and its partition was granted to another holder.
   SNO_STATUS_LEASE_LOST = 32,
-  // The lease is closed, or already drives a generator (one lease, one generator).
+  // The lease is closed or already drives a generator.
   SNO_STATUS_LEASE_UNAVAILABLE = 33,
   // The call does not apply to a leased generator (sno_generator_new_leased): its partition
-  // belongs to the lease (sno_generator_repartition, an explicit partition in the options),
-  // and it mints only at the present time inside the lease (sno_generator_next_with_time,
+  // belongs to the lease (sno_generator_repartition, an explicit partition in the options), and
+  // it mints only at the present time inside the lease (sno_generator_next_with_time,
   // sno_generator_snapshot).
   SNO_STATUS_LEASED_GENERATOR = 34,
-  // A generator without a partition in a build without `std` (no entropy source); not
-  // returned by this library, which is built with `std`.
+  // No partition given, and no_std builds have no default.
+  //
+  // Not returned by this library, which is built with `std`.
   SNO_STATUS_MISSING_PARTITION = 35,
-  // A format name or number that is no format of the library (sno_format_from_name, and a
-  // `format` outside the sno_format values).
+  // Unknown format name.
+  //
+  // From sno_format_from_name, and for a `format` outside the sno_format values.
   SNO_STATUS_UNKNOWN_FORMAT = 36,
-  // A text that no format's strict decoder accepts (sno_detect, sno_inspect).
+  // The text is an ID of no known format.
+  //
+  // From sno_detect and sno_inspect.
   SNO_STATUS_UNRECOGNIZED_FORMAT = 37,
-  // A text that several formats accept, or only a Nanoflake, whose short variable-length text
-  // any word can match (sno_detect, sno_inspect): name the format.
+  // The text reads as more than one format: name the format.
+  //
+  // From sno_detect and sno_inspect: a text that several formats accept, or only a Nanoflake,
+  // whose short variable-length text any word can match.
   SNO_STATUS_AMBIGUOUS_FORMAT = 38,
-  // A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
-  // starting or ending with `_`).
+  // Invalid TypeID prefix.
+  //
+  // A TypeID prefix is at most 63 characters of `a-z` and `_`, not starting or ending with `_`.
   SNO_STATUS_INVALID_PREFIX = 39,
+  // Unknown clock name: expected "precise" or "fast".
+  //
   // A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
   SNO_STATUS_UNKNOWN_CLOCK = 40,
-  // The TLS connection to the lease store failed: its certificate was refused (not signed by
-  // a CA of `sslrootcert=` / `ssl_ca_certs=` or of the system, not valid for the host name
-  // connected to, expired), or the handshake failed. Not transient: the certificate, the CA
-  // file or the URL must change. sno_last_error_message says which check failed.
+  // The TLS connection to the lease store failed (certificate refused or handshake failed).
+  //
+  // Not signed by a CA of `sslrootcert=` / `ssl_ca_certs=` or of the system, not valid for the
+  // host name connected to, expired, or a failed handshake. Not transient: the certificate, the
+  // CA file or the URL must change. sno_last_error_message says which check failed.
   SNO_STATUS_LEASE_TLS_FAILED = 41,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,

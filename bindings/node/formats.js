@@ -7,7 +7,7 @@
 // format has beyond the model (`EXTRAS`). sno's `Id` is built here like the others; its hot
 // paths (`newString`, `newId`, the batches) are sno.js's own native entries.
 const native = require('./native.js')
-const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom } = require('./value.js')
+const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom } = require('./value.js')
 // Symbol-keyed members: shared with the extras and the namespaces, not public API.
 const MAKE = Symbol('sno.make')
 const FIELDS = Symbol('sno.fields')
@@ -293,8 +293,8 @@ function namespace(info) {
       }
 
       /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
-      nextAsync() {
-        return retrying(() => this.tryNext(), this.#maxWaitMs, () => {})
+      async nextAsync() {
+        return Cls[MAKE](await waiting((budgetMs) => this.#native.stepString(budgetMs), this.#maxWaitMs))
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */

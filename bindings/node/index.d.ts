@@ -31,6 +31,12 @@ export declare class FormatGenerator {
    * ERR_SNO_CLOCK_ROLLBACK) with `retryAtUnixNs` instead of sleeping.
    */
   tryNextString(): string
+  /**
+   * One attempt of `nextAsync`: the next value's text, or the milliseconds to wait before
+   * the next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`), or, when
+   * the wait gives up, the error `tryNextString` gave.
+   */
+  stepString(budgetMs: number): string | number
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
   nextAtString(unixMs: number): string
   /** The longest `next` / `nextAsync` waits, in milliseconds. */
@@ -55,8 +61,14 @@ export declare class Generator {
    * ERR_SNO_CLOCK_REGRESSION and `retryAtUnixNs` (leased: also ERR_SNO_LEASE_EXPIRED).
    */
   tryNextString(meta?: number | undefined | null): string
-  /** Counts one wait of `nextAsync` in `stats().waits`. */
-  countWait(): void
+  /**
+   * One attempt of `nextAsync`: the next ID's text, or the milliseconds to wait before the
+   * next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`; a leased
+   * generator also waits for its lease's renewal), or, when the wait gives up, the error
+   * `tryNextString` gave. Each wait counts in `stats().waits`; a lease looked at again and
+   * again counts once.
+   */
+  stepString(meta: number | undefined, budgetMs: number): string | number
   /**
    * An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
@@ -73,11 +85,6 @@ export declare class Generator {
   get partition(): number
   /** IDs per 4 ms unit. */
   get capacity(): number
-  /**
-   * Whether waiting can end an ERR_SNO_LEASE_EXPIRED: a leased generator whose lease is not
-   * closed (a renewal or a new grant may come). `nextAsync` polls while it is true.
-   */
-  get leaseRenewable(): boolean
   /** The longest `next` / `nextAsync` waits, in milliseconds. */
   get maxWaitMs(): number
 }

@@ -10,7 +10,7 @@
 // lease (sno-lease): options' types are checked here, their values natively.
 const native = require('./native.js')
 
-const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom } = require('./value.js')
+const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom } = require('./value.js')
 const formats = require('./formats.js')
 
 // sno's `Id` is built from the core's format table like every other class (formats.js); the
@@ -173,13 +173,9 @@ class Generator {
   }
 
   /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
-  nextAsync(meta) {
-    return retrying(
-      () => this.tryNext(meta),
-      this.#maxWaitMs,
-      () => this.#native.countWait(),
-      () => this.#native.leaseRenewable,
-    )
+  async nextAsync(meta) {
+    checkMeta(meta, 'Generator.nextAsync')
+    return new Id(await waiting((budgetMs) => this.#native.stepString(meta, budgetMs), this.#maxWaitMs), TRUSTED)
   }
 
   nextWithTime(meta, date) {

@@ -81,37 +81,18 @@ function numberOption(options, key, where, required = false, label = key) {
   return value
 }
 
-// How often `nextAsync` of a leased generator looks again while its lease does not cover the
-// clock (ERR_SNO_LEASE_EXPIRED: renewals failing): the lease's own thread renews, so this only
-// notices it.
-const LEASE_POLL_MS = 20
-
 /**
- * `nextAsync` of every generator: `attempt()` (a `tryNext`) until it succeeds, waiting with a
- * timer (never blocking the event loop) until each retryable error's `retryAtUnixNs`, for at
- * most `maxWaitMs` in all; then the last error rejects the promise. `onWait` counts the waits.
- * `renewable()` (a leased generator's) says whether an ERR_SNO_LEASE_EXPIRED can end: then the
- * lease is looked at again every LEASE_POLL_MS, within the same `maxWaitMs`.
+ * `nextAsync` of every generator: `step(budgetMs)` (the native `stepString`: one attempt) until
+ * it gives a text, sleeping on a timer (never blocking the event loop) for the milliseconds it
+ * gives in between. The wait policy is the core's, in the native step: it throws the last error
+ * once the wait gives up, at most `maxWaitMs` after the first attempt.
  */
-async function retrying(attempt, maxWaitMs, onWait, renewable = () => false) {
+async function waiting(step, maxWaitMs) {
   const start = performance.now()
-  const deadline = BigInt(Date.now() + maxWaitMs) * 1_000_000n
-  let polling = false
   for (;;) {
-    try {
-      return attempt()
-    } catch (err) {
-      const at = err === null || typeof err !== 'object' ? undefined : err.retryAtUnixNs
-      const lease = at === undefined && err?.code === 'ERR_SNO_LEASE_EXPIRED' && renewable()
-      if (!lease && (typeof at !== 'bigint' || at > deadline)) throw err
-      const left = maxWaitMs - (performance.now() - start)
-      if (left <= 0) throw err
-      // One wait per episode: a lease looked at every LEASE_POLL_MS counts once.
-      if (!(lease && polling)) onWait()
-      polling = lease
-      const ms = lease ? LEASE_POLL_MS : Math.ceil(Number(at - BigInt(Date.now()) * 1_000_000n) / 1e6)
-      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 1), Math.ceil(left))))
-    }
+    const got = step(maxWaitMs - (performance.now() - start))
+    if (typeof got === 'string') return got
+    await new Promise((resolve) => setTimeout(resolve, got))
   }
 }
 
@@ -156,4 +137,4 @@ class TextValue {
   }
 }
 
-module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, retrying, checkHeapRoom }
+module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom }

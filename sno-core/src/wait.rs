@@ -4,7 +4,7 @@
 //! a lease's wait that ends early on a renewal) is the caller's.
 //!
 //! The rule: after a first failed attempt, a [retryable](Error::retry_at_unix_ns) error is
-//! waited for when its retry time lies within the maximum wait (a clock gone back — the
+//! waited for when its retry time lies within what is left of the maximum wait (a clock gone back — the
 //! millisecond formats' [`Error::ClockRollback`] — only when it went back at most
 //! [`MAX_ROLLBACK_WAIT_MS`]); the wait sleeps towards that time in pauses (never spins) and
 //! retries after each, for at most the maximum wait in all, by the monotonic clock, so a frozen
@@ -157,6 +157,42 @@ pub fn sleeping<T>(
     }
 }
 
+/// One step of the policy, for a caller that runs its own loop (Node's `nextAsync` waits on a
+/// timer between attempts): the pause to make after `err`, or `None` when the wait gives up and
+/// `err` is the answer. `now_unix_ns` is a read of the clock the retry times are read against,
+/// `budget` what is left of the maximum wait by the monotonic clock; a retry time past
+/// `now_unix_ns + budget` gives up at once. [`retry`] is this, in a loop.
+///
+/// ```
+/// use std::time::Duration;
+/// use sno_core::{Error, SystemClock, wait};
+///
+/// let now = SystemClock::precise_unix_ns();
+/// let err = Error::RandomnessExhausted { unix_millis: (now / 1_000_000) as u64 };
+/// let pause = wait::next_pause(&err, wait::can_wait, now, Duration::from_secs(1)).unwrap();
+/// assert!(pause.length() <= Duration::from_millis(1));
+/// // Nothing left of the budget: the error is the answer.
+/// assert!(wait::next_pause(&err, wait::can_wait, now, Duration::ZERO).is_none());
+/// ```
+pub fn next_pause<'a>(
+    err: &'a Error,
+    can_wait: impl Fn(&Error) -> bool,
+    now_unix_ns: i64,
+    budget: Duration,
+) -> Option<Pause<'a>> {
+    let deadline = now_unix_ns.saturating_add(i64::try_from(budget.as_nanos()).unwrap_or(i64::MAX));
+    let at = err.retry_at_unix_ns();
+    if budget.is_zero() || !can_wait(err) || at.is_some_and(|at| at > deadline) {
+        return None;
+    }
+    Some(Pause {
+        error: err,
+        until_retry: at
+            .map(|at| Duration::from_nanos(at.saturating_sub(now_unix_ns).max(0) as u64)),
+        budget,
+    })
+}
+
 #[cold]
 fn wait_and_retry<T, E>(
     max_wait: Duration,
@@ -167,21 +203,12 @@ fn wait_and_retry<T, E>(
     mut pause: impl FnMut(Pause<'_>) -> Result<(), E>,
 ) -> Result<Result<T, Error>, E> {
     let started = Instant::now();
-    let deadline =
-        now_unix_ns().saturating_add(i64::try_from(max_wait.as_nanos()).unwrap_or(i64::MAX));
     loop {
-        let at = err.retry_at_unix_ns();
         let budget = max_wait.saturating_sub(started.elapsed());
-        if !can_wait(&err) || at.is_some_and(|at| at > deadline) || budget.is_zero() {
-            return Ok(Err(err));
+        match next_pause(&err, &can_wait, now_unix_ns(), budget) {
+            Some(p) => pause(p)?,
+            None => return Ok(Err(err)),
         }
-        let until_retry =
-            at.map(|at| Duration::from_nanos(at.saturating_sub(now_unix_ns()).max(0) as u64));
-        pause(Pause {
-            error: &err,
-            until_retry,
-            budget,
-        })?;
         match attempt() {
             Err(e) => err = e,
             ok => return Ok(ok),
@@ -277,10 +304,11 @@ mod tests {
 
     #[test]
     fn the_wait_is_bounded_by_the_monotonic_clock() {
-        // A clock that stands still: the retry time never comes, the bound ends the wait.
+        // A clock that stands still at the retry time: every retry fails again, and only the
+        // bound, by the monotonic clock, ends the wait.
         let frozen = now();
         let err = Error::RandomnessExhausted {
-            unix_millis: (frozen / 1_000_000) as u64,
+            unix_millis: (frozen / 1_000_000) as u64 - 1,
         };
         let started = Instant::now();
         let got = retry(

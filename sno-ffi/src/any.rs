@@ -13,7 +13,7 @@ use sno_core::{AnyId, Error, FieldValue, Format};
 use crate::args::{try_bytes, write_optional};
 use crate::errors::{Failure, recording_boundary, value_boundary};
 use crate::generated::{FORMATS, sno_format};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// Passed as `format` to sno_inspect: detect the format as sno_detect does.
 pub const SNO_FORMAT_DETECT: i32 = -1;

@@ -1,7 +1,7 @@
 //! The pointer arguments of the C API: NULL checks (`SNO_STATUS_NULL_ARGUMENT`), reads of
 //! caller memory, and writes of outputs (only on success).
 
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// A shared reference from a C pointer, or `NullArgument`.
 ///

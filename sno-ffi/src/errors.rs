@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use sno_core::ErrorKind;
 
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// Runs `f`, turning a panic into [`sno_status::Panic`]. Since Rust 1.81 an escaping panic
 /// would abort; this buys the caller a status code instead.
@@ -34,14 +34,12 @@ pub(crate) fn value_boundary<T, F: FnOnce() -> T>(fallback: T, f: F) -> T {
 /// summary of the core's error table (`sno_core::ErrorKind::summary`); the C layer describes its
 /// own statuses (NULL pointers, buffers, calls a leased generator refuses, panics).
 pub(crate) fn describe(status: i32) -> &'static CStr {
-    match status {
-        0 => c"ok",
-        1 => c"a required pointer argument is NULL",
-        13 => c"output buffer too small",
-        34 => c"not available on a leased generator",
-        255 => c"internal panic caught at the C boundary",
-        _ => core_summary(status).unwrap_or(c"unknown status"),
-    }
+    crate::status::C_ONLY
+        .iter()
+        .find(|(s, _)| *s as i32 == status)
+        .map(|(_, summary)| *summary)
+        .or_else(|| core_summary(status))
+        .unwrap_or(c"unknown status")
 }
 
 /// The summary of the core error kind numbered `status`, as a static C string.

@@ -10,7 +10,7 @@ use sno_core::monotonic::{MillisState, Shared};
 
 use crate::args::{try_bytes, try_ref, write_optional, write_out};
 use crate::errors::ffi_boundary;
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// A C value type (a `{ uint8_t bytes[N]; }` struct, or an `int64_t` typedef) and the core type
 /// it stands for.

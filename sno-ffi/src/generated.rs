@@ -11,7 +11,7 @@
 use std::ffi::c_char;
 
 use crate::types::sno_id;
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 // sno: sno_id_*
 

@@ -21,7 +21,7 @@ use crate::args::{try_ref, write_out};
 #[cfg(feature = "lease")]
 use crate::errors::{Failure, ffi_boundary};
 use crate::errors::{last_error, recording_boundary, value_boundary};
-use crate::types::sno_status;
+use crate::status::sno_status;
 #[cfg(feature = "lease")]
 use crate::types::{
     GeneratorKind, sno_generator, sno_generator_options, sno_lease, sno_lease_options,

@@ -25,6 +25,8 @@ mod formats;
 mod generated;
 mod lease;
 mod sno;
+#[rustfmt::skip]
+mod status;
 mod types;
 
 use std::ffi::c_char;
@@ -36,9 +38,10 @@ pub use extras::*;
 pub use generated::*;
 pub use lease::*;
 pub use sno::*;
+pub use status::sno_status;
 pub use types::{
     sno_clock, sno_generator, sno_generator_options, sno_id, sno_lease, sno_lease_options,
-    sno_snapshot, sno_stats, sno_status,
+    sno_snapshot, sno_stats,
 };
 
 /// The library's version as `(MAJOR << 16) | (MINOR << 8) | PATCH`; compare with

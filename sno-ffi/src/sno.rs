@@ -11,9 +11,9 @@ use crate::constants::{
 };
 use crate::errors::{ffi_boundary, recording_boundary, value_boundary};
 use crate::generated::sno_id_decode_at;
+use crate::status::sno_status;
 use crate::types::{
-    GeneratorKind, sno_clock, sno_generator, sno_generator_options, sno_id, sno_snapshot,
-    sno_stats, sno_status,
+    GeneratorKind, sno_clock, sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats,
 };
 
 /// A new ID from the process-wide generator, configured by the environment on first use (no

@@ -3,6 +3,7 @@
 
 use std::ffi::c_char;
 
+use crate::status::{ALL, sno_status};
 use sno_core::{Error, Id, Snapshot, Stats, SystemClock};
 
 /// A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
@@ -49,184 +50,13 @@ impl From<sno_id> for Id {
     }
 }
 
-/// Result of every fallible function. Values are fixed and never reused.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum sno_status {
-    /// Success.
-    Ok = 0,
-    /// A required pointer argument was NULL.
-    NullArgument = 1,
-    /// Input of the wrong length for the format (sno: 16 bytes of text, 10 binary; the other
-    /// formats' lengths: each `SNO_<FORMAT>_ENCODED_LEN`, and docs/formats.md).
-    InvalidLength = 2,
-    /// A text byte outside the format's alphabet (sno: `23456789abcdefghijklmnopqrstuvwx`).
-    InvalidByte = 3,
-    /// A timestamp above 2^39 − 1 units.
-    TimestampOverflow = 4,
-    /// A time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z.
-    TimeOutOfRange = 5,
-    /// The system clock reads a time outside the sno range.
-    ClockOutOfRange = 6,
-    /// Sequence bounds leaving fewer than 4 values.
-    InvalidSequenceBounds = 7,
-    /// A snapshot's sequence lies outside its bounds.
-    SequenceOutOfRange = 8,
-    /// A snapshot time field outside 0 ..= 2^39 − 1.
-    InvalidSnapshot = 9,
-    /// 65 536 default partitions were handed out in this process.
-    PartitionPoolExhausted = 10,
-    /// This 4 ms unit's sequence pool is used up (try_next; next when the retry lies beyond its
-    /// 5 s maximum wait, or never comes).
-    SequenceExhausted = 11,
-    /// The clock went back into a period used by both timelines (try_next; next when the retry
-    /// lies beyond its 5 s maximum wait).
-    ClockRegression = 12,
-    /// An output buffer is too small.
-    BufferTooSmall = 13,
-    /// An argument is out of its documented range.
-    InvalidArgument = 14,
-    /// Text encoding a number above the format's maximum (a ULID or Ulid-Flake starting above
-    /// '7', a SCRU128 above "f5lxx1zz5pnorynqglhzmsp33", a Nanoflake above 2^63-1), a negative
-    /// 64-bit ID, or a field or setting above its width.
-    ValueOverflow = 15,
-    /// A well-formed UUID that is not version 7 with the RFC 9562 variant.
-    NotVersion7 = 16,
-    /// A millisecond time outside the format's range (48 bits; for Nanoflakes and Ulid-Flake,
-    /// before the epoch or past the timestamp field), or a negative epoch.
-    MillisOutOfRange = 17,
-    /// A generator used up what one millisecond offers (ULID or Ulid-Flake randomness, SCRU160
-    /// counter, Nanoflakes sequence): try_next; next waits for the next millisecond, 5 s at
-    /// most in all.
-    RandomnessExhausted = 18,
-    /// A Nanoflakes generator's clock went back (try_next / next_at; next waits up to 1 s).
-    ClockRollback = 19,
-    /// A batch count above SNO_MAX_BATCH (16 777 216) IDs per call.
-    BatchTooLarge = 20,
-    /// A restored snapshot lies further ahead of the clock than the generator's maximum wait.
-    SnapshotAhead = 21,
-    /// A generator with an explicit partition was inherited across fork(): give it a partition
-    /// of its own (sno_generator_repartition) before minting in the child.
-    Forked = 22,
-    /// The operating system's randomness source cannot be read.
-    RandomnessUnavailable = 23,
-    /// A leased generator's lease does not cover the clock: renewals are failing, or the lease
-    /// was lost or freed (sno_lease_free). No ID is minted outside a lease; sno_generator_next
-    /// waits (within its 5 s) for a renewal while the lease is alive, and answers at once once
-    /// it is freed.
-    LeaseExpired = 24,
-    /// An environment variable that configures the process-wide generator (sno_new) holds a
-    /// value it cannot use: SNO_PARTITION not a number 0..=65535 (or empty), or both
-    /// SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.
-    InvalidEnvironment = 25,
-    /// The store URL cannot be used: malformed (sno_last_error_message names the part, never
-    /// echoes the URL or its password), an unknown scheme (postgres://, postgresql://, redis://,
-    /// rediss://, redis+unix://, unix:// are known), an unknown `sslmode`, or a CA file
-    /// (`sslrootcert=`, `ssl_ca_certs=`) that cannot be read. TLS itself is supported: a refused
-    /// certificate is SNO_STATUS_LEASE_TLS_FAILED.
-    LeaseInvalidUrl = 26,
-    /// A lease option is out of range (namespace, TTL, margin, timeout, partition range), also
-    /// from SNO_LEASE_* variables.
-    LeaseInvalidOptions = 27,
-    /// The store cannot be reached, or did not answer within the timeout; retrying may succeed.
-    LeaseUnreachable = 28,
-    /// The store refused the credentials.
-    LeaseAuthenticationFailed = 29,
-    /// Every partition of the range is held by a live lease; retrying may succeed.
-    LeaseNoFreePartition = 30,
-    /// The store answered with an error (privileges, an unexpected schema, a Redis error).
-    LeaseStore = 31,
-    /// The lease expired and its partition was granted to another holder.
-    LeaseLost = 32,
-    /// The lease is closed, or already drives a generator (one lease, one generator).
-    LeaseUnavailable = 33,
-    /// The call does not apply to a leased generator (sno_generator_new_leased): its partition
-    /// belongs to the lease (sno_generator_repartition, an explicit partition in the options),
-    /// and it mints only at the present time inside the lease (sno_generator_next_with_time,
-    /// sno_generator_snapshot).
-    LeasedGenerator = 34,
-    /// A generator without a partition in a build without `std` (no entropy source); not
-    /// returned by this library, which is built with `std`.
-    MissingPartition = 35,
-    /// A format name or number that is no format of the library (sno_format_from_name, and a
-    /// `format` outside the sno_format values).
-    UnknownFormat = 36,
-    /// A text that no format's strict decoder accepts (sno_detect, sno_inspect).
-    UnrecognizedFormat = 37,
-    /// A text that several formats accept, or only a Nanoflake, whose short variable-length text
-    /// any word can match (sno_detect, sno_inspect): name the format.
-    AmbiguousFormat = 38,
-    /// A TypeID prefix that breaks the spec's rules (at most 63 characters of `a-z` and `_`, not
-    /// starting or ending with `_`).
-    InvalidPrefix = 39,
-    /// A clock number or name that is no sno_clock (`"precise"`, `"fast"`).
-    UnknownClock = 40,
-    /// The TLS connection to the lease store failed: its certificate was refused (not signed by
-    /// a CA of `sslrootcert=` / `ssl_ca_certs=` or of the system, not valid for the host name
-    /// connected to, expired), or the handshake failed. Not transient: the certificate, the CA
-    /// file or the URL must change. sno_last_error_message says which check failed.
-    LeaseTlsFailed = 41,
-    /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
-    Panic = 255,
-}
-
 impl sno_status {
-    /// Every status, in number order.
-    const ALL: [sno_status; 43] = {
-        use sno_status::*;
-        [
-            Ok,
-            NullArgument,
-            InvalidLength,
-            InvalidByte,
-            TimestampOverflow,
-            TimeOutOfRange,
-            ClockOutOfRange,
-            InvalidSequenceBounds,
-            SequenceOutOfRange,
-            InvalidSnapshot,
-            PartitionPoolExhausted,
-            SequenceExhausted,
-            ClockRegression,
-            BufferTooSmall,
-            InvalidArgument,
-            ValueOverflow,
-            NotVersion7,
-            MillisOutOfRange,
-            RandomnessExhausted,
-            ClockRollback,
-            BatchTooLarge,
-            SnapshotAhead,
-            Forked,
-            RandomnessUnavailable,
-            LeaseExpired,
-            InvalidEnvironment,
-            LeaseInvalidUrl,
-            LeaseInvalidOptions,
-            LeaseUnreachable,
-            LeaseAuthenticationFailed,
-            LeaseNoFreePartition,
-            LeaseStore,
-            LeaseLost,
-            LeaseUnavailable,
-            LeasedGenerator,
-            MissingPartition,
-            UnknownFormat,
-            UnrecognizedFormat,
-            AmbiguousFormat,
-            InvalidPrefix,
-            UnknownClock,
-            LeaseTlsFailed,
-            Panic,
-        ]
-    };
-
     /// The status of each number (`None` where no status has it).
     const BY_NUMBER: [Option<sno_status>; 256] = {
         let mut table = [None; 256];
         let mut i = 0;
-        while i < Self::ALL.len() {
-            table[Self::ALL[i] as usize] = Some(Self::ALL[i]);
+        while i < ALL.len() {
+            table[ALL[i] as usize] = Some(ALL[i]);
             i += 1;
         }
         table

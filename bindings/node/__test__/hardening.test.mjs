@@ -130,6 +130,38 @@ test('nextAsync on every format generator', async () => {
   }, (e) => e.code === 'ERR_SNO_RANDOMNESS_EXHAUSTED' && typeof e.retryAtUnixNs === 'bigint')
 })
 
+test('nextAsync follows the core wait policy: a clock gone back more than 1 s is not waited for', async () => {
+  // nextAt a moment ahead of the clock: to the generator, the clock then went back that far.
+  const ahead = (ms) => {
+    const g = new nanoflake.Generator({ epochMs: Date.UTC(2020, 0, 1), generatorId: 3, maxWaitMs: 10_000 })
+    g.nextAt(Date.now() + ms)
+    return g
+  }
+  const rollback = (e) => e.code === 'ERR_SNO_CLOCK_ROLLBACK' && typeof e.retryAtUnixNs === 'bigint'
+  // 3 s back is within maxWaitMs, but past the core's 1 s rollback limit: an answer at once,
+  // from next() and nextAsync() alike.
+  assert.throws(() => ahead(3000).next(), rollback)
+  await assert.rejects(ahead(3000).nextAsync(), rollback)
+  // A small rollback is waited out.
+  assert.ok((await ahead(30).nextAsync()) instanceof Nanoflake)
+  assert.ok(ahead(30).next() instanceof Nanoflake)
+})
+
+test('nextAsync rejects (never throws) a bad meta, and throws nothing past maxWaitMs', async () => {
+  const g = new Generator({ sequenceMin: 0, sequenceMax: 3, maxWaitMs: 0 })
+  const pending = g.nextAsync('1')
+  assert.ok(pending instanceof Promise)
+  await assert.rejects(pending, TypeError)
+  // Four IDs per 4 ms unit and no wait allowed: the fifth in a unit is refused, not waited for.
+  await assert.rejects(
+    (async () => {
+      for (;;) await g.nextAsync()
+    })(),
+    (e) => e.code === 'ERR_SNO_SEQUENCE_EXHAUSTED',
+  )
+  assert.equal(g.stats().waits, 0)
+})
+
 test('next() waits at most maxWaitMs; snapshots further ahead are refused at restore', async () => {
   const g = new Generator({ sequenceMin: 0, sequenceMax: 3, maxWaitMs: 0 })
   assert.equal(g.maxWaitMs, 0)

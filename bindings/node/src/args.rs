@@ -228,3 +228,35 @@ pub(crate) fn max_wait_ms(value: Option<f64>, what: &str) -> R<u32> {
         )))
     }
 }
+
+/// How often `nextAsync` of a leased generator looks again while its lease does not cover the
+/// clock (ERR_SNO_LEASE_EXPIRED, renewals failing): the lease's own thread renews, so a look
+/// only notices it.
+const LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// One step of `nextAsync`'s wait, by the core's policy (`sno_core::wait::next_pause`): the
+/// milliseconds its timer sleeps after `err` before the next attempt (at least 1), or `None`
+/// when the wait gives up and `err` rejects the promise. `budget_ms` is what is left of
+/// `maxWaitMs` (the JavaScript side measures it on `performance.now()`); `can_wait` is the
+/// generator's own (a leased one adds its lease's renewal, looked at every `LEASE_POLL`).
+pub(crate) fn async_pause_ms(
+    err: &sno_core::Error,
+    can_wait: impl Fn(&sno_core::Error) -> bool,
+    budget_ms: f64,
+) -> Option<u32> {
+    // NaN or negative: nothing left.
+    let ms = if budget_ms > 0.0 { budget_ms.min(1e9) } else { 0.0 };
+    let budget = std::time::Duration::from_secs_f64(ms / 1e3);
+    let now = sno_core::SystemClock::precise_unix_ns();
+    let pause = sno_core::wait::next_pause(err, can_wait, now, budget)?;
+    let length = match pause.until_retry {
+        Some(_) => pause.length(),
+        None => pause.length().min(LEASE_POLL),
+    };
+    Some(
+        length
+            .as_micros()
+            .div_ceil(1000)
+            .clamp(1, u128::from(MAX_WAIT_MS_LIMIT)) as u32,
+    )
+}

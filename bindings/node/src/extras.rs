@@ -467,6 +467,30 @@ impl FormatGenerator {
         self.call(env, Call::TryNext)
     }
 
+    /// One attempt of `nextAsync`: the next value's text, or the milliseconds to wait before
+    /// the next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`), or, when
+    /// the wait gives up, the error `tryNextString` gave.
+    #[napi(ts_return_type = "string | number", catch_unwind)]
+    pub fn step_string<'e>(
+        &self,
+        env: &'e Env,
+        budget_ms: f64,
+    ) -> Result<Either<JsString<'e>, u32>, String> {
+        (|| {
+            let mut buf = [0u8; MAX_TEXT_LEN];
+            match self.inner.try_next_text(&mut buf) {
+                Ok(len) => Ok(Either::A(js_text(env, &buf[..len])?)),
+                Err(e) => {
+                    match crate::args::async_pause_ms(&e, sno_core::wait::can_wait, budget_ms) {
+                        Some(ms) => Ok(Either::B(ms)),
+                        None => Err(e.into()),
+                    }
+                }
+            }
+        })()
+        .or_throw(env)
+    }
+
     /// The next value for an explicit time in Unix milliseconds (the clock is not read).
     #[napi(ts_return_type = "string", catch_unwind)]
     pub fn next_at_string<'e>(&self, env: &'e Env, unix_ms: f64) -> Result<JsString<'e>, String> {

@@ -225,6 +225,9 @@ pub struct Generator {
     capacity: u32,
     /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
+    /// Whether `nextAsync`'s last wait looked at an expired lease: the looks of one such wait
+    /// count once.
+    lease_polling: std::sync::atomic::AtomicBool,
 }
 
 impl Generator {
@@ -235,6 +238,7 @@ impl Generator {
             inner: Inner::Leased(inner),
             max_wait_ms,
             waits: std::sync::atomic::AtomicU64::new(0),
+            lease_polling: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -304,6 +308,7 @@ impl Generator {
                 inner: Inner::Plain(inner),
                 max_wait_ms,
                 waits: std::sync::atomic::AtomicU64::new(0),
+                lease_polling: std::sync::atomic::AtomicBool::new(false),
             })
         })()
         .or_throw(env)
@@ -328,11 +333,46 @@ impl Generator {
             .or_throw(env)
     }
 
-    /// Counts one wait of `nextAsync` in `stats().waits`.
-    #[napi(catch_unwind)]
-    pub fn count_wait(&self) {
-        self.waits
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    /// One attempt of `nextAsync`: the next ID's text, or the milliseconds to wait before the
+    /// next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`; a leased
+    /// generator also waits for its lease's renewal), or, when the wait gives up, the error
+    /// `tryNextString` gave. Each wait counts in `stats().waits`; a lease looked at again and
+    /// again counts once.
+    #[napi(
+        ts_args_type = "meta: number | undefined, budgetMs: number",
+        ts_return_type = "string | number",
+        catch_unwind
+    )]
+    pub fn step_string(
+        &self,
+        env: &Env,
+        meta: Option<f64>,
+        budget_ms: f64,
+    ) -> Result<Either<String, u32>, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        (|| {
+            let err = match self.inner.try_next(meta_of(meta)?) {
+                Ok(id) => {
+                    self.lease_polling.store(false, Relaxed);
+                    return Ok(Either::A(encode(id)));
+                }
+                Err(e) => e,
+            };
+            let can_wait = |e: &SnoError| match &self.inner {
+                Inner::Plain(g) => g.can_wait(e),
+                Inner::Leased(g) => g.can_wait(e),
+            };
+            let ms = crate::args::async_pause_ms(&err, can_wait, budget_ms).ok_or(err)?;
+            let lease = matches!(err, SnoError::LeaseExpired { .. });
+            if !(lease && self.lease_polling.swap(true, Relaxed)) {
+                self.waits.fetch_add(1, Relaxed);
+            }
+            if !lease {
+                self.lease_polling.store(false, Relaxed);
+            }
+            Ok(Either::B(ms))
+        })()
+        .or_throw(env)
     }
 
     /// An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
@@ -432,16 +472,6 @@ impl Generator {
     #[napi(getter, catch_unwind)]
     pub fn capacity(&self) -> u32 {
         self.capacity
-    }
-
-    /// Whether waiting can end an ERR_SNO_LEASE_EXPIRED: a leased generator whose lease is not
-    /// closed (a renewal or a new grant may come). `nextAsync` polls while it is true.
-    #[napi(getter, catch_unwind)]
-    pub fn lease_renewable(&self) -> bool {
-        match &self.inner {
-            Inner::Plain(_) => false,
-            Inner::Leased(g) => !g.is_closed(),
-        }
     }
 
     /// The longest `next` / `nextAsync` waits, in milliseconds.

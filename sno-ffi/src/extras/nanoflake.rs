@@ -11,7 +11,7 @@ use crate::args::{try_ref, write_optional};
 use crate::errors::ffi_boundary;
 use crate::formats::{self, CGenerator, CId};
 use crate::generated::{SNO_NANOFLAKE_MAX_ENCODED_LEN, sno_nanoflake, sno_nanoflake_generator};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// The fields of a Nanoflake.
 #[repr(C)]

@@ -8,7 +8,7 @@ use sno_core::scru160::Scru160Id;
 
 use crate::formats;
 use crate::generated::sno_scru160;
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// Characters in the hex text of a SCRU160 ID (no terminating NUL).
 pub const SNO_SCRU160_HEX_LEN: usize = 40;

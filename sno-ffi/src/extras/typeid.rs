@@ -9,7 +9,7 @@ use sno_core::typeid::{self, TypeId};
 
 use crate::args::{try_bytes, write_optional};
 use crate::errors::{Failure, recording_boundary};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
 /// suffix; no terminating NUL).

@@ -5,7 +5,7 @@ use sno_core::ulid::Ulid;
 
 use crate::formats;
 use crate::generated::{sno_ulid, sno_uuid7};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
 /// SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.

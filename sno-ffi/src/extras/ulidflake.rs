@@ -9,7 +9,7 @@ use crate::args::try_ref;
 use crate::errors::ffi_boundary;
 use crate::formats::{self, CGenerator};
 use crate::generated::{sno_ulidflake, sno_ulidflake_generator};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 pub const SNO_ULIDFLAKE_DEFAULT_EPOCH_MS: i64 = 1_704_067_200_000;

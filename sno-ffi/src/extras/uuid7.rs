@@ -9,7 +9,7 @@ use crate::args::{try_bytes, write_optional, write_out};
 use crate::errors::ffi_boundary;
 use crate::formats::{self, CId};
 use crate::generated::{sno_ulid, sno_uuid7};
-use crate::types::sno_status;
+use crate::status::sno_status;
 
 /// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
 /// Thread-safe.
