@@ -142,8 +142,8 @@ typedef enum sno_status {
   // 45 characters of text or 16 bytes; SCRU128 25 characters of text or 16 bytes; SCRU160 32 to
   // 40 characters of text or 20 bytes; Nanoflake 1 to 13 characters of text or 8 bytes;
   // Ulid-Flake 13 characters of text or 8 bytes; TypeID 26 to 90 characters of text or 16 bytes;
-  // KSUID 27 characters of text or 20 bytes (each format's SNO_<FORMAT>_ENCODED_LEN, and
-  // docs/formats.md).
+  // KSUID 27 characters of text or 20 bytes (the C constants SNO_ENCODED_LEN,
+  // SNO_<FORMAT>_ENCODED_LEN and SNO_<FORMAT>_MAX_ENCODED_LEN; docs/formats.md).
   SNO_STATUS_INVALID_LENGTH = 2,
   // Invalid byte: not in the format's alphabet.
   //
@@ -689,6 +689,23 @@ enum sno_status sno_inspect_bytes(int32_t format,
 // A static NUL-terminated description of a status value (any integer is accepted; unknown
 // values give "unknown status"). Thread-safe.
 const char *sno_status_str(int32_t status);
+
+// Copies the message of this thread's last recorded failure into `buf`, like snprintf: at
+// most `len - 1` bytes and a terminating NUL (nothing when `buf` is NULL or `len` is 0), and
+// returns the message's full length in bytes (without the NUL; 0 when nothing was recorded),
+// so `sno_last_error_message(NULL, 0) + 1` is the buffer size that holds it all.
+//
+// Recorded on failure by sno_lease_acquire, sno_lease_last_error, sno_generator_new_leased,
+// sno_new and sno_process_partition: the store's or the environment's words, e.g. "sno lease:
+// the store refused the credentials: password authentication failed for user \"app\"" or
+// "sno: environment variable SNO_PARTITION: expected a partition number 0 ..= 65535". As with
+// errno, a successful call leaves the message in place: read it right after the failure.
+// The minting calls of generators do not record (their statuses say it all). Per thread,
+// thread-safe.
+//
+// # Safety
+// `buf` must be NULL or valid for `len` byte writes.
+size_t sno_last_error_message(char *buf, size_t len);
 
 // Writes the canonical text (base36, lower case, no padding: 1 to 13 characters) and a NUL;
 // `out_len` must be at least 14, else SNO_STATUS_BUFFER_TOO_SMALL. The number of characters
@@ -1596,23 +1613,6 @@ bool sno_release_process_lease(void);
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_process_partition(uint16_t *out);
-
-// Copies the message of this thread's last recorded failure into `buf`, like snprintf: at
-// most `len - 1` bytes and a terminating NUL (nothing when `buf` is NULL or `len` is 0), and
-// returns the message's full length in bytes (without the NUL; 0 when nothing was recorded),
-// so `sno_last_error_message(NULL, 0) + 1` is the buffer size that holds it all.
-//
-// Recorded on failure by sno_lease_acquire, sno_lease_last_error, sno_generator_new_leased,
-// sno_new and sno_process_partition: the store's or the environment's words, e.g. "sno lease:
-// the store refused the credentials: password authentication failed for user \"app\"" or
-// "sno: environment variable SNO_PARTITION: expected a partition number 0 ..= 65535". As with
-// errno, a successful call leaves the message in place: read it right after the failure.
-// The minting calls of generators do not record (their statuses say it all). Per thread,
-// thread-safe.
-//
-// # Safety
-// `buf` must be NULL or valid for `len` byte writes.
-size_t sno_last_error_message(char *buf, size_t len);
 
 // A new ID from the process-wide generator, configured by the environment on first use (no
 // code needed):

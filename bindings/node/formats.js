@@ -294,7 +294,7 @@ function namespace(info) {
 
       /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
       async nextAsync() {
-        return Cls[MAKE](await waiting((budgetMs) => this.#native.stepString(budgetMs), this.#maxWaitMs))
+        return Cls[MAKE](await waiting((budgetMs, deadlineMs, after) => this.#native.stepString(budgetMs, deadlineMs, after), this.#maxWaitMs))
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */

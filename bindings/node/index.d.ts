@@ -33,10 +33,11 @@ export declare class FormatGenerator {
   tryNextString(): string
   /**
    * One attempt of `nextAsync`: the next value's text, or the milliseconds to wait before
-   * the next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`), or, when
-   * the wait gives up, the error `tryNextString` gave.
+   * the next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs` and its `deadlineMs`, `Date.now() + maxWaitMs` when the call began), or, when
+   * the wait gives up, the error `tryNextString` gave. `after` is 0 for a call's first
+   * attempt, else what the previous step answered (as the sno `Generator`'s).
    */
-  stepString(budgetMs: number): string | number
+  stepString(budgetMs: number, deadlineMs: number, after: number): string | number
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
   nextAtString(unixMs: number): string
   /** The longest `next` / `nextAsync` waits, in milliseconds. */
@@ -63,12 +64,13 @@ export declare class Generator {
   tryNextString(meta?: number | undefined | null): string
   /**
    * One attempt of `nextAsync`: the next ID's text, or the milliseconds to wait before the
-   * next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`; a leased
-   * generator also waits for its lease's renewal), or, when the wait gives up, the error
-   * `tryNextString` gave. Each wait counts in `stats().waits`; a lease looked at again and
-   * again counts once.
+   * next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs` and its `deadlineMs`, `Date.now() + maxWaitMs` when the call began; a leased
+   * generator also waits for its lease's renewal: then the milliseconds are negative), or,
+   * when the wait gives up, the error `tryNextString` gave. `after` is what came before this
+   * attempt in the same call: 0 nothing, 1 a wait, 2 a look at an expired lease. Each wait
+   * counts in `stats().waits`, and the looks of one call at one expired lease count once.
    */
-  stepString(meta: number | undefined, budgetMs: number): string | number
+  stepString(meta: number | undefined, budgetMs: number, deadlineMs: number, after: number): string | number
   /**
    * An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.

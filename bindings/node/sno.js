@@ -175,7 +175,7 @@ class Generator {
   /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
   async nextAsync(meta) {
     checkMeta(meta, 'Generator.nextAsync')
-    return new Id(await waiting((budgetMs) => this.#native.stepString(meta, budgetMs), this.#maxWaitMs), TRUSTED)
+    return new Id(await waiting((budgetMs, deadlineMs, after) => this.#native.stepString(meta, budgetMs, deadlineMs, after), this.#maxWaitMs), TRUSTED)
   }
 
   nextWithTime(meta, date) {

@@ -82,17 +82,21 @@ function numberOption(options, key, where, required = false, label = key) {
 }
 
 /**
- * `nextAsync` of every generator: `step(budgetMs)` (the native `stepString`: one attempt) until
- * it gives a text, sleeping on a timer (never blocking the event loop) for the milliseconds it
- * gives in between. The wait policy is the core's, in the native step: it throws the last error
- * once the wait gives up, at most `maxWaitMs` after the first attempt.
+ * `nextAsync` of every generator: `step(budgetMs, deadlineMs, after)` (the native `stepString`: one attempt)
+ * until it gives a text, sleeping on a timer (never blocking the event loop) for the milliseconds
+ * it gives in between (negative: a look at an expired lease). The wait policy is the core's, in
+ * the native step: it throws the last error once the wait gives up, when less than a retry's
+ * distance is left of `maxWaitMs` (the timers may fire a little late, as timers do).
  */
 async function waiting(step, maxWaitMs) {
   const start = performance.now()
+  const deadlineMs = Date.now() + maxWaitMs
+  let after = 0
   for (;;) {
-    const got = step(maxWaitMs - (performance.now() - start))
+    const got = step(maxWaitMs - (performance.now() - start), deadlineMs, after)
     if (typeof got === 'string') return got
-    await new Promise((resolve) => setTimeout(resolve, got))
+    after = got < 0 ? 2 : 1
+    await new Promise((resolve) => setTimeout(resolve, Math.abs(got)))
   }
 }
 

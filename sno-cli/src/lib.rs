@@ -25,7 +25,6 @@ use std::io::{self, BufWriter, Write};
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use sno_core::rng::ThreadRng;
 use sno_core::typeid::TypeId;
 use sno_core::ulid::Ulid;
 use sno_core::uuid7::Uuid7;
@@ -460,17 +459,12 @@ fn unix_ms_text(ms: i64) -> String {
     }
 }
 
-/// A setting of a Nanoflake or Ulid-Flake generator the core refuses: an epoch before 1970
-/// (the core's [`Error::MillisOutOfRange`]) is named as the epoch, anything else is the core's
-/// message.
-fn epoch_setting(format: Format, epoch_ms: i64) -> impl Fn(Error) -> Setup {
-    move |e| match e {
-        Error::MillisOutOfRange { .. } => Setup::Usage(format!(
-            "--epoch {epoch_ms}: a {} epoch is 0 or later (Unix milliseconds)",
-            format.display_name()
-        )),
-        e => Setup::Usage(e.to_string()),
-    }
+/// The usage error of an epoch before 1970 (the core refuses it), named as the epoch.
+fn negative_epoch(format: Format, epoch_ms: i64) -> Setup {
+    Setup::Usage(format!(
+        "--epoch {epoch_ms}: a {} epoch is 0 or later (Unix milliseconds)",
+        format.display_name()
+    ))
 }
 
 /// The generator `sno new` draws from, after checking that every option given applies.
@@ -521,29 +515,41 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
                 }
             }
         }
-        Format::Nanoflake => {
-            let (Some(epoch), Some(id)) = (args.epoch, args.generator_id) else {
-                return Err(Setup::Usage(
-                    "nanoflake IDs need --epoch MS (the application's epoch) and --generator-id G"
-                        .to_owned(),
-                ));
-            };
-            let state = nanoflake::Monotonic::new(epoch, id)
-                .map_err(epoch_setting(Format::Nanoflake, epoch))?;
-            let g = nanoflake::Generator::new(state);
-            Box::new(move || g.next().map(AnyId::from))
-        }
-        Format::UlidFlake if args.epoch.is_some() || args.sid.is_some() => {
-            let config = ulidflake::Config {
-                epoch_ms: args.epoch.unwrap_or(ulidflake::DEFAULT_EPOCH_MS),
-                sid: args.sid,
-                ..ulidflake::Config::default()
-            };
-            let epoch = config.epoch_ms;
-            let state = ulidflake::Monotonic::with_config(ThreadRng, config)
-                .map_err(epoch_setting(Format::UlidFlake, epoch))?;
-            let g = ulidflake::Generator::new(state);
-            Box::new(move || g.next().map(AnyId::from))
+        // A generator of the format's own settings, when one is given or the format has no
+        // process-wide generator: the core builds it from them (`AnyGenerator`).
+        other
+            if other.has_generator()
+                && (!other.has_process_generator()
+                    || options.iter().any(|&(_, given, _)| given)) =>
+        {
+            let mut settings = sno_core::GeneratorSettings::new();
+            for (setting, value) in [
+                (Setting::EpochMs, args.epoch),
+                (Setting::GeneratorId, args.generator_id.map(i64::from)),
+                (Setting::Sid, args.sid.map(i64::from)),
+            ] {
+                if let Some(value) = value {
+                    settings.set(setting, value);
+                }
+            }
+            let g = sno_core::AnyGenerator::new(other, &settings).map_err(|e| match e {
+                // Before 1970: named as the epoch.
+                Error::MillisOutOfRange { .. } => negative_epoch(other, args.epoch.unwrap_or(0)),
+                Error::InvalidArgument { name, .. }
+                    if name == Setting::EpochMs.name() && args.epoch.is_some() =>
+                {
+                    negative_epoch(other, args.epoch.unwrap_or(0))
+                }
+                Error::InvalidArgument { name, reason } => {
+                    let flag = options
+                        .iter()
+                        .find(|(_, _, setting)| setting.name() == name)
+                        .map_or(name, |&(flag, _, _)| flag);
+                    Setup::Usage(format!("{flag} {reason} for {} IDs", other.name()))
+                }
+                e => Setup::Usage(e.to_string()),
+            })?;
+            Box::new(move || g.next(sno_core::time::DEFAULT_MAX_WAIT))
         }
         Format::TypeId => {
             let prefix = args.prefix.clone().unwrap_or_default();

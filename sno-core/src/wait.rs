@@ -4,7 +4,7 @@
 //! a lease's wait that ends early on a renewal) is the caller's.
 //!
 //! The rule: after a first failed attempt, a [retryable](Error::retry_at_unix_ns) error is
-//! waited for when its retry time lies within what is left of the maximum wait (a clock gone back — the
+//! waited for when its retry time lies within the maximum wait (a clock gone back — the
 //! millisecond formats' [`Error::ClockRollback`] — only when it went back at most
 //! [`MAX_ROLLBACK_WAIT_MS`]); the wait sleeps towards that time in pauses (never spins) and
 //! retries after each, for at most the maximum wait in all, by the monotonic clock, so a frozen
@@ -77,8 +77,15 @@ impl Pause<'_> {
     /// responsive while it waits (Python checks for Ctrl-C between steps).
     pub fn sleep_at_most(&self, step: Duration) {
         std::thread::sleep(self.length().min(step.max(MIN_PAUSE)));
-        crate::fast_time::refresh();
+        resumed();
     }
+}
+
+/// Says that a pause the caller made its own way (Node's timer between two attempts, not
+/// [`Pause::sleep`]) is over: the opt-in fast clock sees the time waited for at once (one clock
+/// read when no fast clock runs), so the next attempt does not fail again on a stale reading.
+pub fn resumed() {
+    crate::fast_time::refresh();
 }
 
 /// Whether the policy waits for `err` at all (the usual `can_wait` of [`retry`]): it has a retry
@@ -159,30 +166,32 @@ pub fn sleeping<T>(
 
 /// One step of the policy, for a caller that runs its own loop (Node's `nextAsync` waits on a
 /// timer between attempts): the pause to make after `err`, or `None` when the wait gives up and
-/// `err` is the answer. `now_unix_ns` is a read of the clock the retry times are read against,
-/// `budget` what is left of the maximum wait by the monotonic clock; a retry time past
-/// `now_unix_ns + budget` gives up at once. [`retry`] is this, in a loop.
+/// `err` is the answer. `now_unix_ns` is a read of the clock the retry times are read against;
+/// `deadline_unix_ns` is that clock's reading when the wait began plus the maximum wait (a
+/// retry time past it gives up at once); `budget` is what is left of the maximum wait by the
+/// monotonic clock (nothing left gives up). [`retry`] is this, in a loop.
 ///
 /// ```
 /// use std::time::Duration;
 /// use sno_core::{Error, SystemClock, wait};
 ///
 /// let now = SystemClock::precise_unix_ns();
+/// let deadline = now + 1_000_000_000;
 /// let err = Error::RandomnessExhausted { unix_millis: (now / 1_000_000) as u64 };
-/// let pause = wait::next_pause(&err, wait::can_wait, now, Duration::from_secs(1)).unwrap();
+/// let pause = wait::next_pause(&err, wait::can_wait, now, deadline, Duration::from_secs(1)).unwrap();
 /// assert!(pause.length() <= Duration::from_millis(1));
 /// // Nothing left of the budget: the error is the answer.
-/// assert!(wait::next_pause(&err, wait::can_wait, now, Duration::ZERO).is_none());
+/// assert!(wait::next_pause(&err, wait::can_wait, now, deadline, Duration::ZERO).is_none());
 /// ```
 pub fn next_pause<'a>(
     err: &'a Error,
     can_wait: impl Fn(&Error) -> bool,
     now_unix_ns: i64,
+    deadline_unix_ns: i64,
     budget: Duration,
 ) -> Option<Pause<'a>> {
-    let deadline = now_unix_ns.saturating_add(i64::try_from(budget.as_nanos()).unwrap_or(i64::MAX));
     let at = err.retry_at_unix_ns();
-    if budget.is_zero() || !can_wait(err) || at.is_some_and(|at| at > deadline) {
+    if budget.is_zero() || !can_wait(err) || at.is_some_and(|at| at > deadline_unix_ns) {
         return None;
     }
     Some(Pause {
@@ -191,6 +200,12 @@ pub fn next_pause<'a>(
             .map(|at| Duration::from_nanos(at.saturating_sub(now_unix_ns).max(0) as u64)),
         budget,
     })
+}
+
+/// The deadline of a wait of at most `max_wait` that begins at `now_unix_ns`: the
+/// `deadline_unix_ns` of [`next_pause`].
+pub fn deadline(now_unix_ns: i64, max_wait: Duration) -> i64 {
+    now_unix_ns.saturating_add(i64::try_from(max_wait.as_nanos()).unwrap_or(i64::MAX))
 }
 
 #[cold]
@@ -203,9 +218,10 @@ fn wait_and_retry<T, E>(
     mut pause: impl FnMut(Pause<'_>) -> Result<(), E>,
 ) -> Result<Result<T, Error>, E> {
     let started = Instant::now();
+    let deadline = deadline(now_unix_ns(), max_wait);
     loop {
         let budget = max_wait.saturating_sub(started.elapsed());
-        match next_pause(&err, &can_wait, now_unix_ns(), budget) {
+        match next_pause(&err, &can_wait, now_unix_ns(), deadline, budget) {
             Some(p) => pause(p)?,
             None => return Ok(Err(err)),
         }
@@ -304,11 +320,10 @@ mod tests {
 
     #[test]
     fn the_wait_is_bounded_by_the_monotonic_clock() {
-        // A clock that stands still at the retry time: every retry fails again, and only the
-        // bound, by the monotonic clock, ends the wait.
+        // A clock that stands still: the retry time never comes, the bound ends the wait.
         let frozen = now();
         let err = Error::RandomnessExhausted {
-            unix_millis: (frozen / 1_000_000) as u64 - 1,
+            unix_millis: (frozen / 1_000_000) as u64,
         };
         let started = Instant::now();
         let got = retry(

@@ -20,7 +20,7 @@ use sno_core::Generator;
 use crate::args::{try_ref, write_out};
 #[cfg(feature = "lease")]
 use crate::errors::{Failure, ffi_boundary};
-use crate::errors::{last_error, recording_boundary, value_boundary};
+use crate::errors::{recording_boundary, value_boundary};
 use crate::status::sno_status;
 #[cfg(feature = "lease")]
 use crate::types::{
@@ -422,38 +422,5 @@ pub unsafe extern "C" fn sno_process_partition(out: *mut u16) -> sno_status {
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { out.write(partition) };
         Ok(())
-    })
-}
-
-/// Copies the message of this thread's last recorded failure into `buf`, like snprintf: at
-/// most `len - 1` bytes and a terminating NUL (nothing when `buf` is NULL or `len` is 0), and
-/// returns the message's full length in bytes (without the NUL; 0 when nothing was recorded),
-/// so `sno_last_error_message(NULL, 0) + 1` is the buffer size that holds it all.
-///
-/// Recorded on failure by sno_lease_acquire, sno_lease_last_error, sno_generator_new_leased,
-/// sno_new and sno_process_partition: the store's or the environment's words, e.g. "sno lease:
-/// the store refused the credentials: password authentication failed for user \"app\"" or
-/// "sno: environment variable SNO_PARTITION: expected a partition number 0 ..= 65535". As with
-/// errno, a successful call leaves the message in place: read it right after the failure.
-/// The minting calls of generators do not record (their statuses say it all). Per thread,
-/// thread-safe.
-///
-/// # Safety
-/// `buf` must be NULL or valid for `len` byte writes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_last_error_message(buf: *mut c_char, len: usize) -> usize {
-    value_boundary(0, || {
-        let message = last_error();
-        let bytes = message.as_bytes();
-        if !buf.is_null() && len > 0 {
-            let n = bytes.len().min(len - 1);
-            // SAFETY: n + 1 <= len bytes, writable per the contract; the message does not
-            // overlap the caller's buffer (it is this library's own String).
-            unsafe {
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
-                buf.add(n).write(0);
-            }
-        }
-        bytes.len()
     })
 }

@@ -33,7 +33,7 @@ use std::ffi::c_char;
 
 pub use any::*;
 pub use constants::*;
-pub use errors::sno_status_str;
+pub use errors::{sno_last_error_message, sno_status_str};
 pub use extras::*;
 pub use generated::*;
 pub use lease::*;

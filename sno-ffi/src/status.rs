@@ -19,8 +19,8 @@ pub enum sno_status {
     /// 45 characters of text or 16 bytes; SCRU128 25 characters of text or 16 bytes; SCRU160 32 to
     /// 40 characters of text or 20 bytes; Nanoflake 1 to 13 characters of text or 8 bytes;
     /// Ulid-Flake 13 characters of text or 8 bytes; TypeID 26 to 90 characters of text or 16 bytes;
-    /// KSUID 27 characters of text or 20 bytes (each format's SNO_<FORMAT>_ENCODED_LEN, and
-    /// docs/formats.md).
+    /// KSUID 27 characters of text or 20 bytes (the C constants SNO_ENCODED_LEN,
+    /// SNO_<FORMAT>_ENCODED_LEN and SNO_<FORMAT>_MAX_ENCODED_LEN; docs/formats.md).
     InvalidLength = 2,
     /// Invalid byte: not in the format's alphabet.
     ///

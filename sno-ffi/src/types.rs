@@ -71,23 +71,6 @@ impl sno_status {
     }
 }
 
-/// A core error's status is its kind's number in the core's error table
-/// (`sno_core::ErrorKind::status`); the enum above holds every one (tests/model.rs checks that
-/// number and name agree).
-impl From<Error> for sno_status {
-    fn from(e: Error) -> Self {
-        sno_status::from_number(e.kind().status().into()).unwrap_or(sno_status::InvalidArgument)
-    }
-}
-
-/// A lease error's status is its kind's number in the core's error table too
-/// (`sno_lease::Error::kind`).
-impl From<::sno_lease::Error> for sno_status {
-    fn from(e: ::sno_lease::Error) -> Self {
-        sno_status::from_number(e.kind().status().into()).unwrap_or(sno_status::LeaseStore)
-    }
-}
-
 /// Options for sno_generator_new (and sno_generator_new_leased, which uses only the sequence
 /// bounds). Zero-initialise (`sno_generator_options opts = {0};`), then set what you need:
 /// every field's zero means its default, and the all-zero struct is a generator on a default

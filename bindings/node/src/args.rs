@@ -237,18 +237,30 @@ const LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 /// One step of `nextAsync`'s wait, by the core's policy (`sno_core::wait::next_pause`): the
 /// milliseconds its timer sleeps after `err` before the next attempt (at least 1), or `None`
 /// when the wait gives up and `err` rejects the promise. `budget_ms` is what is left of
-/// `maxWaitMs` (the JavaScript side measures it on `performance.now()`); `can_wait` is the
+/// `maxWaitMs` (the JavaScript side measures it on `performance.now()`), `deadline_ms` the
+/// Unix time in ms when the call began plus `maxWaitMs`; `can_wait` is the
 /// generator's own (a leased one adds its lease's renewal, looked at every `LEASE_POLL`).
 pub(crate) fn async_pause_ms(
     err: &sno_core::Error,
     can_wait: impl Fn(&sno_core::Error) -> bool,
     budget_ms: f64,
+    deadline_ms: f64,
 ) -> Option<u32> {
-    // NaN or negative: nothing left.
-    let ms = if budget_ms > 0.0 { budget_ms.min(1e9) } else { 0.0 };
+    // NaN or negative: nothing left; never more than the largest maxWaitMs.
+    let ms = if budget_ms > 0.0 {
+        budget_ms.min(f64::from(MAX_WAIT_MS_LIMIT))
+    } else {
+        0.0
+    };
     let budget = std::time::Duration::from_secs_f64(ms / 1e3);
     let now = sno_core::SystemClock::precise_unix_ns();
-    let pause = sno_core::wait::next_pause(err, can_wait, now, budget)?;
+    // The deadline in Unix ns (`Date.now() + maxWaitMs` when the call began); NaN: none left.
+    let deadline = if deadline_ms.is_finite() {
+        (deadline_ms * 1e6) as i64
+    } else {
+        i64::MIN
+    };
+    let pause = sno_core::wait::next_pause(err, can_wait, now, deadline, budget)?;
     let length = match pause.until_retry {
         Some(_) => pause.length(),
         None => pause.length().min(LEASE_POLL),
@@ -259,4 +271,13 @@ pub(crate) fn async_pause_ms(
             .div_ceil(1000)
             .clamp(1, u128::from(MAX_WAIT_MS_LIMIT)) as u32,
     )
+}
+
+/// The largest epoch (and time) in Unix milliseconds a JS `Date` holds: ±8.64e15.
+pub(crate) const MAX_DATE_MS: i64 = 8_640_000_000_000_000;
+
+/// An epoch in Unix milliseconds: an integer within the `Date` range (`-8.64e15 ..= 8.64e15`;
+/// generators take no negative epoch), else a `RangeError` naming `what`.
+pub(crate) fn epoch_arg(what: &str, epoch_ms: f64, min: i64) -> R<i64> {
+    int_arg(what, epoch_ms, min, MAX_DATE_MS)
 }

@@ -225,9 +225,6 @@ pub struct Generator {
     capacity: u32,
     /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
-    /// Whether `nextAsync`'s last wait looked at an expired lease: the looks of one such wait
-    /// count once.
-    lease_polling: std::sync::atomic::AtomicBool,
 }
 
 impl Generator {
@@ -238,7 +235,6 @@ impl Generator {
             inner: Inner::Leased(inner),
             max_wait_ms,
             waits: std::sync::atomic::AtomicU64::new(0),
-            lease_polling: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -308,7 +304,6 @@ impl Generator {
                 inner: Inner::Plain(inner),
                 max_wait_ms,
                 waits: std::sync::atomic::AtomicU64::new(0),
-                lease_polling: std::sync::atomic::AtomicBool::new(false),
             })
         })()
         .or_throw(env)
@@ -334,12 +329,13 @@ impl Generator {
     }
 
     /// One attempt of `nextAsync`: the next ID's text, or the milliseconds to wait before the
-    /// next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs`; a leased
-    /// generator also waits for its lease's renewal), or, when the wait gives up, the error
-    /// `tryNextString` gave. Each wait counts in `stats().waits`; a lease looked at again and
-    /// again counts once.
+    /// next attempt (the core's wait policy, with `budgetMs` left of `maxWaitMs` and its `deadlineMs`, `Date.now() + maxWaitMs` when the call began; a leased
+    /// generator also waits for its lease's renewal: then the milliseconds are negative), or,
+    /// when the wait gives up, the error `tryNextString` gave. `after` is what came before this
+    /// attempt in the same call: 0 nothing, 1 a wait, 2 a look at an expired lease. Each wait
+    /// counts in `stats().waits`, and the looks of one call at one expired lease count once.
     #[napi(
-        ts_args_type = "meta: number | undefined, budgetMs: number",
+        ts_args_type = "meta: number | undefined, budgetMs: number, deadlineMs: number, after: number",
         ts_return_type = "string | number",
         catch_unwind
     )]
@@ -348,29 +344,30 @@ impl Generator {
         env: &Env,
         meta: Option<f64>,
         budget_ms: f64,
-    ) -> Result<Either<String, u32>, String> {
-        use std::sync::atomic::Ordering::Relaxed;
+        deadline_ms: f64,
+        after: u32,
+    ) -> Result<Either<String, i32>, String> {
         (|| {
+            if after != 0 {
+                // A timer's wait is over: the fast clock sees the time waited for at once.
+                sno_core::wait::resumed();
+            }
             let err = match self.inner.try_next(meta_of(meta)?) {
-                Ok(id) => {
-                    self.lease_polling.store(false, Relaxed);
-                    return Ok(Either::A(encode(id)));
-                }
+                Ok(id) => return Ok(Either::A(encode(id))),
                 Err(e) => e,
             };
             let can_wait = |e: &SnoError| match &self.inner {
                 Inner::Plain(g) => g.can_wait(e),
                 Inner::Leased(g) => g.can_wait(e),
             };
-            let ms = crate::args::async_pause_ms(&err, can_wait, budget_ms).ok_or(err)?;
+            let ms =
+                crate::args::async_pause_ms(&err, can_wait, budget_ms, deadline_ms).ok_or(err)?;
             let lease = matches!(err, SnoError::LeaseExpired { .. });
-            if !(lease && self.lease_polling.swap(true, Relaxed)) {
-                self.waits.fetch_add(1, Relaxed);
+            if !(lease && after == 2) {
+                self.waits
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
-            if !lease {
-                self.lease_polling.store(false, Relaxed);
-            }
-            Ok(Either::B(ms))
+            Ok(Either::B(if lease { -(ms as i32) } else { ms as i32 }))
         })()
         .or_throw(env)
     }

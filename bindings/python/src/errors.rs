@@ -138,3 +138,38 @@ fn describe_char(utf8: &[u8]) -> String {
         None => format!("a lone surrogate U+{cp:04X}"),
     }
 }
+
+/// The Python exception of a lease error: its class (of `sno._errors`), `.code`, the Rust
+/// message, and the fields as attributes.
+pub(crate) fn lease_to_py(py: Python<'_>, e: sno_lease::Error) -> PyErr {
+    use sno_lease::Error;
+    let class = match e {
+        Error::Id(core) => return to_py(py, core),
+        Error::InvalidUrl { .. } | Error::InvalidOptions { .. } => "LeaseConfigError",
+        Error::Unreachable { .. } => "LeaseUnreachableError",
+        Error::AuthenticationFailed { .. } => "LeaseAuthenticationError",
+        Error::Tls { .. } => "LeaseTlsError",
+        Error::NoFreePartition { .. } => "NoFreePartitionError",
+        Error::Store { .. } => "LeaseStoreError",
+        // Lost, Unavailable, and any kind a later sno-lease adds.
+        _ => "LeaseError",
+    };
+    let err = raise_code(py, class, e.code(), e.to_string());
+    let value = err.value(py);
+    match &e {
+        Error::NoFreePartition {
+            namespace,
+            first,
+            last,
+        } => {
+            let _ = value.setattr("namespace", namespace);
+            let _ = value.setattr("first", first);
+            let _ = value.setattr("last", last);
+        }
+        Error::Lost { partition } => {
+            let _ = value.setattr("partition", partition);
+        }
+        _ => {}
+    }
+    err
+}

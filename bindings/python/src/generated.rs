@@ -2,11 +2,11 @@
 //! Every value class's `from_fields`, with the core's inputs as its signature (`from_fields!`
 //! of `formats.rs`); the generator class and the module functions `<name>_new` /
 //! `<name>_new_many` of every format with a process-wide generator and no settings
-//! (`monotonic!` of `extras.rs`).
+//! (`monotonic!` of `formats.rs`).
 
 use pyo3::prelude::*;
 
-use crate::extras::monotonic;
+use crate::formats::monotonic;
 use crate::formats::{
     Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7, from_fields,
 };

@@ -1,5 +1,5 @@
-//! Leased partitions (`sno.Lease`), the errors of `sno-lease`, and the process-wide generator
-//! that `SNO_PARTITION` / `SNO_LEASE_URL` configure.
+//! Leased partitions (`sno.Lease`), and the process-wide generator that `SNO_PARTITION` /
+//! `SNO_LEASE_URL` configure (its errors: `errors.rs`).
 //!
 //! Acquiring (which may wait for the store, and on a fresh Redis namespace for one TTL) runs on
 //! a helper thread while the calling thread waits detached, in steps of [`WAIT_STEP`], checking
@@ -17,41 +17,8 @@ use pyo3::types::{PyList, PyTuple};
 use sno_lease::{Error, Grant, Lease, LeaseOptions, ProcessGenerator};
 
 use crate::batch::WAIT_STEP;
-use crate::{datetime_from_ms, raise_code, to_py};
-
-/// The Python exception of a lease error: its class (of `sno._errors`), `.code`, the Rust
-/// message, and the fields as attributes.
-pub(crate) fn lease_to_py(py: Python<'_>, e: Error) -> PyErr {
-    let class = match e {
-        Error::Id(core) => return to_py(py, core),
-        Error::InvalidUrl { .. } | Error::InvalidOptions { .. } => "LeaseConfigError",
-        Error::Unreachable { .. } => "LeaseUnreachableError",
-        Error::AuthenticationFailed { .. } => "LeaseAuthenticationError",
-        Error::Tls { .. } => "LeaseTlsError",
-        Error::NoFreePartition { .. } => "NoFreePartitionError",
-        Error::Store { .. } => "LeaseStoreError",
-        // Lost, Unavailable, and any kind a later sno-lease adds.
-        _ => "LeaseError",
-    };
-    let err = raise_code(py, class, e.code(), e.to_string());
-    let value = err.value(py);
-    match &e {
-        Error::NoFreePartition {
-            namespace,
-            first,
-            last,
-        } => {
-            let _ = value.setattr("namespace", namespace);
-            let _ = value.setattr("first", first);
-            let _ = value.setattr("last", last);
-        }
-        Error::Lost { partition } => {
-            let _ = value.setattr("partition", partition);
-        }
-        _ => {}
-    }
-    err
-}
+use crate::datetime_from_ms;
+use crate::errors::lease_to_py;
 
 /// An invalid lease option, as `sno-lease` reports its own (`LeaseConfigError`, code
 /// `"lease_invalid_options"`).

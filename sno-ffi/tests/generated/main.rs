@@ -470,7 +470,7 @@ fn statuses() -> Vec<Status> {
                         })
                         .collect::<Vec<_>>()
                         .join("; ")
-                        + " (each format's SNO_<FORMAT>_ENCODED_LEN, and docs/formats.md).",
+                        + " (the C constants SNO_ENCODED_LEN, SNO_<FORMAT>_ENCODED_LEN and SNO_<FORMAT>_MAX_ENCODED_LEN; docs/formats.md).",
                 ),
                 "ClockRollback" => Some(format!(
                     "A millisecond generator's clock went back: returned by try_next and next_at; next waits for the clock to catch up when it went back at most {} ms, within its maximum wait.",

@@ -764,9 +764,9 @@ fn generated_rs(rows: &[Row]) -> Surface {
          //! Every value class's `from_fields`, with the core's inputs as its signature (`from_fields!`\n\
          //! of `formats.rs`); the generator class and the module functions `<name>_new` /\n\
          //! `<name>_new_many` of every format with a process-wide generator and no settings\n\
-         //! (`monotonic!` of `extras.rs`).\n\n\
+         //! (`monotonic!` of `formats.rs`).\n\n\
          use pyo3::prelude::*;\n\n\
-         use crate::extras::monotonic;\n",
+         use crate::formats::monotonic;\n",
     );
     let mut imports: Vec<&str> = rows.iter().map(|r| r.variant).collect();
     imports.push("from_fields");
