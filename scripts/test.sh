@@ -34,6 +34,13 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
   windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
            as released and run by the official Node.js for Windows under wine (Debian's wine and
            mingw-w64, installed when missing): the vector tests
+  postgres scripts/pg-extension test --debug: the sno PostgreSQL extension (sno-postgres, pgrx,
+           cargo-pgrx pinned under target/pgrx-tools) built and installed into Debian's
+           PostgreSQL (libclang-dev and postgresql-server-dev-NN installed when missing, as
+           root), then sno-postgres/tests/run.py against a throwaway server: every codec vector
+           and malformed text through the type, the operator classes in real plans, the
+           generators, and 4 sessions + 1 Python process on one namespace (125 000 rows, a
+           backend killed mid-run). Uses the python layer's venv (made here when absent)
   install  scripts/release --host --native (the x86_64 manylinux wheel, the npm main and
            linux-x64-gnu packages, the x86_64 C tarball, the crates, packed from the release
            builds the c, python and node layers made, without zig), then scripts/install-test:
@@ -62,11 +69,11 @@ repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node wasm windows install)
+layers=(rust c python node wasm windows install postgres)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node | wasm | windows | install | slow) layers=("$1"); all=0 ;;
+  rust | c | python | node | wasm | windows | install | postgres | slow) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -263,6 +270,29 @@ python_layer() {
   "$venv2/bin/pip" install -q ./bindings/python
   (cd "$outside" && "$venv2/bin/sno" new -n 2 --partition 258 && "$venv2/bin/python" -m sno inspect brpk4q72xwf2m63l >/dev/null)
   echo "source install: 1 passed, 0 failed"
+}
+
+postgres_layer() {
+  step "PostgreSQL: the sno extension built (debug) and installed into Debian's PostgreSQL, its tests against a throwaway server"
+  local pg_config="" d major missing=""
+  for d in /usr/lib/postgresql/*/bin/pg_config; do [ -x "$d" ] && pg_config=$d; done
+  [ -n "$pg_config" ] || { echo "PostgreSQL's pg_config is required: apt-get install postgresql"; exit 1; }
+  major=$("$pg_config" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+  for d in libclang-dev "postgresql-server-dev-$major"; do dpkg -s "$d" >/dev/null 2>&1 || missing="$missing $d"; done
+  if [ -n "$missing" ]; then
+    [ "$(id -u)" = 0 ] || { echo "the postgres layer needs:$missing (apt-get install, as root)"; exit 1; }
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+  fi
+  # The python layer's venv has the package and psycopg; run alone, this layer makes one.
+  if ! "$venv/bin/python" -c "import sno, psycopg" 2>/dev/null; then
+    rm -rf "$venv" "$repo/target/py-test-wheels"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q "maturin>=1.9.4,<2" "psycopg[binary]>=3.1"
+    (cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
+    "$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
+  fi
+  SNO_PG_PYTHON="$venv/bin/python" scripts/pg-extension test --debug --pg-config "$pg_config"
 }
 
 # The Node.js LTS lines the addon is tested on beside the machine's Node (scripts/node-lts

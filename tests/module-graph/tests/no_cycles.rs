@@ -91,6 +91,11 @@ fn sno_python() {
 }
 
 #[test]
+fn sno_postgres() {
+    assert_acyclic("sno-postgres", &crate_graph("sno-postgres"));
+}
+
+#[test]
 fn sno_module_graph() {
     assert_acyclic("tests/module-graph", &crate_graph("tests/module-graph"));
 }

@@ -1,0 +1,248 @@
+//! The backend's lease: `sno_new()` mints on a partition this backend leased for itself with
+//! `sno-lease`, from the same lease table and namespace as the application's processes.
+//!
+//! The lease is taken on the first `sno_new()` over a connection of its own (`sno.lease_url`, by
+//! default this server's Unix socket, this database, the session's user), not through SPI in
+//! the caller's transaction: a grant written in a transaction that later rolls back would vanish
+//! while the IDs minted under it may already have left (a `RETURNING`, a `SELECT sno_new()`), and
+//! the next holder of the partition would mint in the same window. On its own connection each
+//! grant and renewal commits at once, exactly as an application process's does, and the fence
+//! rules of `sno-lease/src/fence.rs` hold unchanged: no ID outside the grant's window. The
+//! lease's thread renews it every third of the TTL (it never calls into PostgreSQL, and runs
+//! with every signal blocked so that the backend's signals reach the backend's thread); the
+//! lease is released when the backend exits (`on_proc_exit`), and kept until its TTL when the
+//! backend is killed without exit hooks. docs/postgres.md has the whole design.
+
+use std::cell::RefCell;
+use std::ffi::{CStr, CString};
+use std::time::Duration;
+
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::prelude::*;
+use sno_core::{Id, SystemClock};
+use sno_lease::{Lease, LeaseOptions, LeasedGenerator};
+
+use crate::errors;
+
+/// `sno.lease_url`: the lease store (a `postgres://` URL or a libpq `key=value` string; Redis
+/// URLs work too). Unset: this server, over its first Unix socket directory, to the current
+/// database as the session's user.
+static LEASE_URL: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+/// `sno.lease_namespace`: the namespace of the partitions (as `SNO_LEASE_NAMESPACE`).
+static LEASE_NAMESPACE: GucSetting<Option<CString>> =
+    GucSetting::<Option<CString>>::new(Some(c"default"));
+/// `sno.lease_ttl`: the lease's TTL in seconds (as `SNO_LEASE_TTL`).
+static LEASE_TTL: GucSetting<i32> = GucSetting::<i32>::new(15);
+
+/// Registers the `sno.*` settings (`_PG_init`).
+pub(crate) fn register_settings() {
+    GucRegistry::define_string_guc(
+        c"sno.lease_url",
+        c"The store sno_new() leases its partition from.",
+        c"A postgres:// URL or libpq key=value string (or a redis:// URL). Unset: this server over its Unix socket, the current database, the session's user. Only superusers set it: it may hold a password.",
+        &LEASE_URL,
+        GucContext::Suset,
+        GucFlags::SUPERUSER_ONLY,
+    );
+    GucRegistry::define_string_guc(
+        c"sno.lease_namespace",
+        c"The namespace sno_new() leases its partition in.",
+        c"The same namespace as the application's processes (SNO_LEASE_NAMESPACE) keeps the IDs of both apart.",
+        &LEASE_NAMESPACE,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"sno.lease_ttl",
+        c"The TTL of the partition lease of sno_new(), in seconds.",
+        c"Renewed every third of it; a backend killed without exit hooks keeps its partition this long.",
+        &LEASE_TTL,
+        sno_lease::MIN_TTL.as_secs() as i32,
+        sno_lease::MAX_TTL.as_secs() as i32,
+        GucContext::Userset,
+        GucFlags::UNIT_S,
+    );
+}
+
+/// What a lease was taken with: a change of any setting leases anew.
+#[derive(PartialEq, Eq)]
+struct Settings {
+    url: String,
+    namespace: String,
+    ttl: Duration,
+}
+
+/// The backend's lease and the generator that mints on it.
+struct Held {
+    settings: Settings,
+    // Declared first: dropped before the lease it is fenced by.
+    generator: LeasedGenerator,
+    lease: Lease,
+}
+
+thread_local! {
+    /// The backend's lease (PostgreSQL runs one thread per backend).
+    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// The next ID of the backend's leased generator, with `meta`: waits (in short steps that
+/// react to a cancel or termination) while the unit is used up, the clock went back, or the
+/// lease is being renewed, within the generator's maximum wait.
+pub(crate) fn next(meta: u8) -> Id {
+    let settings = current_settings();
+    HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        if held.as_ref().is_none_or(|h| h.settings != settings) {
+            // A changed setting: the old lease is released first, then a new one taken.
+            if let Some(old) = held.take() {
+                release(old);
+            }
+            *held = Some(acquire(settings));
+        }
+        let generator = &held.as_ref().expect("just leased").generator;
+        let waited = sno_core::wait::retry(
+            generator.max_wait(),
+            SystemClock::precise_unix_ns,
+            |e| generator.can_wait(e),
+            || generator.try_next(meta),
+            |pause| -> Result<(), core::convert::Infallible> {
+                generator.wait_step(pause.error, pause.length().min(Duration::from_millis(20)));
+                pgrx::check_for_interrupts!();
+                Ok(())
+            },
+        );
+        match waited {
+            Ok(Ok(id)) => id,
+            Ok(Err(e)) => errors::raise_core(e),
+            Err(never) => match never {},
+        }
+    })
+}
+
+/// The settings as this session has them now.
+fn current_settings() -> Settings {
+    let namespace = LEASE_NAMESPACE
+        .get()
+        .map(|c| c.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "default".to_string());
+    let url = match LEASE_URL.get() {
+        Some(url) if !url.is_empty() => url.to_string_lossy().into_owned(),
+        _ => this_server(),
+    };
+    Settings {
+        url,
+        namespace,
+        ttl: Duration::from_secs(LEASE_TTL.get().max(1) as u64),
+    }
+}
+
+/// A libpq `key=value` string for this server: its first Unix socket directory and its port,
+/// the current database, the session's user.
+fn this_server() -> String {
+    // SAFETY: the server's settings and the session's identity are plain reads in a backend.
+    let (dirs, port, database, user) = unsafe {
+        let dirs = cstr_or_empty(pg_sys::Unix_socket_directories);
+        let database = cstr_or_empty(pg_sys::get_database_name(pg_sys::MyDatabaseId));
+        let user = cstr_or_empty(pg_sys::GetUserNameFromId(pg_sys::GetSessionUserId(), false));
+        (dirs, pg_sys::PostPortNumber, database, user)
+    };
+    let dir = dirs.split(',').next().unwrap_or("").trim().to_string();
+    format!(
+        "host={} port={port} dbname={} user={} application_name='sno lease'",
+        quote(if dir.is_empty() { "/tmp" } else { &dir }),
+        quote(&database),
+        quote(&user)
+    )
+}
+
+/// A C string PostgreSQL owns, as a Rust string (empty for NULL).
+///
+/// # Safety
+/// `ptr` is NULL or a NUL-terminated string.
+unsafe fn cstr_or_empty(ptr: *const core::ffi::c_char) -> String {
+    if ptr.is_null() {
+        String::new()
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { CStr::from_ptr(ptr) }
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// A libpq `key=value` value, quoted.
+fn quote(value: &str) -> String {
+    format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// Leases a partition with `settings`, and makes its generator. The lease's threads start
+/// with every signal blocked (they never handle the backend's signals); the release on exit is
+/// registered once per backend.
+fn acquire(settings: Settings) -> Held {
+    let options = LeaseOptions::new(settings.namespace.clone()).ttl(settings.ttl);
+    let leased = with_signals_blocked(|| {
+        let lease = Lease::acquire(&settings.url, &options)?;
+        let generator = lease.generator()?;
+        Ok::<_, sno_lease::Error>((lease, generator))
+    });
+    let (lease, generator) = leased.unwrap_or_else(|e| errors::raise_lease(e));
+    register_release_on_exit();
+    Held {
+        settings,
+        generator,
+        lease,
+    }
+}
+
+/// Releases a lease: the store lets the next holder start just past the last ID it minted.
+fn release(held: Held) {
+    let Held {
+        generator,
+        mut lease,
+        ..
+    } = held;
+    drop(generator);
+    lease.close();
+}
+
+/// Runs `f` with every signal blocked in this thread, so that the threads it starts inherit the
+/// mask; the backend's own mask is restored after (signals that came meanwhile are delivered
+/// then).
+fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: sigfillset and pthread_sigmask with valid pointers to local sets.
+    unsafe {
+        let mut all: libc::sigset_t = core::mem::zeroed();
+        let mut old: libc::sigset_t = core::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &all, &mut old);
+        let out = f();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, core::ptr::null_mut());
+        out
+    }
+}
+
+/// Registers [`release_on_exit`] with `on_proc_exit`, once per backend.
+fn register_release_on_exit() {
+    thread_local! {
+        static REGISTERED: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+    if !REGISTERED.with(|r| r.replace(true)) {
+        // SAFETY: on_proc_exit stores the callback, which PostgreSQL calls once at exit.
+        unsafe { pg_sys::on_proc_exit(Some(release_on_exit), pg_sys::Datum::from(0)) };
+    }
+}
+
+/// The backend exits: release its lease, so that the partition is free at once.
+#[pg_guard]
+unsafe extern "C-unwind" fn release_on_exit(_code: i32, _arg: pg_sys::Datum) {
+    if let Some(held) = HELD.with(|h| h.borrow_mut().take()) {
+        release(held);
+    }
+}
+
+/// The partition and fencing token of this backend's lease, or NULL before its first
+/// `sno_new()`.
+#[pg_extern(volatile, parallel_unsafe)]
+fn sno_lease_partition() -> Option<i32> {
+    HELD.with(|h| h.borrow().as_ref().map(|h| i32::from(h.lease.partition())))
+}

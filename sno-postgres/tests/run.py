@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""The sno PostgreSQL extension against a real server: a throwaway PostgreSQL started by
+scripts/store-server (temporary data directory, loopback and a Unix socket, stopped on exit even
+on failure), with the extension installed into its binaries' directories (scripts/pg-extension
+install).
+
+  - the type: every vector of testdata/vectors/sno_codec.tsv through text input and output, the
+    bytea casts, binary COPY both ways and the accessors; every malformed text of
+    testdata/vectors/sno_decode_invalid.tsv and testdata/bad_input.tsv refused with its SQLSTATE
+    and, for the codec's errors, the byte position; btree and hash operator classes (an index
+    scan, a merge join, a hash join), ORDER BY in time order;
+  - the generators: sno_new() increasing on the backend's leased partition, sno_new(meta), and a
+    function for every format the Python package makes without arguments;
+  - the fleet: 4 sessions with sno.lease_namespace set and 1 Python process with SNO_LEASE_URL on
+    the same namespace insert 125 000 rows into one sno primary key while one backend is killed
+    (pg_terminate_backend) and its session reconnects: 0 duplicates, at least 5 partitions, and
+    on each partition the holders' time units in disjoint windows, one after another; ORDER BY id
+    equals time order.
+
+usage: run.py   (env: SNO_PG_BINDIR, the server's bindir, default Debian's newest; needs the
+                 Python package `sno` and `psycopg` in the interpreter running it)
+"""
+
+import csv
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import sno
+import sno._formats
+
+REPO = Path(__file__).resolve().parents[2]
+STORE_SERVER = REPO / "scripts" / "store-server"
+VECTORS = REPO / "testdata" / "vectors"
+
+TOTAL_ROWS = 125_000
+SESSIONS = 4
+NAMESPACE = "pg-extension-fleet"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tsv(path):
+    with open(path, newline="") as f:
+        rows = (line for line in f if not line.startswith("#"))
+        return list(csv.DictReader(rows, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def sqlstate_of(conn, sql, params=()):
+    """The SQLSTATE and message the statement fails with (None when it succeeds)."""
+    try:
+        with conn.transaction():
+            conn.execute(sql, params)
+    except psycopg.Error as e:
+        return e.sqlstate, e.diag.message_primary or "", e.diag.message_detail or ""
+    return None
+
+
+def check_vectors(conn):
+    rows = tsv(VECTORS / "sno_codec.tsv")
+    for row in rows:
+        text, raw = row["encoded"], bytes.fromhex(row["hex"])
+        got = conn.execute(
+            "SELECT v::text, v::bytea, sno_partition(v), sno_sequence(v), sno_meta(v),"
+            " (extract(epoch FROM sno_time(v)) * 1000)::bigint, %s::bytea::sno = v"
+            " FROM (SELECT %s::sno AS v) s",
+            (raw, text),
+        ).fetchone()
+        unix_ms = int(row["unix_ns"]) // 1_000_000
+        want = (text, raw, int(row["partition"]), int(row["sequence"]), int(row["meta"]), unix_ms, True)
+        assert got == want, f"{row['label']}: {got} != {want}"
+    # Binary COPY out and back in: the send and receive functions, byte for byte.
+    conn.execute("CREATE TEMP TABLE vec (id sno)")
+    with conn.cursor().copy("COPY vec FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row((row["encoded"],))
+    with conn.cursor().copy("COPY vec TO STDOUT (FORMAT binary)") as copy:
+        dump = b"".join(bytes(chunk) for chunk in copy)
+    for row in rows:
+        assert bytes.fromhex(row["hex"]) in dump, row["label"]
+    conn.execute("CREATE TEMP TABLE vec2 (id sno)")
+    with conn.cursor().copy("COPY vec2 FROM STDIN (FORMAT binary)") as copy:
+        copy.write(dump)
+    same = conn.execute("SELECT count(*) FROM vec JOIN vec2 USING (id)").fetchone()[0]
+    assert same == len(rows), (same, len(rows))
+    # A binary value of another length is refused by the receive function (22P03).
+    bad = dump.replace(b"\x00\x00\x00\x0a", b"\x00\x00\x00\x09", 1)
+    try:
+        with conn.transaction():
+            with conn.cursor().copy("COPY vec2 FROM STDIN (FORMAT binary)") as copy:
+                copy.write(bad)
+        raise AssertionError("a 9-byte binary sno was accepted")
+    except psycopg.Error as e:
+        assert e.sqlstate in ("22P03", "08P01"), (e.sqlstate, str(e))
+    print(f"ok: {len(rows)} codec vectors: text, bytea, binary COPY, accessors")
+
+
+def check_bad_input(conn):
+    # The README's example in upper case: strict decoding refuses it at byte 0.
+    state, message, detail = sqlstate_of(conn, "SELECT 'BRPK4Q72XWF2M63L'::sno")
+    assert state == "22P02", state
+    assert 'invalid input syntax for type sno: "BRPK4Q72XWF2M63L"' in message, message
+    assert "position 0" in detail, detail
+    n = 0
+    for row in tsv(VECTORS / "sno_decode_invalid.tsv"):
+        raw = bytes.fromhex(row["input_hex"])
+        if b"\x00" in raw:
+            continue  # PostgreSQL text never holds a NUL byte
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not UTF-8: refused by the server before the type sees it
+        got = sqlstate_of(conn, "SELECT %s::sno", (text,))
+        # The reference (Go) accepts most of these; the core's strict decoder, which the Python
+        # package shares, says what the type must answer, and at which byte.
+        try:
+            sno.ID.from_str(text)
+            assert got is None, (row["label"], got)
+        except sno.DecodeError as e:
+            assert got is not None and got[0] == "22P02", (row["label"], got)
+            # The detail is the core's message, as Python's exception begins.
+            assert str(e).startswith(got[2]), (row["label"], got, str(e))
+        n += 1
+    # Every text row of the shared bad-input table: refused by the type exactly when the core
+    # refuses it, with the core's words (Python's exception's) as the detail.
+    import json
+
+    for row in tsv(REPO / "testdata" / "bad_input.tsv"):
+        if row["expand"] != "-" or row["rust"] == "-":
+            continue
+        text = json.loads(row["input"])
+        if not isinstance(text, str) or "\x00" in text:
+            continue  # PostgreSQL text never holds a NUL byte
+        got = sqlstate_of(conn, "SELECT %s::sno", (text,))
+        try:
+            sno.ID.from_str(text)
+            assert row["rust"] == "ok" and got is None, (row["case"], got)
+        except sno.DecodeError as e:
+            assert got is not None and got[0] == "22P02" and str(e).startswith(got[2]), (row["case"], got, str(e))
+        n += 1
+    # Casts and arguments out of range.
+    for sql, want in [
+        ("SELECT '\\x00'::bytea::sno", "22P03"),
+        ("SELECT sno_new(256)", "22003"),
+        ("SELECT sno_new(-1)", "22003"),
+        ("SELECT typeid_new('Bad')", "22023"),
+    ]:
+        got = sqlstate_of(conn, sql)
+        assert got is not None and got[0] == want, (sql, got)
+    print(f"ok: {n} malformed texts refused with 22P02, casts and arguments with their SQLSTATEs")
+
+
+def check_operators(conn):
+    conn.execute("CREATE TEMP TABLE ops (id sno PRIMARY KEY, n int)")
+    conn.execute("INSERT INTO ops SELECT sno_new(), g FROM generate_series(1, 5000) g")
+    conn.execute("ANALYZE ops")
+    ids = [r[0] for r in conn.execute("SELECT id::text FROM ops ORDER BY id")]
+    assert ids == sorted(ids) and len(set(ids)) == 5000
+    # Inserted in order within one backend: the id order is the insertion order and time order.
+    ns = [r[0] for r in conn.execute("SELECT n FROM ops ORDER BY id")]
+    assert ns == sorted(ns)
+    times = [r[0] for r in conn.execute("SELECT sno_time(id) FROM ops ORDER BY id")]
+    assert times == sorted(times)
+    mid = ids[2500]
+    plan = "\n".join(r[0] for r in conn.execute("EXPLAIN SELECT * FROM ops WHERE id = %s::sno", (mid,)))
+    assert "Index" in plan, plan
+    assert conn.execute("SELECT count(*) FROM ops WHERE id < %s::sno", (mid,)).fetchone()[0] == 2500
+    assert conn.execute("SELECT count(*) FROM ops WHERE id >= %s::sno", (mid,)).fetchone()[0] == 2500
+    for method in ("hashjoin", "mergejoin"):
+        with conn.transaction():
+            for other in ("hashjoin", "mergejoin", "nestloop"):
+                conn.execute(f"SET LOCAL enable_{other} = {'on' if other == method else 'off'}")
+            plan = "\n".join(r[0] for r in conn.execute("EXPLAIN SELECT count(*) FROM ops a JOIN ops b USING (id)"))
+            assert ("Hash Join" if method == "hashjoin" else "Merge Join") in plan, plan
+            assert conn.execute("SELECT count(*) FROM ops a JOIN ops b USING (id)").fetchone()[0] == 5000
+    assert conn.execute("SELECT count(DISTINCT id) FROM ops").fetchone()[0] == 5000
+    conn.execute("CREATE TEMP TABLE hashed (id sno) PARTITION BY HASH (id)")
+    for i in range(2):
+        conn.execute(f"CREATE TEMP TABLE hashed_{i} PARTITION OF hashed FOR VALUES WITH (MODULUS 2, REMAINDER {i})")
+    conn.execute("INSERT INTO hashed SELECT id FROM ops")
+    parts = conn.execute("SELECT count(*) FROM hashed_0").fetchone()[0]
+    assert 0 < parts < 5000, parts
+    print("ok: btree index, merge and hash joins, hash partitioning, ORDER BY id is time order")
+
+
+def check_generators(conn):
+    a, b = conn.execute("SELECT sno_new(), sno_new(7)").fetchone()
+    a, b = sno.ID(a), sno.ID(b)
+    assert a < b and b.meta == 7 and a.partition == b.partition
+    leased = conn.execute("SELECT sno_lease_partition()").fetchone()[0]
+    assert leased == a.partition, (leased, a.partition)
+    count = 0
+    # The format modules (`sno.ulid`, …), as the package's generated list has them.
+    for fmt in (name for name in sno._formats.__all__ if name.islower()):
+        new = getattr(getattr(sno, fmt), "new", None)
+        if new is None:
+            continue
+        try:
+            new()
+        except TypeError:
+            continue  # takes an argument (TypeID's prefix): below
+        first, second = conn.execute(f"SELECT {fmt}_new(), {fmt}_new()").fetchone()
+        assert first != second and first < second, (fmt, first, second)
+        count += 1
+    assert count >= 6, count
+    tid = conn.execute("SELECT typeid_new('user')").fetchone()[0]
+    assert sno.TypeID.from_str(tid).prefix == "user", tid
+    print(f"ok: sno_new on the leased partition {leased}, {count} other formats' generators, typeid_new")
+
+
+def check_fleet(dsn, url, pg_pid_port):
+    conn = psycopg.connect(dsn, autocommit=True)
+    conn.execute("CREATE TABLE fleet (id sno PRIMARY KEY DEFAULT sno_new(), source text NOT NULL)")
+    stop = threading.Event()
+    errors = []
+    per_session = 20_000
+    python_rows = TOTAL_ROWS - SESSIONS * per_session
+    pids = {}
+
+    def session(k):
+        done = 0
+        while done < per_session:
+            try:
+                with psycopg.connect(dsn, autocommit=True) as c:
+                    c.execute(f"SET sno.lease_namespace = '{NAMESPACE}'")
+                    pid = c.execute("SELECT pg_backend_pid()").fetchone()[0]
+                    pids.setdefault(k, []).append(pid)
+                    while done < per_session:
+                        n = min(500, per_session - done)
+                        c.execute(
+                            "INSERT INTO fleet (source) SELECT %s FROM generate_series(1, %s)",
+                            (f"session{k}/{pid}", n),
+                        )
+                        done += n
+            except psycopg.OperationalError:
+                continue  # this backend was terminated: reconnect, a new backend leases anew
+            except Exception as e:  # noqa: BLE001 - reported by the main thread
+                errors.append(e)
+                return
+
+    threads = [threading.Thread(target=session, args=(k,)) for k in range(SESSIONS)]
+    env = dict(os.environ, SNO_LEASE_URL=url, SNO_LEASE_NAMESPACE=NAMESPACE)
+    env.pop("SNO_PARTITION", None)
+    app = subprocess.Popen(
+        [sys.executable, "-c", APP, dsn, str(python_rows)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for t in threads:
+        t.start()
+    # Mid-run: terminate one session's backend while it inserts.
+    victim = None
+    deadline = time.monotonic() + 60
+    while victim is None and time.monotonic() < deadline:
+        have = conn.execute("SELECT count(*) FROM fleet").fetchone()[0]
+        if have > TOTAL_ROWS // 4 and pids.get(0):
+            victim = pids[0][-1]
+            assert conn.execute("SELECT pg_terminate_backend(%s)", (victim,)).fetchone()[0]
+        time.sleep(0.05)
+    assert victim is not None, "the run ended before a backend could be killed"
+    for t in threads:
+        t.join(timeout=300)
+    out, err = app.communicate(timeout=300)
+    assert app.returncode == 0, f"the Python process failed:\n{err}"
+    assert not errors, errors
+    rows = conn.execute("SELECT id::text, source FROM fleet").fetchall()
+    assert len(rows) == TOTAL_ROWS, len(rows)
+    ids = [sno.ID(r[0]) for r in rows]
+    assert len({i.bytes for i in ids}) == TOTAL_ROWS, "duplicates"
+    # Per partition, each holder's units lie in one window, and the windows do not overlap.
+    windows = {}
+    for i, (_, source) in zip(ids, rows):
+        holder = "python" if source == "python" else source
+        lo, hi = windows.get((i.partition, holder), (i.timestamp, i.timestamp))
+        windows[(i.partition, holder)] = (min(lo, i.timestamp), max(hi, i.timestamp))
+    partitions = {p for p, _ in windows}
+    for p in partitions:
+        spans = sorted(w for (q, _), w in windows.items() if q == p)
+        for (_, hi), (lo, _) in zip(spans, spans[1:]):
+            assert hi < lo, f"partition {p}: two holders' windows overlap"
+    holders = {h for _, h in windows}
+    assert len(partitions) >= SESSIONS + 1, partitions
+    assert any(h.endswith(f"/{victim}") for h in holders), "the killed backend made no row"
+    # Every holder released its lease on exit: the killed backend (pg_terminate_backend runs
+    # its exit hooks), the sessions' backends when they disconnected, the Python process.
+    victims = conn.execute(
+        "SELECT count(*) FROM sno_partition_leases WHERE namespace = %s AND holder LIKE %s",
+        (NAMESPACE, f"%/{victim}/%"),
+    ).fetchone()[0]
+    assert victims == 1, f"no lease row of the killed backend {victim}"
+    deadline = time.monotonic() + 10
+    while True:
+        held = conn.execute(
+            "SELECT count(*) FROM sno_partition_leases WHERE namespace = %s AND expires_at > now()",
+            (NAMESPACE,),
+        ).fetchone()[0]
+        if held == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert held == 0, f"{held} leases still held after every holder exited"
+    ordered = [r[0] for r in conn.execute("SELECT sno_time(id) FROM fleet ORDER BY id")]
+    by_time = [r[0] for r in conn.execute("SELECT sno_time(id) FROM fleet ORDER BY sno_time(id)")]
+    assert ordered == by_time
+    print(
+        f"ok: fleet: {TOTAL_ROWS} rows from {SESSIONS} sessions and 1 Python process, 0 duplicates,"
+        f" {len(partitions)} partitions, {len(holders)} holders (backend {victim} killed mid-run),"
+        " disjoint windows per partition, every lease released on exit, ORDER BY id = time order"
+    )
+
+
+APP = """
+import sys, psycopg, sno
+dsn, n = sys.argv[1], int(sys.argv[2])
+with psycopg.connect(dsn, autocommit=True) as c:
+    done = 0
+    while done < n:
+        k = min(500, n - done)
+        with c.cursor().copy("COPY fleet (id, source) FROM STDIN") as copy:
+            for _ in range(k):
+                copy.write_row((str(sno.new()), "python"))
+        done += k
+"""
+
+
+def main():
+    root = Path(tempfile.mkdtemp(prefix="sno-pg-ext-"))
+    server = root / "pg"
+    port = free_port()
+    try:
+        url = subprocess.run(
+            ["bash", str(STORE_SERVER), "start", "pg", str(server), str(port)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        dsn = f"host=127.0.0.1 port={port} user=postgres dbname=postgres"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION sno")
+            version = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'sno'").fetchone()[0]
+            assert version == sno.__version__, (version, sno.__version__)
+            check_vectors(conn)
+            check_bad_input(conn)
+            check_operators(conn)
+            check_generators(conn)
+        check_fleet(dsn, url, port)
+        print("all extension tests passed")
+    finally:
+        subprocess.run(["bash", str(STORE_SERVER), "stop", "pg", str(server)], check=False)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
