@@ -67,9 +67,50 @@ pub(crate) fn register_settings() {
 /// What a lease was taken with: a change of any setting leases anew.
 #[derive(PartialEq, Eq)]
 struct Settings {
-    url: String,
-    namespace: String,
+    /// `sno.lease_url` as set (`None`: this server).
+    url: Option<Vec<u8>>,
+    namespace: Vec<u8>,
     ttl: Duration,
+}
+
+impl Settings {
+    /// The settings as this session has them now, read without allocating when `held` has the
+    /// same (every `sno_new()` compares them).
+    fn matches(&self) -> bool {
+        // SAFETY: a string setting is NULL or a NUL-terminated string PostgreSQL owns, valid
+        // until the setting changes, which cannot happen during this read.
+        let (url, namespace) = unsafe { (guc_bytes(&LEASE_URL), guc_bytes(&LEASE_NAMESPACE)) };
+        self.url.as_deref() == url.filter(|u| !u.is_empty())
+            && self.namespace.as_slice() == namespace.unwrap_or(b"default")
+            && self.ttl == ttl_setting()
+    }
+
+    /// The settings as this session has them now.
+    fn current() -> Settings {
+        // SAFETY: as in `matches`.
+        let (url, namespace) = unsafe { (guc_bytes(&LEASE_URL), guc_bytes(&LEASE_NAMESPACE)) };
+        Settings {
+            url: url.filter(|u| !u.is_empty()).map(<[u8]>::to_vec),
+            namespace: namespace.unwrap_or(b"default").to_vec(),
+            ttl: ttl_setting(),
+        }
+    }
+}
+
+/// The bytes of a string setting, without its NUL (`None` when unset).
+///
+/// # Safety
+/// The setting's pointer is NULL or a NUL-terminated string that lives while the result is used.
+unsafe fn guc_bytes<'a>(setting: &'static GucSetting<Option<CString>>) -> Option<&'a [u8]> {
+    // SAFETY: the setting's variable holds NULL or a string PostgreSQL owns (caller's contract).
+    let ptr = unsafe { *setting.as_ptr() };
+    // SAFETY: as above.
+    (!ptr.is_null()).then(|| unsafe { CStr::from_ptr(ptr) }.to_bytes())
+}
+
+/// `sno.lease_ttl`.
+fn ttl_setting() -> Duration {
+    Duration::from_secs(LEASE_TTL.get().max(1) as u64)
 }
 
 /// The backend's lease and the generator that mints on it.
@@ -89,15 +130,14 @@ thread_local! {
 /// react to a cancel or termination) while the unit is used up, the clock went back, or the
 /// lease is being renewed, within the generator's maximum wait.
 pub(crate) fn next(meta: u8) -> Id {
-    let settings = current_settings();
     HELD.with(|held| {
         let mut held = held.borrow_mut();
-        if held.as_ref().is_none_or(|h| h.settings != settings) {
+        if held.as_ref().is_none_or(|h| !h.settings.matches()) {
             // A changed setting: the old lease is released first, then a new one taken.
             if let Some(old) = held.take() {
                 release(old);
             }
-            *held = Some(acquire(settings));
+            *held = Some(acquire(Settings::current()));
         }
         let generator = &held.as_ref().expect("just leased").generator;
         let waited = sno_core::wait::retry(
@@ -117,23 +157,6 @@ pub(crate) fn next(meta: u8) -> Id {
             Err(never) => match never {},
         }
     })
-}
-
-/// The settings as this session has them now.
-fn current_settings() -> Settings {
-    let namespace = LEASE_NAMESPACE
-        .get()
-        .map(|c| c.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "default".to_string());
-    let url = match LEASE_URL.get() {
-        Some(url) if !url.is_empty() => url.to_string_lossy().into_owned(),
-        _ => this_server(),
-    };
-    Settings {
-        url,
-        namespace,
-        ttl: Duration::from_secs(LEASE_TTL.get().max(1) as u64),
-    }
 }
 
 /// A libpq `key=value` string for this server: its first Unix socket directory and its port,
@@ -179,9 +202,14 @@ fn quote(value: &str) -> String {
 /// with every signal blocked (they never handle the backend's signals); the release on exit is
 /// registered once per backend.
 fn acquire(settings: Settings) -> Held {
-    let options = LeaseOptions::new(settings.namespace.clone()).ttl(settings.ttl);
+    let namespace = String::from_utf8_lossy(&settings.namespace).into_owned();
+    let options = LeaseOptions::new(namespace).ttl(settings.ttl);
+    let url = match &settings.url {
+        Some(url) => String::from_utf8_lossy(url).into_owned(),
+        None => this_server(),
+    };
     let leased = with_signals_blocked(|| {
-        let lease = Lease::acquire(&settings.url, &options)?;
+        let lease = Lease::acquire(&url, &options)?;
         let generator = lease.generator()?;
         Ok::<_, sno_lease::Error>((lease, generator))
     });

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The sno extension against the ways people make keys in PostgreSQL today, measured in one run
+on a throwaway server (scripts/store-server; the extension installed: scripts/pg-extension
+install).
+
+For each key generator: a table with the key as its primary key and `DEFAULT <generator>`, and
+one `INSERT INTO t (n) SELECT g FROM generate_series(1, 1000000) g` into it, timed (the best of
+ROUNDS runs, each into a fresh table), then the size of its primary key's btree index; and the
+generator alone, `SELECT count(<generator>) FROM generate_series(1, 1000000)`. The peers are
+`gen_random_uuid()` (built in), a PL/pgSQL ULID function of the kind people paste (a 48-bit Unix
+millisecond time and pgcrypto's random bytes, as a `uuid`), and a sno key stored as `text`.
+Prints markdown tables; ratios compare figures of this run.
+
+usage: bench.py [--rows N] [--rounds K]   (needs psycopg)
+"""
+
+import argparse
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import psycopg
+
+REPO = Path(__file__).resolve().parents[2]
+STORE_SERVER = REPO / "scripts" / "store-server"
+
+PLPGSQL_ULID = """
+CREATE FUNCTION plpgsql_ulid() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    unix_ms bytea := int8send((extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+BEGIN
+    RETURN encode(substring(unix_ms FROM 3 FOR 6) || gen_random_bytes(10), 'hex')::uuid;
+END
+$$;
+"""
+
+# (label, column type, DEFAULT expression)
+KEYS = [
+    ("sno_new()", "sno", "sno_new()"),
+    ("ulid_new()", "uuid", "ulid_new()"),
+    ("uuid7_new()", "uuid", "uuid7_new()"),
+    ("gen_random_uuid() (UUIDv4, built in)", "uuid", "gen_random_uuid()"),
+    ("plpgsql_ulid() (PL/pgSQL + pgcrypto)", "uuid", "plpgsql_ulid()"),
+    ("sno_new()::text", "text", "sno_new()::text"),
+]
+PEER = "gen_random_uuid() (UUIDv4, built in)"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def timed(conn, sql):
+    started = time.perf_counter()
+    conn.execute(sql)
+    return time.perf_counter() - started
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="sno-pg-bench-"))
+    port = free_port()
+    try:
+        subprocess.run(
+            ["bash", str(STORE_SERVER), "start", "pg", str(root / "pg"), str(port)],
+            check=True,
+            capture_output=True,
+        )
+        dsn = f"host=127.0.0.1 port={port} user=postgres dbname=postgres"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION sno")
+            conn.execute("CREATE EXTENSION pgcrypto")
+            conn.execute(PLPGSQL_ULID)
+            server = conn.execute("SHOW server_version").fetchone()[0]
+            conn.execute("SELECT sno_new()")  # the backend's lease, outside the timings
+            rows = {}
+            for label, column, default in KEYS:
+                inserts, calls = [], []
+                size = 0
+                for _ in range(args.rounds):
+                    conn.execute("DROP TABLE IF EXISTS t")
+                    conn.execute(f"CREATE TABLE t (id {column} PRIMARY KEY DEFAULT {default}, n int NOT NULL)")
+                    conn.execute("CHECKPOINT")
+                    inserts.append(
+                        timed(conn, f"INSERT INTO t (n) SELECT g FROM generate_series(1, {args.rows}) g")
+                    )
+                    size = conn.execute("SELECT pg_relation_size('t_pkey')").fetchone()[0]
+                    calls.append(timed(conn, f"SELECT count({default}) FROM generate_series(1, {args.rows})"))
+                conn.execute("DROP TABLE t")
+                rows[label] = (column, min(inserts), statistics.median(inserts), min(calls), size)
+        peer_insert, peer_call = rows[PEER][1], rows[PEER][3]
+        print(f"PostgreSQL {server}, {args.rows:,} rows, best of {args.rounds} rounds\n")
+        print(f"| key | column | INSERT … SELECT {args.rows:,} rows (s) | vs gen_random_uuid() | the generator alone (ns/call) | vs gen_random_uuid() | primary key index (MB) |")
+        print("|---|---|---|---|---|---|---|")
+        for label, (column, best, _median, call, size) in rows.items():
+            print(
+                f"| {label} | `{column}` | {best:.2f} | {peer_insert / best:.2f}× | "
+                f"{call / args.rows * 1e9:.0f} | {peer_call / call:.2f}× | {size / 2**20:.1f} |"
+            )
+    finally:
+        subprocess.run(["bash", str(STORE_SERVER), "stop", "pg", str(root / "pg")], check=False)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
