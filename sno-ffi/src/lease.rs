@@ -7,7 +7,6 @@
 
 #[cfg(feature = "lease")]
 use std::ffi::CStr;
-use std::ffi::c_char;
 #[cfg(feature = "lease")]
 use std::time::Duration;
 
@@ -127,7 +126,7 @@ unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failur
 #[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_acquire(
-    url: *const c_char,
+    url: *const std::ffi::c_char,
     opts: *const sno_lease_options,
     out: *mut *mut sno_lease,
 ) -> sno_status {

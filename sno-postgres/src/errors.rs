@@ -29,6 +29,10 @@ pub(crate) fn sqlstate(kind: ErrorKind) -> Code {
         | K::UnknownFormat
         | K::UnknownClock
         | K::InvalidEnvironment
+        | K::InvalidSequenceBounds
+        | K::SequenceOutOfRange
+        | K::InvalidSnapshot
+        | K::SnapshotAhead
         | K::LeaseInvalidUrl
         | K::LeaseInvalidOptions => Code::ERRCODE_INVALID_PARAMETER_VALUE,
         // The generator cannot mint now: a retry later may succeed.
@@ -38,7 +42,12 @@ pub(crate) fn sqlstate(kind: ErrorKind) -> Code {
         | K::ClockRollback
         | K::LeaseExpired
         | K::LeaseLost
-        | K::LeaseUnavailable => Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        | K::LeaseUnavailable
+        | K::Forked
+        | K::MissingPartition => Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        // The lease store answered with an error: privileges, a read-only server (a standby),
+        // an unexpected schema.
+        K::LeaseStore => Code::ERRCODE_EXTERNAL_ROUTINE_EXCEPTION,
         K::LeaseNoFreePartition | K::PartitionPoolExhausted | K::BatchTooLarge => {
             Code::ERRCODE_INSUFFICIENT_RESOURCES
         }
@@ -47,6 +56,7 @@ pub(crate) fn sqlstate(kind: ErrorKind) -> Code {
         }
         K::LeaseAuthenticationFailed => Code::ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
         K::RandomnessUnavailable => Code::ERRCODE_SYSTEM_ERROR,
+        // A kind a later core adds, until it is given its own.
         _ => Code::ERRCODE_INTERNAL_ERROR,
     }
 }

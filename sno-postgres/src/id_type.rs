@@ -303,7 +303,9 @@ CREATE OPERATOR CLASS sno_ops DEFAULT FOR TYPE sno USING btree AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 sno_cmp(sno, sno);
+    FUNCTION 1 sno_cmp(sno, sno),
+    -- Equal values are equal bytes: btree deduplication may merge them (PostgreSQL 13+).
+    FUNCTION 4 btequalimage(oid);
 
 CREATE OPERATOR CLASS sno_hash_ops DEFAULT FOR TYPE sno USING hash AS
     OPERATOR 1 =,

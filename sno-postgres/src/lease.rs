@@ -129,35 +129,54 @@ thread_local! {
 /// The next ID of the backend's leased generator, with `meta`: waits (in short steps that
 /// react to a cancel or termination) while the unit is used up, the clock went back, or the
 /// lease is being renewed, within the generator's maximum wait.
+///
+/// The backend's lease is never borrowed while PostgreSQL may end the backend
+/// (`CHECK_FOR_INTERRUPTS`, whose FATAL runs the exit hooks without unwinding): the wait gives
+/// the borrow back at each pending interrupt, and the lease is taken outside any borrow.
 pub(crate) fn next(meta: u8) -> Id {
-    HELD.with(|held| {
-        let mut held = held.borrow_mut();
-        if held.as_ref().is_none_or(|h| !h.settings.matches()) {
-            // A changed setting: the old lease is released first, then a new one taken.
-            if let Some(old) = held.take() {
-                release(old);
-            }
-            *held = Some(acquire(Settings::current()));
+    if HELD.with(|held| held.borrow().as_ref().is_none_or(|h| !h.settings.matches())) {
+        // A changed setting: the old lease is released first, then a new one taken.
+        if let Some(old) = HELD.with(|held| held.borrow_mut().take()) {
+            release(old);
         }
-        let generator = &held.as_ref().expect("just leased").generator;
-        let waited = sno_core::wait::retry(
-            generator.max_wait(),
-            SystemClock::precise_unix_ns,
-            |e| generator.can_wait(e),
-            || generator.try_next(meta),
-            |pause| -> Result<(), core::convert::Infallible> {
-                generator.wait_step(pause.error, pause.length().min(Duration::from_millis(20)));
-                pgrx::check_for_interrupts!();
-                Ok(())
-            },
-        );
+        let new = acquire(Settings::current());
+        HELD.with(|held| *held.borrow_mut() = Some(new));
+    }
+    let started = std::time::Instant::now();
+    loop {
+        let waited = HELD.with(|held| {
+            let held = held.borrow();
+            let generator = &held.as_ref().expect("leased above").generator;
+            sno_core::wait::retry(
+                generator.max_wait().saturating_sub(started.elapsed()),
+                SystemClock::precise_unix_ns,
+                |e| generator.can_wait(e),
+                || generator.try_next(meta),
+                |pause| {
+                    generator.wait_step(pause.error, pause.length().min(POLL));
+                    // SAFETY: a plain read of PostgreSQL's flag, set by its signal handlers.
+                    if unsafe { pg_sys::InterruptPending } != 0 {
+                        Err(())
+                    } else {
+                        Ok(())
+                    }
+                },
+            )
+        });
         match waited {
-            Ok(Ok(id)) => id,
+            Ok(Ok(id)) => return id,
             Ok(Err(e)) => errors::raise_core(e),
-            Err(never) => match never {},
+            // An interrupt came: served with nothing borrowed (a cancel raises here), then the
+            // wait goes on within what is left of it.
+            Err(()) => {
+                pgrx::check_for_interrupts!();
+            }
         }
-    })
+    }
 }
+
+/// The longest step of a wait before pending interrupts are looked at.
+const POLL: Duration = Duration::from_millis(20);
 
 /// A libpq `key=value` string for this server: its first Unix socket directory and its port,
 /// the current database, the session's user.
@@ -171,8 +190,9 @@ fn this_server() -> String {
     };
     let dir = dirs.split(',').next().unwrap_or("").trim().to_string();
     format!(
-        "host={} port={port} dbname={} user={} application_name='sno lease'",
-        quote(if dir.is_empty() { "/tmp" } else { &dir }),
+        "host={} port={port} dbname={} user={}",
+        // No socket directory (unix_socket_directories = ''): the loopback interface.
+        quote(if dir.is_empty() { "localhost" } else { &dir }),
         quote(&database),
         quote(&user)
     )
@@ -198,9 +218,11 @@ fn quote(value: &str) -> String {
     format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
-/// Leases a partition with `settings`, and makes its generator. The lease's threads start
-/// with every signal blocked (they never handle the backend's signals); the release on exit is
-/// registered once per backend.
+/// Leases a partition with `settings`, and makes its generator. The store is asked on a thread
+/// of its own, started with every signal blocked (as are the lease's renewal threads, which it
+/// starts), while the backend waits for it in steps that serve a cancel, a `statement_timeout` or
+/// a termination: one that ends the wait leaves the thread to finish alone and release what it
+/// got. The release on exit is registered once per backend.
 fn acquire(settings: Settings) -> Held {
     let namespace = String::from_utf8_lossy(&settings.namespace).into_owned();
     let options = LeaseOptions::new(namespace).ttl(settings.ttl);
@@ -208,11 +230,40 @@ fn acquire(settings: Settings) -> Held {
         Some(url) => String::from_utf8_lossy(url).into_owned(),
         None => this_server(),
     };
-    let leased = with_signals_blocked(|| {
-        let lease = Lease::acquire(&url, &options)?;
-        let generator = lease.generator()?;
-        Ok::<_, sno_lease::Error>((lease, generator))
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+    let spawned = with_signals_blocked(|| {
+        std::thread::Builder::new()
+            .name("sno-lease-acquire".into())
+            .spawn(move || {
+                let leased = Lease::acquire(&url, &options).and_then(|lease| {
+                    let generator = lease.generator()?;
+                    Ok((lease, generator))
+                });
+                // A backend that stopped waiting has dropped the receiver: the lease is
+                // dropped here, which releases it.
+                let _ = sender.send(leased);
+            })
     });
+    if let Err(e) = spawned {
+        errors::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_INSUFFICIENT_RESOURCES,
+            format!("sno: cannot start the thread that leases a partition: {e}"),
+            None,
+        );
+    }
+    let leased = loop {
+        match receiver.recv_timeout(POLL) {
+            Ok(leased) => break leased,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                pgrx::check_for_interrupts!();
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => errors::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                "sno: the thread that leases a partition ended without an answer".into(),
+                None,
+            ),
+        }
+    };
     let (lease, generator) = leased.unwrap_or_else(|e| errors::raise_lease(e));
     register_release_on_exit();
     Held {
@@ -234,19 +285,26 @@ fn release(held: Held) {
 }
 
 /// Runs `f` with every signal blocked in this thread, so that the threads it starts inherit the
-/// mask; the backend's own mask is restored after (signals that came meanwhile are delivered
-/// then).
+/// mask; the backend's own mask is restored after, also when `f` panics (signals that came
+/// meanwhile are delivered then).
 fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
+    /// Restores the saved mask when dropped.
+    struct Restore(libc::sigset_t);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: pthread_sigmask with a valid pointer to the saved set.
+            unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, core::ptr::null_mut()) };
+        }
+    }
     // SAFETY: sigfillset and pthread_sigmask with valid pointers to local sets.
-    unsafe {
+    let _restore = unsafe {
         let mut all: libc::sigset_t = core::mem::zeroed();
         let mut old: libc::sigset_t = core::mem::zeroed();
         libc::sigfillset(&mut all);
         libc::pthread_sigmask(libc::SIG_BLOCK, &all, &mut old);
-        let out = f();
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, core::ptr::null_mut());
-        out
-    }
+        Restore(old)
+    };
+    f()
 }
 
 /// Registers [`release_on_exit`] with `on_proc_exit`, once per backend.
@@ -263,13 +321,15 @@ fn register_release_on_exit() {
 /// The backend exits: release its lease, so that the partition is free at once.
 #[pg_guard]
 unsafe extern "C-unwind" fn release_on_exit(_code: i32, _arg: pg_sys::Datum) {
-    if let Some(held) = HELD.with(|h| h.borrow_mut().take()) {
+    // Never borrowed when PostgreSQL can end the backend (see `next`); `try_borrow_mut` keeps
+    // the exit quiet if that ever changed.
+    let held = HELD.with(|h| h.try_borrow_mut().ok().and_then(|mut h| h.take()));
+    if let Some(held) = held {
         release(held);
     }
 }
 
-/// The partition and fencing token of this backend's lease, or NULL before its first
-/// `sno_new()`.
+/// The partition of this backend's lease, or NULL before its first `sno_new()`.
 #[pg_extern(volatile, parallel_unsafe)]
 fn sno_lease_partition() -> Option<i32> {
     HELD.with(|h| h.borrow().as_ref().map(|h| i32::from(h.lease.partition())))

@@ -17,8 +17,9 @@ install).
     on each partition the holders' time units in disjoint windows, one after another; ORDER BY id
     equals time order.
 
-usage: run.py   (env: SNO_PG_BINDIR, the server's bindir, default Debian's newest; needs the
-                 Python package `sno` and `psycopg` in the interpreter running it)
+usage: run.py   (env: SNO_PG_BINDIR, the bindir of the server to start, which scripts/store-server
+                 reads (default: Debian's first); needs the Python package `sno` and `psycopg`
+                 in the interpreter running it)
 """
 
 import csv
@@ -44,6 +45,7 @@ VECTORS = REPO / "testdata" / "vectors"
 TOTAL_ROWS = 125_000
 SESSIONS = 4
 NAMESPACE = "pg-extension-fleet"
+LONG_TTL = 600
 
 
 def free_port():
@@ -103,7 +105,7 @@ def check_vectors(conn):
                 copy.write(bad)
         raise AssertionError("a 9-byte binary sno was accepted")
     except psycopg.Error as e:
-        assert e.sqlstate in ("22P03", "08P01"), (e.sqlstate, str(e))
+        assert e.sqlstate == "22P03", (e.sqlstate, str(e))
     print(f"ok: {len(rows)} codec vectors: text, bytea, binary COPY, accessors")
 
 
@@ -201,6 +203,17 @@ def check_generators(conn):
     assert a < b and b.meta == 7 and a.partition == b.partition
     leased = conn.execute("SELECT sno_lease_partition()").fetchone()[0]
     assert leased == a.partition, (leased, a.partition)
+    # A new namespace mid-session: the next sno_new() releases the old lease and takes one there.
+    pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    conn.execute("SET sno.lease_namespace = 'second'")
+    c = sno.ID(conn.execute("SELECT sno_new()").fetchone()[0])
+    assert c > b and c.partition == conn.execute("SELECT sno_lease_partition()").fetchone()[0]
+    rows = conn.execute(
+        "SELECT namespace, expires_at > now() FROM sno_partition_leases WHERE holder LIKE %s ORDER BY namespace",
+        (f"%/{pid}/%",),
+    ).fetchall()
+    assert rows == [("default", False), ("second", True)], rows
+    conn.execute("RESET sno.lease_namespace")
     count = 0
     # The format modules (`sno.ulid`, …), as the package's generated list has them.
     for fmt in (name for name in sno._formats.__all__ if name.islower()):
@@ -222,7 +235,10 @@ def check_generators(conn):
 
 def check_fleet(dsn, url, pg_pid_port):
     conn = psycopg.connect(dsn, autocommit=True)
-    conn.execute("CREATE TABLE fleet (id sno PRIMARY KEY DEFAULT sno_new(), source text NOT NULL)")
+    conn.execute(
+        "CREATE TABLE fleet (id sno PRIMARY KEY DEFAULT sno_new(), source text NOT NULL,"
+        " made timestamptz NOT NULL DEFAULT clock_timestamp())"
+    )
     stop = threading.Event()
     errors = []
     per_session = 20_000
@@ -235,6 +251,8 @@ def check_fleet(dsn, url, pg_pid_port):
             try:
                 with psycopg.connect(dsn, autocommit=True) as c:
                     c.execute(f"SET sno.lease_namespace = '{NAMESPACE}'")
+                    # A TTL far past the run: a lease not released at exit would still be held.
+                    c.execute(f"SET sno.lease_ttl = {LONG_TTL}")
                     pid = c.execute("SELECT pg_backend_pid()").fetchone()[0]
                     pids.setdefault(k, []).append(pid)
                     while done < per_session:
@@ -251,7 +269,7 @@ def check_fleet(dsn, url, pg_pid_port):
                 return
 
     threads = [threading.Thread(target=session, args=(k,)) for k in range(SESSIONS)]
-    env = dict(os.environ, SNO_LEASE_URL=url, SNO_LEASE_NAMESPACE=NAMESPACE)
+    env = dict(os.environ, SNO_LEASE_URL=url, SNO_LEASE_NAMESPACE=NAMESPACE, SNO_LEASE_TTL=str(LONG_TTL))
     env.pop("SNO_PARTITION", None)
     app = subprocess.Popen(
         [sys.executable, "-c", APP, dsn, str(python_rows)],
@@ -272,6 +290,8 @@ def check_fleet(dsn, url, pg_pid_port):
             assert conn.execute("SELECT pg_terminate_backend(%s)", (victim,)).fetchone()[0]
         time.sleep(0.05)
     assert victim is not None, "the run ended before a backend could be killed"
+    # The terminated backend released its lease on its way out, long before its TTL.
+    assert released_soon(conn, f"%/{victim}/%"), f"the killed backend {victim} kept its lease"
     for t in threads:
         t.join(timeout=300)
     out, err = app.communicate(timeout=300)
@@ -295,23 +315,22 @@ def check_fleet(dsn, url, pg_pid_port):
     holders = {h for _, h in windows}
     assert len(partitions) >= SESSIONS + 1, partitions
     assert any(h.endswith(f"/{victim}") for h in holders), "the killed backend made no row"
-    # Every holder released its lease on exit: the killed backend (pg_terminate_backend runs
-    # its exit hooks), the sessions' backends when they disconnected, the Python process.
-    victims = conn.execute(
+    # The Python process leased from the namespace (no default partition), and every holder
+    # released its lease on exit, each well within its 600 s TTL: the sessions' backends when
+    # they disconnected, the Python process at interpreter exit.
+    app_rows = conn.execute(
         "SELECT count(*) FROM sno_partition_leases WHERE namespace = %s AND holder LIKE %s",
-        (NAMESPACE, f"%/{victim}/%"),
+        (NAMESPACE, f"%/{app.pid}/%"),
     ).fetchone()[0]
-    assert victims == 1, f"no lease row of the killed backend {victim}"
-    deadline = time.monotonic() + 10
-    while True:
-        held = conn.execute(
-            "SELECT count(*) FROM sno_partition_leases WHERE namespace = %s AND expires_at > now()",
-            (NAMESPACE,),
-        ).fetchone()[0]
-        if held == 0 or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert held == 0, f"{held} leases still held after every holder exited"
+    assert app_rows == 1, f"the Python process {app.pid} holds no lease of {NAMESPACE}"
+    assert released_soon(conn, "%"), "leases still held after every holder exited"
+    # Each row's time is the time it was made: at most one 4 ms unit after its insert's clock,
+    # never long before it.
+    bad = conn.execute(
+        "SELECT count(*) FROM fleet WHERE sno_time(id) > made + interval '4 ms'"
+        " OR sno_time(id) < made - interval '60 s'"
+    ).fetchone()[0]
+    assert bad == 0, f"{bad} rows whose sno time is not when they were made"
     ordered = [r[0] for r in conn.execute("SELECT sno_time(id) FROM fleet ORDER BY id")]
     by_time = [r[0] for r in conn.execute("SELECT sno_time(id) FROM fleet ORDER BY sno_time(id)")]
     assert ordered == by_time
@@ -320,6 +339,23 @@ def check_fleet(dsn, url, pg_pid_port):
         f" {len(partitions)} partitions, {len(holders)} holders (backend {victim} killed mid-run),"
         " disjoint windows per partition, every lease released on exit, ORDER BY id = time order"
     )
+
+
+def released_soon(conn, holder_pattern):
+    """Whether every lease of the fleet's namespace whose holder matches has been released
+    (expired) within 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        held = conn.execute(
+            "SELECT count(*) FROM sno_partition_leases WHERE namespace = %s AND holder LIKE %s"
+            " AND expires_at > now()",
+            (NAMESPACE, holder_pattern),
+        ).fetchone()[0]
+        if held == 0:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
 
 
 APP = """
