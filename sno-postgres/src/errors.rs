@@ -95,3 +95,13 @@ pub(crate) fn invalid_text(type_name: &str, input: &[u8], err: sno_core::Error) 
         Some(err.to_string()),
     )
 }
+
+/// Raises the error of a binary value that is no `sno` (the receive function, the `bytea` cast):
+/// SQLSTATE 22P03, the core's words (its length) as the detail.
+pub(crate) fn invalid_binary(err: sno_core::Error) -> ! {
+    raise(
+        Code::ERRCODE_INVALID_BINARY_REPRESENTATION,
+        "invalid binary form for type sno".into(),
+        Some(err.to_string()),
+    )
+}

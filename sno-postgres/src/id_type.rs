@@ -145,11 +145,10 @@ fn sno_recv(mut buffer: pgrx::datum::Internal) -> Sno {
     };
     let left = (buf.len - buf.cursor) as usize;
     if left != BINARY_LEN {
-        errors::raise(
-            pgrx::PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid binary sno: {left} bytes, expected {BINARY_LEN}"),
-            None,
-        );
+        errors::invalid_binary(sno_core::Error::InvalidLength {
+            expected: BINARY_LEN,
+            actual: left,
+        });
     }
     let mut bytes = [0u8; BINARY_LEN];
     // SAFETY: `left` bytes remain in the buffer from its cursor; pq_copymsgbytes copies them.
@@ -251,11 +250,7 @@ fn sno_to_bytea(value: Sno) -> Vec<u8> {
 fn sno_from_bytea(bytes: &[u8]) -> Sno {
     match Id::from_slice(bytes) {
         Ok(id) => id.into(),
-        Err(e) => errors::raise(
-            pgrx::PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid binary sno: {e}"),
-            None,
-        ),
+        Err(e) => errors::invalid_binary(e),
     }
 }
 

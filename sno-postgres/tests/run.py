@@ -70,6 +70,30 @@ def sqlstate_of(conn, sql, params=()):
     return None
 
 
+def check_regress(port):
+    """The pg_regress suite (tests/sql, tests/expected) against the running server: the type's
+    fixed answers, errors and their details as psql prints them."""
+    bindir = Path(os.environ.get("SNO_PG_BINDIR") or sorted(Path("/usr/lib/postgresql").glob("*/bin"))[0])
+    pg_regress = bindir.parent / "lib" / "pgxs" / "src" / "test" / "regress" / "pg_regress"
+    assert pg_regress.exists(), f"{pg_regress}: install the server's development files (postgresql-server-dev-NN)"
+    tests = Path(__file__).resolve().parent
+    names = sorted(p.stem for p in (tests / "sql").glob("*.sql"))
+    out = Path(tempfile.mkdtemp(prefix="sno-pg-regress-"))
+    try:
+        run = subprocess.run(
+            [str(pg_regress), f"--bindir={bindir}", "--host=127.0.0.1", f"--port={port}", "--user=postgres",
+             f"--inputdir={tests}", f"--outputdir={out}", "--load-extension=sno", *names],
+            capture_output=True,
+            text=True,
+        )
+        if run.returncode != 0:
+            diffs = out / "regression.diffs"
+            raise AssertionError(run.stdout + (diffs.read_text() if diffs.exists() else ""))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"ok: pg_regress: {', '.join(names)}")
+
+
 def check_vectors(conn):
     rows = tsv(VECTORS / "sno_codec.tsv")
     for row in rows:
@@ -388,6 +412,7 @@ def main():
             conn.execute("CREATE EXTENSION sno")
             version = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'sno'").fetchone()[0]
             assert version == sno.__version__, (version, sno.__version__)
+            check_regress(port)
             check_vectors(conn)
             check_bad_input(conn)
             check_operators(conn)
