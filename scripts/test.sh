@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the tests of the repository: every layer (Rust, C, Python, Node, WebAssembly, Windows,
-# install) and the fleet tests,
+# Runs the tests of the repository: every default layer (Rust, C, Python, Node, install,
+# PostgreSQL) and the fleet tests,
 # or the one layer named. Needs nothing outside the repository but the tools each layer lists in
 # the usage below (`scripts/test.sh --help`).
 set -euo pipefail
@@ -28,12 +28,6 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            `pip install ./bindings/python` source build in a second venv
   node     npm ci (the committed lock file), the addon built, the committed index.js /
            index.d.ts checked against the build, node --test on this machine's Node
-  wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
-           vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
-           chromium, installed when missing) served without cross-origin isolation, Deno and Bun
-  windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
-           as released and run by the official Node.js for Windows under wine (Debian's wine and
-           mingw-w64, installed when missing): the vector tests
   postgres scripts/pg-extension test --debug: the sno PostgreSQL extension (sno-postgres, pgrx,
            cargo-pgrx pinned under target/pgrx-tools) built and installed into Debian's
            PostgreSQL (libclang-dev and postgresql-server-dev-NN installed when missing, as
@@ -46,7 +40,15 @@ Runs the tests of one layer, or with no LAYER every layer and then the fleet tes
            builds the c, python and node layers made, without zig), then scripts/install-test:
            each installed with no Rust on PATH and tested from outside the source tree
 
-  slow     not part of the default run (CI's time budget): the loom models of the sno generator
+Not part of the default run (CI's time budget; the cross builds have scripts of their own too):
+
+  wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
+           vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
+           chromium, installed when missing) served without cross-origin isolation, Deno and Bun
+  windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
+           as released and run by the official Node.js for Windows under wine (Debian's wine and
+           mingw-w64, installed when missing): the vector tests
+  slow     the loom models of the sno generator
            (every interleaving up to 6 preemptions) and of the lock-free ULID generator, about
            3.5 minutes with their release build (run it after changing either generator); the
            node tests on the Node 22 and 24 LTS release binaries (fetched from the npm
@@ -69,7 +71,7 @@ repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node wasm windows install postgres)
+layers=(rust c python node install postgres)
 all=1
 case "${1:-}" in
   "") ;;
