@@ -10,7 +10,7 @@ usage() {
   cat <<'EOF'
 usage: scripts/test.sh [LAYER]
 
-Runs the tests of one layer, or with no LAYER every layer and then the fleet test.
+Runs the tests of one layer, or with no LAYER every default layer and then the fleet test.
 
   rust     cargo tests of sno-core, sno-lease, sno-cli and the examples (all features; sno-lease with
            one store at a time; sno-core without default features and without simd), no import
