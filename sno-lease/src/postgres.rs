@@ -52,7 +52,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, NoTls};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::address::Secrets;
+use crate::address::{Secrets, plain_name};
 use crate::error::Error;
 use crate::pg_tls;
 use crate::pg_url::{self, PgTls};
@@ -184,6 +184,9 @@ pub(crate) struct PostgresStore {
     url: String,
     /// What the server's own words must not show.
     secrets: Secrets,
+    /// Whether the server's own words may be shown: only while every name it could quote back
+    /// is shown in `url` (see [`ServerWords`]).
+    server_words: ServerWords,
     /// Always `Some` until drop, which shuts it down without waiting for a name lookup that
     /// the resolver still runs on a blocking thread.
     runtime: Option<tokio::runtime::Runtime>,
@@ -208,6 +211,7 @@ impl PostgresStore {
             )?)),
         };
         config.application_name("sno-lease");
+        let server_words = ServerWords::for_config(&config);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
@@ -220,6 +224,7 @@ impl PostgresStore {
             tls,
             url: description,
             secrets,
+            server_words,
             runtime: Some(runtime),
             client: None,
             schema_ready: false,
@@ -236,6 +241,8 @@ impl PostgresStore {
         let config = &mut self.config;
         let tls = &self.tls;
         let url = &self.url;
+        let words = self.server_words;
+        let classified = |e| classify(url, words, e);
         let client_slot = &mut self.client;
         let schema_ready = &mut self.schema_ready;
         let Some(runtime) = self.runtime.as_ref() else {
@@ -249,10 +256,8 @@ impl PostgresStore {
                     config.connect_timeout(timeout);
                     let client = match tls {
                         Some(tls) => {
-                            let (client, connection) = config
-                                .connect(tls.clone())
-                                .await
-                                .map_err(|e| classify(url, e))?;
+                            let (client, connection) =
+                                config.connect(tls.clone()).await.map_err(classified)?;
                             tokio::spawn(async move {
                                 let _ = connection.await;
                             });
@@ -260,7 +265,7 @@ impl PostgresStore {
                         }
                         None => {
                             let (client, connection) =
-                                config.connect(NoTls).await.map_err(|e| classify(url, e))?;
+                                config.connect(NoTls).await.map_err(classified)?;
                             tokio::spawn(async move {
                                 let _ = connection.await;
                             });
@@ -278,17 +283,17 @@ impl PostgresStore {
                             &[],
                         )
                         .await
-                        .map_err(|e| classify(url, e))?
+                        .map_err(classified)?
                         .get(0);
                     if !exists {
                         client
                             .batch_execute(&format!("BEGIN;{CREATE}COMMIT;"))
                             .await
-                            .map_err(|e| classify(url, e))?;
+                            .map_err(classified)?;
                     }
                     *schema_ready = true;
                 }
-                f(client).await.map_err(|e| classify(url, e))
+                f(client).await.map_err(classified)
             })
             .await
         });
@@ -425,16 +430,86 @@ impl Store for PostgresStore {
     }
 }
 
-/// A driver error in our words: credentials, reachability, or the server's own message.
-fn classify(url: &str, e: tokio_postgres::Error) -> Error {
+/// Whether the server's own words can reach a message.
+///
+/// PostgreSQL quotes back what the startup packet carried: a role or a database that does not
+/// exist, a setting of `options` it refuses (its name, its value, and in the DETAIL whatever
+/// the value names), and it first cuts a role or database name to 63 bytes. A name that is
+/// not shown in the address's description (it may hold a misplaced password) would therefore
+/// leak through the server's words, whole or cut at any point, past any scrubbing that looks
+/// for the whole value. So the server's words are shown only while every name it can quote
+/// is shown too: a plain user and database name (or none) and no `options`. Otherwise an error
+/// is told in our words, from its SQLSTATE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ServerWords {
+    /// Every name the server could quote is in the description: its words are shown.
+    Shown,
+    /// The address holds a name or an option that is not shown: its words are not.
+    Withheld,
+}
+
+impl ServerWords {
+    fn for_config(config: &Config) -> ServerWords {
+        let plain = |name: Option<&str>| name.is_none_or(plain_name);
+        if plain(config.get_user()) && plain(config.get_dbname()) && config.get_options().is_none()
+        {
+            ServerWords::Shown
+        } else {
+            ServerWords::Withheld
+        }
+    }
+
+    /// The server's error as a message: its words with its SQLSTATE, or ours for the SQLSTATE.
+    fn of(self, db: &tokio_postgres::error::DbError) -> String {
+        let code = db.code();
+        match self {
+            ServerWords::Shown => format!("{} ({})", db.message(), code.code()),
+            ServerWords::Withheld => format!(
+                "{} ({}; the server's own words are not shown: the address holds a name or an option that is not shown)",
+                sqlstate_words(code),
+                code.code()
+            ),
+        }
+    }
+}
+
+/// What an error the server can answer at connection or to our statements means, in words that
+/// quote nothing it sent.
+fn sqlstate_words(code: &SqlState) -> &'static str {
+    match *code {
+        SqlState::INVALID_PASSWORD => "password authentication failed",
+        SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
+            "the server refused the role: it does not exist, may not log in, or no pg_hba.conf entry lets it connect"
+        }
+        SqlState::INVALID_CATALOG_NAME => "the database does not exist",
+        SqlState::UNDEFINED_OBJECT => {
+            "a role, setting or other object that the address names does not exist (options=…)"
+        }
+        SqlState::INVALID_PARAMETER_VALUE => {
+            "a setting of the address's options holds a value the server refuses"
+        }
+        SqlState::CANT_CHANGE_RUNTIME_PARAM => {
+            "a setting of the address's options cannot be changed at connection"
+        }
+        SqlState::INSUFFICIENT_PRIVILEGE => "permission denied",
+        SqlState::TOO_MANY_CONNECTIONS => "too many connections",
+        SqlState::CANNOT_CONNECT_NOW => "the server is starting up or shutting down",
+        SqlState::ADMIN_SHUTDOWN | SqlState::CRASH_SHUTDOWN => "the server is shutting down",
+        SqlState::READ_ONLY_SQL_TRANSACTION => "the server is read-only (a standby)",
+        _ => "the server refused the request",
+    }
+}
+
+/// A driver error in our words: credentials, reachability, or the server's own message (as
+/// `words` allows).
+fn classify(url: &str, words: ServerWords, e: tokio_postgres::Error) -> Error {
     if let Some(db) = e.as_db_error() {
         let code = db.code();
+        let detail = format!("{url}: {}", words.of(db));
         if *code == SqlState::INVALID_PASSWORD
             || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
         {
-            return Error::AuthenticationFailed {
-                detail: format!("{url}: {}", db.message()),
-            };
+            return Error::AuthenticationFailed { detail };
         }
         // States that pass: too many connections, a server starting up or shutting down, a
         // standby in recovery (a failover in progress), a dropped connection.
@@ -445,13 +520,9 @@ fn classify(url: &str, e: tokio_postgres::Error) -> Error {
             || *code == SqlState::READ_ONLY_SQL_TRANSACTION
             || code.code().starts_with("08");
         if transient {
-            return Error::Unreachable {
-                detail: format!("{url}: {} ({})", db.message(), code.code()),
-            };
+            return Error::Unreachable { detail };
         }
-        return Error::Store {
-            detail: format!("{url}: {} ({})", db.message(), code.code()),
-        };
+        return Error::Store { detail };
     }
     // No server error: a TLS failure (a refused certificate, a server without TLS under
     // `sslmode=require`), or the connection failed or closed.
