@@ -124,10 +124,11 @@ const RETURNING: &str = "RETURNING partition, token,
 /// epoch's floor (Unix ms, `born + TTL`): no grant's IDs start before it.
 /// The candidate search walks the range from `start` (wrapping) and stops at the first free
 /// partition; `ON CONFLICT … WHERE` re-checks expiry on the latest row version, so two
-/// acquirers racing for one partition cannot both get it (the loser gets no row and retries).
-fn acquire_sql() -> String {
-    format!(
-        "WITH now_ms AS (SELECT date_trunc('milliseconds', now()) AS t),
+/// acquirers racing for one partition cannot both get it. Always one row: the grant's columns
+/// (all NULL when the race for the candidate was lost: another acquirer committed it first),
+/// then the number of candidates found (0: the statement's snapshot saw every partition of the
+/// range held by a live lease).
+const ACQUIRE: &str = "WITH now_ms AS (SELECT date_trunc('milliseconds', now()) AS t),
 candidate AS (
     SELECT c.partition
     FROM (SELECT $2::int + (($4::int - $2::int + k) % ($3::int - $2::int + 1)) AS partition
@@ -136,7 +137,8 @@ candidate AS (
     now_ms
     WHERE l.partition IS NULL OR (l.expires_at <= now_ms.t AND ($8::bool OR l.ids_before <= now_ms.t))
     LIMIT 1
-)
+),
+granted AS (
 INSERT INTO sno_partition_leases AS l
     (namespace, partition, holder, token, acquired_at, expires_at, ids_from, ids_before)
 SELECT $1, c.partition, $5, nextval('sno_partition_lease_tokens'), n.t,
@@ -150,9 +152,14 @@ ON CONFLICT (namespace, partition) DO UPDATE
         expires_at = EXCLUDED.expires_at, ids_from = GREATEST(l.ids_before, EXCLUDED.ids_from),
         ids_before = GREATEST(l.ids_before, EXCLUDED.ids_before)
     WHERE l.expires_at <= EXCLUDED.acquired_at
-{RETURNING}"
-    )
-}
+RETURNING partition, token, ids_from, ids_before, expires_at
+)
+SELECT g.partition, g.token,
+    (extract(epoch FROM g.ids_from) * 1000)::bigint,
+    (extract(epoch FROM g.ids_before) * 1000)::bigint,
+    (extract(epoch FROM g.expires_at) * 1000)::bigint,
+    (SELECT count(*) FROM candidate)
+FROM (VALUES (1)) AS one (x) LEFT JOIN granted AS g ON true";
 
 /// $1 namespace, $2 partition, $3 holder, $4 token, $5 ttl ms, $6 margin ms. Renewing an
 /// expired grant is allowed while nobody took it (the token still matches): no other holder
@@ -310,8 +317,6 @@ impl PostgresStore {
     }
 }
 
-/// A returned row as a grant; a table whose columns have other types (created by hand, or by
-/// another schema version) is a store error, not a panic.
 impl Drop for PostgresStore {
     fn drop(&mut self) {
         if let Some(runtime) = self.runtime.take() {
@@ -320,6 +325,38 @@ impl Drop for PostgresStore {
     }
 }
 
+/// What one acquisition statement did.
+///
+/// Why a concurrent first use is never refused (issue #42, item 3): the range is reported full
+/// only after a statement whose own snapshot found no free partition, that is when, at one
+/// moment, every partition of the range was held by a committed, unexpired grant. A statement
+/// that found a candidate but lost it to another acquirer (whose grant the snapshot could not
+/// see yet) proves nothing about the rest of the range, so it is tried again with a fresh
+/// snapshot; each such loss is another acquirer's success, so the tries end (bounded by the
+/// deadline in any case). Before, a fixed number of tries counted the losses too, and 20
+/// acquirers released at once by the advisory lock of the first `CREATE TABLE` on a loaded
+/// machine could lose them all.
+enum Outcome {
+    Granted(Grant),
+    Lost,
+    NoCandidate,
+}
+
+/// An acquisition's row as its outcome; a table whose columns have other types (created by
+/// hand, or by another schema version) is a store error, not a panic.
+fn outcome(row: &tokio_postgres::Row) -> Result<Outcome, Error> {
+    let read = || -> Result<(i64, Option<i32>), tokio_postgres::Error> {
+        Ok((row.try_get(5)?, row.try_get(0)?))
+    };
+    let (candidates, granted) = read().map_err(unexpected_shape)?;
+    Ok(match (granted, candidates) {
+        (Some(_), _) => Outcome::Granted(grant_of(row)?),
+        (None, 0) => Outcome::NoCandidate,
+        (None, _) => Outcome::Lost,
+    })
+}
+
+/// A returned row as a grant; a table whose columns have other types is a store error.
 fn grant_of(row: &tokio_postgres::Row) -> Result<Grant, Error> {
     let read = || -> Result<Grant, tokio_postgres::Error> {
         let partition: i32 = row.try_get(0)?;
@@ -332,9 +369,13 @@ fn grant_of(row: &tokio_postgres::Row) -> Result<Grant, Error> {
             expires_unix_ms: row.try_get(4)?,
         })
     };
-    read().map_err(|e| Error::Store {
+    read().map_err(unexpected_shape)
+}
+
+fn unexpected_shape(e: tokio_postgres::Error) -> Error {
+    Error::Store {
         detail: format!("sno_partition_leases has an unexpected shape: {e}"),
-    })
+    }
 }
 
 fn millis(d: Duration) -> i64 {
@@ -344,7 +385,6 @@ fn millis(d: Duration) -> i64 {
 impl Store for PostgresStore {
     fn acquire(&mut self, req: &Request<'_>, timeout: Duration) -> Result<Grant, Error> {
         let o = req.options;
-        let sql = acquire_sql();
         let ns = o.namespace.clone();
         let (first, last, start) = (i32::from(o.first), i32::from(o.last), i32::from(req.start));
         let holder = req.holder.to_owned();
@@ -357,26 +397,33 @@ impl Store for PostgresStore {
         })?;
         let floor = born.saturating_add(ttl);
         // First a partition whose last holder's IDs lie in the past (usable at once), then any
-        // free one; a lost race (another acquirer took the candidate) tries again.
-        for any_bound in [false, false, false, true, true, true] {
-            let rows = self.call(left(), async |c: &Client| {
-                c.query(
-                    &sql,
+        // free one. A lost race (another acquirer committed the candidate first) tries again,
+        // as long as the deadline allows: only a look that finds no candidate at all says that
+        // the range is full (see `Outcome`).
+        let mut any_bound = false;
+        loop {
+            let row = self.call(left(), async |c: &Client| {
+                c.query_one(
+                    ACQUIRE,
                     &[
                         &ns, &first, &last, &start, &holder, &ttl, &margin, &any_bound, &floor,
                     ],
                 )
                 .await
             })?;
-            if let Some(row) = rows.first() {
-                return grant_of(row);
+            match outcome(&row)? {
+                Outcome::Granted(grant) => return Ok(grant),
+                Outcome::Lost => continue,
+                Outcome::NoCandidate if !any_bound => any_bound = true,
+                Outcome::NoCandidate => {
+                    return Err(Error::NoFreePartition {
+                        namespace: o.namespace.clone(),
+                        first: o.first,
+                        last: o.last,
+                    });
+                }
             }
         }
-        Err(Error::NoFreePartition {
-            namespace: o.namespace.clone(),
-            first: o.first,
-            last: o.last,
-        })
     }
 
     fn renew(
