@@ -134,6 +134,13 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             let meta = args.meta.unwrap_or(0);
             match args.partition {
                 Some(partition) => {
+                    // Never on a partition the fleet may hold by lease: a usage error while
+                    // SNO_LEASE_URL is set (the one rule of every layer, sno-lease's).
+                    sno_lease::check_explicit_partition().map_err(|e| {
+                        let why = e.to_string();
+                        let why = why.strip_prefix("sno: ").unwrap_or(&why).to_owned();
+                        Setup::Usage(format!("--partition {partition}: {why}"))
+                    })?;
                     let g = sno_core::Generator::builder()
                         .partition(partition)
                         .build()

@@ -59,7 +59,9 @@ pub use error::Error;
 pub use generator::LeasedGenerator;
 pub use lease::Lease;
 pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL, parse_duration};
-pub use process::{ProcessGenerator, process_generator, release_process_lease, try_new};
+pub use process::{
+    ProcessGenerator, check_explicit_partition, process_generator, release_process_lease, try_new,
+};
 pub use store::Grant;
 
 /// The Rust examples of `docs/fleet.md`, compiled as doc tests so they stay true.

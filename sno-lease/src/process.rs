@@ -7,6 +7,9 @@
 //! | `SNO_LEASE_URL=postgres://…` or `redis://…` | a leased partition (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`) |
 //! | both | [`sno_core::Error::InvalidEnvironment`]: one of them must go |
 //!
+//! With `SNO_LEASE_URL` set, a generator on a partition of the caller's choosing is refused too
+//! ([`check_explicit_partition`]): it could be a partition another process holds by lease.
+//!
 //! The environment is read on first use; an invalid value is an error then (and at every
 //! later use), never ignored: so is a `SNO_LEASE_*` variable without `SNO_LEASE_URL`, or an
 //! unknown one (`SNO_LEASE_URI`). After `fork()`, a leased process generator leases a partition of
@@ -173,6 +176,40 @@ pub fn release_process_lease() -> bool {
             slot.ready.store(taken, Ordering::Release);
             false
         }
+    }
+}
+
+/// Checks that this process may mint sno IDs on a partition of its caller's choosing: an
+/// explicit partition, a restored snapshot's partition, or a new one given to a generator
+/// (`repartition`). Not while `SNO_LEASE_URL` is set (whatever its value): the process is then
+/// one of a fleet whose partitions are leased, and a partition chosen by hand may be one that
+/// another process holds by lease, which would mint the same IDs (nothing can tell, since the
+/// other holder's lease is not this process's). The refusal is
+/// [`sno_core::Error::InvalidEnvironment`] naming `SNO_LEASE_URL`, as for `SNO_PARTITION` beside
+/// it; it reads only the environment (no store is asked).
+///
+/// The `sno` CLI (`sno new --partition`) and the C, Python and Node generators with a partition
+/// of the caller's call it before they build one; the core's
+/// [`Generator::builder`](sno_core::Generator::builder), which every generator is made of (a
+/// lease's too), does not read the environment. A Rust program that takes a partition from its
+/// users calls it too; a generator with a default partition, or a lease's, needs no check.
+///
+/// ```
+/// // SNO_LEASE_URL is not set in this doctest's environment: a fixed partition may be used.
+/// sno_lease::check_explicit_partition()?;
+/// let g = sno_core::Generator::builder().partition(5).build()?;
+/// assert_eq!(g.partition(), 5);
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+pub fn check_explicit_partition() -> Result<(), sno_core::Error> {
+    match std::env::var_os("SNO_LEASE_URL") {
+        None => Ok(()),
+        Some(_) => Err(sno_core::Error::InvalidEnvironment {
+            variable: "SNO_LEASE_URL",
+            reason: "set beside a partition chosen by hand, which another process of the fleet \
+                     may hold by lease (both would mint the same IDs): leave the partition out \
+                     to mint on a leased one, or unset SNO_LEASE_URL",
+        }),
     }
 }
 

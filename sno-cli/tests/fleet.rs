@@ -1,0 +1,157 @@
+//! `sno new` in a fleet that leases its partitions, against a real PostgreSQL server (a
+//! throwaway one, `scripts/store-server`): `--partition` is refused while `SNO_LEASE_URL` is set
+//! (it could be a partition another process holds by lease), and Ctrl-C, `SIGTERM` and `SIGHUP`
+//! release the leased partition before the process ends as the signal ends it. The grants last
+//! 600 s, so a partition freed only by its expiry would still show as held.
+
+#![cfg(unix)]
+
+#[path = "../../sno-lease/tests/support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+
+use sno_lease::{Lease, LeaseOptions};
+use support::{Kind, Server, free_port};
+
+/// `sno` with only the `SNO_*` variables of `env`.
+fn sno(env: &[(&str, &str)], args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sno"));
+    cmd.args(args);
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("SNO_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd.envs(env.iter().copied());
+    cmd
+}
+
+/// Runs `sno`; its status and what it wrote.
+fn output(env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, String) {
+    let out = sno(env, args).output().expect("the sno binary runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_partition_chosen_by_hand_is_refused_beside_a_lease_url() {
+    let server = Server::start(Kind::Postgres);
+    let ns = "cli-partition";
+    // Another process of the fleet holds partition 5 by lease.
+    let mut held = Lease::acquire(&server.url, &LeaseOptions::new(ns).partitions(5..=5))
+        .expect("partition 5 leased");
+    let unreachable = format!("postgres://postgres@127.0.0.1:{}/postgres", free_port());
+    for url in [server.url.as_str(), &unreachable] {
+        let env = [("SNO_LEASE_URL", url), ("SNO_LEASE_NAMESPACE", ns)];
+        let (code, out, err) = output(&env, &["new", "--partition", "5", "-n", "3"]);
+        assert_eq!(code, Some(2), "a usage error: {err}");
+        assert_eq!(out, "", "no ID on a partition the fleet may hold");
+        assert_eq!(
+            err,
+            "sno: error: --partition 5: environment variable SNO_LEASE_URL: set beside a \
+             partition chosen by hand, which another process of the fleet may hold by lease \
+             (both would mint the same IDs): leave the partition out to mint on a leased one, \
+             or unset SNO_LEASE_URL (see sno new --help)\n"
+        );
+        // A Nanoflake generator id and a Ulid-Flake sid are not sno partitions: nothing leases
+        // them, and no ID of theirs can be a sno ID (no store is asked: the unreachable URL
+        // works as well).
+        for args in [
+            &[
+                "new",
+                "--format",
+                "nanoflake",
+                "--generator-id",
+                "5",
+                "--epoch",
+                "1704067200000",
+            ][..],
+            &["new", "--format", "ulidflake", "--sid", "5"],
+        ] {
+            let (code, out, err) = output(&env, args);
+            assert_eq!((code, out.lines().count()), (Some(0), 1), "{args:?}: {err}");
+        }
+    }
+    // Without --partition: a leased one, the only one free of the range.
+    let env = [
+        ("SNO_LEASE_URL", server.url.as_str()),
+        ("SNO_LEASE_NAMESPACE", ns),
+        ("SNO_LEASE_PARTITIONS", "5-6"),
+    ];
+    let (code, out, err) = output(&env, &["new", "-n", "3", "--inspect"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.matches(" partition=6 ").count(), 3, "{out}");
+    held.close();
+}
+
+/// `sno new -n 16777216` on the leased partition `partition`, its output unread once the first
+/// line came (a reader that stopped: the command blocks writing), then `signal`: the status is
+/// the signal's and the partition is free at once. `ignored` are ignored from the start, as
+/// `nohup` and a shell's background jobs start a program.
+fn signal_releases(server: &Server, partition: u16, signal: i32, ignored: &[i32]) {
+    let ns = "cli-signals";
+    let range = format!("{partition}-{partition}");
+    let env = [
+        ("SNO_LEASE_URL", server.url.as_str()),
+        ("SNO_LEASE_NAMESPACE", ns),
+        ("SNO_LEASE_PARTITIONS", range.as_str()),
+        ("SNO_LEASE_TTL", "600s"),
+    ];
+    let mut cmd = sno(&env, &["new", "-n", "16777216"]);
+    let start_ignored = ignored.to_vec();
+    // SAFETY: between fork and exec only `signal`, which is async-signal-safe, runs.
+    unsafe {
+        cmd.pre_exec(move || {
+            // As a terminal would start it, whatever this test runner ignores; then `ignored`.
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                let action = if start_ignored.contains(&sig) {
+                    libc::SIG_IGN
+                } else {
+                    libc::SIG_DFL
+                };
+                libc::signal(sig, action);
+            }
+            Ok(())
+        })
+    };
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sno runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().expect("piped"))
+        .read_line(&mut first)
+        .expect("a first ID");
+    let id: sno_core::Id = first.trim().parse().expect("a sno ID");
+    assert_eq!(id.partition(), partition);
+    assert!(server.live_grant(ns, partition).is_some(), "leased");
+    for sig in ignored.iter().chain([&signal]) {
+        // SAFETY: a signal to the child this test started, still unwaited for.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, *sig) }, 0);
+    }
+    let status = child.wait().expect("sno ends");
+    assert_eq!(
+        status.signal(),
+        Some(signal),
+        "ended by the signal: {status}"
+    );
+    assert_eq!(
+        server.live_grant(ns, partition),
+        None,
+        "signal {signal}: the 600 s grant was released"
+    );
+}
+
+#[test]
+fn ctrl_c_sigterm_and_sighup_release_the_partition_then_end_the_process() {
+    let server = Server::start(Kind::Postgres);
+    signal_releases(&server, 11, libc::SIGTERM, &[]);
+    signal_releases(&server, 12, libc::SIGINT, &[]);
+    signal_releases(&server, 13, libc::SIGHUP, &[]);
+    // Under nohup (SIGHUP ignored): SIGHUP changes nothing, SIGTERM still releases.
+    signal_releases(&server, 14, libc::SIGTERM, &[libc::SIGHUP]);
+}
