@@ -562,7 +562,9 @@ typedef struct sno_generator_options {
   //   random partition.
   //
   // For a partition unique across a fleet, lease one (sno_lease_acquire and
-  // sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL).
+  // sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL). While
+  // SNO_LEASE_URL is set, a fixed partition is SNO_STATUS_INVALID_ENVIRONMENT: it may be one
+  // another process of the fleet holds by lease.
   int32_t partition;
   // Lower sequence bound (0: the lowest).
   uint16_t sequence_min;
@@ -1640,8 +1642,11 @@ enum sno_status sno_new(uint8_t meta, struct sno_id *out);
 
 // Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
 // zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
-// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
-// sno_generator_free. Thread-safe.
+// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). A partition asked for while
+// `SNO_LEASE_URL` is set is SNO_STATUS_INVALID_ENVIRONMENT: the process is one of a fleet that
+// leases its partitions, and p may be one another process holds by lease (use sno_new, or
+// sno_generator_new_leased, instead). Failures are recorded for sno_last_error_message. Free
+// it with sno_generator_free. Thread-safe.
 //
 // # Safety
 // `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
@@ -1663,7 +1668,9 @@ enum sno_status sno_generator_new_with_clock(const struct sno_generator_options 
 // 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
 // reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
 // SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
-// Thread-safe.
+// While `SNO_LEASE_URL` is set, restoring is SNO_STATUS_INVALID_ENVIRONMENT: the snapshot's
+// partition, or the one given, may be one another process of the fleet holds by lease. Failures
+// are recorded for sno_last_error_message. Thread-safe.
 //
 // # Safety
 // `snapshot` must be NULL or valid; `out` must be NULL or writable.
@@ -1673,8 +1680,10 @@ enum sno_status sno_generator_restore(const struct sno_snapshot *snapshot,
 
 // Gives a generator a partition of its own, typically in a fork() child, where a generator
 // with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
-// caller must make sure no other live generator mints with `partition`. A leased generator
-// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
+// caller must make sure no other live generator mints with `partition`, so while
+// `SNO_LEASE_URL` is set (partitions are leased) it is SNO_STATUS_INVALID_ENVIRONMENT. A leased
+// generator answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Failures
+// are recorded for sno_last_error_message. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live.

@@ -70,8 +70,11 @@ pub(crate) fn requested_partition(
 
 /// Creates a generator. `opts` may be NULL for a default partition and the full sequence range;
 /// zeroed options mean the same (see sno_generator_options: `SNO_PARTITION_FIXED | p` asks for
-/// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). Free it with
-/// sno_generator_free. Thread-safe.
+/// partition p, a bare number is SNO_STATUS_INVALID_ARGUMENT). A partition asked for while
+/// `SNO_LEASE_URL` is set is SNO_STATUS_INVALID_ENVIRONMENT: the process is one of a fleet that
+/// leases its partitions, and p may be one another process holds by lease (use sno_new, or
+/// sno_generator_new_leased, instead). Failures are recorded for sno_last_error_message. Free
+/// it with sno_generator_free. Thread-safe.
 ///
 /// # Safety
 /// `opts` must be NULL or point to a valid options struct; `out` must be NULL or writable.
@@ -96,9 +99,9 @@ pub unsafe extern "C" fn sno_generator_new_with_clock(
     clock: i32,
     out: *mut *mut sno_generator,
 ) -> sno_status {
-    ffi_boundary(|| {
+    recording_boundary(|| {
         if out.is_null() {
-            return Err(sno_status::NullArgument);
+            return Err(sno_status::NullArgument.into());
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
@@ -106,13 +109,14 @@ pub unsafe extern "C" fn sno_generator_new_with_clock(
             .clock(sno_clock::system_clock(clock)?)
             .sequence_bounds(opts.sequence_min, opts.sequence_max);
         if let Some(p) = requested_partition(opts.partition, false)? {
+            sno_lease::check_explicit_partition()?;
             builder = builder.partition(p);
         }
         let g = Box::new(sno_generator {
             inner: GeneratorKind::Plain(builder.build()?),
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
-        unsafe { write_out(out, Box::into_raw(g)) }
+        Ok(unsafe { write_out(out, Box::into_raw(g)) }?)
     })
 }
 
@@ -121,7 +125,9 @@ pub unsafe extern "C" fn sno_generator_new_with_clock(
 /// 0..=65535, or `SNO_PARTITION_FIXED | p` as in sno_generator_options. A snapshot
 /// reaching more than 5 s ahead of the clock (a corrupted one, or a clock set far back) is
 /// SNO_STATUS_SNAPSHOT_AHEAD: restoring it would make every call fail or sleep until then.
-/// Thread-safe.
+/// While `SNO_LEASE_URL` is set, restoring is SNO_STATUS_INVALID_ENVIRONMENT: the snapshot's
+/// partition, or the one given, may be one another process of the fleet holds by lease. Failures
+/// are recorded for sno_last_error_message. Thread-safe.
 ///
 /// # Safety
 /// `snapshot` must be NULL or valid; `out` must be NULL or writable.
@@ -131,12 +137,13 @@ pub unsafe extern "C" fn sno_generator_restore(
     partition: i32,
     out: *mut *mut sno_generator,
 ) -> sno_status {
-    ffi_boundary(|| {
+    recording_boundary(|| {
         // SAFETY: NULL or valid per the contract.
         let snap = unsafe { try_ref(snapshot) }?;
         if out.is_null() {
-            return Err(sno_status::NullArgument);
+            return Err(sno_status::NullArgument.into());
         }
+        sno_lease::check_explicit_partition()?;
         let mut builder = Generator::builder().snapshot((*snap).into());
         if let Some(p) = requested_partition(partition, true)? {
             builder = builder.partition(p);
@@ -145,14 +152,16 @@ pub unsafe extern "C" fn sno_generator_restore(
             inner: GeneratorKind::Plain(builder.build()?),
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
-        unsafe { write_out(out, Box::into_raw(g)) }
+        Ok(unsafe { write_out(out, Box::into_raw(g)) }?)
     })
 }
 
 /// Gives a generator a partition of its own, typically in a fork() child, where a generator
 /// with an explicit partition refuses to mint (SNO_STATUS_FORKED) until this is called. The
-/// caller must make sure no other live generator mints with `partition`. A leased generator
-/// answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Thread-safe.
+/// caller must make sure no other live generator mints with `partition`, so while
+/// `SNO_LEASE_URL` is set (partitions are leased) it is SNO_STATUS_INVALID_ENVIRONMENT. A leased
+/// generator answers SNO_STATUS_LEASED_GENERATOR: its partition belongs to the lease. Failures
+/// are recorded for sno_last_error_message. Thread-safe.
 ///
 /// # Safety
 /// `generator` must be NULL or live.
@@ -161,10 +170,12 @@ pub unsafe extern "C" fn sno_generator_repartition(
     generator: *const sno_generator,
     partition: u16,
 ) -> sno_status {
-    ffi_boundary(|| {
+    recording_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
-        g.plain()?.repartition(partition);
+        let plain = g.plain()?;
+        sno_lease::check_explicit_partition()?;
+        plain.repartition(partition);
         Ok(())
     })
 }

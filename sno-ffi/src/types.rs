@@ -89,7 +89,9 @@ pub struct sno_generator_options {
     ///   random partition.
     ///
     /// For a partition unique across a fleet, lease one (sno_lease_acquire and
-    /// sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL).
+    /// sno_generator_new_leased) or let the process-wide sno_new do it (SNO_LEASE_URL). While
+    /// SNO_LEASE_URL is set, a fixed partition is SNO_STATUS_INVALID_ENVIRONMENT: it may be one
+    /// another process of the fleet holds by lease.
     pub partition: i32,
     /// Lower sequence bound (0: the lowest).
     pub sequence_min: u16,

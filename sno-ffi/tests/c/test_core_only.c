@@ -22,10 +22,28 @@ int main(void) {
     CHECK_STATUS(sno_process_partition(&partition), SNO_STATUS_LEASE_INVALID_URL);
     CHECK(!sno_release_process_lease(), "no process lease to release");
 
-    /* Generators do not read the environment. */
+    /* A partition chosen by hand beside SNO_LEASE_URL may be one another process of the fleet
+     * holds by lease: an explicit one, a snapshot's, a repartition. A default one is no choice. */
     sno_generator_options opts = {0};
     opts.partition = SNO_PARTITION_FIXED | 0x0102;
     sno_generator *gen = NULL;
+    CHECK_STATUS(sno_generator_new(&opts, &gen), SNO_STATUS_INVALID_ENVIRONMENT);
+    CHECK(gen == NULL, "no generator");
+    len = sno_last_error_message(message, sizeof message);
+    CHECK(strstr(message, "SNO_LEASE_URL: set beside a partition chosen by hand") != NULL, "the reason: %s", message);
+    CHECK(strstr(message, "leave the partition out") != NULL, "what to do: %s", message);
+    CHECK_STATUS(sno_generator_new(NULL, &gen), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_repartition(gen, 0x0102), SNO_STATUS_INVALID_ENVIRONMENT);
+    sno_snapshot snap;
+    CHECK_STATUS(sno_generator_snapshot(gen, &snap), SNO_STATUS_OK);
+    sno_generator *restored = NULL;
+    CHECK_STATUS(sno_generator_restore(&snap, SNO_PARTITION_DEFAULT, &restored), SNO_STATUS_INVALID_ENVIRONMENT);
+    CHECK_STATUS(sno_generator_restore(&snap, 0x0102, &restored), SNO_STATUS_INVALID_ENVIRONMENT);
+    CHECK(restored == NULL, "nothing restored");
+    sno_generator_free(gen);
+
+    /* Without SNO_LEASE_URL, a partition of the program's choosing is its own to keep apart. */
+    CHECK(unsetenv("SNO_LEASE_URL") == 0, "unsetenv");
     CHECK_STATUS(sno_generator_new(&opts, &gen), SNO_STATUS_OK);
     sno_id a, b;
     CHECK_STATUS(sno_generator_next(gen, 7, &a), SNO_STATUS_OK);

@@ -9,6 +9,7 @@
  *                                               sno_new under SNO_PARTITION / SNO_LEASE_URL: the
  *                                               process partition (PARTITION, or -1: any); with
  *                                               URL, a second lease of NS FIRST-LAST finds it held
+ *                                               and a generator on it by hand is refused
  *   test_lease env-fork                         sno_new in a fork() child of a leased process
  *   test_lease env-fail CODE WORDS              sno_new and sno_process_partition fail with CODE,
  *                                               every time, and the message holds WORDS
@@ -507,6 +508,15 @@ static int env_ok(int argc, char **argv) {
         st = sno_lease_acquire(argv[3], &o, &other);
         CHECK(st == SNO_STATUS_LEASE_NO_FREE_PARTITION, "second lease -> %s: %s", code_of(st), last_message());
         sno_lease_free(other);
+        /* Nor can a generator of this process be given the partition by hand (it would mint
+         * the lease's IDs a second time), nor any other while SNO_LEASE_URL is set. */
+        sno_generator_options go;
+        memset(&go, 0, sizeof go);
+        go.partition = SNO_PARTITION_FIXED | p;
+        sno_generator *g = NULL;
+        st = sno_generator_new(&go, &g);
+        CHECK(st == SNO_STATUS_INVALID_ENVIRONMENT && g == NULL, "an explicit partition -> %s", code_of(st));
+        CHECK(strstr(last_message(), "SNO_LEASE_URL") != NULL, "message %s", last_message());
     }
     printf("partition %u\n", p);
     return finish("test_lease env-ok");
