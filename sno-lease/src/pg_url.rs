@@ -1,6 +1,7 @@
 //! PostgreSQL addresses: a URL (`postgres://…`, `postgresql://…`) or a libpq key=value string,
-//! parsed by the driver's own [`Config`], with libpq's TLS options (`sslmode`, `sslrootcert`)
-//! taken out first (the driver knows only `disable`, `prefer` and `require`).
+//! parsed by the driver's own [`Config`], with libpq's TLS options (`sslmode`, `sslrootcert`,
+//! `sslcert`, `sslkey`, `sslcertmode`) taken out first (the driver knows only `disable`,
+//! `prefer` and `require`).
 //!
 //! Nothing in a message comes from the text itself: [`PgAddress::description`] is built from the
 //! parsed parts (scheme, user, hosts, ports, database), and a text that does not parse is
@@ -14,8 +15,8 @@ use tokio_postgres::config::{Host, SslMode};
 
 use crate::address::{Secrets, plain_name, plausible_host, take_query_parameter};
 use crate::error::Error;
-use crate::pg_tls::Verify;
-use crate::tls::Roots;
+use crate::pg_tls::Settings;
+use crate::tls::{Roots, Verify};
 
 /// libpq's connection parameters: an unknown option that is one of these is named in the error
 /// (it is a parameter this build does not support); any other is not echoed.
@@ -70,8 +71,8 @@ pub(crate) enum PgTls {
     /// `sslmode=disable`: never.
     Off,
     /// TLS when the server offers it (`prefer`, `allow`) or always (`require`, `verify-*`),
-    /// verified as `verify` says against `roots`.
-    On { verify: Verify, roots: Roots },
+    /// verified and with a client certificate as the settings say.
+    On(Settings),
 }
 
 /// A parsed PostgreSQL address.
@@ -136,16 +137,26 @@ pub(crate) fn parse(url: &str) -> Result<PgAddress, Error> {
 struct SslOptions {
     mode: Option<String>,
     root_cert: Option<String>,
+    cert: Option<String>,
+    key: Option<String>,
+    cert_mode: Option<String>,
 }
 
 impl SslOptions {
+    /// Our parameters' names.
+    const NAMES: [&str; 5] = ["sslmode", "sslrootcert", "sslcert", "sslkey", "sslcertmode"];
+
     /// Takes `key=value` if it is one of ours; `false` for any other key.
     fn take(&mut self, key: &str, value: String) -> bool {
-        match key {
-            "sslmode" => self.mode = Some(value),
-            "sslrootcert" => self.root_cert = Some(value),
+        let slot = match key {
+            "sslmode" => &mut self.mode,
+            "sslrootcert" => &mut self.root_cert,
+            "sslcert" => &mut self.cert,
+            "sslkey" => &mut self.key,
+            "sslcertmode" => &mut self.cert_mode,
             _ => return false,
-        }
+        };
+        *slot = Some(value);
         true
     }
 }
@@ -175,9 +186,26 @@ fn tls_mode(ssl: &SslOptions) -> Result<(PgTls, SslMode), Error> {
             "sslrootcert=system needs sslmode=verify-full (or no sslmode)",
         ));
     }
-    let on = |verify, roots: Option<Roots>| PgTls::On {
-        verify,
-        roots: roots.unwrap_or(Roots::System),
+    // libpq 16's sslcertmode: `require` (fail unless the server asks for a certificate) is
+    // not offered: rustls does not tell whether the server asked.
+    let no_client_cert = match ssl.cert_mode.as_deref() {
+        None | Some("allow") => false,
+        Some("disable") => true,
+        Some("require") => {
+            return Err(invalid(
+                "sslcertmode=require is not supported by this build (disable or allow)",
+            ));
+        }
+        Some(_) => return Err(invalid("sslcertmode is none of disable, allow, require")),
+    };
+    let on = |verify, roots: Option<Roots>| {
+        PgTls::On(Settings {
+            verify,
+            roots: roots.unwrap_or(Roots::System),
+            cert: ssl.cert.clone(),
+            key: ssl.key.clone(),
+            no_client_cert,
+        })
     };
     Ok(match mode {
         "disable" => (PgTls::Off, SslMode::Disable),
@@ -197,9 +225,16 @@ fn tls_mode(ssl: &SslOptions) -> Result<(PgTls, SslMode), Error> {
 
 /// The part of a URL after `scheme://` without our TLS options, and those options.
 fn split_url_options(tail: &str) -> Result<(String, SslOptions), Error> {
-    let (rest, mode) = take_query_parameter(tail, "sslmode")?;
-    let (rest, root_cert) = take_query_parameter(&rest, "sslrootcert")?;
-    Ok((rest, SslOptions { mode, root_cert }))
+    let mut ssl = SslOptions::default();
+    let mut rest = tail.to_owned();
+    for name in SslOptions::NAMES {
+        let (kept, value) = take_query_parameter(&rest, name)?;
+        rest = kept;
+        if let Some(value) = value {
+            ssl.take(name, value);
+        }
+    }
+    Ok((rest, ssl))
 }
 
 /// A libpq key=value string without our TLS options (re-quoted), and those options.
@@ -426,7 +461,15 @@ mod tests {
             modes("postgres://h/db?sslrootcert=system"),
             SslMode::Require
         );
-        let on = |verify, roots| Ok(PgTls::On { verify, roots });
+        let on = |verify, roots| {
+            Ok(PgTls::On(Settings {
+                verify,
+                roots,
+                cert: None,
+                key: None,
+                no_client_cert: false,
+            }))
+        };
         assert_eq!(tls("postgres://h/db"), on(Verify::None, Roots::System));
         assert_eq!(tls("postgres://h/db?sslmode=disable"), Ok(PgTls::Off));
         assert_eq!(
@@ -455,5 +498,35 @@ mod tests {
             modes("postgres://h/db?sslmode=verify-full"),
             SslMode::Require
         );
+        // Client certificates, in both forms; sslcertmode.
+        let client = |u: &str| match parse(u).map(|a| a.tls) {
+            Ok(PgTls::On(s)) => Ok((s.cert, s.key, s.no_client_cert)),
+            Ok(PgTls::Off) => panic!("{u}: no TLS"),
+            Err(e) => Err(e.to_string()),
+        };
+        let files = |cert: &str, key: &str| Ok((Some(cert.into()), Some(key.into()), false));
+        assert_eq!(
+            client("postgres://h/db?sslcert=%2Fc.pem&sslkey=/k%20.key"),
+            files("/c.pem", "/k .key")
+        );
+        assert_eq!(
+            client("host=h sslcert='/c d.pem' sslkey=/k.key sslmode=verify-full"),
+            files("/c d.pem", "/k.key")
+        );
+        assert_eq!(
+            client("postgres://h/db?sslcertmode=disable"),
+            Ok((None, None, true))
+        );
+        assert_eq!(client("host=h sslcertmode=allow"), Ok((None, None, false)));
+        for (url, words) in [
+            (
+                "postgres://h/db?sslcertmode=require",
+                "sslcertmode=require is not supported",
+            ),
+            ("host=h sslcertmode=Sec-ret", "sslcertmode is none of"),
+        ] {
+            let e = client(url).unwrap_err();
+            assert!(e.contains(words) && !e.contains("Sec-ret"), "{url}: {e}");
+        }
     }
 }

@@ -211,11 +211,7 @@ impl PostgresStore {
         } = pg_url::parse(url)?;
         let tls = match tls_mode {
             PgTls::Off => None,
-            PgTls::On { verify, roots } => Some(MakeRustlsConnect::new(pg_tls::client_config(
-                verify,
-                &roots,
-                "sslrootcert",
-            )?)),
+            PgTls::On(settings) => Some(MakeRustlsConnect::new(pg_tls::client_config(&settings)?)),
         };
         config.application_name("sno-lease");
         let server_words = ServerWords::for_config(&config);

@@ -29,19 +29,24 @@
 //! use of a namespace waits one TTL too. Give every holder of a namespace the same TTL, and run
 //! Redis with `maxmemory-policy noeviction`.
 
+mod tls_link;
+
 use core::time::Duration;
-use std::net::{IpAddr, ToSocketAddrs};
+use std::io;
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Instant;
 
 use redis::{
-    Client, Connection, ConnectionAddr, ConnectionInfo, ErrorKind, IntoConnectionInfo, Script,
-    TlsCertificates,
+    Client, Connection, ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind,
+    IntoConnectionInfo, RedisResult, Script,
 };
 
 use crate::address::{Secrets, plausible_host, take_query_parameter};
 use crate::error::Error;
 use crate::store::{Grant, Request, Store};
-use crate::tls::{self, Roots};
+use crate::tls::{self, ClientIdentity, KeyFileRule, Roots, Verify};
+use tls_link::{Step, TlsLink, TlsTarget};
 
 /// ARGV: prefix, first, last, start, holder, ttl ms, margin ms.
 /// Returns {partition, token, ids_from, ids_before, expires} or {} when the range is full.
@@ -146,42 +151,66 @@ return 1
 "#;
 
 pub(crate) struct RedisStore {
-    client: Client,
+    target: Target,
     /// The address without secrets, for messages.
     url: String,
     /// What the server's or the driver's words must not show.
     secrets: Secrets,
-    connection: Option<Connection>,
+    connection: Option<Box<dyn Link>>,
     acquire: Script,
     renew: Script,
     release: Script,
 }
 
-/// The query parameter that names a PEM file of CA certificates for `rediss://` (redis-py's
-/// name); without it the system's roots are trusted.
+/// The query parameters of `rediss://` URLs (redis-py's names): a PEM file of CA
+/// certificates (without it the system's roots are trusted), and a client certificate (PEM)
+/// with its key (in the certificate's file when `ssl_keyfile` is not given).
 const CA_PARAMETER: &str = "ssl_ca_certs";
+const CERT_PARAMETER: &str = "ssl_certfile";
+const KEY_PARAMETER: &str = "ssl_keyfile";
 
-/// A `rediss://` client that trusts the system's roots (tls.rs): the driver's own.
-#[cfg(not(target_os = "macos"))]
-fn with_system_roots(info: ConnectionInfo) -> Result<redis::RedisResult<Client>, Error> {
-    tls::root_store(&Roots::System, CA_PARAMETER)?;
-    Ok(Client::open(info))
+/// How the store reaches its server.
+enum Target {
+    /// TCP or a Unix socket, connected by the redis crate.
+    Plain(Client),
+    /// TLS, connected here (`tls_link.rs`).
+    Tls(TlsTarget),
 }
 
-/// macOS: the system's roots as tls.rs reads them, handed to the driver (whose own loading is
-/// not linked there).
-#[cfg(target_os = "macos")]
-fn with_system_roots(info: ConnectionInfo) -> Result<redis::RedisResult<Client>, Error> {
-    let certificates = TlsCertificates {
-        client_tls: None,
-        root_cert: Some(tls::system_roots_pem()?),
-    };
-    Ok(Client::build_with_tls(info, certificates))
+/// A connection to the server: the redis crate's, or a TLS link of ours.
+trait Link: ConnectionLike + Send {
+    /// Bounds each read and write from now on.
+    fn set_timeouts(&mut self, timeout: Duration) -> RedisResult<()>;
+
+    /// The TLS failure, in words, that ended the last call.
+    fn tls_failure(&self) -> Option<&str>;
+}
+
+impl Link for Connection {
+    fn set_timeouts(&mut self, timeout: Duration) -> RedisResult<()> {
+        self.set_read_timeout(Some(timeout))
+            .and_then(|()| self.set_write_timeout(Some(timeout)))
+    }
+
+    fn tls_failure(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// Why an attempt to connect failed.
+enum Attempt {
+    /// Worth another try while time is left: a read that timed out (a paused server), a
+    /// signal; `silent_tls` when the server sent nothing back to the TLS handshake.
+    Again { silent_tls: bool },
+    /// Not: the error to report.
+    Failed(Error),
 }
 
 impl RedisStore {
     pub(crate) fn open(url: &str) -> Result<Self, Error> {
         let (rest, ca_file) = take_query_parameter(url, CA_PARAMETER)?;
+        let (rest, cert_file) = take_query_parameter(&rest, CERT_PARAMETER)?;
+        let (rest, key_file) = take_query_parameter(&rest, KEY_PARAMETER)?;
         let info = rest
             .as_str()
             .into_connection_info()
@@ -200,34 +229,67 @@ impl RedisStore {
         {
             secrets.add(value);
         }
-        let client = match (&info.addr, ca_file) {
-            (ConnectionAddr::TcpTls { .. }, Some(path)) => {
-                tls::install_default_provider();
-                // Read and checked here, so that a bad file is a clear error now.
-                tls::root_store(&Roots::File(path.clone()), CA_PARAMETER)?;
-                let pem = std::fs::read(&path).map_err(|e| Error::InvalidUrl {
-                    detail: format!("{CA_PARAMETER}: the CA file cannot be read: {}", e.kind()),
-                })?;
-                let certificates = TlsCertificates {
-                    client_tls: None,
-                    root_cert: Some(pem),
+        let target = match info.addr {
+            ConnectionAddr::TcpTls {
+                host,
+                port,
+                insecure,
+                ..
+            } => {
+                if insecure {
+                    return Err(Error::InvalidUrl {
+                        detail: format!(
+                            "#insecure (TLS without verification) is not supported: name the server's CA file with {CA_PARAMETER}"
+                        ),
+                    });
+                }
+                let identity = match (&cert_file, &key_file) {
+                    (Some(cert), key) => Some(ClientIdentity::read(
+                        (cert, CERT_PARAMETER),
+                        match key {
+                            Some(key) => (key, KEY_PARAMETER),
+                            None => (cert, CERT_PARAMETER),
+                        },
+                        KeyFileRule::Any,
+                    )?),
+                    (None, Some(_)) => {
+                        return Err(Error::InvalidUrl {
+                            detail: format!(
+                                "{KEY_PARAMETER} needs {CERT_PARAMETER} (the client certificate)"
+                            ),
+                        });
+                    }
+                    (None, None) => None,
                 };
-                Client::build_with_tls(info, certificates)
+                let roots = ca_file.map_or(Roots::System, Roots::File);
+                let config =
+                    tls::client_config(Verify::Full, &roots, CA_PARAMETER, identity.as_ref())?;
+                Target::Tls(TlsTarget {
+                    host,
+                    port,
+                    redis: info.redis,
+                    config: Arc::new(config),
+                })
             }
-            (_, Some(_)) => {
-                return Err(Error::InvalidUrl {
-                    detail: format!("{CA_PARAMETER} applies to rediss:// (TLS) URLs only"),
-                });
+            _ => {
+                let given = [
+                    (CA_PARAMETER, &ca_file),
+                    (CERT_PARAMETER, &cert_file),
+                    (KEY_PARAMETER, &key_file),
+                ];
+                if let Some((name, _)) = given.iter().find(|(_, value)| value.is_some()) {
+                    return Err(Error::InvalidUrl {
+                        detail: format!("{name} applies to rediss:// (TLS) URLs only"),
+                    });
+                }
+                Target::Plain(
+                    Client::open(info)
+                        .map_err(|e| secrets.scrub_error(classify(&description, e)))?,
+                )
             }
-            (ConnectionAddr::TcpTls { .. }, None) => {
-                tls::install_default_provider();
-                with_system_roots(info)?
-            }
-            (_, None) => Client::open(info),
-        }
-        .map_err(|e| secrets.scrub_error(classify(&description, e)))?;
+        };
         Ok(RedisStore {
-            client,
+            target,
             url: description,
             secrets,
             connection: None,
@@ -246,7 +308,7 @@ impl RedisStore {
     fn call<T>(
         &mut self,
         timeout: Duration,
-        f: impl FnMut(&mut Connection, &Self) -> redis::RedisResult<T>,
+        f: impl FnMut(&mut dyn Link, &Self) -> RedisResult<T>,
     ) -> Result<T, Error> {
         self.call_unscrubbed(timeout, f)
             .map_err(|e| self.secrets.scrub_error(e))
@@ -255,38 +317,36 @@ impl RedisStore {
     fn call_unscrubbed<T>(
         &mut self,
         timeout: Duration,
-        mut f: impl FnMut(&mut Connection, &Self) -> redis::RedisResult<T>,
+        mut f: impl FnMut(&mut dyn Link, &Self) -> RedisResult<T>,
     ) -> Result<T, Error> {
         let deadline = Instant::now() + timeout;
         let left = || deadline.saturating_duration_since(Instant::now());
-        let too_late = || Error::Unreachable {
-            detail: format!("{}: no answer within {} ms", self.url, timeout.as_millis()),
+        let too_late = |silent_tls: bool| Error::Unreachable {
+            detail: format!(
+                "{}: no answer within {} ms{}",
+                self.url,
+                timeout.as_millis(),
+                if silent_tls { SILENT_TLS } else { "" }
+            ),
         };
         loop {
             let mut con = match self.connection.take() {
                 Some(con) => con,
-                None => {
-                    let client = resolved(&self.client, left()).ok_or_else(too_late)??;
-                    let per_read = (left() / 4).max(Duration::from_millis(1));
-                    match client.get_connection_with_timeout(per_read) {
-                        Ok(con) => con,
-                        Err(e) if retryable(&e) && !left().is_zero() => continue,
-                        Err(e) if e.is_timeout() => return Err(too_late()),
-                        Err(e) => return Err(classify(&self.url, e)),
-                    }
-                }
+                None => match self.connect(left()) {
+                    Ok(con) => con,
+                    Err(Attempt::Again { .. }) if !left().is_zero() => continue,
+                    Err(Attempt::Again { silent_tls }) => return Err(too_late(silent_tls)),
+                    Err(Attempt::Failed(e)) => return Err(e),
+                },
             };
             let rest = left();
             if rest.is_zero() {
-                return Err(too_late());
+                return Err(too_late(false));
             }
-            let set = con
-                .set_read_timeout(Some(rest))
-                .and_then(|()| con.set_write_timeout(Some(rest)));
-            if let Err(e) = set {
+            if let Err(e) = con.set_timeouts(rest) {
                 return Err(classify(&self.url, e));
             }
-            match f(&mut con, self) {
+            match f(con.as_mut(), self) {
                 Ok(v) => {
                     self.connection = Some(con);
                     return Ok(v);
@@ -294,12 +354,82 @@ impl RedisStore {
                 // A failed call leaves the connection out: the next one reconnects. The calls
                 // are safe to repeat (the acquire script hands a holder its own grant again).
                 Err(e) if interrupted(&e) && !left().is_zero() => continue,
-                Err(e) if e.is_timeout() => return Err(too_late()),
-                Err(e) => return Err(classify(&self.url, e)),
+                Err(e) if e.is_timeout() => return Err(too_late(false)),
+                Err(e) => return Err(self.classify_on(con.as_ref(), e)),
             }
         }
     }
+
+    /// One attempt to connect (and, over TLS, to authenticate) within `left`.
+    fn connect(&self, left: Duration) -> Result<Box<dyn Link>, Attempt> {
+        let per_read = (left / 4).max(Duration::from_millis(1));
+        let again = Attempt::Again { silent_tls: false };
+        let target = match &self.target {
+            Target::Plain(client) => {
+                let client = resolved(client, left).ok_or(again)?;
+                let client = client.map_err(Attempt::Failed)?;
+                return match client.get_connection_with_timeout(per_read) {
+                    Ok(con) => Ok(Box::new(con)),
+                    Err(e) if retryable(&e) => Err(Attempt::Again { silent_tls: false }),
+                    Err(e) => Err(Attempt::Failed(classify(&self.url, e))),
+                };
+            }
+            Target::Tls(target) => target,
+        };
+        let addrs = lookup(&target.host, target.port, left)
+            .ok_or(again)?
+            .map_err(Attempt::Failed)?;
+        let mut link = TlsLink::connect(target, &addrs, per_read)
+            .map_err(|(step, e)| self.connect_failure(step, &e))?;
+        match link.setup(&target.redis) {
+            Ok(()) => Ok(Box::new(link)),
+            Err(e) if retryable(&e) => Err(Attempt::Again { silent_tls: false }),
+            Err(e) => Err(Attempt::Failed(self.classify_on(&link, e))),
+        }
+    }
+
+    /// A failed TCP connection or TLS handshake.
+    fn connect_failure(&self, step: Step, e: &io::Error) -> Attempt {
+        if let Some(words) = tls::failure(e) {
+            return Attempt::Failed(Error::Tls {
+                detail: format!("{}: {words}", self.url),
+            });
+        }
+        let handshake = step == Step::Handshake;
+        match e.kind() {
+            io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => {
+                Attempt::Again {
+                    silent_tls: handshake,
+                }
+            }
+            io::ErrorKind::UnexpectedEof | io::ErrorKind::ConnectionReset if handshake => {
+                Attempt::Failed(Error::Unreachable {
+                    detail: format!(
+                        "{}: the server closed the connection during the TLS handshake{SILENT_TLS}",
+                        self.url
+                    ),
+                })
+            }
+            _ => Attempt::Failed(Error::Unreachable {
+                detail: format!("{}: {e}", self.url),
+            }),
+        }
+    }
+
+    /// A driver error on `con`: a TLS failure the connection saw first (an alert the server
+    /// sends after the handshake, under TLS 1.3: a client certificate it refuses).
+    fn classify_on(&self, con: &dyn Link, e: redis::RedisError) -> Error {
+        match con.tls_failure() {
+            Some(words) => Error::Tls {
+                detail: format!("{}: {words}", self.url),
+            },
+            None => classify(&self.url, e),
+        }
+    }
 }
+
+/// What a TLS handshake that gets no answer (or a closed connection) may mean.
+const SILENT_TLS: &str = " (not even to the TLS handshake: is it a plain, non-TLS port? Redis does not answer a TLS client there)";
 
 /// A signal interrupted a socket call (`EINTR`, 4 on Linux, macOS and the BSDs). The driver
 /// shows its I/O error only in words (its `cause` cannot be downcast), so the OS error number
@@ -356,28 +486,21 @@ fn describe(info: &ConnectionInfo) -> Result<String, Error> {
     })
 }
 
-/// `client` with its host name resolved to an address, on a helper thread bounded by
-/// `within` (the system resolver has no timeout of its own): `None` when it took longer.
-fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> {
-    let info: ConnectionInfo = client.get_connection_info().clone();
-    let (host, port, tls) = match &info.addr {
-        ConnectionAddr::Tcp(host, port) => (host, port, false),
-        ConnectionAddr::TcpTls { host, port, .. } => (host, port, true),
-        ConnectionAddr::Unix(_) => return Some(Ok(client.clone())),
-    };
-    if host.parse::<IpAddr>().is_ok() {
-        return Some(Ok(client.clone()));
+/// The addresses of `host`, resolved on a helper thread bounded by `within` (the system
+/// resolver has no timeout of its own): `None` when it took longer.
+fn lookup(host: &str, port: u16, within: Duration) -> Option<Result<Vec<SocketAddr>, Error>> {
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Some(Ok(vec![SocketAddr::new(ip, port)]));
     }
-    let (host, port) = (host.clone(), *port);
     let (tx, rx) = std::sync::mpsc::channel();
-    let lookup = host.clone();
+    let lookup = host.to_owned();
     let spawned = std::thread::Builder::new()
         .name("sno-lease-dns".into())
         .spawn(move || {
             let _ = tx.send(
                 (lookup.as_str(), port)
                     .to_socket_addrs()
-                    .map(|mut a| a.next()),
+                    .map(Iterator::collect::<Vec<_>>),
             );
         });
     if let Err(e) = spawned {
@@ -385,19 +508,25 @@ fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> 
             detail: format!("cannot resolve {host}: {e}"),
         }));
     }
-    let found = match rx.recv_timeout(within).ok()? {
-        Ok(Some(addr)) => addr,
-        Ok(None) | Err(_) => {
-            return Some(Err(Error::Unreachable {
-                detail: format!("cannot resolve the Redis host {host:?}"),
-            }));
-        }
-    };
-    if tls {
-        // The certificate is checked against the name, which the driver resolves again (from the
-        // resolver's cache, in practice): the bounded lookup above caught a resolver that hangs.
-        return Some(Ok(client.clone()));
+    match rx.recv_timeout(within).ok()? {
+        Ok(addrs) if !addrs.is_empty() => Some(Ok(addrs)),
+        Ok(_) | Err(_) => Some(Err(Error::Unreachable {
+            detail: format!("cannot resolve the Redis host {host:?}"),
+        })),
     }
+}
+
+/// `client` with its host name resolved to an address (see [`lookup`]).
+fn resolved(client: &Client, within: Duration) -> Option<Result<Client, Error>> {
+    let info: &ConnectionInfo = client.get_connection_info();
+    let (host, port) = match &info.addr {
+        ConnectionAddr::Tcp(host, port) if host.parse::<IpAddr>().is_err() => (host, *port),
+        _ => return Some(Ok(client.clone())),
+    };
+    let found = match lookup(host, port, within)? {
+        Ok(addrs) => addrs[0],
+        Err(e) => return Some(Err(e)),
+    };
     let info = ConnectionInfo {
         addr: ConnectionAddr::Tcp(found.ip().to_string(), port),
         redis: info.redis.clone(),
@@ -502,11 +631,6 @@ impl Store for RedisStore {
 }
 
 fn classify(url: &str, e: redis::RedisError) -> Error {
-    if let Some(detail) = tls_failure(&e) {
-        return Error::Tls {
-            detail: format!("{url}: {detail}"),
-        };
-    }
     match e.kind() {
         ErrorKind::AuthenticationFailed => Error::AuthenticationFailed {
             detail: format!("{url}: {e}"),
@@ -539,30 +663,5 @@ fn classify(url: &str, e: redis::RedisError) -> Error {
         _ => Error::Store {
             detail: format!("{url}: {e}"),
         },
-    }
-}
-
-/// A TLS failure under a driver error, from rustls' words (the driver keeps its I/O error's
-/// source out of reach): a refused certificate or a failed handshake.
-fn tls_failure(e: &redis::RedisError) -> Option<String> {
-    let words = e.to_string();
-    let refused = "certificate verification failed: the server's certificate was refused";
-    if words.contains("UnknownIssuer") {
-        Some(format!(
-            "{refused}: it is not signed by a trusted CA (unknown issuer)"
-        ))
-    } else if words.contains("NotValidForName") || words.contains("not valid for name") {
-        Some(format!(
-            "{refused}: it is not valid for the host name connected to (wrong host)"
-        ))
-    } else if words.contains("invalid peer certificate") {
-        Some(format!("{refused}: {}", e.detail().unwrap_or(&words)))
-    } else if words.starts_with("TLS error")
-        || words.contains("peer is incompatible")
-        || words.contains("received corrupt message")
-    {
-        Some(format!("TLS handshake failed: {words}"))
-    } else {
-        None
     }
 }

@@ -112,16 +112,23 @@ fn run(args: &[&str]) -> String {
 impl Server {
     /// Starts a server; panics (fails the test) if it cannot.
     pub fn start(kind: Kind) -> Server {
-        Server::start_with(kind, false)
+        Server::start_with(kind, false, false)
     }
 
     /// Starts a server that takes TLS (the certificates in [`tls_file`](Self::tls_file)):
     /// PostgreSQL on its one port (always), Redis on a second port, [`Server::tls_port`].
     pub fn start_tls(kind: Kind) -> Server {
-        Server::start_with(kind, true)
+        Server::start_with(kind, true, false)
     }
 
-    fn start_with(kind: Kind, tls: bool) -> Server {
+    /// [`Server::start_tls`] that asks for client certificates (`store-server --client-certs`):
+    /// PostgreSQL takes the role `sno_cert` over TLS with the test CA's `client.pem` only,
+    /// Redis requires a client certificate signed by the test CA on its TLS port.
+    pub fn start_tls_client_certs(kind: Kind) -> Server {
+        Server::start_with(kind, true, true)
+    }
+
+    fn start_with(kind: Kind, tls: bool, client_certs: bool) -> Server {
         let dir = temp_dir(kind.arg());
         let port = free_port();
         let tls_port = (tls && kind == Kind::Redis).then(|| {
@@ -139,6 +146,9 @@ impl Server {
             port.to_string(),
         ];
         args.extend(tls_port.map(|p| p.to_string()));
+        if client_certs {
+            args.push("--client-certs".to_owned());
+        }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let url = run(&args).trim().to_owned();
         Server {
@@ -185,7 +195,20 @@ impl Server {
         standby
     }
 
-    /// A file of the test certificates (`ca.pem`, `server.pem` for `localhost`, `wrong-ca.pem`).
+    /// From now on the server presents the test certificate `name` (`server`, `self-signed`,
+    /// `self-signed-cn`, `expired`, …: see `scripts/store-server`); PostgreSQL: `none` turns
+    /// its TLS off.
+    pub fn serve_cert(&self, name: &str) {
+        run(&[
+            "serve-cert",
+            self.kind.arg(),
+            self.dir.to_str().expect("UTF-8 path"),
+            name,
+        ]);
+    }
+
+    /// A file of the test certificates (`ca.pem`, `server.pem` for `localhost`, `wrong-ca.pem`,
+    /// `client.pem`, `self-signed.pem`, …, each with its `.key`: see `scripts/store-server`).
     pub fn tls_file(&self, name: &str) -> PathBuf {
         let path = self.dir.join("tls").join(name);
         assert!(path.is_file(), "no certificate {}", path.display());
