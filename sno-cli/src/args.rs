@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use sno_core::{Format, nanoflake, ulidflake};
 
 use crate::output::escape;
-use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::status::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// Generate IDs; inspect and convert IDs of every format libsno speaks.
 #[derive(Parser, Debug)]

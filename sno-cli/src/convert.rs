@@ -11,7 +11,7 @@ use sno_core::{AnyId, Error, Format};
 use crate::args::{ConvertArgs, usage};
 use crate::inspect::read;
 use crate::output::report;
-use crate::{EXIT_FAILURE, EXIT_OK};
+use crate::status::{EXIT_FAILURE, EXIT_OK};
 
 /// `Ok` for a valid TypeID prefix, else the core's [`Error::InvalidPrefix`].
 pub(crate) fn check_prefix(prefix: &str) -> Result<(), Error> {

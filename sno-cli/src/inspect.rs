@@ -7,7 +7,7 @@ use sno_core::{AnyId, Error, FieldValue, Format, ulidflake};
 
 use crate::args::InspectArgs;
 use crate::output::{JSON_NUMBER_BITS, Value, report, write_values};
-use crate::{EXIT_FAILURE, EXIT_OK};
+use crate::status::{EXIT_FAILURE, EXIT_OK};
 
 /// The epochs of the formats that do not carry theirs.
 pub(crate) struct Epochs {

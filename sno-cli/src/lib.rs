@@ -14,7 +14,7 @@
 //! output. `docs/cli.md` describes the output, the escaping and the JSON objects.
 //!
 //! One module per job: `args` (the commands and options, usage errors), `new`, `inspect` and
-//! `convert` (one command each), `output` (escaping, text and JSON).
+//! `convert` (one command each), `output` (escaping, text and JSON), `status` (the exit statuses).
 //!
 //! ```
 //! let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -29,6 +29,7 @@ mod convert;
 mod inspect;
 mod new;
 mod output;
+mod status;
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
@@ -38,14 +39,7 @@ use clap::Parser;
 use crate::args::{Cli, Command, clap_error};
 use crate::output::escape;
 
-/// Exit status: every ID was generated, read or converted.
-pub const EXIT_OK: i32 = 0;
-/// Exit status: some ID could not be read (unrecognised, ambiguous, invalid for `--format`),
-/// converted or generated, or the output could not be written.
-pub const EXIT_FAILURE: i32 = 1;
-/// Exit status: a usage error (unknown command or option, a value out of range, an option
-/// that does not apply to the format).
-pub const EXIT_USAGE: i32 = 2;
+pub use crate::status::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// Runs the command line `args` (the program name first, as `std::env::args_os` gives it),
 /// writing the output to `out` and messages to `err`, and returns the exit status:
@@ -182,5 +176,29 @@ mod tests {
             }
         }
         assert_eq!(count, words.len().pow(3));
+    }
+
+    #[test]
+    fn what_run_echoes_comes_out_escaped_on_one_line() {
+        // NUL, which no process argument holds, through `run`.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            run(["sno", "inspect", "a\0b"], &mut out, &mut err),
+            EXIT_FAILURE
+        );
+        assert_eq!(
+            String::from_utf8(err).expect("UTF-8"),
+            "a\\x00b: sno: the text (3 bytes) is an ID of no format libsno knows; as nanoflake: invalid byte 0x00 at position 1: not in the alphabet\n"
+        );
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            run(["sno", "new", "--format", "a\0\n"], &mut out, &mut err),
+            EXIT_USAGE
+        );
+        let err = String::from_utf8(err).expect("UTF-8");
+        assert!(
+            err.starts_with("sno: error: invalid value 'a\\x00\\n' for '--format <FORMAT>'"),
+            "{err}"
+        );
     }
 }

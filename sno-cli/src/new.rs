@@ -10,7 +10,7 @@ use crate::args::{NewArgs, usage};
 use crate::convert::check_prefix;
 use crate::inspect::{Epochs, write_reading};
 use crate::output::report;
-use crate::{EXIT_FAILURE, EXIT_OK};
+use crate::status::{EXIT_FAILURE, EXIT_OK};
 
 /// Why `sno new` cannot start: a usage error, or a failure of the environment.
 enum Setup {

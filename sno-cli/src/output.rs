@@ -191,7 +191,6 @@ pub(crate) fn shows(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EXIT_FAILURE, EXIT_USAGE, run};
 
     #[test]
     fn escape_writes_controls_and_invisible_characters_as_in_a_rust_literal() {
@@ -267,26 +266,6 @@ mod tests {
         assert_eq!(
             String::from_utf8(err).expect("UTF-8"),
             "sno lease: the store answered: ERROR:  bad\\nDETAIL:  \\x1b]0;owned\\x07\n"
-        );
-        // NUL, which no process argument holds, through `run`.
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        assert_eq!(
-            run(["sno", "inspect", "a\0b"], &mut out, &mut err),
-            EXIT_FAILURE
-        );
-        assert_eq!(
-            String::from_utf8(err).expect("UTF-8"),
-            "a\\x00b: sno: the text (3 bytes) is an ID of no format libsno knows; as nanoflake: invalid byte 0x00 at position 1: not in the alphabet\n"
-        );
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        assert_eq!(
-            run(["sno", "new", "--format", "a\0\n"], &mut out, &mut err),
-            EXIT_USAGE
-        );
-        let err = String::from_utf8(err).expect("UTF-8");
-        assert!(
-            err.starts_with("sno: error: invalid value 'a\\x00\\n' for '--format <FORMAT>'"),
-            "{err}"
         );
     }
 }

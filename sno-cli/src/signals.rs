@@ -25,7 +25,7 @@ static ENDING: Mutex<()> = Mutex::new(());
 
 /// Starts watching the signals. Call it first thing in `main`, before any other thread exists.
 pub(crate) fn release_on_signals() {
-    platform::watch();
+    watch();
 }
 
 /// Called by `main` once the command is done (and its lease released): from now on `main` ends
@@ -45,101 +45,98 @@ fn release() {
     sno_lease::release_process_lease();
 }
 
+/// The signals that release: Ctrl-C, `kill`'s default and a closed terminal.
 #[cfg(unix)]
-mod platform {
-    use core::ffi::c_int;
+const SIGNALS: [core::ffi::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+#[cfg(unix)]
+fn watch() {
     use core::mem::MaybeUninit;
-
-    /// The signals that release: Ctrl-C, `kill`'s default and a closed terminal.
-    const SIGNALS: [c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-    pub(super) fn watch() {
-        let mut set = MaybeUninit::<libc::sigset_t>::uninit();
-        // SAFETY: `sigemptyset` initialises the set it is given.
-        unsafe { libc::sigemptyset(set.as_mut_ptr()) };
-        // SAFETY: initialised just above.
-        let mut set = unsafe { set.assume_init() };
-        let mut any = false;
-        for sig in SIGNALS.into_iter().filter(|&sig| default_action(sig)) {
-            // SAFETY: `set` is an initialised set, `sig` a valid signal number.
-            unsafe { libc::sigaddset(&mut set, sig) };
-            any = true;
-        }
-        if !any {
-            return;
-        }
-        // SAFETY: `set` is initialised; the old mask is not asked for (NULL). Only this thread
-        // runs yet, so every later thread inherits the blocked mask: the signals reach the
-        // waiting thread only.
-        unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, core::ptr::null_mut()) };
-        let spawned = std::thread::Builder::new()
-            .name("sno-signals".into())
-            .spawn(move || wait(set));
-        if spawned.is_err() {
-            // No thread to take them: the signals keep their default action.
-            // SAFETY: as above.
-            unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, core::ptr::null_mut()) };
-        }
+    let mut set = MaybeUninit::<libc::sigset_t>::uninit();
+    // SAFETY: `sigemptyset` initialises the set it is given.
+    unsafe { libc::sigemptyset(set.as_mut_ptr()) };
+    // SAFETY: initialised just above.
+    let mut set = unsafe { set.assume_init() };
+    let mut any = false;
+    for sig in SIGNALS.into_iter().filter(|&sig| default_action(sig)) {
+        // SAFETY: `set` is an initialised set, `sig` a valid signal number.
+        unsafe { libc::sigaddset(&mut set, sig) };
+        any = true;
     }
-
-    /// Whether `sig` has its default action now (not ignored, no handler).
-    fn default_action(sig: c_int) -> bool {
-        let mut old = MaybeUninit::<libc::sigaction>::zeroed();
-        // SAFETY: a NULL new action only reads the current one into `old`, which is writable.
-        let read = unsafe { libc::sigaction(sig, core::ptr::null(), old.as_mut_ptr()) };
-        // SAFETY: zeroed is a valid `sigaction`, and `sigaction` filled it on success.
-        read == 0 && unsafe { old.assume_init() }.sa_sigaction == libc::SIG_DFL
+    if !any {
+        return;
     }
-
-    /// Waits for one of the signals of `set`, releases, then raises it with its default
-    /// action, which ends the process.
-    fn wait(set: libc::sigset_t) {
-        let mut sig: c_int = 0;
-        // SAFETY: `set` is initialised and `sig` writable; `sigwait` returns 0 once it took a
-        // signal (a nonzero value, which Linux never returns here, is waited again).
-        while unsafe { libc::sigwait(&set, &mut sig) } != 0 {}
-        // A second signal now ends the process at once: this thread is the only one that does
-        // not block them, and their action is the default one.
-        // SAFETY: as in `watch`.
+    // SAFETY: `set` is initialised; the old mask is not asked for (NULL). Only this thread runs
+    // yet, so every later thread inherits the blocked mask: the signals reach the waiting thread
+    // only.
+    unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, core::ptr::null_mut()) };
+    let spawned = std::thread::Builder::new()
+        .name("sno-signals".into())
+        .spawn(move || wait(set));
+    if spawned.is_err() {
+        // No thread to take them: the signals keep their default action.
+        // SAFETY: as above.
         unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, core::ptr::null_mut()) };
-        super::release();
-        // SAFETY: restoring the default action of a valid signal, then sending it to this
-        // thread, which does not block it: the process ends as the signal's default action
-        // ends it.
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
-        }
-        // Not reached; if it were, the status a shell gives a process the signal ended.
-        std::process::exit(128 + sig);
     }
+}
+
+/// Whether `sig` has its default action now (not ignored, no handler).
+#[cfg(unix)]
+fn default_action(sig: core::ffi::c_int) -> bool {
+    let mut old = core::mem::MaybeUninit::<libc::sigaction>::zeroed();
+    // SAFETY: a NULL new action only reads the current one into `old`, which is writable.
+    let read = unsafe { libc::sigaction(sig, core::ptr::null(), old.as_mut_ptr()) };
+    // SAFETY: zeroed is a valid `sigaction`, and `sigaction` filled it on success.
+    read == 0 && unsafe { old.assume_init() }.sa_sigaction == libc::SIG_DFL
+}
+
+/// Waits for one of the signals of `set`, releases, then raises it with its default action,
+/// which ends the process.
+#[cfg(unix)]
+fn wait(set: libc::sigset_t) {
+    let mut sig: core::ffi::c_int = 0;
+    // SAFETY: `set` is initialised and `sig` writable; `sigwait` returns 0 once it took a signal
+    // (a nonzero value, which Linux never returns here, is waited again).
+    while unsafe { libc::sigwait(&set, &mut sig) } != 0 {}
+    // A second signal now ends the process at once: this thread is the only one that does not
+    // block them, and their action is the default one.
+    // SAFETY: as in `watch`.
+    unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, core::ptr::null_mut()) };
+    release();
+    // SAFETY: restoring the default action of a valid signal, then sending it to this thread,
+    // which does not block it: the process ends as the signal's default action ends it.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+    // Not reached; if it were, the status a shell gives a process the signal ended.
+    std::process::exit(128 + sig);
+}
+
+/// `PHANDLER_ROUTINE`: a console control event in, `TRUE` when handled.
+#[cfg(windows)]
+type HandlerRoutine = unsafe extern "system" fn(event: u32) -> i32;
+
+#[cfg(windows)]
+#[link(name = "kernel32")]
+unsafe extern "system" {
+    fn SetConsoleCtrlHandler(handler: Option<HandlerRoutine>, add: i32) -> i32;
 }
 
 #[cfg(windows)]
-mod platform {
-    /// `PHANDLER_ROUTINE`: a console control event in, `TRUE` when handled.
-    type HandlerRoutine = unsafe extern "system" fn(event: u32) -> i32;
-
-    #[link(name = "kernel32")]
-    unsafe extern "system" {
-        fn SetConsoleCtrlHandler(handler: Option<HandlerRoutine>, add: i32) -> i32;
-    }
-
-    pub(super) fn watch() {
-        // SAFETY: registers a handler that lives as long as the process (a plain function);
-        // Windows calls it on a thread of its own, not in an interrupted one.
-        unsafe { SetConsoleCtrlHandler(Some(on_control), 1) };
-    }
-
-    /// Releases, then returns `FALSE`: the next handler, the default one, ends the process.
-    unsafe extern "system" fn on_control(_event: u32) -> i32 {
-        super::release();
-        0
-    }
+fn watch() {
+    // SAFETY: registers a handler that lives as long as the process (a plain function); Windows
+    // calls it on a thread of its own, not in an interrupted one.
+    unsafe { SetConsoleCtrlHandler(Some(on_control), 1) };
 }
 
+/// Releases, then returns `FALSE`: the next handler, the default one, ends the process.
+#[cfg(windows)]
+unsafe extern "system" fn on_control(_event: u32) -> i32 {
+    release();
+    0
+}
+
+/// No signals to watch here: a process ended by one keeps its partition for the TTL.
 #[cfg(not(any(unix, windows)))]
-mod platform {
-    /// No signals to watch here: a process ended by one keeps its partition for the TTL.
-    pub(super) fn watch() {}
-}
+fn watch() {}

@@ -133,12 +133,14 @@ fn signal_releases(server: &Server, partition: u16, signal: i32, ignored: &[i32]
         // SAFETY: a signal to the child this test started, still unwaited for.
         assert_eq!(unsafe { libc::kill(child.id() as i32, *sig) }, 0);
     }
-    let status = child.wait().expect("sno ends");
+    let out = child.wait_with_output().expect("sno ends");
     assert_eq!(
-        status.signal(),
+        out.status.signal(),
         Some(signal),
-        "ended by the signal: {status}"
+        "ended by the signal: {}",
+        out.status
     );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing printed");
     assert_eq!(
         server.live_grant(ns, partition),
         None,
