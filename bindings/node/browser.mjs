@@ -28,6 +28,7 @@ export const {
   newId,
   newIds,
   releaseProcessLease,
+  releaseOnSignals,
   newString,
   newStrings,
   encodeMany,

@@ -21,6 +21,7 @@ export const {
   newId,
   newIds,
   releaseProcessLease,
+  releaseOnSignals,
   newString,
   newStrings,
   encodeMany,

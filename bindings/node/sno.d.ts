@@ -426,7 +426,9 @@ export interface SnoError extends Error {
 
 /** Options of `new Generator(options?)`; any other key is a TypeError. */
 export interface GeneratorOptions {
-  /** 0 ..= 65535 (default: a random partition per process, + 1 per generator). */
+  /** 0 ..= 65535 (default: a random partition per process, + 1 per generator). While
+   * `SNO_LEASE_URL` is set, a partition (or a `snapshot`'s) is an Error,
+   * ERR_SNO_INVALID_ENVIRONMENT: another process of the fleet may hold it by lease. */
   partition?: number
   /** The sequence pool's bounds, at least 4 values (default 0 ..= 65535). */
   sequenceMin?: number
@@ -568,6 +570,23 @@ export declare function newIds(n: number, meta?: number): Id[]
  * signal ends the process. A later `newId()` leases anew. Blocks for one call to the store.
  */
 export declare function releaseProcessLease(): boolean
+/**
+ * Makes SIGINT (Ctrl-C), SIGTERM and SIGHUP release the process-wide generator's lease
+ * (`releaseProcessLease`), then end the process as they would have: a signal no other listener
+ * handles is given back to Node, which ends the process by it (the exit status is the
+ * signal's); listeners of the application (a graceful shutdown) run as before and decide, the
+ * partition already released (a later `newId()` leases anew). Opt in: without it, a signal ends
+ * the process without the `exit` event and the partition stays taken for one TTL. Idempotent;
+ * call it on the main thread (signals reach no worker thread: there, and in a browser, it does
+ * nothing).
+ *
+ * ```js
+ * const sno = require('libsno')
+ * sno.releaseOnSignals()
+ * const id = sno.newId() // leases on SNO_LEASE_URL; SIGTERM now frees the partition at once
+ * ```
+ */
+export declare function releaseOnSignals(): void
 /** A new ID's text form: the fastest way to get an ID. */
 export declare function newString(meta?: number): string
 /** `n` new IDs' text forms, encoded in one SIMD batch. */
@@ -691,6 +710,7 @@ declare const sno: {
   newId: typeof newId
   newIds: typeof newIds
   releaseProcessLease: typeof releaseProcessLease
+  releaseOnSignals: typeof releaseOnSignals
   newString: typeof newString
   newStrings: typeof newStrings
   encodeMany: typeof encodeMany

@@ -292,10 +292,48 @@ function releaseProcessLease() {
   return native.releaseProcessLease()
 }
 
+// Signals reach the main thread only; a page (browser.mjs) has none and no lease.
+const { isMainThread } = require('node:worker_threads')
+
+// The signals of `releaseOnSignals`: Ctrl-C, `kill`'s (and Kubernetes', systemd's) default, a
+// closed terminal.
+const RELEASE_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+let releasingOnSignals = false
+
+/**
+ * Makes SIGINT (Ctrl-C), SIGTERM and SIGHUP release the process-wide generator's lease, then end
+ * the process as they would have: alone, the listener gives the signal back to Node, which ends
+ * the process by it (the exit status is the signal's); beside listeners of the application (a
+ * graceful shutdown), those decide, and the partition is released already. Opt in: by default
+ * a signal ends the process without the `exit` event, and the partition stays taken for one
+ * TTL. Idempotent; on the main thread (a worker thread and a page get no signals: there it
+ * does nothing).
+ */
+function releaseOnSignals() {
+  if (releasingOnSignals || !isMainThread) return
+  releasingOnSignals = true
+  for (const signal of RELEASE_SIGNALS) {
+    const listener = () => {
+      try {
+        native.releaseProcessLease()
+      } catch {
+        // The store did not answer: the grant lapses after its TTL, as without this call.
+      }
+      if (process.listenerCount(signal) === 1) {
+        // Only this listener: Node's own handling comes back, and ends the process by the signal.
+        process.removeListener(signal, listener)
+        process.kill(process.pid, signal)
+      }
+    }
+    process.on(signal, listener)
+  }
+}
+
 // A process that ends normally (the event loop ran dry, `process.exit()`) releases its lease.
 // Only the main thread: the lease is the process's, and a worker thread that ends must not take
-// it from the others. (A process killed by a signal frees its partition one TTL later.)
-if (require('node:worker_threads').isMainThread) {
+// it from the others. (A process ended by a signal frees its partition one TTL later, unless
+// `releaseOnSignals()` was called.)
+if (isMainThread) {
   process.on('exit', () => {
     try {
       native.releaseProcessLease()
@@ -315,6 +353,7 @@ module.exports = {
   newString,
   newStrings,
   releaseProcessLease,
+  releaseOnSignals,
   encodeMany,
   decodeMany,
   ...formats,

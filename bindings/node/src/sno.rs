@@ -256,6 +256,10 @@ impl Generator {
         (|| -> R<Self> {
             let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
             let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
+            if partition.is_some() || snapshot.is_some() {
+                // Not while SNO_LEASE_URL is set: another process may hold it by lease.
+                sno_lease::check_explicit_partition()?;
+            }
             if let Some(s) = snapshot {
                 let s = sno_core::Snapshot {
                     partition: u16_arg("Generator: option snapshot.partition", s.partition)?,

@@ -298,7 +298,9 @@ impl PyGenerator {
     /// max_wait_ms=5000, lease=None)`: without a partition, a per-process default is used;
     /// `snapshot` (a dict from `.snapshot()`) restores a saved state (its partition is kept
     /// unless `partition` is given); `lease` (a `sno.Lease`) makes the lease's self-fencing
-    /// generator, which takes the leased partition and mints only while the lease holds.
+    /// generator, which takes the leased partition and mints only while the lease holds. A
+    /// `partition` or `snapshot` while `SNO_LEASE_URL` is set is a `ConfigError` (code
+    /// `"invalid_environment"`): another process of the fleet may hold that partition by lease.
     #[new]
     #[pyo3(signature = (
         partition = None, sequence_min = 0, sequence_max = 65535, snapshot = None, *,
@@ -344,6 +346,10 @@ impl PyGenerator {
                     sequence_max,
                 })),
             });
+        }
+        if snapshot.is_some() || partition.is_some() {
+            // Not while SNO_LEASE_URL is set: another process may hold it by lease.
+            sno_lease::check_explicit_partition().map_err(|e| to_py(py, e))?;
         }
         if let Some(s) = snapshot {
             b = b.snapshot(snapshot_from_dict(py, s)?);
@@ -472,18 +478,21 @@ impl PyGenerator {
 
     /// Gives the generator a new partition: in a `fork()` child, a generator with an explicit
     /// partition raises `ForkedGeneratorError` until it has one of its own. Not for a leased
-    /// generator (in a child, lease a partition of the child's own).
+    /// generator (in a child, lease a partition of the child's own), nor while `SNO_LEASE_URL`
+    /// is set (`ConfigError`, code `"invalid_environment"`: another process may hold the
+    /// partition by lease).
     fn repartition(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::partition)] partition: u16,
     ) -> PyResult<()> {
-        self.plain(
+        let plain = self.plain(
             py,
             "repartition()",
             "its partition is the lease's (in a fork() child, lease one for the child)",
-        )?
-        .repartition(partition);
+        )?;
+        sno_lease::check_explicit_partition().map_err(|e| to_py(py, e))?;
+        plain.repartition(partition);
         Ok(())
     }
 

@@ -50,6 +50,7 @@ from sno._sno import Generator as _NativeGenerator
 from sno import _formats
 from sno._formats import *  # noqa: F403 (every format's value class and module)
 from sno._json import json_default
+from sno._signals import release_on_signals
 
 __all__ = [
     "BINARY_LEN",
@@ -82,6 +83,7 @@ __all__ = [
     "json_default",
     "new",
     "new_many",
+    "release_on_signals",
     "release_process_lease",
 ]
 __all__ += _formats.__all__

@@ -4,6 +4,7 @@ from datetime import datetime
 from sno._sno import Generator as _NativeGenerator
 from sno._formats import *
 from sno._json import json_default as json_default
+from sno._signals import release_on_signals as release_on_signals
 from sno._errors import (
     ClockRegressionError as ClockRegressionError,
     ConfigError as ConfigError,
@@ -80,6 +81,7 @@ __all__ = [
     "nanoflake",
     "new",
     "new_many",
+    "release_on_signals",
     "release_process_lease",
     "scru128",
     "scru160",
