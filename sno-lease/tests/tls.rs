@@ -385,6 +385,8 @@ fn postgres_tls_failures_read_in_words() {
         &format!("postgres://postgres@localhost:{port}/postgres?sslrootcert=system"),
         "not signed by a trusted CA (unknown issuer)",
     );
+    server.serve_cert("bad-signature");
+    refused(&full, "its signature does not verify (bad signature)");
     server.serve_cert("expired");
     refused(&full, "expired at 2020-01-04T00:00:00");
     server.serve_cert("future");
