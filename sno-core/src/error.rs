@@ -172,6 +172,16 @@ pub enum Error {
         /// The partition of the lease that ran out.
         partition: u16,
     },
+    /// A leased generator's window starts later than its clock reads: the grant it mints under
+    /// follows a lease store's restart or failover (whose first grants start one TTL after it),
+    /// or a holder of the partition that minted up to that time. Retryable: minting resumes at
+    /// unit `retry_at`, and a leased generator's blocking `next` waits for it.
+    LeasePending {
+        /// The partition of the grant.
+        partition: u16,
+        /// The first time unit the grant may stamp.
+        retry_at: u64,
+    },
     /// An environment variable that configures the process-wide generator holds a value it
     /// cannot use (`SNO_PARTITION=abc`), or asks for something this build cannot do.
     InvalidEnvironment {
@@ -309,6 +319,7 @@ error_table! {
     Forked => 22, "forked", "ERR_SNO_FORKED", "generator inherited across fork(): give it a partition of its own";
     RandomnessUnavailable => 23, "randomness_unavailable", "ERR_SNO_RANDOMNESS_UNAVAILABLE", "the operating system's randomness source cannot be read";
     LeaseExpired => 24, "lease_expired", "ERR_SNO_LEASE_EXPIRED", "the lease does not cover the clock (renewals failing, lease lost or freed)";
+    LeasePending => 42, "lease_pending", "ERR_SNO_LEASE_PENDING", "the lease's window starts later than the clock reads (a grant after a store restart or failover)";
     InvalidArgument => 14, "invalid_argument", "ERR_SNO_INVALID_ARGUMENT", "argument out of range";
     InvalidEnvironment => 25, "invalid_environment", "ERR_SNO_INVALID_ENVIRONMENT", "an SNO_* environment variable holds a value it cannot use";
     MissingPartition => 35, "missing_partition", "ERR_SNO_MISSING_PARTITION", "no partition given, and no_std builds have no default";
@@ -337,14 +348,16 @@ impl Error {
     }
 
     /// Whether the error says when to call again: [`SequenceExhausted`](Error::SequenceExhausted),
-    /// [`ClockRegression`](Error::ClockRegression), [`RandomnessExhausted`](Error::RandomnessExhausted)
-    /// and [`ClockRollback`](Error::ClockRollback). [`retry_at_unix_ns`](Self::retry_at_unix_ns)
+    /// [`ClockRegression`](Error::ClockRegression), [`LeasePending`](Error::LeasePending),
+    /// [`RandomnessExhausted`](Error::RandomnessExhausted) and
+    /// [`ClockRollback`](Error::ClockRollback). [`retry_at_unix_ns`](Self::retry_at_unix_ns)
     /// then tells when, or that no retry can succeed.
     pub const fn is_retryable(&self) -> bool {
         matches!(
             self,
             Error::SequenceExhausted { .. }
                 | Error::ClockRegression { .. }
+                | Error::LeasePending { .. }
                 | Error::RandomnessExhausted { .. }
                 | Error::ClockRollback { .. }
         )
@@ -365,7 +378,9 @@ impl Error {
     /// ```
     pub const fn retry_at_unix_ns(&self) -> Option<i64> {
         match *self {
-            Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
+            Error::SequenceExhausted { retry_at }
+            | Error::ClockRegression { retry_at }
+            | Error::LeasePending { retry_at, .. } => {
                 if retry_at > MAX_TIMESTAMP {
                     None
                 } else {
@@ -494,6 +509,11 @@ impl fmt::Display for Error {
             Error::LeaseExpired { partition } => write!(
                 f,
                 "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never"
+            ),
+            Error::LeasePending { partition, retry_at } => write!(
+                f,
+                "sno: the lease on partition {partition} starts later than the clock reads: its grant follows a restart or failover of the lease store (whose first grants start one TTL after it) or a holder that minted up to then; {}",
+                RetryAt(retry_at)
             ),
             Error::InvalidArgument { name, reason } => write!(f, "sno: {name} {reason}"),
             Error::InvalidEnvironment { variable, reason } => {

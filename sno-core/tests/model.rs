@@ -225,8 +225,8 @@ fn error_table_is_consistent() {
             (26..=33).contains(&kind.status()) || kind.status() == 41,
             "{kind:?}"
         );
-        // The core's own lease error: the generator's refusal past its lease's window.
-        let core_lease = kind == ErrorKind::LeaseExpired;
+        // The core's own lease errors: the generator's refusals outside its lease's window.
+        let core_lease = matches!(kind, ErrorKind::LeaseExpired | ErrorKind::LeasePending);
         assert_eq!(
             kind.is_lease() || core_lease,
             kind.code().starts_with("lease_"),

@@ -166,12 +166,21 @@ pub enum sno_status {
     /// host name connected to, expired, or a failed handshake. Not transient: the certificate, the
     /// CA file or the URL must change. sno_last_error_message says which check failed.
     LeaseTlsFailed = 41,
+    /// The lease's window starts later than the clock reads (a grant after a store restart or
+    /// failover).
+    ///
+    /// The lease's window starts later than the clock reads: a grant made after a restart or
+    /// failover of the lease store starts one TTL after it (and a partition's next holder after its
+    /// last one's IDs). The call can be retried at the time sno_last_error_message names;
+    /// sno_generator_next of a leased generator waits for it (its maximum wait is at least one TTL
+    /// and two seconds).
+    LeasePending = 42,
     /// Reserved: a Rust panic was caught at the boundary (a bug; please report it).
     Panic = 255,
 }
 
 /// Every status, in number order.
-pub(crate) const ALL: [sno_status; 43] = [
+pub(crate) const ALL: [sno_status; 44] = [
     sno_status::Ok,
     sno_status::NullArgument,
     sno_status::InvalidLength,
@@ -214,6 +223,7 @@ pub(crate) const ALL: [sno_status; 43] = [
     sno_status::InvalidPrefix,
     sno_status::UnknownClock,
     sno_status::LeaseTlsFailed,
+    sno_status::LeasePending,
     sno_status::Panic,
 ];
 

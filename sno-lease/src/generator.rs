@@ -8,6 +8,10 @@ use sno_core::{Error, Generator, Id, SystemClock};
 use crate::fence::Refusal;
 use crate::shared::Shared;
 
+/// What [`LeasedGenerator::max_wait`] adds to the TTL: a renewal's retry interval (at most a
+/// second) and a second for the clocks of the store and the holder to disagree.
+const LEASE_WAIT_SLACK: Duration = Duration::from_secs(2);
+
 /// A sno generator that mints only inside its lease: the partition is the leased one, and an
 /// ID whose time lies outside the grant's window is never returned (see the
 /// [crate's safety argument](crate)). Made by [`Lease::generator`](crate::Lease::generator).
@@ -28,9 +32,10 @@ impl LeasedGenerator {
     /// The next ID, or an error at once: the plain generator's errors
     /// ([`Error::SequenceExhausted`], [`Error::ClockRegression`], …), plus
     /// [`Error::LeaseExpired`] when the ID would lie at or past the window's end (renewals
-    /// failing, lease closed) and [`Error::ClockRegression`] when it would lie before the
-    /// window's start (the clock has not reached the time up to which the partition's previous
-    /// holder stamped). Never blocks.
+    /// failing, lease closed) and [`Error::LeasePending`] when it would lie before the window's
+    /// start (a grant after a restart or failover of the store, whose window opens one TTL
+    /// after it; a partition whose previous holder stamped up to a time the clock has not
+    /// reached). Never blocks.
     #[inline]
     pub fn try_next(&self, meta: u8) -> Result<Id, Error> {
         let fence = &self.shared.fence;
@@ -52,20 +57,24 @@ impl LeasedGenerator {
             Refusal::Expired => Error::LeaseExpired {
                 partition: self.shared.partition(),
             },
-            Refusal::TooEarly(from) => Error::ClockRegression { retry_at: from },
+            Refusal::TooEarly(from) => Error::LeasePending {
+                partition: self.shared.partition(),
+                retry_at: from,
+            },
         }
     }
 
     /// The next ID; sleeps (never spins) while a retry can succeed: until the next 4 ms unit,
-    /// the end of a regression, or a renewal or new grant of the lease, for at most the
-    /// generator's maximum wait in all (5 s by default). Then returns the last error.
+    /// the end of a regression, the start of a new grant's window, or a renewal or new grant of
+    /// the lease, for at most [`max_wait`](Self::max_wait) in all (the generator's, at least
+    /// one TTL and two seconds). Then returns the last error.
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
         // The core's wait policy (`sno_core::wait`), with the lease's renewal as one more thing
         // worth waiting for. The change count is read before each attempt: a renewal landing
         // between a refusal and the wait must end the wait, not be waited past.
         let seen = core::cell::Cell::new(self.shared.version());
         let waited = sno_core::wait::retry(
-            self.generator.max_wait(),
+            self.max_wait(),
             SystemClock::precise_unix_ns,
             |e| self.can_wait(e),
             || {
@@ -80,6 +89,10 @@ impl LeasedGenerator {
                     Error::LeaseExpired { .. } => {
                         self.shared.wait_for_change_since(seen.get(), pause.budget)
                     }
+                    // Until the window opens, or sooner if the lease changes meanwhile.
+                    Error::LeasePending { .. } => {
+                        self.shared.wait_for_change_since(seen.get(), pause.length())
+                    }
                     _ => {}
                 }
                 Ok(())
@@ -91,23 +104,32 @@ impl LeasedGenerator {
         }
     }
 
-    /// Whether waiting can end `err`: a used-up unit, a regression or a window not reached yet
-    /// (within the range), or an expired lease (a renewal may come).
+    /// Whether waiting can end `err`: a used-up unit or a regression (within the range), an
+    /// expired lease (a renewal may come) or a window that opens later, while the lease is
+    /// open.
     pub fn can_wait(&self, err: &Error) -> bool {
         match err {
-            Error::LeaseExpired { .. } => !self.shared.is_closed(),
+            Error::LeaseExpired { .. } | Error::LeasePending { .. } => !self.shared.is_closed(),
             _ => self.generator.can_wait(err),
         }
     }
 
     /// One sleep of a caller's own wait loop ([`next`](Self::next) is one), for at most
     /// `at_most`: until the unit an error names, or until the lease changes (renewal, new
-    /// grant, close) for [`Error::LeaseExpired`]. Bindings that must stay responsive call it
-    /// with a short `at_most`.
+    /// grant, close) for [`Error::LeaseExpired`], whichever comes first for
+    /// [`Error::LeasePending`]. Bindings that must stay responsive call it with a short
+    /// `at_most`.
     pub fn wait_step(&self, err: &Error, at_most: Duration) {
         match *err {
             Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } => {
                 self.generator.wait_step(retry_at, at_most)
+            }
+            Error::LeasePending { .. } => {
+                let now = SystemClock::precise_unix_ns();
+                let until = err
+                    .retry_at_unix_ns()
+                    .map_or(at_most, |at| Duration::from_nanos(at.saturating_sub(now).max(0) as u64));
+                self.shared.wait_for_change(until.min(at_most));
             }
             _ => self.shared.wait_for_change(at_most),
         }
@@ -150,8 +172,15 @@ impl LeasedGenerator {
         self.shared.is_closed()
     }
 
-    /// The longest [`next`](Self::next) sleeps in all.
+    /// The longest [`next`](Self::next) sleeps in all: the generator's maximum wait, raised to
+    /// one TTL and two seconds. After a restart or failover of the store, the first grant's
+    /// window opens one TTL after the store answered again (a renewal notices the change within
+    /// a second), and `next` waits for it: a holder keeps minting at any TTL. A caller that
+    /// must not wait that long uses [`try_next`](Self::try_next) and its
+    /// [`Error::LeasePending`]'s retry time.
     pub fn max_wait(&self) -> Duration {
-        self.generator.max_wait()
+        self.generator
+            .max_wait()
+            .max(self.shared.options.ttl + LEASE_WAIT_SLACK)
     }
 }

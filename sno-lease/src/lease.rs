@@ -287,18 +287,54 @@ impl Drop for Lease {
     }
 }
 
+/// A newer grant of this holder, whose window the generator takes at `switch_at_ms` (Unix ms,
+/// the local clock that stamps IDs). The grant the generator mints under was lost (the store
+/// restarted or failed over, or let it expire and granted the partition to another holder),
+/// but its window stays this holder's alone: every later grant of that partition starts its
+/// window after it (`src/fence.rs`, the claim), and so does every grant of a new epoch after a
+/// restart or failover. So the generator keeps minting in it until it ends or the new window
+/// opens, whichever comes first, instead of waiting for the new window from the moment of the
+/// loss (after a restart that is one TTL: longer than a `next` waits by default).
+#[derive(Clone, Copy)]
+struct Pending {
+    grant: Grant,
+    switch_at_ms: i64,
+}
+
+/// The local clock in Unix milliseconds: the clock the fence's windows are compared with.
+fn wall_ms() -> i64 {
+    SystemClock::precise_unix_ns() / 1_000_000
+}
+
+/// Makes `grant` the one the generator mints under: its window and partition, in one switch.
+fn install(shared: &Shared, state: &mut State, grant: Grant) {
+    shared.fence.switch(
+        unit_of_millis(grant.ids_from_unix_ms),
+        unit_of_millis(grant.ids_before_unix_ms),
+        || {
+            if let Some(g) = shared.generator.get() {
+                g.repartition(grant.partition);
+            }
+        },
+    );
+    state.grant = grant;
+}
+
 /// The renewal thread: renews every third of the TTL; on a lost lease, leases a new
-/// partition and switches the generator to it; on close, releases.
+/// partition and switches the generator to it (at once, or when the lost grant's window ends:
+/// [`Pending`]); on close, releases.
 fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
     let options = &shared.options;
     let retry = (options.ttl / 10).clamp(Duration::from_millis(100), Duration::from_secs(1));
     let mut next = Instant::now() + options.renew_every();
+    let mut pending: Option<Pending> = None;
     loop {
         let grant = {
             let mut state = shared.lock();
             loop {
                 if state.closed {
-                    let grant = state.grant;
+                    // The grant the store holds for this holder: the pending one, if any.
+                    let grant = pending.map_or(state.grant, |p| p.grant);
                     drop(state);
                     // Read after the close (which happened before this thread took the lock):
                     // no ID past this unit was ever returned (fence.rs, "Releasing").
@@ -307,23 +343,39 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
                     let _ = store.release(&grant, &req, ids_end, options.timeout);
                     return;
                 }
+                if let Some(p) = pending
+                    && wall_ms() >= p.switch_at_ms
+                {
+                    pending = None;
+                    install(shared, &mut state, p.grant);
+                    state.version += 1;
+                    shared.publish(&state);
+                    shared.changed.notify_all();
+                    continue;
+                }
                 let now = Instant::now();
                 if now >= next {
                     break;
                 }
+                let mut wait = next - now;
+                if let Some(p) = pending {
+                    let left = u64::try_from(p.switch_at_ms - wall_ms()).unwrap_or(0);
+                    wait = wait.min(Duration::from_millis(left));
+                }
                 state = shared
                     .changed
-                    .wait_timeout(state, next - now)
+                    .wait_timeout(state, wait)
                     .unwrap_or_else(|p| p.into_inner())
                     .0;
             }
-            state.grant
+            pending.map_or(state.grant, |p| p.grant)
         };
         let sent = Instant::now();
         let req = request(shared, grant.partition);
         let outcome = match store.renew(&grant, &req, options.renew_timeout()) {
             Err(Error::Lost { .. }) => {
-                // Our window stays valid (the next holder's starts after it); lease anew.
+                // The window we mint in stays ours (the next holder's starts after it); lease
+                // anew.
                 let req = request(shared, random_start(options));
                 store
                     .acquire(&req, options.renew_timeout())
@@ -335,29 +387,35 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
         match outcome {
             Ok((fresh, switched)) if !state.closed => {
                 if switched {
-                    shared.fence.switch(
-                        unit_of_millis(fresh.ids_from_unix_ms),
-                        unit_of_millis(fresh.ids_before_unix_ms),
-                        || {
-                            if let Some(g) = shared.generator.get() {
-                                g.repartition(fresh.partition);
-                            }
-                        },
-                    );
+                    let now = wall_ms();
+                    let minting_ends = state.grant.ids_before_unix_ms;
+                    if fresh.ids_from_unix_ms <= now || minting_ends <= now {
+                        pending = None;
+                        install(shared, &mut state, fresh);
+                    } else {
+                        pending = Some(Pending {
+                            grant: fresh,
+                            switch_at_ms: minting_ends.min(fresh.ids_from_unix_ms),
+                        });
+                    }
+                } else if let Some(p) = pending.as_mut() {
+                    // A renewal of the pending grant: its window as the switch will install it.
+                    p.grant = fresh;
                 } else {
                     shared
                         .fence
                         .extend(unit_of_millis(fresh.ids_before_unix_ms));
+                    state.grant = fresh;
                 }
-                state.grant = fresh;
                 state.last_error = None;
-                shared.publish(&state);
                 next = sent + options.renew_every();
             }
             Ok((fresh, _)) => {
                 // Closed while the call ran: release what we just got.
-                state.grant = fresh;
-                shared.publish(&state);
+                match pending.as_mut() {
+                    Some(p) => p.grant = fresh,
+                    None => state.grant = fresh,
+                }
                 next = Instant::now();
             }
             Err(e) => {

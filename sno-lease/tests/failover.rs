@@ -588,3 +588,60 @@ fn redis_failover_to_a_replica() {
     check(&runs, stopped_at, failed_over_at, born);
     drop(proxy);
 }
+
+/// Issue #42, item 2: after `REPLICAOF NO ONE` on a replica behind a switched proxy, 20 of 20
+/// holders with the default TTL (15 s) exited with a false "the clock moved back" error: the
+/// first grants on the promoted replica start their windows one TTL later, further than the
+/// generator's 5 s maximum wait. Here 20 holders with a TTL of 9 s mint through the failover:
+/// no `next` may fail, each mints again after it, and no ID repeats.
+#[test]
+fn long_ttl_holders_keep_minting_through_a_redis_failover() {
+    let _serial = serial();
+    const TTL: Duration = Duration::from_secs(9);
+    let primary = Server::start(Kind::Redis);
+    let replica = Server::start(Kind::Redis);
+    replica.replicate_from(&primary);
+    let proxy = Proxy::start(primary.port);
+    let url = format!("redis://:sno-test@127.0.0.1:{}/", proxy.port);
+    let opts = LeaseOptions::new("failover-long")
+        .ttl(TTL)
+        .timeout(Duration::from_secs(2))
+        .partitions(0..=63);
+    // The namespace is born (its first TTL waited out) before the holders start.
+    drop(Lease::acquire(&url, &opts).unwrap());
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(Arc::clone(&stop));
+    let holders: Vec<_> = (0..20)
+        .map(|i| {
+            holder(
+                format!("holder {i}"),
+                url.clone(),
+                opts.clone(),
+                false,
+                stop.clone(),
+            )
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(3));
+    replica.promote_redis();
+    primary.stop();
+    proxy.switch(replica.port);
+    let failed_over_at = wall_ms();
+    sleep_until(failed_over_at + TTL.as_millis() as i64 + 4_000);
+    let runs = collect(&stop, holders);
+    let mut seen = std::collections::HashSet::new();
+    for r in &runs {
+        assert!(r.errors.is_empty(), "{}: {:?}", r.label, r.errors);
+        assert!(
+            r.ids
+                .iter()
+                .any(|(id, _)| id.unix_ms() > failed_over_at + TTL.as_millis() as i64),
+            "{}: no ID a TTL after the failover",
+            r.label
+        );
+        for (id, _) in &r.ids {
+            assert!(seen.insert(*id), "{}: duplicate ID {id}", r.label);
+        }
+    }
+    drop(proxy);
+}

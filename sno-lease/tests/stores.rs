@@ -567,6 +567,65 @@ fn holders_recover_after_a_store_restart() {
     }
 }
 
+/// Issue #42, item 2: with a TTL beyond the generator's 5 s maximum wait (the default TTL is
+/// 15 s), a Redis restart ended every long-running holder with a false "the clock moved back"
+/// error: the renewal after the restart is refused (another `run_id`), the new grant's window
+/// starts one TTL after the new epoch, and the old window was dropped at once. Here 4 workers
+/// (TTL 9 s) mint through a restart and for a TTL and more after it: none may report an error,
+/// each mints again after the restart, and the fleet's IDs stay unique and apart.
+#[test]
+fn long_ttl_holders_keep_minting_through_a_redis_restart() {
+    let _serial = serial();
+    let server = Server::start(Kind::Redis);
+    let ttl = Duration::from_secs(9);
+    // The namespace's first use waits one TTL; done before the workers start.
+    let opts = LeaseOptions::new("long-ttl").ttl(ttl).partitions(0..=7);
+    drop(Lease::acquire(&server.url, &opts).unwrap());
+    let workers: Vec<Child> = (0..4)
+        .map(|_| {
+            let mut w = Command::new(env!("CARGO_BIN_EXE_sno-lease"));
+            w.args(["mint", "--seconds", "17", "--rate", "200"])
+                .env("SNO_LEASE_URL", &server.url)
+                .env("SNO_LEASE_NAMESPACE", "long-ttl")
+                .env("SNO_LEASE_TTL", "9")
+                .env("SNO_LEASE_PARTITIONS", "0-7")
+                .env_remove("SNO_PARTITION")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            w.spawn().expect("start a worker")
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(3));
+    server.restart();
+    let restarted = sno_core::SystemClock::precise_unix_ns() / 1_000_000;
+    // Read at once, all of them: a worker whose pipe is full would stop minting.
+    let outputs: Vec<_> = workers
+        .into_iter()
+        .map(|child| std::thread::spawn(move || child.wait_with_output().expect("worker output")))
+        .collect();
+    let mut runs = Vec::new();
+    for (w, output) in outputs.into_iter().enumerate() {
+        let out = output.join().expect("a reader");
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert!(errors.is_empty(), "worker {w} reported: {errors}");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let (grant, rest) = text.split_once('\n').expect("a grant line");
+        assert!(grant.starts_with("grant "), "{grant:?}");
+        let ids = parse_ids(rest);
+        assert!(
+            ids.iter()
+                .any(|(id, _)| id.unix_ms() > restarted + ttl.as_millis() as i64),
+            "worker {w} did not mint a TTL after the restart"
+        );
+        assert!(
+            ids.windows(2).all(|p| p[0].0 < p[1].0),
+            "worker {w}: in order"
+        );
+        runs.push(ids);
+    }
+    check_fleet(&runs);
+}
+
 /// Redis restarted from an older snapshot (RDB, an `everysec` AOF, a failover) comes back with
 /// the partition's bound rolled back. The old holder (TTL 3 s) is frozen over the restart; once
 /// the snapshot's grant has expired a newcomer takes the partition, and the old holder wakes up

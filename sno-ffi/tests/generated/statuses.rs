@@ -86,6 +86,10 @@ pub const NOTES: &[(&str, &str)] = &[
         "Renewals are failing, or the lease was lost or freed (sno_lease_free). No ID is minted outside a lease; sno_generator_next waits (within its maximum wait) for a renewal while the lease is alive, and answers at once once it is freed.",
     ),
     (
+        "LeasePending",
+        "The lease's window starts later than the clock reads: a grant made after a restart or failover of the lease store starts one TTL after it (and a partition's next holder after its last one's IDs). The call can be retried at the time sno_last_error_message names; sno_generator_next of a leased generator waits for it (its maximum wait is at least one TTL and two seconds).",
+    ),
+    (
         "InvalidEnvironment",
         "An environment variable that configures the process-wide generator (sno_new): SNO_PARTITION not a number 0..=65535 (or empty), or both SNO_PARTITION and SNO_LEASE_URL set. sno_last_error_message names the variable.",
     ),
