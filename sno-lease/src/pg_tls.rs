@@ -9,7 +9,7 @@
 //! A client certificate, for a server that asks for one (`hostssl … cert`, `clientcert=…`):
 //! `sslcert` and `sslkey`, else libpq's default files `~/.postgresql/postgresql.crt` and
 //! `postgresql.key` (`%APPDATA%\postgresql\` on Windows) when the certificate file exists;
-//! none with `sslcertmode=disable`. The key file must satisfy libpq's rule (no access for
+//! none with `sslcertmode=disable`, nor over a Unix socket (no TLS there). The key file must satisfy libpq's rule (no access for
 //! group or others). A named certificate file that does not exist is an error here, where
 //! libpq would go on without a certificate.
 

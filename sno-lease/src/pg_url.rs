@@ -100,12 +100,19 @@ pub(crate) fn parse(url: &str) -> Result<PgAddress, Error> {
         split_key_values(url)?
     };
     let mut config = Config::from_str(&rest).map_err(|e| driver_refusal(&e))?;
-    let (tls, ssl_mode) = tls_mode(&ssl)?;
+    let (mut tls, ssl_mode) = tls_mode(&ssl)?;
     config.ssl_mode(ssl_mode);
     if config.get_hosts().is_empty() {
         return Err(invalid(
             "the PostgreSQL address names no host (host=… or postgres://HOST/…)",
         ));
+    }
+    // No TLS over a Unix socket: libpq reads no client certificate file for one either.
+    let tcp = |host: &Host| matches!(host, Host::Tcp(_));
+    if let PgTls::On(settings) = &mut tls
+        && !config.get_hosts().iter().any(tcp)
+    {
+        settings.no_client_cert = true;
     }
     let description = describe(&config)?;
     let mut secrets = Secrets::default();
@@ -518,6 +525,12 @@ mod tests {
             Ok((None, None, true))
         );
         assert_eq!(client("host=h sslcertmode=allow"), Ok((None, None, false)));
+        // A Unix socket: no TLS, so no client certificate file is read.
+        #[cfg(unix)]
+        assert_eq!(
+            client("host=/run/postgresql sslcert=/c.pem"),
+            Ok((Some("/c.pem".into()), None, true))
+        );
         for (url, words) in [
             (
                 "postgres://h/db?sslcertmode=require",
