@@ -21,6 +21,7 @@ pub(crate) fn percent_decode(text: &str) -> Option<String> {
 
 /// A name that can be shown as it is: 1 ..= 63 letters, digits, `_`, `-` or `.` (a role or a
 /// database named otherwise may hold a misplaced password).
+#[cfg(feature = "postgres")]
 pub(crate) fn plain_name(name: &str) -> bool {
     (1..=63).contains(&name.len())
         && name
@@ -106,6 +107,7 @@ impl Secrets {
         }
     }
 
+    #[cfg(feature = "postgres")]
     /// Adds the values of a command-line style option string (`-c name=value …`, split as the
     /// server splits it: at spaces, `\` escaping the next character): each value after `=` (as
     /// written and unescaped) and each word that is no flag; the parameter names stay readable.
@@ -210,6 +212,11 @@ mod tests {
             plausible_host("db-1.internal") && plausible_host("::1") && plausible_host("10.0.0.1")
         );
         assert!(!plausible_host("ss@h") && !plausible_host("") && !plausible_host("h:pw"));
+    }
+
+    #[test]
+    #[cfg(feature = "postgres")]
+    fn option_values_are_secrets() {
         let mut secrets = Secrets::default();
         secrets.add_option_values("-c statement_timeout=Opt-Secret9 -c x=ab");
         secrets.add("pw-Secret");

@@ -29,6 +29,7 @@
 //! use of a namespace waits one TTL too. Give every holder of a namespace the same TTL, and run
 //! Redis with `maxmemory-policy noeviction`.
 
+mod link;
 mod tls_link;
 
 use core::time::Duration;
@@ -38,14 +39,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use redis::{
-    Client, Connection, ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind,
-    IntoConnectionInfo, RedisResult, Script,
+    Client, ConnectionAddr, ConnectionInfo, ErrorKind, IntoConnectionInfo, RedisResult, Script,
 };
 
 use crate::address::{Secrets, plausible_host, take_query_parameter};
 use crate::error::Error;
 use crate::store::{Grant, Request, Store};
 use crate::tls::{self, ClientIdentity, KeyFileRule, Roots, Verify};
+use link::Link;
 use tls_link::{Step, TlsLink, TlsTarget};
 
 /// ARGV: prefix, first, last, start, holder, ttl ms, margin ms.
@@ -175,26 +176,6 @@ enum Target {
     Plain(Client),
     /// TLS, connected here (`tls_link.rs`).
     Tls(TlsTarget),
-}
-
-/// A connection to the server: the redis crate's, or a TLS link of ours.
-trait Link: ConnectionLike + Send {
-    /// Bounds each read and write from now on.
-    fn set_timeouts(&mut self, timeout: Duration) -> RedisResult<()>;
-
-    /// The TLS failure, in words, that ended the last call.
-    fn tls_failure(&self) -> Option<&str>;
-}
-
-impl Link for Connection {
-    fn set_timeouts(&mut self, timeout: Duration) -> RedisResult<()> {
-        self.set_read_timeout(Some(timeout))
-            .and_then(|()| self.set_write_timeout(Some(timeout)))
-    }
-
-    fn tls_failure(&self) -> Option<&str> {
-        None
-    }
 }
 
 /// Why an attempt to connect failed.

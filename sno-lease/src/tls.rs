@@ -23,6 +23,7 @@
 //! CA added with Keychain Access) are not seen: name a CA file instead.
 
 mod client;
+mod pem;
 mod words;
 mod x509;
 
@@ -33,7 +34,6 @@ use std::sync::Arc;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::verify_server_cert_signed_by_trust_anchor;
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::server::ParsedCertificate;
 use rustls::{
@@ -146,7 +146,7 @@ fn root_store(
             certs
         }
         Roots::File(path) => {
-            let certs = read_certificates(path, option, "CA file")?;
+            let certs = pem::read_certificates(path, option, "CA file")?;
             for cert in &certs {
                 store.add(cert.clone()).map_err(|_| Error::InvalidUrl {
                     detail: format!(
@@ -158,42 +158,6 @@ fn root_store(
         }
     };
     Ok((store, certs))
-}
-
-/// The certificates of the PEM file at `path`: at least one, or [`Error::InvalidUrl`] naming
-/// `option` and the file's role (`what`).
-fn read_certificates(
-    path: &str,
-    option: &str,
-    what: &str,
-) -> Result<Vec<CertificateDer<'static>>, Error> {
-    let certs = CertificateDer::pem_file_iter(path)
-        .map_err(|e| Error::InvalidUrl {
-            detail: format!("{option}: the {what} cannot be read: {}", pem_error(&e)),
-        })?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Error::InvalidUrl {
-            detail: format!("{option}: the {what} is not PEM: {}", pem_error(&e)),
-        })?;
-    if certs.is_empty() {
-        return Err(Error::InvalidUrl {
-            detail: format!("{option}: the {what} holds no certificate"),
-        });
-    }
-    Ok(certs)
-}
-
-/// A PEM reading error in words, never the file's contents (a line of a key file, say).
-fn pem_error(e: &rustls::pki_types::pem::Error) -> String {
-    use rustls::pki_types::pem::Error as Pem;
-    match e {
-        Pem::Io(io) => io.kind().to_string(),
-        Pem::MissingSectionEnd { .. } => "a section has no END line".into(),
-        Pem::IllegalSectionStart { .. } => "a BEGIN line is malformed".into(),
-        Pem::Base64Decode(_) => "a section is not valid base64".into(),
-        Pem::SectionTooLarge => "a section is larger than 256 MB".into(),
-        _ => "it does not parse".into(),
-    }
 }
 
 /// Verifies as libpq does on OpenSSL (see the module's notes), as much as `verify` says:
@@ -356,34 +320,12 @@ fn certs_from_paths(
 
 #[cfg(test)]
 mod tests {
+    use super::pem::samples::{ISRG_ROOT_X2, scratch};
     use super::*;
-
-    /// ISRG Root X2 (Let's Encrypt), as its publisher writes it.
-    pub(super) const ISRG_ROOT_X2: &str = "-----BEGIN CERTIFICATE-----
-MIICGzCCAaGgAwIBAgIQQdKd0XLq7qeAwSxs6S+HUjAKBggqhkjOPQQDAzBPMQsw
-CQYDVQQGEwJVUzEpMCcGA1UEChMgSW50ZXJuZXQgU2VjdXJpdHkgUmVzZWFyY2gg
-R3JvdXAxFTATBgNVBAMTDElTUkcgUm9vdCBYMjAeFw0yMDA5MDQwMDAwMDBaFw00
-MDA5MTcxNjAwMDBaME8xCzAJBgNVBAYTAlVTMSkwJwYDVQQKEyBJbnRlcm5ldCBT
-ZWN1cml0eSBSZXNlYXJjaCBHcm91cDEVMBMGA1UEAxMMSVNSRyBSb290IFgyMHYw
-EAYHKoZIzj0CAQYFK4EEACIDYgAEzZvVn4CDCuwJSvMWSj5cz3es3mcFDR0HttwW
-+1qLFNvicWDEukWVEYmO6gbf9yoWHKS5xcUy4APgHoIYOIvXRdgKam7mAHf7AlF9
-ItgKbppbd9/w+kHsOdx1ymgHDB/qo0IwQDAOBgNVHQ8BAf8EBAMCAQYwDwYDVR0T
-AQH/BAUwAwEB/zAdBgNVHQ4EFgQUfEKWrt5LSDv6kviejM9ti6lyN5UwCgYIKoZI
-zj0EAwMDaAAwZQIwe3lORlCEwkSHRhtFcP9Ymd70/aTSVaYgLXTWNLxBo1BfASdW
-tL4ndQavEi51mI38AjEAi/V3bNTIZargCyzuFJ0nN6T5U6VR5CmD1/iQMVtCnwr1
-/q4AaOeMSQ+2b1tbFfLn
------END CERTIFICATE-----
-";
+    use rustls::pki_types::pem::PemObject;
 
     fn der() -> CertificateDer<'static> {
         CertificateDer::from_pem_slice(ISRG_ROOT_X2.as_bytes()).unwrap()
-    }
-
-    /// A fresh directory for a test's files.
-    pub(super) fn scratch(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sno-lease-tls-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
     }
 
     #[test]

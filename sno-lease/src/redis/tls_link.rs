@@ -147,7 +147,7 @@ impl Read for Recording<'_> {
     }
 }
 
-impl super::Link for TlsLink {
+impl super::link::Link for TlsLink {
     fn set_timeouts(&mut self, timeout: Duration) -> RedisResult<()> {
         self.stream.sock.set_read_timeout(Some(timeout))?;
         Ok(self.stream.sock.set_write_timeout(Some(timeout))?)

@@ -5,7 +5,7 @@
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::read_certificates;
+use super::pem::read_certificates;
 use crate::error::Error;
 
 /// A client certificate chain and its private key, for a server that asks for a client
@@ -113,7 +113,7 @@ fn libpq_key_permissions(_meta: &std::fs::Metadata) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{ISRG_ROOT_X2, scratch};
+    use super::super::pem::samples::{ISRG_ROOT_X2, scratch};
     use super::*;
 
     #[test]
