@@ -295,8 +295,8 @@ typedef enum sno_status {
   // The lease's window starts later than the clock reads: a grant made after a restart or
   // failover of the lease store starts one TTL after it (and a partition's next holder after its
   // last one's IDs). The call can be retried at the time sno_last_error_message names;
-  // sno_generator_next of a leased generator waits for it (its maximum wait is at least one TTL
-  // and two seconds).
+  // sno_generator_next of a leased generator waits for it (by default its maximum wait is at
+  // least one TTL and two seconds).
   SNO_STATUS_LEASE_PENDING = 42,
   // Reserved: a Rust panic was caught at the boundary (a bug; please report it).
   SNO_STATUS_PANIC = 255,

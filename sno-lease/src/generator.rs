@@ -66,8 +66,8 @@ impl LeasedGenerator {
 
     /// The next ID; sleeps (never spins) while a retry can succeed: until the next 4 ms unit,
     /// the end of a regression, the start of a new grant's window, or a renewal or new grant of
-    /// the lease, for at most [`max_wait`](Self::max_wait) in all (the generator's, at least
-    /// one TTL and two seconds). Then returns the last error.
+    /// the lease, for at most [`max_wait`](Self::max_wait) in all (by default at least one TTL
+    /// and two seconds). Then returns the last error.
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
         // The core's wait policy (`sno_core::wait`), with the lease's renewal as one more thing
         // worth waiting for. The change count is read before each attempt: a renewal landing
@@ -172,15 +172,21 @@ impl LeasedGenerator {
         self.shared.is_closed()
     }
 
-    /// The longest [`next`](Self::next) sleeps in all: the generator's maximum wait, raised to
-    /// one TTL and two seconds. After a restart or failover of the store, the first grant's
+    /// The longest [`next`](Self::next) sleeps in all: the generator's maximum wait, or, where
+    /// that was left at the default ([`DEFAULT_MAX_WAIT`](sno_core::time::DEFAULT_MAX_WAIT),
+    /// 5 s: a builder without `max_wait`, a binding without `max_wait_ms`), the larger of it and
+    /// one TTL plus two seconds. After a restart or failover of the store, the first grant's
     /// window opens one TTL after the store answered again (a renewal notices the change within
-    /// a second), and `next` waits for it: a holder keeps minting at any TTL. A caller that
-    /// must not wait that long uses [`try_next`](Self::try_next) and its
-    /// [`Error::LeasePending`]'s retry time.
+    /// a second), and `next` waits for it, so a holder with the default keeps minting at any
+    /// TTL. A maximum wait chosen by the caller is kept as it is (exactly 5 s counts as the
+    /// default); its `next` may then give up with [`Error::LeasePending`], whose retry time says
+    /// when the window opens.
     pub fn max_wait(&self) -> Duration {
-        self.generator
-            .max_wait()
-            .max(self.shared.options.ttl + LEASE_WAIT_SLACK)
+        let chosen = self.generator.max_wait();
+        if chosen == sno_core::time::DEFAULT_MAX_WAIT {
+            chosen.max(self.shared.options.ttl + LEASE_WAIT_SLACK)
+        } else {
+            chosen
+        }
     }
 }

@@ -16,7 +16,7 @@ import { inspect } from 'node:util'
 import fc from 'fast-check'
 
 import { Generator, Lease, releaseProcessLease } from '../index.mjs'
-import { freePort, pause, startStores } from './stores.mjs'
+import { freePort, pause, restart, startStores } from './stores.mjs'
 
 const INDEX = fileURLToPath(new URL('../index.mjs', import.meta.url))
 const SNO_JS = fileURLToPath(new URL('../sno.js', import.meta.url))
@@ -476,4 +476,42 @@ test('property: no Lease option gives an untyped error (fast-check)', async () =
     }),
     { numRuns: 300 },
   )
+})
+
+test('redis restart: the generator mints on, then ERR_SNO_LEASE_PENDING until the new window opens; nextAsync waits through it (#42)', async () => {
+  const own = await startStores(['redis']) // its own server: the test restarts it
+  try {
+    const lease = new Lease({ url: own.redis, namespace: NS, ttlMs: 4000 })
+    try {
+      const other = new Lease({ url: own.redis, namespace: NS, ttlMs: 4000 })
+      assert.equal(new Generator({ lease: other }).maxWaitMs, 6000, 'the default: TTL + 2 s')
+      other.close()
+      const gen = new Generator({ lease, maxWaitMs: 100 })
+      assert.equal(gen.maxWaitMs, 100, 'a chosen wait is kept')
+      const before = gen.next()
+      restart(own, 'redis')
+      let pending
+      let after
+      for (const deadline = Date.now() + 30_000; after === undefined; ) {
+        assert.ok(Date.now() < deadline, 'never minted again after the restart')
+        try {
+          const id = gen.tryNext()
+          if (pending !== undefined) after = id
+        } catch (e) {
+          if (e.code === 'ERR_SNO_LEASE_PENDING') pending = e
+          else assert.equal(e.code, 'ERR_SNO_LEASE_EXPIRED', String(e))
+        }
+        await sleep(5)
+      }
+      assert.ok(is(Error, 'ERR_SNO_LEASE_PENDING')(pending), String(pending))
+      assert.match(pending.message, /restart or failover/)
+      assert.equal(typeof pending.partition, 'number')
+      assert.equal(typeof pending.retryAtUnixNs, 'bigint')
+      assert.ok(after.unixNs >= pending.retryAtUnixNs && after.compare(before) > 0)
+    } finally {
+      lease.close()
+    }
+  } finally {
+    own.stop()
+  }
 })

@@ -101,3 +101,8 @@ export async function startStores(kinds) {
 export function pause(stores, kind, paused) {
   script([paused ? 'pause' : 'resume', kind, stores.dir(kind)])
 }
+
+/** Restarts a Redis server of `stores` (its data lost: no persistence), or a PostgreSQL one. */
+export function restart(stores, kind) {
+  script(['restart', kind, stores.dir(kind)])
+}

@@ -226,7 +226,9 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
                 SnoError::BatchTooLarge { max, .. } => {
                     props.push(("max", Prop::Number(max as f64)))
                 }
-                SnoError::Forked { partition } | SnoError::LeaseExpired { partition } => {
+                SnoError::Forked { partition }
+                | SnoError::LeaseExpired { partition }
+                | SnoError::LeasePending { partition, .. } => {
                     props.push(("partition", Prop::Number(f64::from(partition))));
                 }
                 _ => {}

@@ -183,7 +183,7 @@ impl Lease {
             let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
             let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
             let leased = self.inner.generator_with(builder)?;
-            Ok(Generator::leased(leased, max_wait_ms))
+            Ok(Generator::leased(leased))
         })()
         .or_throw(env)
     }

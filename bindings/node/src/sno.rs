@@ -228,8 +228,13 @@ pub struct Generator {
 }
 
 impl Generator {
-    /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with.
-    pub(crate) fn leased(inner: sno_lease::LeasedGenerator, max_wait_ms: u32) -> Self {
+    /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with
+    /// and its maximum wait (by default at least one TTL and two seconds:
+    /// `LeasedGenerator::max_wait`).
+    pub(crate) fn leased(inner: sno_lease::LeasedGenerator) -> Self {
+        let max_wait_ms = u32::try_from(inner.max_wait().as_millis())
+            .unwrap_or(crate::args::MAX_WAIT_MS_LIMIT)
+            .min(crate::args::MAX_WAIT_MS_LIMIT);
         Generator {
             capacity: inner.capacity(),
             inner: Inner::Leased(inner),

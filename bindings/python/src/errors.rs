@@ -46,6 +46,7 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Forked => "ForkedGeneratorError",
         ErrorKind::RandomnessUnavailable => "RandomnessUnavailableError",
         ErrorKind::LeaseExpired => "LeaseExpiredError",
+        ErrorKind::LeasePending => "LeasePendingError",
         // Settings: InvalidEnvironment (SNO_PARTITION), BatchTooLarge, SnapshotAhead,
         // InvalidSnapshot, InvalidSequenceBounds, UnknownFormat, …
         _ => "ConfigError",
@@ -70,7 +71,9 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
             let _ = value.setattr("position", py.None());
             let _ = value.setattr("byte", py.None());
         }
-        Error::Forked { partition } | Error::LeaseExpired { partition } => {
+        Error::Forked { partition }
+        | Error::LeaseExpired { partition }
+        | Error::LeasePending { partition, .. } => {
             let _ = value.setattr("partition", partition);
         }
         Error::InvalidEnvironment { variable, .. } => {

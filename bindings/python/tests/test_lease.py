@@ -19,7 +19,7 @@ import pytest
 
 import sno
 
-from _stores import REPO, free_port, store_server
+from _stores import REPO, free_port, start_server, store_server
 
 BAD_INPUT = REPO / "testdata" / "lease_bad_input.tsv"
 
@@ -33,6 +33,7 @@ CLASSES = {
     "lease_no_free_partition": sno.NoFreePartitionError,
     "lease_store": sno.LeaseStoreError,
     "lease_expired": sno.LeaseExpiredError,
+    "lease_pending": sno.LeasePendingError,
     "invalid_environment": sno.ConfigError,
 }
 
@@ -699,3 +700,36 @@ def test_release_process_lease_without_a_lease(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "False"]
     assert sno.release_process_lease.__doc__ and "release" in sno.release_process_lease.__doc__
+
+
+def test_a_redis_restart_pauses_the_generator_with_lease_pending(request):
+    """Issue #42, item 2: after a restart of the store, a holder mints on in its lost grant's
+    window, then its window opens one TTL after the new epoch began: `try_new` says so with
+    `LeasePendingError` (never a `ClockRegressionError`) and `new()` waits through it, by default
+    up to one TTL and two seconds."""
+    server = start_server("redis", request)  # its own server: the test restarts it
+    with sno.Lease(server.url, namespace=namespace(), ttl=4.0) as lease:
+        with sno.Lease(server.url, namespace=lease.namespace, ttl=4.0) as other:
+            assert sno.Generator(lease=other).max_wait_ms == 6000  # the default: TTL + 2 s
+        g = sno.Generator(lease=lease, max_wait_ms=100)  # chosen: kept
+        assert g.max_wait_ms == 100
+        before = g.new()
+        restarted = store_server("restart", "redis", server.path)
+        assert restarted.returncode == 0, restarted.stderr
+        pending = None
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline, "never minted again after the restart"
+            try:
+                after = g.try_new()
+                if pending is not None:
+                    break
+            except sno.LeasePendingError as e:
+                pending = e
+            except sno.LeaseExpiredError:
+                pass  # the moment between the old window's end and the switch
+            time.sleep(0.005)
+        assert pending.code == "lease_pending" and isinstance(pending, sno.LeaseError)
+        assert isinstance(pending, RuntimeError) and "restart or failover" in str(pending)
+        assert isinstance(pending.partition, int) and pending.retry_at_unix_ns > 0
+        assert after.unix_ns >= pending.retry_at_unix_ns and after > before

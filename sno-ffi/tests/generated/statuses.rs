@@ -87,7 +87,7 @@ pub const NOTES: &[(&str, &str)] = &[
     ),
     (
         "LeasePending",
-        "The lease's window starts later than the clock reads: a grant made after a restart or failover of the lease store starts one TTL after it (and a partition's next holder after its last one's IDs). The call can be retried at the time sno_last_error_message names; sno_generator_next of a leased generator waits for it (its maximum wait is at least one TTL and two seconds).",
+        "The lease's window starts later than the clock reads: a grant made after a restart or failover of the lease store starts one TTL after it (and a partition's next holder after its last one's IDs). The call can be retried at the time sno_last_error_message names; sno_generator_next of a leased generator waits for it (by default its maximum wait is at least one TTL and two seconds).",
     ),
     (
         "InvalidEnvironment",

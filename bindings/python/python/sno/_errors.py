@@ -132,3 +132,12 @@ class LeaseExpiredError(LeaseError, RuntimeError):
     """A leased generator's lease does not cover the clock: renewals failing, the lease lost or
     closed (``"lease_expired"``; ``.partition``). No ID is minted until it is renewed or a new
     partition is leased; ``new()`` waits for that within ``max_wait_ms``."""
+
+
+class LeasePendingError(LeaseError, RuntimeError):
+    """A leased generator's window opens later than its clock reads (``"lease_pending"``;
+    ``.partition``, ``.retry_at_unix_ns``): its grant follows a restart or failover of the
+    store, whose first grants start one TTL after it. ``new()`` waits for it within
+    ``max_wait_ms`` (by default at least one TTL and two seconds)."""
+
+    retry_at_unix_ns: "int | None" = None
