@@ -1546,6 +1546,28 @@ enum sno_status sno_lease_token(const struct sno_lease *lease, uint64_t *out);
 // `lease` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_lease_expires_unix_ms(const struct sno_lease *lease, int64_t *out);
 
+// How many renewals the store granted so far (a new partition after a lost lease counts as
+// none): for monitoring, with sno_lease_renewal_failures and sno_lease_expires_in_ms.
+// Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_renewals(const struct sno_lease *lease, uint64_t *out);
+
+// How many renewals failed so far: the store unreachable or silent, an error, or the lease
+// found lost (sno_lease_last_error says the latest). Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_renewal_failures(const struct sno_lease *lease, uint64_t *out);
+
+// Milliseconds until the current grant lapses unless it is renewed, by this machine's clock
+// against the store's expiry (0 once past). Thread-safe.
+//
+// # Safety
+// `lease` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_lease_expires_in_ms(const struct sno_lease *lease, uint64_t *out);
+
 // The current grant in one consistent read: partition, token, the window its IDs lie in, and
 // the expiry (reading partition and token separately could straddle a switch to a new
 // partition). Thread-safe.

@@ -120,8 +120,14 @@ export declare class Lease {
   get expiresUnixMs(): number
   /** The namespace the partition belongs to. */
   get namespace(): string
-  /** The holder name stored with the grant (`host/pid/random`). */
+  /** The holder name stored with the grant (`host/pid/program/random`). */
   get holder(): string
+  /** How many renewals the store granted so far. */
+  get renewals(): number
+  /** How many renewals failed so far (`lastError` says the latest). */
+  get renewalFailures(): number
+  /** Milliseconds until the grant lapses unless it is renewed (0 once past). */
+  get expiresInMs(): number
   /** Whether `close()` was called. */
   get closed(): boolean
   /** The last renewal error (an `Error` with its `code`), or null once a renewal succeeds. */

@@ -511,8 +511,17 @@ export declare class Lease {
   /** When the store lets the grant lapse unless it is renewed (the store's clock). */
   get expiresAt(): Date
   get namespace(): string
-  /** The holder name stored with the grant: `host/pid/random`. */
+  /** The holder name stored with the grant: `host/pid/program/random` (`sno lease status`
+   * shows who holds what). */
   get holder(): string
+  /** How many renewals the store granted so far. */
+  get renewals(): number
+  /** How many renewals failed so far: the store unreachable or silent, an error, the lease
+   * found lost (`lastError` says the latest). */
+  get renewalFailures(): number
+  /** Milliseconds until the grant lapses unless it is renewed, by this machine's clock against
+   * the store's expiry (0 once past). */
+  get expiresInMs(): number
   get closed(): boolean
   /** The last renewal's error (ERR_SNO_LEASE_*), or null once a renewal succeeds. */
   get lastError(): SnoError | null

@@ -104,6 +104,18 @@ class Lease {
     return this.#native.holder
   }
 
+  get renewals() {
+    return this.#native.renewals
+  }
+
+  get renewalFailures() {
+    return this.#native.renewalFailures
+  }
+
+  get expiresInMs() {
+    return this.#native.expiresInMs
+  }
+
   get closed() {
     return this.#native.closed
   }

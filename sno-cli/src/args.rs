@@ -33,6 +33,26 @@ pub(crate) enum Command {
     Inspect(InspectArgs),
     /// Convert IDs to a format with the same bits (ULID, UUIDv7, TypeID).
     Convert(ConvertArgs),
+    /// Leased partitions: who holds which partition of a namespace (SNO_LEASE_URL's store).
+    #[command(subcommand)]
+    Lease(LeaseCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum LeaseCommand {
+    /// Every partition of the namespace held by a live lease: its holder (host, pid, program),
+    /// since when, renewed when, and how long until it expires. Read-only: nothing is freed.
+    Status(LeaseStatusArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct LeaseStatusArgs {
+    /// The namespace [default: SNO_LEASE_NAMESPACE, else `default`].
+    #[arg(long, value_name = "NS")]
+    pub(crate) namespace: Option<String>,
+    /// One JSON object instead of name=value text.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Args, Debug)]

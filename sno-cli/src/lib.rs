@@ -5,6 +5,7 @@
 //! * `sno new [--format F] [-n N] [--meta M] [--partition P] [--epoch MS] [--generator-id G] [--sid S] [--prefix P]`
 //! * `sno inspect ID... [--format F] [--json] [--epoch MS | --nanoflake-epoch MS | --ulidflake-epoch MS]`
 //! * `sno convert ID... --to F [--format F] [--prefix P]`
+//! * `sno lease status [--namespace NS] [--json]`
 //!
 //! Formats are read with [`AnyId::detect`](sno_core::AnyId::detect) (or
 //! [`AnyId::parse_as`](sno_core::AnyId::parse_as) when `--format` names one); fields come from
@@ -14,7 +15,7 @@
 //! output. `docs/cli.md` describes the output, the escaping and the JSON objects.
 //!
 //! One module per job: `args` (the commands and options, usage errors), `new`, `inspect` and
-//! `convert` (one command each), `output` (escaping, text and JSON), `status` (the exit statuses).
+//! `convert` and `lease` (one command each), `output` (escaping, text and JSON), `status` (the exit statuses).
 //!
 //! ```
 //! let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -27,6 +28,7 @@
 mod args;
 mod convert;
 mod inspect;
+mod lease;
 mod new;
 mod output;
 mod status;
@@ -60,6 +62,7 @@ where
         Command::New(a) => new::new(a, &mut out, err),
         Command::Inspect(a) => inspect::inspect(a, &mut out, err),
         Command::Convert(a) => convert::convert(a, &mut out, err),
+        Command::Lease(args::LeaseCommand::Status(a)) => lease::status(a, &mut out, err),
     }
     .and_then(|code| out.flush().map(|()| code));
     match result {

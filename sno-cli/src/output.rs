@@ -148,6 +148,13 @@ fn to_json(value: &impl Serialize) -> io::Result<Vec<u8>> {
     Ok(json)
 }
 
+/// Writes `value` as one line of JSON, strings escaped as [`Escaping`] does.
+pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
+    let mut line = to_json(value)?;
+    line.push(b'\n');
+    out.write_all(&line)
+}
+
 /// Writes one reading, `values` in order (the first is the input, as given): `INPUT
 /// name=value ...` (null values left out, text escaped), or one JSON object; then a line feed.
 pub(crate) fn write_values(

@@ -157,3 +157,98 @@ fn ctrl_c_sigterm_and_sighup_release_the_partition_then_end_the_process() {
     // Under nohup (SIGHUP ignored): SIGHUP changes nothing, SIGTERM still releases.
     signal_releases(&server, 14, libc::SIGTERM, &[libc::SIGHUP]);
 }
+
+/// Issue #42, item 7: `sno lease status` shows each partition held in a namespace with its
+/// holder as the holder describes itself (host, pid, program), since when, renewed when and how
+/// long until it expires, as text and as JSON; read-only.
+#[test]
+fn lease_status_shows_who_holds_what() {
+    let server = Server::start(Kind::Postgres);
+    let ns = "cli-status";
+    let held = Lease::acquire(&server.url, &LeaseOptions::new(ns).partitions(40..=40))
+        .expect("partition 40 leased");
+    let env = [
+        ("SNO_LEASE_URL", server.url.as_str()),
+        ("SNO_LEASE_NAMESPACE", ns),
+    ];
+    let (code, out, err) = output(&env, &["lease", "status"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with(&format!(
+        "namespace={ns} store=postgres://postgres@127.0.0.1:"
+    )));
+    assert!(lines[0].ends_with(" held=1") && lines[0].contains(" now=20"));
+    let program = std::env::current_exe().unwrap();
+    let program = program.file_stem().unwrap().to_string_lossy();
+    let row = lines[1];
+    for part in [
+        "partition=40 ".to_owned(),
+        format!(" pid={} ", std::process::id()),
+        format!(" program={program} "),
+        format!(" token={} ", held.token()),
+        format!(" holder={}", held.holder()),
+    ] {
+        assert!(row.contains(&part), "{row:?} lacks {part:?}");
+    }
+    assert!(
+        row.contains(" since=20") && row.contains(" renewed=20") && row.contains(" expires_in_ms=")
+    );
+    // JSON, and --namespace over SNO_LEASE_NAMESPACE.
+    let env = [
+        ("SNO_LEASE_URL", server.url.as_str()),
+        ("SNO_LEASE_NAMESPACE", "another"),
+    ];
+    let (code, out, err) = output(&env, &["lease", "status", "--namespace", ns, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["namespace"], ns);
+    let h = &v["held"][0];
+    assert_eq!(h["partition"], 40);
+    assert_eq!(h["pid"], std::process::id());
+    assert_eq!(h["holder"], held.holder());
+    assert_eq!(h["token"], held.token());
+    assert!(h["expires_in_ms"].as_u64().unwrap() <= 15_000);
+    assert!(h["since_unix_ms"].as_i64().unwrap() <= h["renewed_unix_ms"].as_i64().unwrap());
+    assert!(v["now_unix_ms"].as_i64().unwrap() < h["expires_unix_ms"].as_i64().unwrap());
+    // Read-only: the holder still holds; another namespace holds nothing.
+    let (code, out, _) = output(&env, &["lease", "status"]);
+    assert_eq!((code, out.lines().count()), (Some(0), 1), "{out}");
+    assert_eq!(held.renewal_failures(), 0);
+    assert!(!held.is_closed());
+    // Without SNO_LEASE_URL: a usage error naming it.
+    let (code, out, err) = output(&[], &["lease", "status"]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert!(err.contains("SNO_LEASE_URL is not set"), "{err}");
+}
+
+/// Issue #42, item 1, in the CLI: a password cut by PostgreSQL's 63-byte name limit reaches no
+/// output (`&` typed for `?`, a user name holding the password, a key=value user quoted wrong;
+/// against trust and scram).
+#[test]
+fn a_password_cut_at_63_bytes_reaches_no_output() {
+    let server = Server::start(Kind::Postgres);
+    let port = server.port;
+    let secret = "Kx9vT2mQ7rLw4ZpN8cYb3HsJ6dFg5XkA1eRt0uVi9oPq2WnM7yBc4LzD8hGj3Sa";
+    for url in [
+        format!("postgres://postgres@127.0.0.1:{port}/postgres&password={secret}"),
+        format!("postgres://sno_auth:sno-secret@127.0.0.1:{port}/postgres&password={secret}"),
+        format!("postgres://sno%3A{secret}@127.0.0.1:{port}/postgres"),
+        format!("postgres://sno%3A{secret}:x@127.0.0.1:{port}/sno_scram"),
+        format!("host=127.0.0.1 port={port} user='sno password={secret}' dbname=postgres"),
+    ] {
+        for args in [&["new", "-n", "1"][..], &["lease", "status"]] {
+            let (code, out, err) = output(&[("SNO_LEASE_URL", url.as_str())], args);
+            assert_eq!(code, Some(1), "{args:?}: the store refuses");
+            assert!(err.starts_with("sno lease: "), "{err}");
+            // No 8 characters of the password in a row, anywhere.
+            for window in secret.as_bytes().windows(8) {
+                let window = std::str::from_utf8(window).unwrap();
+                assert!(
+                    !out.contains(window) && !err.contains(window),
+                    "{args:?} shows it"
+                );
+            }
+        }
+    }
+}

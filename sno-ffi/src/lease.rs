@@ -207,6 +207,62 @@ pub unsafe extern "C" fn sno_lease_expires_unix_ms(
     })
 }
 
+/// How many renewals the store granted so far (a new partition after a lost lease counts as
+/// none): for monitoring, with sno_lease_renewal_failures and sno_lease_expires_in_ms.
+/// Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_renewals(lease: *const sno_lease, out: *mut u64) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.renewals()) }
+    })
+}
+
+/// How many renewals failed so far: the store unreachable or silent, an error, or the lease
+/// found lost (sno_lease_last_error says the latest). Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_renewal_failures(
+    lease: *const sno_lease,
+    out: *mut u64,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, lease.inner.renewal_failures()) }
+    })
+}
+
+/// Milliseconds until the current grant lapses unless it is renewed, by this machine's clock
+/// against the store's expiry (0 once past). Thread-safe.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_lease_expires_in_ms(
+    lease: *const sno_lease,
+    out: *mut u64,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        let ms = u64::try_from(lease.inner.expires_in().as_millis()).unwrap_or(u64::MAX);
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, ms) }
+    })
+}
+
 /// The current grant in one consistent read: partition, token, the window its IDs lie in, and
 /// the expiry (reading partition and token separately could straddle a switch to a new
 /// partition). Thread-safe.

@@ -90,9 +90,9 @@ impl LeasedGenerator {
                         self.shared.wait_for_change_since(seen.get(), pause.budget)
                     }
                     // Until the window opens, or sooner if the lease changes meanwhile.
-                    Error::LeasePending { .. } => {
-                        self.shared.wait_for_change_since(seen.get(), pause.length())
-                    }
+                    Error::LeasePending { .. } => self
+                        .shared
+                        .wait_for_change_since(seen.get(), pause.length()),
                     _ => {}
                 }
                 Ok(())
@@ -126,9 +126,9 @@ impl LeasedGenerator {
             }
             Error::LeasePending { .. } => {
                 let now = SystemClock::precise_unix_ns();
-                let until = err
-                    .retry_at_unix_ns()
-                    .map_or(at_most, |at| Duration::from_nanos(at.saturating_sub(now).max(0) as u64));
+                let until = err.retry_at_unix_ns().map_or(at_most, |at| {
+                    Duration::from_nanos(at.saturating_sub(now).max(0) as u64)
+                });
                 self.shared.wait_for_change(until.min(at_most));
             }
             _ => self.shared.wait_for_change(at_most),

@@ -3,6 +3,7 @@
 
 use core::time::Duration;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, mpsc};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -56,7 +57,7 @@ impl Lease {
     pub fn acquire(url: &str, options: &LeaseOptions) -> Result<Lease, Error> {
         options.validate()?;
         let mut store = stores::open(url)?;
-        let holder = holder_name();
+        let holder = crate::status::holder_name(random());
         let span = u32::from(options.last - options.first) + 1;
         let start = options.first + (random() % u64::from(span)) as u16;
         let req = Request {
@@ -79,6 +80,8 @@ impl Lease {
             generator: OnceLock::new(),
             seen: Seen::default(),
             pid: std::process::id(),
+            renewals: AtomicU64::new(0),
+            renewal_failures: AtomicU64::new(0),
         });
         shared.publish(&shared.lock());
         shared.fence.switch(
@@ -213,7 +216,7 @@ impl Lease {
         &self.shared.options
     }
 
-    /// The holder name stored with the grant (`host/pid/random`).
+    /// The holder name stored with the grant (`host/pid/program/random`: see [`Holding`](crate::Holding)).
     pub fn holder(&self) -> &str {
         &self.shared.holder
     }
@@ -225,6 +228,32 @@ impl Lease {
             return None;
         }
         self.shared.lock().last_error.clone()
+    }
+
+    /// How many renewals the store granted so far (a new partition after a lost lease counts
+    /// as none).
+    pub fn renewals(&self) -> u64 {
+        self.shared.renewals.load(Ordering::Relaxed)
+    }
+
+    /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
+    /// found lost ([`last_error`](Self::last_error) says the latest).
+    pub fn renewal_failures(&self) -> u64 {
+        self.shared.renewal_failures.load(Ordering::Relaxed)
+    }
+
+    /// How long until the current grant lapses unless it is renewed, by this machine's clock
+    /// against the store's expiry (zero once past).
+    ///
+    /// ```no_run
+    /// # let lease = sno_lease::Lease::acquire("redis://127.0.0.1/", &Default::default())?;
+    /// println!("{} renewals, {} failed, expires in {:?}",
+    ///     lease.renewals(), lease.renewal_failures(), lease.expires_in());
+    /// # Ok::<(), sno_lease::Error>(())
+    /// ```
+    pub fn expires_in(&self) -> Duration {
+        let now_ms = SystemClock::precise_unix_ns() / 1_000_000;
+        Duration::from_millis(u64::try_from(self.expires_unix_ms() - now_ms).unwrap_or(0))
     }
 
     /// Whether the lease was closed.
@@ -372,7 +401,13 @@ fn renew_loop(shared: &Shared, mut store: Box<dyn Store>) {
         };
         let sent = Instant::now();
         let req = request(shared, grant.partition);
-        let outcome = match store.renew(&grant, &req, options.renew_timeout()) {
+        let renewed = store.renew(&grant, &req, options.renew_timeout());
+        let counter = match renewed {
+            Ok(_) => &shared.renewals,
+            Err(_) => &shared.renewal_failures,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        let outcome = match renewed {
             Err(Error::Lost { .. }) => {
                 // The window we mint in stays ours (the next holder's starts after it); lease
                 // anew.
@@ -453,16 +488,4 @@ fn random() -> u64 {
             .unwrap_or_default(),
     );
     h.finish()
-}
-
-/// `host/pid/random`, for operators reading the store.
-fn holder_name() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .or_else(|| std::env::var("COMPUTERNAME").ok())
-        .map(|h| h.trim().chars().take(64).collect::<String>())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "unknown-host".into());
-    format!("{host}/{}/{:016x}", std::process::id(), random())
 }

@@ -41,6 +41,7 @@ mod lease;
 mod options;
 mod process;
 mod shared;
+mod status;
 mod store;
 mod stores;
 
@@ -62,7 +63,8 @@ pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL
 pub use process::{
     ProcessGenerator, check_explicit_partition, process_generator, release_process_lease, try_new,
 };
-pub use store::Grant;
+pub use status::{NamespaceStatus, status};
+pub use store::{Grant, Holding};
 
 /// The Rust examples of `docs/fleet.md`, compiled as doc tests so they stay true.
 #[cfg(doctest)]

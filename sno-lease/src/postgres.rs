@@ -9,10 +9,11 @@
 //!     partition   integer     NOT NULL CHECK (partition BETWEEN 0 AND 65535),
 //!     holder      text        NOT NULL,   -- host/pid/random of the holder, for operators
 //!     token       bigint      NOT NULL,   -- fencing token, from the sequence below
-//!     acquired_at timestamptz NOT NULL,
+//!     acquired_at timestamptz NOT NULL,   -- when the grant was made
 //!     expires_at  timestamptz NOT NULL,   -- free again from this moment (server clock)
 //!     ids_from    timestamptz NOT NULL,   -- this grant stamps IDs at or after this time
 //!     ids_before  timestamptz NOT NULL,   -- every holder so far stamped IDs before this time
+//!     renewed_at  timestamptz,            -- when the grant was last renewed (or made)
 //!     PRIMARY KEY (namespace, partition)
 //! );
 //! CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;
@@ -56,7 +57,7 @@ use crate::address::{Secrets, plain_name};
 use crate::error::Error;
 use crate::pg_tls;
 use crate::pg_url::{self, PgTls};
-use crate::store::{Grant, Request, Store};
+use crate::store::{Grant, Holding, Request, Store};
 
 const CREATE: &str = "
 SELECT pg_advisory_xact_lock(7236278340211286898);
@@ -69,6 +70,7 @@ CREATE TABLE IF NOT EXISTS sno_partition_leases (
     expires_at  timestamptz NOT NULL,
     ids_from    timestamptz NOT NULL,
     ids_before  timestamptz NOT NULL,
+    renewed_at  timestamptz,
     PRIMARY KEY (namespace, partition)
 );
 CREATE SEQUENCE IF NOT EXISTS sno_partition_lease_tokens;
@@ -128,7 +130,18 @@ const RETURNING: &str = "RETURNING partition, token,
 /// (all NULL when the race for the candidate was lost: another acquirer committed it first),
 /// then the number of candidates found (0: the statement's snapshot saw every partition of the
 /// range held by a live lease).
-const ACQUIRE: &str = "WITH now_ms AS (SELECT date_trunc('milliseconds', now()) AS t),
+fn acquire_sql(renewed_at: bool) -> String {
+    let (column, value, set) = if renewed_at {
+        (
+            ", renewed_at",
+            ", n.t",
+            ", renewed_at = EXCLUDED.renewed_at",
+        )
+    } else {
+        ("", "", "")
+    };
+    format!(
+        "WITH now_ms AS (SELECT date_trunc('milliseconds', now()) AS t),
 candidate AS (
     SELECT c.partition
     FROM (SELECT $2::int + (($4::int - $2::int + k) % ($3::int - $2::int + 1)) AS partition
@@ -140,17 +153,17 @@ candidate AS (
 ),
 granted AS (
 INSERT INTO sno_partition_leases AS l
-    (namespace, partition, holder, token, acquired_at, expires_at, ids_from, ids_before)
+    (namespace, partition, holder, token, acquired_at, expires_at, ids_from, ids_before{column})
 SELECT $1, c.partition, $5, nextval('sno_partition_lease_tokens'), n.t,
        n.t + $6::bigint * interval '1 millisecond',
        to_timestamp(0) + $9::bigint * interval '1 millisecond',
        GREATEST(n.t + ($6::bigint - $7::bigint) * interval '1 millisecond',
-                to_timestamp(0) + $9::bigint * interval '1 millisecond')
+                to_timestamp(0) + $9::bigint * interval '1 millisecond'){value}
 FROM candidate AS c, now_ms AS n
 ON CONFLICT (namespace, partition) DO UPDATE
     SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = EXCLUDED.acquired_at,
         expires_at = EXCLUDED.expires_at, ids_from = GREATEST(l.ids_before, EXCLUDED.ids_from),
-        ids_before = GREATEST(l.ids_before, EXCLUDED.ids_before)
+        ids_before = GREATEST(l.ids_before, EXCLUDED.ids_before){set}
     WHERE l.expires_at <= EXCLUDED.acquired_at
 RETURNING partition, token, ids_from, ids_before, expires_at
 )
@@ -159,17 +172,24 @@ SELECT g.partition, g.token,
     (extract(epoch FROM g.ids_before) * 1000)::bigint,
     (extract(epoch FROM g.expires_at) * 1000)::bigint,
     (SELECT count(*) FROM candidate)
-FROM (VALUES (1)) AS one (x) LEFT JOIN granted AS g ON true";
+FROM (VALUES (1)) AS one (x) LEFT JOIN granted AS g ON true"
+    )
+}
 
 /// $1 namespace, $2 partition, $3 holder, $4 token, $5 ttl ms, $6 margin ms. Renewing an
 /// expired grant is allowed while nobody took it (the token still matches): no other holder
 /// has stamped an ID with the partition since.
-fn renew_sql() -> String {
+fn renew_sql(renewed_at: bool) -> String {
+    let set = if renewed_at {
+        ",\n    renewed_at = date_trunc('milliseconds', now())"
+    } else {
+        ""
+    };
     format!(
         "UPDATE sno_partition_leases AS l
 SET expires_at = date_trunc('milliseconds', now()) + $5::bigint * interval '1 millisecond',
     ids_before = GREATEST(l.ids_before,
-        date_trunc('milliseconds', now()) + ($5::bigint - $6::bigint) * interval '1 millisecond')
+        date_trunc('milliseconds', now()) + ($5::bigint - $6::bigint) * interval '1 millisecond'){set}
 WHERE namespace = $1 AND partition = $2 AND holder = $3 AND token = $4
 {RETURNING}"
     )
@@ -198,7 +218,9 @@ pub(crate) struct PostgresStore {
     /// the resolver still runs on a blocking thread.
     runtime: Option<tokio::runtime::Runtime>,
     client: Option<Client>,
-    schema_ready: bool,
+    /// Whether the lease table has its `renewed_at` column, once the schema was checked (the
+    /// first call that may create it).
+    renewed_at: Option<bool>,
 }
 
 impl PostgresStore {
@@ -230,15 +252,26 @@ impl PostgresStore {
             server_words,
             runtime: Some(runtime),
             client: None,
-            schema_ready: false,
+            renewed_at: None,
         })
     }
 
-    /// Runs `f` on a connected client within `timeout` (connecting first if needed); any
-    /// failure drops the connection, so the next call starts on a fresh one.
+    /// Runs `f` on a connected client within `timeout` (connecting first if needed, and
+    /// creating or completing the schema on the first call); any failure drops the connection,
+    /// so the next call starts on a fresh one.
     fn call<T>(
         &mut self,
         timeout: Duration,
+        f: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, Error> {
+        self.call_with(timeout, true, f)
+    }
+
+    /// [`call`](Self::call), with `setup` false: the schema is left as it is (status reads).
+    fn call_with<T>(
+        &mut self,
+        timeout: Duration,
+        setup: bool,
         f: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
     ) -> Result<T, Error> {
         let config = &mut self.config;
@@ -247,7 +280,7 @@ impl PostgresStore {
         let words = self.server_words;
         let classified = |e| classify(url, words, e);
         let client_slot = &mut self.client;
-        let schema_ready = &mut self.schema_ready;
+        let renewed_at = &mut self.renewed_at;
         let Some(runtime) = self.runtime.as_ref() else {
             return Err(Error::Store {
                 detail: "the store is shut down".into(),
@@ -278,23 +311,8 @@ impl PostgresStore {
                     *client_slot = Some(client);
                 }
                 let client = client_slot.as_ref().expect("connected above");
-                if !*schema_ready {
-                    let exists: bool = client
-                        .query_one(
-                            "SELECT to_regclass('sno_partition_leases') IS NOT NULL
-                                AND to_regclass('sno_lease_history') IS NOT NULL",
-                            &[],
-                        )
-                        .await
-                        .map_err(classified)?
-                        .get(0);
-                    if !exists {
-                        client
-                            .batch_execute(&format!("BEGIN;{CREATE}COMMIT;"))
-                            .await
-                            .map_err(classified)?;
-                    }
-                    *schema_ready = true;
+                if setup && renewed_at.is_none() {
+                    *renewed_at = Some(prepare_schema(client).await.map_err(classified)?);
                 }
                 f(client).await.map_err(classified)
             })
@@ -311,6 +329,75 @@ impl PostgresStore {
         }
         result.map_err(|e| self.secrets.scrub_error(e))
     }
+}
+
+/// Checks the schema on a first connection: creates the tables if missing, adds the
+/// `renewed_at` column to a table made by libsno 0.2. Returns whether the column is there: a
+/// role that may not alter a table created by another one leases as before, without it (the
+/// status then shows no renewal times).
+async fn prepare_schema(client: &Client) -> Result<bool, tokio_postgres::Error> {
+    let row = client.query_one(SCHEMA, &[]).await?;
+    let (tables, column): (bool, bool) = (row.get(0), row.get(1));
+    if !tables {
+        client
+            .batch_execute(&format!("BEGIN;{CREATE}COMMIT;"))
+            .await?;
+        return Ok(true);
+    }
+    if column {
+        return Ok(true);
+    }
+    match client.batch_execute(ADD_RENEWED_AT).await {
+        Ok(()) => Ok(true),
+        Err(e) if e.code() == Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
+            client.batch_execute("ROLLBACK").await?;
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether both tables exist, and whether the lease table has `renewed_at`.
+const SCHEMA: &str = "SELECT to_regclass('sno_partition_leases') IS NOT NULL
+        AND to_regclass('sno_lease_history') IS NOT NULL,
+    EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('sno_partition_leases')
+            AND attname = 'renewed_at' AND NOT attisdropped)";
+
+/// The column libsno 0.3 added, under the schema's advisory lock.
+const ADD_RENEWED_AT: &str = "BEGIN;
+SELECT pg_advisory_xact_lock(7236278340211286898);
+ALTER TABLE sno_partition_leases ADD COLUMN IF NOT EXISTS renewed_at timestamptz;
+COMMIT;";
+
+/// $1 namespace: every live grant, and the server's clock (Unix ms) in every row.
+fn status_sql(renewed_at: bool) -> String {
+    let renewed = if renewed_at {
+        "(extract(epoch FROM renewed_at) * 1000)::bigint"
+    } else {
+        "NULL::bigint"
+    };
+    format!(
+        "SELECT partition, holder, token, (extract(epoch FROM acquired_at) * 1000)::bigint,
+    {renewed}, (extract(epoch FROM expires_at) * 1000)::bigint
+FROM sno_partition_leases WHERE namespace = $1 AND expires_at > now() ORDER BY partition"
+    )
+}
+
+/// A status row as a holding.
+fn holding_of(row: &tokio_postgres::Row) -> Result<Holding, Error> {
+    let read = || -> Result<Holding, tokio_postgres::Error> {
+        let partition: i32 = row.try_get(0)?;
+        let token: i64 = row.try_get(2)?;
+        Ok(Holding {
+            partition: partition as u16,
+            holder: row.try_get(1)?,
+            token: token as u64,
+            acquired_unix_ms: Some(row.try_get(3)?),
+            renewed_unix_ms: row.try_get(4)?,
+            expires_unix_ms: row.try_get(5)?,
+        })
+    };
+    read().map_err(unexpected_shape)
 }
 
 impl Drop for PostgresStore {
@@ -392,6 +479,7 @@ impl Store for PostgresStore {
             c.query_one(HISTORY, &[&ns]).await?.try_get::<_, i64>(0)
         })?;
         let floor = born.saturating_add(ttl);
+        let sql = acquire_sql(self.renewed_at.unwrap_or(false));
         // First a partition whose last holder's IDs lie in the past (usable at once), then any
         // free one. A lost race (another acquirer committed the candidate first) tries again,
         // as long as the deadline allows: only a look that finds no candidate at all says that
@@ -400,7 +488,7 @@ impl Store for PostgresStore {
         loop {
             let row = self.call(left(), async |c: &Client| {
                 c.query_one(
-                    ACQUIRE,
+                    &sql,
                     &[
                         &ns, &first, &last, &start, &holder, &ttl, &margin, &any_bound, &floor,
                     ],
@@ -429,7 +517,7 @@ impl Store for PostgresStore {
         timeout: Duration,
     ) -> Result<Grant, Error> {
         let o = req.options;
-        let sql = renew_sql();
+        let sql = renew_sql(self.renewed_at.unwrap_or(false));
         let ns = o.namespace.clone();
         let partition = i32::from(grant.partition);
         let holder = req.holder.to_owned();
@@ -449,6 +537,28 @@ impl Store for PostgresStore {
                 partition: grant.partition,
             }),
         }
+    }
+
+    fn status(&mut self, namespace: &str, timeout: Duration) -> Result<(i64, Vec<Holding>), Error> {
+        let ns = namespace.to_owned();
+        self.call_with(timeout, false, async |c: &Client| {
+            let row = c
+                .query_one(
+                    &format!("{SCHEMA}, (extract(epoch FROM now()) * 1000)::bigint"),
+                    &[],
+                )
+                .await?;
+            let (tables, column, now): (bool, bool, i64) = (row.get(0), row.get(1), row.get(2));
+            if !tables {
+                return Ok((now, Vec::new()));
+            }
+            Ok((now, c.query(&status_sql(column), &[&ns]).await?))
+        })
+        .and_then(|(now, rows)| Ok((now, rows.iter().map(holding_of).collect::<Result<_, _>>()?)))
+    }
+
+    fn description(&self) -> &str {
+        &self.url
     }
 
     fn release(

@@ -11,6 +11,7 @@
 //! | `token` | the last fencing token (`INCR`) | none |
 //! | `born` | Unix ms at which the namespace was first seen by this Redis process | none |
 //! | `run` | the Redis `run_id` that `born` belongs to | none |
+//! | `a:<n>` | `<acquired> <renewed>`: when the live grant of `n` was made and last renewed (Unix ms), for `sno lease status` | the grant's expiry |
 //! | `g:<holder>` | the last grant made to a holder (partition, token, window, expiry, `run_id`): a repeated acquisition (a reply lost to a signal) gets it again | the grant's expiry |
 //!
 //! Acquire, renew (compare-and-extend) and release (compare-and-delete) are Lua scripts, so
@@ -44,7 +45,7 @@ use redis::{
 
 use crate::address::{Secrets, plausible_host, take_query_parameter};
 use crate::error::Error;
-use crate::store::{Grant, Request, Store};
+use crate::store::{Grant, Holding, Request, Store};
 use crate::tls::{self, ClientIdentity, KeyFileRule, Roots, Verify};
 use link::Link;
 use tls_link::{Step, TlsLink, TlsTarget};
@@ -101,6 +102,7 @@ local value = string.format('%.0f', token) .. ' ' .. holder
 -- PXAT at the expiry this script reports: the key expires exactly when the grant says,
 -- whichever clock the server's PX would count from.
 redis.call('SET', prefix .. 'p:' .. chosen, value, 'PXAT', now + ttl)
+redis.call('SET', prefix .. 'a:' .. chosen, string.format('%.0f %.0f', now, now), 'PXAT', now + ttl)
 redis.call('SET', prefix .. 'h:' .. chosen, value)
 redis.call('SET', prefix .. 'r:' .. chosen, run)
 local before = math.max(chosen_bound, now + ttl - margin)
@@ -128,6 +130,9 @@ if live and live ~= value then return {} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('SET', prefix .. 'p:' .. p, value, 'PXAT', now + ttl)
+-- The grant's time is kept; `-` where it is unknown (a grant made by libsno 0.2).
+local made = string.match(redis.call('GET', prefix .. 'a:' .. p) or '', '^(%d+) ') or '-'
+redis.call('SET', prefix .. 'a:' .. p, made .. string.format(' %.0f', now), 'PXAT', now + ttl)
 local before = math.max(tonumber(redis.call('GET', prefix .. 'b:' .. p)) or 0, now + ttl - margin)
 redis.call('SET', prefix .. 'b:' .. p, before)
 return {before, now + ttl}
@@ -147,8 +152,34 @@ local live = redis.call('GET', prefix .. 'p:' .. p)
 if live and live ~= value then return 0 end
 local bound = tonumber(redis.call('GET', prefix .. 'b:' .. p)) or 0
 redis.call('SET', prefix .. 'b:' .. p, string.format('%.0f', math.max(ids_from, math.min(bound, ids_end))))
-redis.call('DEL', prefix .. 'p:' .. p)
+redis.call('DEL', prefix .. 'p:' .. p, prefix .. 'a:' .. p)
 return 1
+"#;
+
+/// ARGV: prefix. Reads only: {now, then per live grant: partition, its `p:` value, its
+/// remaining time (ms), its `a:` value or ''}. The keys of a namespace share one hash tag, so
+/// one node holds them all.
+const STATUS: &str = r#"
+local prefix = ARGV[1]
+local t = redis.call('TIME')
+local out = {tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}
+local cursor = '0'
+repeat
+  local page = redis.call('SCAN', cursor, 'MATCH', prefix .. 'p:*', 'COUNT', 1000)
+  cursor = page[1]
+  for _, key in ipairs(page[2]) do
+    local value = redis.call('GET', key)
+    local left = redis.call('PTTL', key)
+    if value and left > 0 then
+      local p = string.sub(key, string.len(prefix) + 3)
+      table.insert(out, p)
+      table.insert(out, value)
+      table.insert(out, left)
+      table.insert(out, redis.call('GET', prefix .. 'a:' .. p) or '')
+    end
+  end
+until cursor == '0'
+return out
 "#;
 
 pub(crate) struct RedisStore {
@@ -161,6 +192,7 @@ pub(crate) struct RedisStore {
     acquire: Script,
     renew: Script,
     release: Script,
+    status: Script,
 }
 
 /// The query parameters of `rediss://` URLs (redis-py's names): a PEM file of CA
@@ -277,6 +309,7 @@ impl RedisStore {
             acquire: Script::new(ACQUIRE),
             renew: Script::new(RENEW),
             release: Script::new(RELEASE),
+            status: Script::new(STATUS),
         })
     }
 
@@ -586,6 +619,47 @@ impl Store for RedisStore {
                 detail: format!("{}: unexpected renew reply {reply:?}", self.url),
             }),
         }
+    }
+
+    fn status(&mut self, namespace: &str, timeout: Duration) -> Result<(i64, Vec<Holding>), Error> {
+        let reply: Vec<redis::Value> = self.call(timeout, |con, s| {
+            s.status.prepare_invoke().arg(prefix(namespace)).invoke(con)
+        })?;
+        let shape = || Error::Store {
+            detail: format!("{}: unexpected status reply", self.url),
+        };
+        let mut fields = reply.into_iter();
+        let now: i64 = fields
+            .next()
+            .and_then(|v| redis::from_redis_value(&v).ok())
+            .ok_or_else(shape)?;
+        let mut held = Vec::new();
+        let rest: Vec<redis::Value> = fields.collect();
+        for entry in rest.chunks(4) {
+            let [p, value, left, times] = entry else {
+                return Err(shape());
+            };
+            let text = |v: &redis::Value| redis::from_redis_value::<String>(v).ok();
+            let partition: u16 = text(p).and_then(|p| p.parse().ok()).ok_or_else(shape)?;
+            let left: i64 = redis::from_redis_value(left).map_err(|_| shape())?;
+            let value = text(value).ok_or_else(shape)?;
+            let (token, holder) = value.split_once(' ').ok_or_else(shape)?;
+            let times = text(times).unwrap_or_default();
+            let mut times = times.split(' ').map(|t| t.parse::<i64>().ok());
+            held.push(Holding {
+                partition,
+                holder: holder.to_owned(),
+                token: token.parse().map_err(|_| shape())?,
+                acquired_unix_ms: times.next().flatten(),
+                renewed_unix_ms: times.next().flatten(),
+                expires_unix_ms: now + left,
+            });
+        }
+        Ok((now, held))
+    }
+
+    fn description(&self) -> &str {
+        &self.url
     }
 
     fn release(

@@ -27,6 +27,10 @@ pub(crate) struct Shared {
     pub(crate) seen: Seen,
     /// The process that acquired the lease.
     pub(crate) pid: u32,
+    /// Renewals that the store granted, and those that failed (unreachable, refused, lost):
+    /// for operators ([`Lease::renewals`](crate::Lease::renewals)).
+    pub(crate) renewals: AtomicU64,
+    pub(crate) renewal_failures: AtomicU64,
 }
 
 #[derive(Debug, Default)]

@@ -675,3 +675,132 @@ fn a_redis_rolled_back_by_a_restart_starts_a_new_epoch() {
     assert!(!runs[1].is_empty(), "the newcomer minted");
     check_fleet(&runs);
 }
+
+/// Issue #42, item 7: `sno_lease::status` shows who holds what, read-only, and each lease
+/// counts its renewals and failures.
+#[test]
+fn the_status_shows_each_holder_and_changes_nothing() {
+    let _serial = serial();
+    for kind in BOTH {
+        let server = Server::start(kind);
+        let opts = options("ops");
+        if kind == Kind::Postgres {
+            // Read-only: a store never used holds nothing, and the status creates no table.
+            let empty = sno_lease::status(&server.url, &opts).unwrap();
+            assert!(empty.held.is_empty(), "{kind:?}");
+            assert_eq!(
+                server.psql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'sno%'"),
+                "0"
+            );
+        }
+        let a = Lease::acquire(&server.url, &opts).unwrap();
+        let b = Lease::acquire(&server.url, &opts).unwrap();
+        let before = sno_lease::status(&server.url, &opts).unwrap();
+        let renewed = a.renewals();
+        assert_eq!(before.namespace, "ops");
+        assert!(before.store.contains("127.0.0.1") && !before.store.contains("sno-test"));
+        let partitions: Vec<u16> = before.held.iter().map(|h| h.partition).collect();
+        let mut expected = vec![a.partition(), b.partition()];
+        expected.sort_unstable();
+        assert_eq!(partitions, expected, "{kind:?}: in partition order");
+        let program = std::env::current_exe().unwrap();
+        let program = program.file_stem().unwrap().to_string_lossy();
+        for h in &before.held {
+            let lease = if h.partition == a.partition() { &a } else { &b };
+            assert_eq!(h.holder, lease.holder());
+            assert_eq!(h.token, lease.token());
+            assert_eq!(h.pid(), Some(std::process::id()));
+            assert_eq!(h.program(), Some(&*program));
+            assert!(h.host().is_some());
+            let since = h.acquired_unix_ms.expect("since when");
+            // (Redis renews during the first TTL of a namespace, which `acquire` waits out.)
+            assert!(h.renewed_unix_ms >= Some(since), "{kind:?}");
+            assert!(h.expires_unix_ms > before.now_unix_ms);
+            assert!(h.expires_in(before.now_unix_ms) <= Duration::from_secs(2));
+        }
+        // Renewals move `renewed`, keep `since`, and are counted by the lease.
+        let waited = Instant::now();
+        while a.renewals() < renewed + 2 {
+            assert!(waited.elapsed() < Duration::from_secs(10), "no renewal");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(a.renewal_failures(), 0);
+        assert!(a.expires_in() > Duration::ZERO && a.expires_in() <= Duration::from_secs(2));
+        let after = sno_lease::status(&server.url, &opts).unwrap();
+        let (h0, h1) = (&before.held[0], &after.held[0]);
+        assert_eq!(h1.acquired_unix_ms, h0.acquired_unix_ms, "{kind:?}");
+        assert!(h1.renewed_unix_ms > h0.renewed_unix_ms, "{kind:?}");
+        // Nothing was freed by reading: both still hold, and a release shows.
+        assert_eq!(after.held.len(), 2);
+        drop(b);
+        let last = sno_lease::status(&server.url, &opts).unwrap();
+        assert_eq!(
+            last.held.len(),
+            1,
+            "{kind:?}: the released partition is no longer held"
+        );
+        assert_eq!(last.held[0].partition, a.partition());
+        // A store that does not answer: renewals fail, and are counted.
+        server.pause();
+        let waited = Instant::now();
+        while a.renewal_failures() == 0 {
+            assert!(
+                waited.elapsed() < Duration::from_secs(10),
+                "no failure counted"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server.resume();
+        assert!(a.last_error().is_some() || a.renewal_failures() > 0);
+    }
+}
+
+/// A lease table made by libsno 0.2 (no `renewed_at`) gets the column on the next first use;
+/// a role that may not alter it leases as before, and the status shows no renewal times.
+#[test]
+fn an_older_table_gets_renewed_at_where_the_role_may_add_it() {
+    let _serial = serial();
+    let server = Server::start(Kind::Postgres);
+    let old = "CREATE TABLE sno_partition_leases (namespace text NOT NULL, \
+        partition integer NOT NULL CHECK (partition BETWEEN 0 AND 65535), holder text NOT NULL, \
+        token bigint NOT NULL, acquired_at timestamptz NOT NULL, expires_at timestamptz NOT NULL, \
+        ids_from timestamptz NOT NULL, ids_before timestamptz NOT NULL, \
+        PRIMARY KEY (namespace, partition)); \
+        CREATE SEQUENCE sno_partition_lease_tokens; \
+        CREATE TABLE sno_lease_history (namespace text PRIMARY KEY, history text NOT NULL, \
+        born timestamptz NOT NULL); \
+        GRANT SELECT, INSERT, UPDATE ON sno_partition_leases, sno_lease_history TO sno_auth; \
+        GRANT USAGE, SELECT, UPDATE ON sno_partition_lease_tokens TO sno_auth";
+    server.psql(old);
+    let column = || {
+        server.psql(
+            "SELECT count(*) FROM information_schema.columns \
+             WHERE table_name = 'sno_partition_leases' AND column_name = 'renewed_at'",
+        )
+    };
+    // sno_auth may use the tables but not alter them (postgres owns them).
+    let port = server.port;
+    let limited = format!("postgres://sno_auth:sno-secret@127.0.0.1:{port}/postgres");
+    let opts = options("old-table");
+    let lease = Lease::acquire(&limited, &opts).unwrap();
+    lease.generator().unwrap().next(0).unwrap();
+    assert_eq!(
+        column(),
+        "0",
+        "the role could not add it, and leased all the same"
+    );
+    let status = sno_lease::status(&limited, &opts).unwrap();
+    assert_eq!(status.held.len(), 1);
+    assert_eq!(status.held[0].renewed_unix_ms, None);
+    assert!(status.held[0].acquired_unix_ms.is_some());
+    drop(lease);
+    // The owner's first use adds it.
+    let lease = Lease::acquire(&server.url, &opts).unwrap();
+    assert_eq!(column(), "1");
+    let status = sno_lease::status(&server.url, &opts).unwrap();
+    assert_eq!(
+        status.held[0].renewed_unix_ms,
+        status.held[0].acquired_unix_ms
+    );
+    drop(lease);
+}

@@ -63,6 +63,11 @@ for (const backend of ['pg', 'redis']) {
       assert.ok(lease.holder.includes(`/${process.pid}/`), lease.holder)
       assert.equal(lease.closed, false)
       assert.equal(lease.lastError, null)
+      assert.equal(lease.renewalFailures, 0)
+      assert.ok(Number.isInteger(lease.renewals) && lease.renewals >= 0)
+      assert.ok(lease.expiresInMs > 0 && lease.expiresInMs <= TTL_MS, String(lease.expiresInMs))
+      const [host, pid, program] = lease.holder.split('/')
+      assert.ok(host && pid === String(process.pid) && program === 'node', lease.holder)
     }
     assert.notEqual(sync.partition, async.partition, 'two live leases of a namespace never share a partition')
     assert.ok(async.token > sync.token, 'fencing tokens only grow')
@@ -153,6 +158,7 @@ test('redis: while renewals fail the generator stops; nextAsync waits for the re
     assert.ok(is(Error, 'ERR_SNO_LEASE_EXPIRED')(expired), String(expired))
     const renewal = lease.lastError
     assert.ok(renewal instanceof Error && /^ERR_SNO_LEASE_/.test(renewal.code), String(renewal?.code))
+    assert.ok(lease.renewalFailures > 0, 'the failed renewals are counted')
     assert.equal(lease.closed, false)
 
     let ticks = 0

@@ -213,10 +213,28 @@ impl Lease {
         self.inner.options().namespace().to_owned()
     }
 
-    /// The holder name stored with the grant (`host/pid/random`).
+    /// The holder name stored with the grant (`host/pid/program/random`).
     #[napi(getter, catch_unwind)]
     pub fn holder(&self) -> String {
         self.inner.holder().to_owned()
+    }
+
+    /// How many renewals the store granted so far.
+    #[napi(getter, catch_unwind)]
+    pub fn renewals(&self) -> f64 {
+        self.inner.renewals() as f64
+    }
+
+    /// How many renewals failed so far (`lastError` says the latest).
+    #[napi(getter, catch_unwind)]
+    pub fn renewal_failures(&self) -> f64 {
+        self.inner.renewal_failures() as f64
+    }
+
+    /// Milliseconds until the grant lapses unless it is renewed (0 once past).
+    #[napi(getter, catch_unwind)]
+    pub fn expires_in_ms(&self) -> f64 {
+        self.inner.expires_in().as_millis() as f64
     }
 
     /// Whether `close()` was called.

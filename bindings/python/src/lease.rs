@@ -147,6 +147,8 @@ pub(crate) struct PyLease {
 struct Slot {
     lease: Option<Lease>,
     last: Grant,
+    /// The renewal counters when the lease was closed: `(renewals, failures)`.
+    counted: (u64, u64),
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -173,6 +175,7 @@ impl PyLease {
             closing: Mutex::new(()),
             slot: Mutex::new(Slot {
                 last: lease.grant(),
+                counted: (0, 0),
                 lease: Some(lease),
             }),
         })
@@ -236,6 +239,7 @@ impl PyLease {
             // the parent's renewal thread at the fork: the child keeps the grant it saw.
             if let Some(l) = lease.as_ref().filter(|_| std::process::id() == self.pid) {
                 slot.last = l.grant();
+                slot.counted = (l.renewals(), l.renewal_failures());
             }
             lease
         };
@@ -336,7 +340,36 @@ impl PyLease {
         &self.namespace
     }
 
-    /// The holder name kept in the store (`host/pid/random`).
+    /// How many renewals the store granted so far (a new partition after a lost lease counts as
+    /// none).
+    #[getter]
+    fn renewals(&self) -> u64 {
+        let slot = lock(&self.slot);
+        slot.lease.as_ref().map_or(slot.counted.0, Lease::renewals)
+    }
+
+    /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
+    /// found lost (`last_error` says the latest).
+    #[getter]
+    fn renewal_failures(&self) -> u64 {
+        let slot = lock(&self.slot);
+        slot.lease
+            .as_ref()
+            .map_or(slot.counted.1, Lease::renewal_failures)
+    }
+
+    /// Seconds until the grant lapses unless it is renewed, by this machine's clock against the
+    /// store's expiry (0.0 once past, and once closed).
+    #[getter]
+    fn expires_in(&self) -> f64 {
+        lock(&self.slot)
+            .lease
+            .as_ref()
+            .map_or(0.0, |l| l.expires_in().as_secs_f64())
+    }
+
+    /// The holder name kept in the store (`host/pid/program/random`: `sno lease status` shows
+    /// who holds what).
     #[getter]
     fn holder(&self) -> &str {
         &self.holder

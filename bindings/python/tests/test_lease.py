@@ -58,6 +58,10 @@ def test_lease_on_both_stores(store):
         assert f"/{os.getpid()}/" in lease.holder
         assert lease.ttl == 1.0 and lease.partitions == (0, 65535)
         assert lease.last_error is None
+        assert lease.renewal_failures == 0 and lease.renewals >= 0
+        assert 0.0 < lease.expires_in <= 1.0
+        host, pid, program, _ = lease.holder.split("/")
+        assert host and pid == str(os.getpid()) and program.startswith("python")
         expires = lease.expires_at
         assert isinstance(expires, datetime) and expires.tzinfo is timezone.utc
         assert lease.expires_unix_ms == round(expires.timestamp() * 1000)
@@ -96,6 +100,7 @@ def test_leased_generator_mints_on_the_partition(store):
         later = g.new()
         assert later.partition == lease.partition and later > ids[-1]
         assert lease.expires_unix_ms > first_expiry
+        assert lease.renewals > 0 and lease.renewal_failures == 0
     finally:
         lease.close()
     with pytest.raises(sno.LeaseExpiredError) as err:
@@ -200,6 +205,7 @@ def test_an_unreachable_store_stops_the_generator_until_it_is_back(redis):
             with pytest.raises(sno.LeaseExpiredError):
                 g.new()  # ... and new() gives up after max_wait_ms
             poll(lambda: lease.last_error is not None, "reporting the renewal error")
+            assert lease.renewal_failures > 0
             assert isinstance(lease.last_error, sno.LeaseUnreachableError)
             assert lease.last_error.code == "lease_unreachable"
         finally:

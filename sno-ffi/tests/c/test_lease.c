@@ -86,6 +86,10 @@ static void nulls_and_messages(void) {
     CHECK_STATUS(sno_lease_partition(NULL, &p), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_lease_token(NULL, &token), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_lease_expires_unix_ms(NULL, &at), SNO_STATUS_NULL_ARGUMENT);
+    uint64_t count;
+    CHECK_STATUS(sno_lease_renewals(NULL, &count), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_lease_renewal_failures(NULL, &count), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_lease_expires_in_ms(NULL, &count), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_lease_current_grant(NULL, &grant), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_lease_last_error(NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_new_leased(NULL, NULL, &g), SNO_STATUS_NULL_ARGUMENT);
@@ -214,6 +218,21 @@ static void lease_lifecycle(const char *url, const char *backend) {
           "%s: grant %u %llu %lld %lld %lld", backend, grant.partition, (unsigned long long)grant.token,
           (long long)grant.ids_from_unix_ms, (long long)grant.ids_before_unix_ms, (long long)grant.expires_unix_ms);
     CHECK_STATUS(sno_lease_last_error(a), SNO_STATUS_OK);
+    /* The counters operators read (#42): none failed; the grant lapses within a TTL. */
+    uint64_t renewals = 0, failures = 1, expires_in = 0;
+    CHECK_STATUS(sno_lease_renewals(a, &renewals), SNO_STATUS_OK);
+    CHECK_STATUS(sno_lease_renewal_failures(a, &failures), SNO_STATUS_OK);
+    CHECK(failures == 0, "%s: %llu renewal failures", backend, (unsigned long long)failures);
+    CHECK_STATUS(sno_lease_expires_in_ms(a, &expires_in), SNO_STATUS_OK);
+    CHECK(expires_in > 0 && expires_in <= o.ttl_ms, "%s: expires in %llu ms, TTL %llu", backend,
+          (unsigned long long)expires_in, (unsigned long long)o.ttl_ms);
+    /* A renewal comes every third of the TTL: counted (bounded at ten seconds, never a hang). */
+    uint64_t later = renewals;
+    for (int64_t until = now_ms() + 10000; later == renewals && now_ms() < until;) {
+        usleep(20000);
+        CHECK_STATUS(sno_lease_renewals(a, &later), SNO_STATUS_OK);
+    }
+    CHECK(later > renewals, "%s: no renewal counted (%llu)", backend, (unsigned long long)later);
 
     /* The generator: the partition is the lease's; only sequence bounds may be given. */
     sno_generator *g = NULL;
