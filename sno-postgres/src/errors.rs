@@ -41,6 +41,7 @@ pub(crate) fn sqlstate(kind: ErrorKind) -> Code {
         | K::RandomnessExhausted
         | K::ClockRollback
         | K::LeaseExpired
+        | K::LeasePending
         | K::LeaseLost
         | K::LeaseUnavailable
         | K::Forked
