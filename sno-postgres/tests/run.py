@@ -206,13 +206,18 @@ def check_operators(conn):
     assert "Index" in plan, plan
     assert conn.execute("SELECT count(*) FROM ops WHERE id < %s::sno", (mid,)).fetchone()[0] == 2500
     assert conn.execute("SELECT count(*) FROM ops WHERE id >= %s::sno", (mid,)).fetchone()[0] == 2500
+    # Joined with a copy, not with itself: PostgreSQL 18's planner removes a self-join on a
+    # primary key (self-join elimination), leaving no join to plan.
+    conn.execute("CREATE TEMP TABLE ops_copy AS SELECT id FROM ops")
+    conn.execute("ANALYZE ops_copy")
     for method in ("hashjoin", "mergejoin"):
         with conn.transaction():
             for other in ("hashjoin", "mergejoin", "nestloop"):
                 conn.execute(f"SET LOCAL enable_{other} = {'on' if other == method else 'off'}")
-            plan = "\n".join(r[0] for r in conn.execute("EXPLAIN SELECT count(*) FROM ops a JOIN ops b USING (id)"))
+            join = "SELECT count(*) FROM ops a JOIN ops_copy b USING (id)"
+            plan = "\n".join(r[0] for r in conn.execute(f"EXPLAIN {join}"))
             assert ("Hash Join" if method == "hashjoin" else "Merge Join") in plan, plan
-            assert conn.execute("SELECT count(*) FROM ops a JOIN ops b USING (id)").fetchone()[0] == 5000
+            assert conn.execute(join).fetchone()[0] == 5000
     assert conn.execute("SELECT count(DISTINCT id) FROM ops").fetchone()[0] == 5000
     conn.execute("CREATE TEMP TABLE hashed (id sno) PARTITION BY HASH (id)")
     for i in range(2):
