@@ -14,7 +14,8 @@ use crate::error::Error;
 use crate::fence::{Fence, millis_after_unit, unit_of_millis};
 use crate::generator::LeasedGenerator;
 use crate::options::LeaseOptions;
-use crate::shared::{Seen, Shared, State};
+use crate::shared::{FenceSlot, Seen, Shared, State};
+use crate::shared_mint::SharedMint;
 use crate::store::{Grant, Request, Store};
 use crate::stores;
 
@@ -55,6 +56,42 @@ impl Lease {
     /// when the store does not answer within the options' timeout),
     /// [`Error::AuthenticationFailed`], [`Error::NoFreePartition`], [`Error::Store`].
     pub fn acquire(url: &str, options: &LeaseOptions) -> Result<Lease, Error> {
+        Lease::acquire_into(url, options, FenceSlot::Own(Fence::new()))
+    }
+
+    /// [`acquire`](Self::acquire) for a [`SharedMint`] in memory that processes share: the lease
+    /// drives the mint's fence and partition, and every process that maps the mint mints under
+    /// it with [`SharedMint::try_next`] (this lease has no [`generator`](Self::generator) of
+    /// its own). [`close`](Self::close) (or drop) closes the mint, then releases past the
+    /// highest unit any process admitted; a later `acquire_shared` drives it again. One lease
+    /// drives a mint at a time: another while one does is [`Error::Unavailable`].
+    ///
+    /// ```no_run
+    /// use sno_lease::{Lease, LeaseOptions, SharedMint};
+    /// // PostgreSQL's extension keeps the mint in shared memory; a leaked box stands in here.
+    /// let mint: &'static SharedMint = Box::leak(Box::new(SharedMint::new()?));
+    /// let lease = Lease::acquire_shared("postgres://ids@db/ids", &LeaseOptions::new("orders"), mint)?;
+    /// let id = mint.try_next(0)?; // in any process that maps the mint
+    /// assert_eq!(id.partition(), lease.partition());
+    /// # Ok::<(), sno_lease::Error>(())
+    /// ```
+    pub fn acquire_shared(
+        url: &str,
+        options: &LeaseOptions,
+        mint: &'static SharedMint,
+    ) -> Result<Lease, Error> {
+        if mint.leased.swap(true, Ordering::AcqRel) {
+            return Err(Error::Unavailable {
+                detail: "this shared mint is driven by another lease (one lease at a time)",
+            });
+        }
+        Lease::acquire_into(url, options, FenceSlot::Mint(mint)).inspect_err(|_| {
+            mint.leased.store(false, Ordering::Release);
+        })
+    }
+
+    /// [`acquire`](Self::acquire) driving `fence`.
+    fn acquire_into(url: &str, options: &LeaseOptions, fence: FenceSlot) -> Result<Lease, Error> {
         options.validate()?;
         let mut store = stores::open(url)?;
         let holder = crate::status::holder_name(random());
@@ -67,7 +104,7 @@ impl Lease {
         };
         let grant = store.acquire(&req, options.timeout)?;
         let shared = Arc::new(Shared {
-            fence: Fence::new(),
+            fence,
             options: options.clone(),
             holder,
             state: Mutex::new(State {
@@ -83,12 +120,11 @@ impl Lease {
             renewals: AtomicU64::new(0),
             renewal_failures: AtomicU64::new(0),
         });
-        shared.publish(&shared.lock());
-        shared.fence.switch(
-            unit_of_millis(grant.ids_from_unix_ms),
-            unit_of_millis(grant.ids_before_unix_ms),
-            || {},
-        );
+        {
+            let mut state = shared.lock();
+            install(&shared, &mut state, grant);
+            shared.publish(&state);
+        }
         let (done, finished) = mpsc::channel();
         let renewer = {
             let shared = Arc::clone(&shared);
@@ -166,6 +202,11 @@ impl Lease {
             return Err(Error::Id(sno_core::Error::Forked {
                 partition: self.shared.partition(),
             }));
+        }
+        if self.shared.fence.mint().is_some() {
+            return Err(Error::Unavailable {
+                detail: "this lease drives a shared mint: mint with SharedMint::try_next",
+            });
         }
         let state = self.shared.lock();
         if state.closed {
@@ -297,6 +338,9 @@ impl Lease {
                 // it; `sno-lease/tests/faults.rs`).
                 self.shared.publish(&state);
                 self.shared.fence.close();
+                if let Some(mint) = self.shared.fence.mint() {
+                    mint.leased.store(false, Ordering::Release);
+                }
             }
         }
         self.shared.changed.notify_all();
@@ -343,6 +387,9 @@ fn install(shared: &Shared, state: &mut State, grant: Grant) {
         || {
             if let Some(g) = shared.generator.get() {
                 g.repartition(grant.partition);
+            }
+            if let Some(mint) = shared.fence.mint() {
+                mint.generator.repartition(grant.partition);
             }
         },
     );

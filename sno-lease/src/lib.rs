@@ -41,6 +41,7 @@ mod lease;
 mod options;
 mod process;
 mod shared;
+mod shared_mint;
 mod status;
 mod store;
 mod stores;
@@ -63,6 +64,7 @@ pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL
 pub use process::{
     ProcessGenerator, check_explicit_partition, process_generator, release_process_lease, try_new,
 };
+pub use shared_mint::SharedMint;
 pub use status::{NamespaceStatus, status};
 pub use store::{Grant, Holding};
 

@@ -10,12 +10,13 @@ use sno_core::{Generator, SystemClock};
 use crate::error::Error;
 use crate::fence::Fence;
 use crate::options::LeaseOptions;
+use crate::shared_mint::SharedMint;
 use crate::store::Grant;
 
 /// What the lease, its renewal thread and its generator share.
 #[derive(Debug)]
 pub(crate) struct Shared {
-    pub(crate) fence: Fence,
+    pub(crate) fence: FenceSlot,
     pub(crate) options: LeaseOptions,
     pub(crate) holder: String,
     pub(crate) state: Mutex<State>,
@@ -31,6 +32,35 @@ pub(crate) struct Shared {
     /// for operators ([`Lease::renewals`](crate::Lease::renewals)).
     pub(crate) renewals: AtomicU64,
     pub(crate) renewal_failures: AtomicU64,
+}
+
+/// The fence a lease drives: its own (its generator lives in this process), or that of a mint
+/// in memory processes share ([`SharedMint`]), whose generator it repartitions on a switch.
+#[derive(Debug)]
+pub(crate) enum FenceSlot {
+    Own(Fence),
+    Mint(&'static SharedMint),
+}
+
+impl core::ops::Deref for FenceSlot {
+    type Target = Fence;
+
+    fn deref(&self) -> &Fence {
+        match self {
+            FenceSlot::Own(fence) => fence,
+            FenceSlot::Mint(mint) => &mint.fence,
+        }
+    }
+}
+
+impl FenceSlot {
+    /// The shared mint, when the lease drives one.
+    pub(crate) fn mint(&self) -> Option<&'static SharedMint> {
+        match self {
+            FenceSlot::Own(_) => None,
+            FenceSlot::Mint(mint) => Some(mint),
+        }
+    }
 }
 
 #[derive(Debug, Default)]

@@ -30,6 +30,8 @@ pub struct GeneratorBuilder<C: Clock = DefaultClock> {
     clock: C,
     #[cfg(feature = "alloc")]
     observer: Option<Arc<dyn OverflowObserver>>,
+    #[cfg(feature = "std")]
+    process_shared: bool,
 }
 
 #[cfg(feature = "std")]
@@ -61,6 +63,8 @@ impl<C: Clock> GeneratorBuilder<C> {
             clock,
             #[cfg(feature = "alloc")]
             observer: None,
+            #[cfg(feature = "std")]
+            process_shared: false,
         }
     }
 
@@ -76,6 +80,8 @@ impl<C: Clock> GeneratorBuilder<C> {
             clock,
             #[cfg(feature = "alloc")]
             observer: self.observer,
+            #[cfg(feature = "std")]
+            process_shared: self.process_shared,
         }
     }
 
@@ -143,6 +149,33 @@ impl<C: Clock> GeneratorBuilder<C> {
         self
     }
 
+    /// Builds a generator for memory that several processes share: a mapping made before they
+    /// were forked from one parent, such as PostgreSQL's shared memory. Every process mints
+    /// from the one state word (a `fetch_add` by any of them is seen by all), so a `fork()`
+    /// child uses the generator itself, never a copy: the [fork rule](crate::generator::Generator#after-fork)
+    /// does not apply, and the partition stays the one given (or set by
+    /// [`repartition`](crate::generator::Generator::repartition), from any process). Its instance number, the key of the
+    /// per-thread reservations, is drawn at random, so no generator of another process can
+    /// take its reservations for its own.
+    ///
+    /// The caller places the built generator in the shared memory (a move, before any process
+    /// mints), never moves it afterwards, and uses a clock every process reads alike (the
+    /// precise system clock: not the opt-in fast clock, whose readings are one process's). An
+    /// [`observer`](Self::observer) lives in one process's memory: giving one is
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
+    ///
+    /// ```
+    /// use sno_core::Generator;
+    /// let g = Generator::builder().partition(7).process_shared().build()?;
+    /// assert_eq!(g.try_next(0)?.partition(), 7);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn process_shared(mut self) -> Self {
+        self.process_shared = true;
+        self
+    }
+
     /// Registers an observer told of each overflow episode.
     #[cfg(feature = "alloc")]
     pub fn observer(mut self, observer: Arc<dyn OverflowObserver>) -> Self {
@@ -194,13 +227,20 @@ impl<C: Clock> GeneratorBuilder<C> {
             }
             None => (pack(0, false, 0), 0, 0, self.resolve_partition()?),
         };
+        #[cfg(feature = "std")]
+        if self.process_shared && self.observer.is_some() {
+            return Err(Error::InvalidArgument {
+                name: "observer",
+                reason: "cannot be given to a process-shared generator: it lives in one process's memory",
+            });
+        }
         let cap = u64::from(max - min) + 1;
         let max_block = match self.max_block {
             Some(b) => u64::from(b),
             None => cap / 1024,
         };
         Ok(Generator {
-            instance: INSTANCES.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
+            instance: self.instance(),
             max_block: max_block.clamp(1, u64::from(MAX_BLOCK)).min(cap),
             state: CachePadded(AtomicU64::new(state)),
             partition: AtomicU32::new(u32::from(partition)),
@@ -218,7 +258,19 @@ impl<C: Clock> GeneratorBuilder<C> {
             clock: self.clock,
             #[cfg(feature = "alloc")]
             observer: self.observer,
+            #[cfg(feature = "std")]
+            process_shared: self.process_shared,
         })
+    }
+
+    /// The new generator's instance number: the next of this process's count, or for a
+    /// process-shared generator 64 random bits (other processes count their own generators).
+    fn instance(&self) -> u64 {
+        #[cfg(feature = "std")]
+        if self.process_shared {
+            return crate::entropy::entropy();
+        }
+        INSTANCES.fetch_add(1, core::sync::atomic::Ordering::Relaxed)
     }
 
     fn resolve_partition(&self) -> Result<u16, Error> {

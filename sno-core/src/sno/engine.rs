@@ -76,6 +76,10 @@ pub struct Generator<C: Clock = DefaultClock> {
     pub(super) clock: C,
     #[cfg(feature = "alloc")]
     pub(super) observer: Option<Arc<dyn OverflowObserver>>,
+    /// In memory that processes share ([`GeneratorBuilder::process_shared`](crate::generator::GeneratorBuilder::process_shared)):
+    /// no fork rule.
+    #[cfg(feature = "std")]
+    pub(super) process_shared: bool,
 }
 
 impl<C: Clock> fmt::Debug for Generator<C> {
@@ -163,6 +167,10 @@ impl<C: Clock> Generator<C> {
     fn generation(&self) -> Result<u64, Error> {
         #[cfg(feature = "std")]
         {
+            if self.process_shared {
+                // Every process mints from this very state: a fork child holds no copy.
+                return Ok(0);
+            }
             let generation = crate::fork::fork_generation();
             if self.generation.load(Ordering::Acquire) != generation {
                 self.after_fork()?;
@@ -479,10 +487,7 @@ impl<C: Clock> Generator<C> {
     /// caller's concern. Times outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z are
     /// rejected with [`Error::TimeOutOfRange`](crate::Error::TimeOutOfRange) (the Go original wraps them silently).
     pub fn new_with_unix_ns(&self, meta: u8, unix_ns: i64) -> Result<Id, Error> {
-        #[cfg(feature = "std")]
-        if self.generation.load(Ordering::Acquire) != crate::fork::fork_generation() {
-            self.after_fork()?;
-        }
+        self.generation()?;
         let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange {
             unix_nanos: unix_ns,
         })?;
@@ -588,8 +593,10 @@ impl<C: Clock> Generator<C> {
         self.partition
             .store(u32::from(partition), Ordering::Relaxed);
         #[cfg(feature = "std")]
-        self.generation
-            .store(crate::fork::fork_generation(), Ordering::Release);
+        if !self.process_shared {
+            self.generation
+                .store(crate::fork::fork_generation(), Ordering::Release);
+        }
     }
 
     /// The first call in a `fork()` child: a default-partitioned generator takes a fresh default
