@@ -106,6 +106,7 @@ impl Lease {
         let shared = Arc::new(Shared {
             fence,
             options: options.clone(),
+            store: store.description().to_owned(),
             holder,
             state: Mutex::new(State {
                 grant,
@@ -260,6 +261,12 @@ impl Lease {
     /// The holder name stored with the grant (`host/pid/program/random`: see [`Holding`](crate::Holding)).
     pub fn holder(&self) -> &str {
         &self.shared.holder
+    }
+
+    /// The store's address without any secret (`postgres://user@host:5432/db`,
+    /// `redis://host:6379/0`).
+    pub fn store(&self) -> &str {
+        &self.shared.store
     }
 
     /// The last renewal error, until a renewal succeeds again (`None` in a `fork()` child,

@@ -19,6 +19,8 @@ pub(crate) struct Shared {
     pub(crate) fence: FenceSlot,
     pub(crate) options: LeaseOptions,
     pub(crate) holder: String,
+    /// The store's address without any secret.
+    pub(crate) store: String,
     pub(crate) state: Mutex<State>,
     pub(crate) changed: Condvar,
     pub(crate) generator: OnceLock<Arc<Generator<SystemClock>>>,

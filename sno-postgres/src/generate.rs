@@ -1,4 +1,4 @@
-//! The generators: `sno_new()` on the backend's leased partition, and for every other format
+//! The generators: `sno_new()` (`mint.rs` says on which partition), and for every other format
 //! with a process-wide generator its `<format>_new()`, returning the format's PostgreSQL column
 //! type (`sno_core::Format::column_type`: `uuid`, `bytea` or `bigint`); TypeID's takes its
 //! prefix and returns the text. Every value is the next of its generator in this backend, so
@@ -10,11 +10,12 @@ use sno_core::{AnyId, ColumnType, Format};
 use crate::errors;
 use crate::id_type::Sno;
 
-/// The next sno of this backend, meta byte 0: on the partition this backend leased for itself
-/// (see docs/postgres.md), greater than every earlier one of this backend.
+/// The next sno, meta byte 0: from the server's lease (server mode), this backend's (backend
+/// mode) or this backend's random partition (see docs/postgres.md); greater than every earlier
+/// one of this backend.
 #[pg_extern(volatile, parallel_unsafe, requires = ["concrete_type"])]
 fn sno_new() -> Sno {
-    crate::lease::next(0).into()
+    crate::mint::next(0).into()
 }
 
 /// `sno_new()` with the meta byte `meta` (0 ..= 255).
@@ -27,7 +28,7 @@ fn sno_new_meta(meta: i32) -> Sno {
             None,
         );
     };
-    crate::lease::next(meta).into()
+    crate::mint::next(meta).into()
 }
 
 /// The next value of `format`'s process-wide generator (the format has one: the tests check

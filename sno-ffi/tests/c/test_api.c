@@ -134,12 +134,13 @@ static void statuses(void) {
               SNO_STATUS_NOT_VERSION_7 == SNO_STATUS_NOT_VERSION7,
           "status values of the core's error table");
     CHECK(SNO_STATUS_LEASE_TLS_FAILED == 41, "status value of the lease's TLS failure");
-    for (int i = 0; i <= 41; i++) {
+    CHECK(SNO_STATUS_LEASE_PENDING == 42, "status value of a lease window not open yet");
+    for (int i = 0; i <= 42; i++) {
         CHECK(strcmp(sno_status_str(i), "unknown status") != 0, "status %d undescribed", i);
         for (int j = 0; j < i; j++)
             CHECK(strcmp(sno_status_str(i), sno_status_str(j)) != 0, "statuses %d and %d read alike", i, j);
     }
-    CHECK(strcmp(sno_status_str(42), "unknown status") == 0, "42 is not a status");
+    CHECK(strcmp(sno_status_str(43), "unknown status") == 0, "43 is not a status");
 }
 
 static void lifecycle_and_snapshots(void) {
