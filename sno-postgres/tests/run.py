@@ -9,13 +9,20 @@ install).
     testdata/vectors/sno_decode_invalid.tsv and testdata/bad_input.tsv refused with its SQLSTATE
     and, for the codec's errors, the byte position; btree and hash operator classes (an index
     scan, a merge join, a hash join), ORDER BY in time order;
-  - the generators: sno_new() increasing on the backend's leased partition, sno_new(meta), and a
-    function for every format the Python package makes without arguments;
-  - the fleet: 4 sessions with sno.lease_namespace set and 1 Python process with SNO_LEASE_URL on
-    the same namespace insert 125 000 rows into one sno primary key while one backend is killed
-    (pg_terminate_backend) and its session reconnects: 0 duplicates, at least 5 partitions, and
-    on each partition the holders' time units in disjoint windows, one after another; ORDER BY id
-    equals time order.
+  - the generators in each mode of sno.lease_mode: without the preload, a random partition per
+    backend by default (`none`, with a NOTICE) and a lease per backend where asked (`backend`: a
+    new namespace mid-session releases and leases anew); then with shared_preload_libraries =
+    'sno' (the same server, restarted), one lease for the server (`server`): sno_lease_status(),
+    every backend on the server's partition, one lease connection, no thread in a backend,
+    sno.lease_namespace a server setting whose reload releases and leases anew, the status
+    readable by pg_monitor only; sno_new(meta), and a function for every format the Python
+    package makes without arguments;
+  - the fleet, in backend mode and again in server mode: 4 sessions and 1 Python process with
+    SNO_LEASE_URL on one namespace insert 125 000 rows into one sno primary key while one backend
+    is killed (pg_terminate_backend) and its session reconnects: 0 duplicates, on each partition
+    the holders' time units in disjoint windows, one after another (a partition per backend, or
+    the server's one for every session); ORDER BY id equals time order; the codec vectors and
+    the operator classes again in server mode.
 
 usage: run.py   (env: SNO_PG_BINDIR, the bindir of the server to start, which scripts/store-server
                  reads (default: Debian's first); needs the Python package `sno` and `psycopg`
@@ -35,6 +42,7 @@ import time
 from pathlib import Path
 
 import psycopg
+import psycopg.sql
 import sno
 import sno._formats
 
@@ -228,7 +236,32 @@ def check_operators(conn):
     print("ok: btree index, merge and hash joins, hash partitioning, ORDER BY id is time order")
 
 
+def check_unleased(dsn):
+    """Without the preload, by default: a random partition per backend, said in a NOTICE once
+    (a backend of its own here), no lease table touched."""
+    conn = psycopg.connect(dsn, autocommit=True)
+    notices = []
+    conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+    a, b = (sno.ID(x) for x in conn.execute("SELECT sno_new(), sno_new()").fetchone())
+    # (The settings exist once the library is loaded: by the first sno function a backend calls.)
+    assert conn.execute("SHOW sno.lease_mode").fetchone()[0] == "auto"
+    assert a < b and a.partition == b.partition
+    assert conn.execute("SELECT sno_lease_partition()").fetchone()[0] == a.partition
+    assert len(notices) == 1 and "random partition" in notices[0], notices
+    conn.execute("SELECT sno_new()")
+    assert len(notices) == 1, "one NOTICE per backend"
+    status = conn.execute("SELECT mode, state, partition FROM sno_lease_status()").fetchone()
+    assert status == ("none", None, a.partition), status
+    assert conn.execute("SELECT to_regclass('sno_partition_leases')").fetchone()[0] is None
+    state = sqlstate_of(conn, "SET sno.lease_mode = server; SELECT sno_new()")
+    assert state and state[0] == "55000" and "shared_preload_libraries" in state[1], state
+    conn.close()
+    print(f"ok: without the preload sno_new() mints on the backend's random partition {a.partition}, with a NOTICE")
+
+
 def check_generators(conn):
+    """Backend mode (opt-in): the backend leases a partition of its own."""
+    conn.execute("SET sno.lease_mode = backend")
     a, b = conn.execute("SELECT sno_new(), sno_new(7)").fetchone()
     a, b = sno.ID(a), sno.ID(b)
     assert a < b and b.meta == 7 and a.partition == b.partition
@@ -245,6 +278,11 @@ def check_generators(conn):
     ).fetchall()
     assert rows == [("default", False), ("second", True)], rows
     conn.execute("RESET sno.lease_namespace")
+    check_other_formats(conn)
+    print(f"ok: backend mode: sno_new on the leased partition {leased}, a new namespace mid-session leases anew")
+
+
+def check_other_formats(conn):
     count = 0
     # The format modules (`sno.ulid`, …), as the package's generated list has them.
     for fmt in (name for name in sno._formats.__all__ if name.islower()):
@@ -261,11 +299,14 @@ def check_generators(conn):
     assert count >= 6, count
     tid = conn.execute("SELECT typeid_new('user')").fetchone()[0]
     assert sno.TypeID.from_str(tid).prefix == "user", tid
-    print(f"ok: sno_new on the leased partition {leased}, {count} other formats' generators, typeid_new")
+    print(f"ok: {count} other formats' generators, typeid_new")
 
 
-def check_fleet(dsn, url, pg_pid_port):
+def check_fleet(dsn, url, mode):
+    """The fleet test in `mode`: `backend` (each session's backend leases its own partition) or
+    `server` (the server's one lease, its namespace and TTL set for the server)."""
     conn = psycopg.connect(dsn, autocommit=True)
+    conn.execute("DROP TABLE IF EXISTS fleet")
     conn.execute(
         "CREATE TABLE fleet (id sno PRIMARY KEY DEFAULT sno_new(), source text NOT NULL,"
         " made timestamptz NOT NULL DEFAULT clock_timestamp())"
@@ -281,9 +322,11 @@ def check_fleet(dsn, url, pg_pid_port):
         while done < per_session:
             try:
                 with psycopg.connect(dsn, autocommit=True) as c:
-                    c.execute(f"SET sno.lease_namespace = '{NAMESPACE}'")
-                    # A TTL far past the run: a lease not released at exit would still be held.
-                    c.execute(f"SET sno.lease_ttl = {LONG_TTL}")
+                    if mode == "backend":
+                        c.execute("SET sno.lease_mode = backend")
+                        c.execute(f"SET sno.lease_namespace = '{NAMESPACE}'")
+                        # A TTL far past the run: a lease not released at exit would be held.
+                        c.execute(f"SET sno.lease_ttl = {LONG_TTL}")
                     pid = c.execute("SELECT pg_backend_pid()").fetchone()[0]
                     pids.setdefault(k, []).append(pid)
                     while done < per_session:
@@ -321,8 +364,9 @@ def check_fleet(dsn, url, pg_pid_port):
             assert conn.execute("SELECT pg_terminate_backend(%s)", (victim,)).fetchone()[0]
         time.sleep(0.05)
     assert victim is not None, "the run ended before a backend could be killed"
-    # The terminated backend released its lease on its way out, long before its TTL.
-    assert released_soon(conn, f"%/{victim}/%"), f"the killed backend {victim} kept its lease"
+    if mode == "backend":
+        # The terminated backend released its lease on its way out, long before its TTL.
+        assert released_soon(conn, f"%/{victim}/%"), f"the killed backend {victim} kept its lease"
     for t in threads:
         t.join(timeout=300)
     out, err = app.communicate(timeout=300)
@@ -335,7 +379,9 @@ def check_fleet(dsn, url, pg_pid_port):
     # Per partition, each holder's units lie in one window, and the windows do not overlap.
     windows = {}
     for i, (_, source) in zip(ids, rows):
-        holder = "python" if source == "python" else source
+        # Backend mode: each backend holds its own grants. Server mode: the server's lease is
+        # every session's.
+        holder = source if source == "python" or mode == "backend" else "server"
         lo, hi = windows.get((i.partition, holder), (i.timestamp, i.timestamp))
         windows[(i.partition, holder)] = (min(lo, i.timestamp), max(hi, i.timestamp))
     partitions = {p for p, _ in windows}
@@ -344,8 +390,15 @@ def check_fleet(dsn, url, pg_pid_port):
         for (_, hi), (lo, _) in zip(spans, spans[1:]):
             assert hi < lo, f"partition {p}: two holders' windows overlap"
     holders = {h for _, h in windows}
-    assert len(partitions) >= SESSIONS + 1, partitions
-    assert any(h.endswith(f"/{victim}") for h in holders), "the killed backend made no row"
+    sources = {s for _, s in rows}
+    if mode == "backend":
+        assert len(partitions) >= SESSIONS + 1, partitions
+    else:
+        # The server's partition and the application's.
+        assert len(partitions) == 2, partitions
+        server = conn.execute("SELECT partition FROM sno_lease_status()").fetchone()[0]
+        assert {i.partition for i, (_, s) in zip(ids, rows) if s != "python"} == {server}
+    assert any(s.endswith(f"/{victim}") for s in sources), "the killed backend made no row"
     # The Python process leased from the namespace (no default partition), and every holder
     # released its lease on exit, each well within its 600 s TTL: the sessions' backends when
     # they disconnected, the Python process at interpreter exit.
@@ -354,7 +407,9 @@ def check_fleet(dsn, url, pg_pid_port):
         (NAMESPACE, f"%/{app.pid}/%"),
     ).fetchone()[0]
     assert app_rows == 1, f"the Python process {app.pid} holds no lease of {NAMESPACE}"
-    assert released_soon(conn, "%"), "leases still held after every holder exited"
+    # Every holder that exited released: all of them in backend mode; the Python process in
+    # server mode, where the server keeps its lease.
+    assert released_soon(conn, "%" if mode == "backend" else f"%/{app.pid}/%"), "leases still held after their holders exited"
     # Each row's time is the time it was made: at most one 4 ms unit after its insert's clock,
     # never long before it.
     bad = conn.execute(
@@ -366,9 +421,139 @@ def check_fleet(dsn, url, pg_pid_port):
     by_time = [r[0] for r in conn.execute("SELECT sno_time(id) FROM fleet ORDER BY sno_time(id)")]
     assert ordered == by_time
     print(
-        f"ok: fleet: {TOTAL_ROWS} rows from {SESSIONS} sessions and 1 Python process, 0 duplicates,"
+        f"ok: fleet ({mode} mode): {TOTAL_ROWS} rows from {SESSIONS} sessions and 1 Python process, 0 duplicates,"
         f" {len(partitions)} partitions, {len(holders)} holders (backend {victim} killed mid-run),"
         " disjoint windows per partition, every lease released on exit, ORDER BY id = time order"
+    )
+
+
+# A password past PostgreSQL's 63-byte name limit, put where a user puts one by mistake (issue
+# #42, item 1): the server cuts the name, then quotes it.
+CUT_SECRET = "Kx9vT2mQ7rLw4ZpN8cYb3HsJ6dFg5XkA1eRt0uVi9oPq2WnM7yBc4LzD8hGj3Sa"
+
+
+def cut_urls(port):
+    return [
+        f"postgres://postgres@127.0.0.1:{port}/postgres&password={CUT_SECRET}",
+        f"postgres://sno%3A{CUT_SECRET}@127.0.0.1:{port}/postgres",
+        f"host=127.0.0.1 port={port} user='sno password={CUT_SECRET}' dbname=postgres",
+    ]
+
+
+def shows_secret(text):
+    """Whether 8 characters of CUT_SECRET in a row appear in `text`."""
+    return any(CUT_SECRET[i : i + 8] in text for i in range(len(CUT_SECRET) - 7))
+
+
+def check_cut_secrets_backend(dsn, port):
+    """Backend mode: a cut password reaches no error's message or detail."""
+    for url in cut_urls(port):
+        with psycopg.connect(dsn, autocommit=True) as c:
+            c.execute("SET sno.lease_mode = backend")
+            c.execute("SELECT set_config('sno.lease_url', %s, false)", (url,))
+            state = sqlstate_of(c, "SELECT sno_new()")
+            assert state is not None, url
+            assert not any(shows_secret(t) for t in state), f"a secret in {state}"
+    print("ok: backend mode: a password cut at 63 bytes reaches no error")
+
+
+def check_cut_secrets_server(conn, server_log):
+    """Server mode: the worker's errors (the server log, sno_lease_status(), a backend's error)
+    show no part of a cut password."""
+    port = conn.info.port
+    before = server_log.read_text()
+    for url in cut_urls(port):
+        conn.execute(psycopg.sql.SQL("ALTER SYSTEM SET sno.lease_url = {}").format(url))
+        conn.execute("SELECT pg_reload_conf()")
+        wait_until("refused", lambda: status(conn)[1] == "retrying")
+        error = conn.execute("SELECT last_error FROM sno_lease_status()").fetchone()[0]
+        assert error and not shows_secret(error), error
+    # The worker's own lines. (PostgreSQL logs a reloaded setting's new value, as it does
+    # primary_conninfo's, and the store, this very server here, logs the names a connection
+    # asked for: docs/postgres.md says to keep the password out of sno.lease_url.)
+    ours = [line for line in server_log.read_text()[len(before) :].splitlines() if " sno: " in line]
+    assert any("cannot be leased" in line for line in ours), ours
+    assert not any(shows_secret(line) for line in ours), "a secret in the worker's log lines"
+    conn.execute("ALTER SYSTEM RESET sno.lease_url")
+    conn.execute("SELECT pg_reload_conf()")
+    wait_until("leased again", lambda: status(conn)[1] == "leased")
+    print("ok: server mode: a password cut at 63 bytes reaches neither the worker's log lines nor the status")
+
+
+def wait_until(what, condition, seconds=30):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not {what} after {seconds} s"
+        time.sleep(0.05)
+
+
+def status(conn):
+    return conn.execute(
+        "SELECT mode, state, namespace, partition, holder, token, expires_in, worker_pid FROM sno_lease_status()"
+    ).fetchone()
+
+
+def threads_of(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def reload_namespace(conn, namespace, ttl=None):
+    """Sets the server's lease namespace (and TTL), reloads, and waits for the worker's lease."""
+    conn.execute(f"ALTER SYSTEM SET sno.lease_namespace = '{namespace}'")
+    if ttl is not None:
+        conn.execute(f"ALTER SYSTEM SET sno.lease_ttl = {ttl}")
+    conn.execute("SELECT pg_reload_conf()")
+    wait_until(f"leased in {namespace}", lambda: status(conn)[1:3] == ("leased", namespace))
+
+
+def check_server_mode(dsn, port):
+    """Preloaded: one lease for the server, held by the worker; every backend mints from shared
+    memory on its partition, with no thread and no connection of its own."""
+    conn = psycopg.connect(dsn, autocommit=True)
+    wait_until("leased", lambda: status(conn)[1] == "leased")
+    mode, state, namespace, partition, holder, token, expires_in, worker = status(conn)
+    assert (mode, namespace) == ("server", "default"), (mode, namespace)
+    host, pid, program, _ = holder.split("/")
+    assert int(pid) == worker and program == "postgres" and token > 0, holder
+    assert expires_in.total_seconds() > 0
+    a, b = (sno.ID(x) for x in conn.execute("SELECT sno_new(), sno_new(7)").fetchone())
+    assert a < b and b.meta == 7 and a.partition == b.partition == partition
+    assert conn.execute("SELECT sno_lease_partition()").fetchone()[0] == partition
+    me = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    with psycopg.connect(dsn, autocommit=True) as other:
+        c = sno.ID(other.execute("SELECT sno_new()").fetchone()[0])
+        assert c.partition == partition and c != a
+        them = other.execute("SELECT pg_backend_pid()").fetchone()[0]
+        # No thread in a backend, no connection of its own: the worker's is the one.
+        assert threads_of(me) == 1 and threads_of(them) == 1
+        leases = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'sno-lease'")
+        assert leases.fetchone()[0] == 1
+    # The lease settings are the server's: a session cannot change them.
+    state = sqlstate_of(conn, "SET sno.lease_namespace = 'mine'")
+    assert state and state[0] == "55P02", state
+    # A reload to another namespace releases the partition and leases anew.
+    reload_namespace(conn, "reloaded")
+    moved = status(conn)[3]
+    released = conn.execute(
+        "SELECT expires_at <= now() FROM sno_partition_leases WHERE namespace = 'default' AND partition = %s",
+        (partition,),
+    ).fetchone()[0]
+    assert released, "the reload did not release the old partition"
+    assert sno.ID(conn.execute("SELECT sno_new()").fetchone()[0]).partition == moved
+    # pg_monitor reads the status; a plain role does not, but mints.
+    conn.execute("CREATE ROLE sno_monitor LOGIN IN ROLE pg_monitor")
+    conn.execute("CREATE ROLE sno_plain LOGIN")
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=sno_monitor dbname=postgres", autocommit=True) as m:
+        assert m.execute("SELECT partition FROM sno_lease_status()").fetchone()[0] == moved
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=sno_plain dbname=postgres", autocommit=True) as p:
+        state = sqlstate_of(p, "SELECT * FROM sno_lease_status()")
+        assert state and state[0] == "42501", state
+        assert sno.ID(p.execute("SELECT sno_new()").fetchone()[0]).partition == moved
+    conn.close()
+    print(
+        f"ok: server mode: the worker ({worker}) leases partition {partition}, every backend mints on it with"
+        " no thread and no connection, a reload to another namespace released it and leased"
+        f" {moved}, the status readable by pg_monitor only"
     )
 
 
@@ -423,8 +608,24 @@ def main():
             check_vectors(conn)
             check_bad_input(conn)
             check_operators(conn)
+            check_unleased(dsn)
             check_generators(conn)
-        check_fleet(dsn, url, port)
+        check_cut_secrets_backend(dsn, port)
+        check_fleet(dsn, url, "backend")
+        # The same server, preloaded: server mode.
+        with open(server / "data" / "postgresql.conf", "a") as conf:
+            conf.write("shared_preload_libraries = 'sno'\n")
+        subprocess.run(["bash", str(STORE_SERVER), "restart", "pg", str(server)], check=True, capture_output=True)
+        check_server_mode(dsn, port)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            check_cut_secrets_server(conn, server / "server.log")
+            reload_namespace(conn, NAMESPACE, ttl=LONG_TTL)
+            check_vectors(conn)
+            check_operators(conn)
+            check_other_formats(conn)
+        check_fleet(dsn, url, "server")
+        log = (server / "server.log").read_text()
+        assert "sno: partition" in log and "leased from postgres://" in log, log[-2000:]
         print("all extension tests passed")
     finally:
         subprocess.run(["bash", str(STORE_SERVER), "stop", "pg", str(server)], check=False)
