@@ -158,7 +158,8 @@ def main():
                     calls.append(timed(conn, f"SELECT count({default}) FROM generate_series(1, {args.rows})"))
                 conn.execute("DROP TABLE t")
                 rows[label] = (column, min(inserts), statistics.median(inserts), min(calls), size)
-            conn.execute("RESET sno.lease_mode")
+        # A fresh session: the one above may still hold a lease of its own (backend mode).
+        with psycopg.connect(dsn, autocommit=True) as conn:
             bench = {}
             for label, column, default, options in [
                 ("sno_new(), server mode", "sno", "sno_new()", ""),

@@ -158,6 +158,14 @@ fn acquire(settings: Settings) -> Held {
     }
 }
 
+/// Releases this backend's lease, if it holds one: its session left backend mode (a lease held
+/// for a mode no longer in force would keep a connection and a partition for nothing).
+pub(crate) fn release_held() {
+    if let Some(held) = HELD.with(|h| h.try_borrow_mut().ok().and_then(|mut h| h.take())) {
+        release(held);
+    }
+}
+
 /// Releases a lease: the store lets the next holder start just past the last ID it minted.
 fn release(held: Held) {
     let Held {

@@ -12,14 +12,23 @@ use crate::settings::{self, LeaseMode};
 
 /// The next sno of this backend, with `meta`.
 pub(crate) fn next(meta: u8) -> Id {
-    match settings::mode() {
+    let mode = settings::mode();
+    if mode != LeaseMode::Backend && LEASED.with(Cell::get) {
+        // The session left backend mode: its own lease goes.
+        LEASED.with(|l| l.set(false));
+        crate::lease::release_held();
+    }
+    match mode {
         LeaseMode::Server if settings::preloaded() => crate::server::next(meta),
         LeaseMode::Server => errors::raise(
             Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             "sno: sno.lease_mode = server needs the extension preloaded: shared_preload_libraries = 'sno' (then restart the server)".into(),
             None,
         ),
-        LeaseMode::Backend => crate::lease::next(meta),
+        LeaseMode::Backend => {
+            LEASED.with(|l| l.set(true));
+            crate::lease::next(meta)
+        }
         LeaseMode::None | LeaseMode::Auto => unleased(meta),
     }
 }
@@ -27,6 +36,8 @@ pub(crate) fn next(meta: u8) -> Id {
 thread_local! {
     /// Whether this backend said that it mints without a lease.
     static TOLD: Cell<bool> = const { Cell::new(false) };
+    /// Whether this backend minted in backend mode (and may hold a lease of its own).
+    static LEASED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// An ID of the process-wide generator: a random partition of this backend, as an application

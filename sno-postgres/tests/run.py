@@ -278,8 +278,20 @@ def check_generators(conn):
     ).fetchall()
     assert rows == [("default", False), ("second", True)], rows
     conn.execute("RESET sno.lease_namespace")
+    # Leaving backend mode releases the session's own lease at its next sno_new().
+    conn.execute("SET sno.lease_mode = none")
+    conn.execute("SELECT sno_new()")
+    held = conn.execute(
+        "SELECT count(*) FROM sno_partition_leases WHERE holder LIKE %s AND expires_at > now()",
+        (f"%/{pid}/%",),
+    ).fetchone()[0]
+    assert held == 0, "a lease kept after leaving backend mode"
+    conn.execute("RESET sno.lease_mode")
     check_other_formats(conn)
-    print(f"ok: backend mode: sno_new on the leased partition {leased}, a new namespace mid-session leases anew")
+    print(
+        f"ok: backend mode: sno_new on the leased partition {leased}, a new namespace mid-session leases anew,"
+        " leaving the mode releases"
+    )
 
 
 def check_other_formats(conn):
