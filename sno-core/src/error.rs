@@ -224,15 +224,49 @@ pub enum Error {
     },
 }
 
-/// The one table of error kinds: variant, C status number (`sno_status`), stable code, and the
-/// one-line summary (C's `sno_status_str`). The bindings derive their codes from it: Python's
-/// exception `code` and Node's `ERR_SNO_…` codes are [`ErrorKind::code`] and
-/// [`ErrorKind::js_code`]; the full message is the error's `Display`.
+/// The JavaScript class an error kind is thrown as ([`ErrorKind::js_class`]).
+///
+/// ```
+/// use sno_core::{ErrorKind, JsClass};
+///
+/// let kind = ErrorKind::TimeOutOfRange;
+/// assert_eq!(kind.js_class(), JsClass::RangeError);
+/// assert_eq!(kind.js_class().name(), "RangeError");
+/// assert_eq!(kind.python_class(), "TimeRangeError");
+/// assert_eq!(kind.sqlstate(), "22008");
+/// assert_eq!(ErrorKind::InvalidByte.sqlstate(), "22P02");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JsClass {
+    /// `Error`.
+    Error,
+    /// `RangeError`: a value outside what it may be.
+    RangeError,
+}
+
+impl JsClass {
+    /// The class's name in JavaScript.
+    pub const fn name(self) -> &'static str {
+        match self {
+            JsClass::Error => "Error",
+            JsClass::RangeError => "RangeError",
+        }
+    }
+}
+
+/// The one table of error kinds: variant, C status number (`sno_status`), stable code, Node.js
+/// code, then `[Python exception class, JavaScript class, PostgreSQL SQLSTATE]`, and the
+/// one-line summary (C's `sno_status_str`). Every layer reads its category from it: Python's
+/// exception class and `code`, Node's class and `ERR_SNO_…` code, the extension's SQLSTATE, C's
+/// status ([`ErrorKind::python_class`], [`ErrorKind::js_class`], [`ErrorKind::sqlstate`],
+/// [`ErrorKind::status`]); the full message is the error's `Display`.
 macro_rules! error_table {
     (
-        $($variant:ident => $status:literal, $code:literal, $js:literal, $summary:literal;)*
+        $($variant:ident => $status:literal, $code:literal, $js:literal,
+            [$py:literal, $js_class:ident, $sql:literal], $summary:literal;)*
         @lease
-        $($lease:ident => $lease_status:literal, $lease_code:literal, $lease_js:literal, $lease_summary:literal;)*
+        $($lease:ident => $lease_status:literal, $lease_code:literal, $lease_js:literal,
+            [$lease_py:literal, $lease_js_class:ident, $lease_sql:literal], $lease_summary:literal;)*
     ) => {
         /// The kind of an [`Error`], without its data; and the kinds of the lease errors
         /// (`sno_lease::Error::kind`), whose data lives in that crate.
@@ -261,6 +295,23 @@ macro_rules! error_table {
             /// The Node.js-style code: `ERR_SNO_` and the upper-case [`code`](Self::code).
             pub const fn js_code(self) -> &'static str {
                 match self { $(ErrorKind::$variant => $js,)* $(ErrorKind::$lease => $lease_js),* }
+            }
+
+            /// The class of the Python exception (of `sno`: `DecodeError`, `ConfigError`, …).
+            pub const fn python_class(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $py,)* $(ErrorKind::$lease => $lease_py),* }
+            }
+
+            /// The JavaScript class of the thrown error (`Error`, or `RangeError` for a value out of
+            /// its range); a binding throws `TypeError` for an argument of the wrong type before
+            /// any core error can arise.
+            pub const fn js_class(self) -> JsClass {
+                match self { $(ErrorKind::$variant => JsClass::$js_class,)* $(ErrorKind::$lease => JsClass::$lease_js_class),* }
+            }
+
+            /// The PostgreSQL SQLSTATE the extension raises it with (`22P02`, `55000`, …).
+            pub const fn sqlstate(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $sql,)* $(ErrorKind::$lease => $lease_sql),* }
             }
 
             /// The C status number (`sno_status`; never reused).
@@ -298,46 +349,46 @@ macro_rules! error_table {
 }
 
 error_table! {
-    InvalidLength => 2, "invalid_length", "ERR_SNO_INVALID_LENGTH", "invalid length for the format";
-    InvalidByte => 3, "invalid_byte", "ERR_SNO_INVALID_BYTE", "invalid byte: not in the format's alphabet";
-    TimestampOverflow => 4, "timestamp_overflow", "ERR_SNO_TIMESTAMP_OVERFLOW", "timestamp above 2^39-1 units";
-    TimeOutOfRange => 5, "time_out_of_range", "ERR_SNO_TIME_OUT_OF_RANGE", "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z";
-    ClockOutOfRange => 6, "clock_out_of_range", "ERR_SNO_CLOCK_OUT_OF_RANGE", "the system clock reads a time outside the sno range";
-    InvalidSequenceBounds => 7, "invalid_sequence_bounds", "ERR_SNO_INVALID_SEQUENCE_BOUNDS", "sequence bounds leave fewer than 4 values";
-    SequenceOutOfRange => 8, "sequence_out_of_range", "ERR_SNO_SEQUENCE_OUT_OF_RANGE", "snapshot sequence outside its bounds";
-    InvalidSnapshot => 9, "invalid_snapshot", "ERR_SNO_INVALID_SNAPSHOT", "snapshot time field outside 0..=2^39-1";
-    PartitionPoolExhausted => 10, "partition_pool_exhausted", "ERR_SNO_PARTITION_POOL_EXHAUSTED", "65536 default partitions used in this process";
-    SequenceExhausted => 11, "sequence_exhausted", "ERR_SNO_SEQUENCE_EXHAUSTED", "sequence pool of this 4 ms unit exhausted";
-    ClockRegression => 12, "clock_regression", "ERR_SNO_CLOCK_REGRESSION", "clock regressed into a period used by both timelines";
-    ValueOverflow => 15, "value_overflow", "ERR_SNO_VALUE_OVERFLOW", "value above the format's maximum";
-    NotVersion7 => 16, "not_version_7", "ERR_SNO_NOT_VERSION_7", "not a version 7 UUID with the RFC 9562 variant";
-    MillisOutOfRange => 17, "millis_out_of_range", "ERR_SNO_MILLIS_OUT_OF_RANGE", "millisecond time outside the format's range";
-    RandomnessExhausted => 18, "randomness_exhausted", "ERR_SNO_RANDOMNESS_EXHAUSTED", "this millisecond's randomness, counter or sequence is used up";
-    ClockRollback => 19, "clock_rollback", "ERR_SNO_CLOCK_ROLLBACK", "the clock went back";
-    BatchTooLarge => 20, "batch_too_large", "ERR_SNO_BATCH_TOO_LARGE", "batch count above SNO_MAX_BATCH (16777216) per call";
-    SnapshotAhead => 21, "snapshot_ahead", "ERR_SNO_SNAPSHOT_AHEAD", "snapshot further ahead of the clock than the generator's maximum wait";
-    Forked => 22, "forked", "ERR_SNO_FORKED", "generator inherited across fork(): give it a partition of its own";
-    RandomnessUnavailable => 23, "randomness_unavailable", "ERR_SNO_RANDOMNESS_UNAVAILABLE", "the operating system's randomness source cannot be read";
-    LeaseExpired => 24, "lease_expired", "ERR_SNO_LEASE_EXPIRED", "the lease does not cover the clock (renewals failing, lease lost or freed)";
-    LeasePending => 42, "lease_pending", "ERR_SNO_LEASE_PENDING", "the lease's window starts later than the clock reads (a grant after a store restart or failover)";
-    InvalidArgument => 14, "invalid_argument", "ERR_SNO_INVALID_ARGUMENT", "argument out of range";
-    InvalidEnvironment => 25, "invalid_environment", "ERR_SNO_INVALID_ENVIRONMENT", "an SNO_* environment variable holds a value it cannot use";
-    MissingPartition => 35, "missing_partition", "ERR_SNO_MISSING_PARTITION", "no partition given, and no_std builds have no default";
-    UnknownFormat => 36, "unknown_format", "ERR_SNO_UNKNOWN_FORMAT", "unknown format name";
-    UnrecognizedFormat => 37, "unrecognized_format", "ERR_SNO_UNRECOGNIZED_FORMAT", "the text is an ID of no known format";
-    AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", "the text reads as more than one format: name the format";
-    InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", "invalid TypeID prefix";
-    UnknownClock => 40, "unknown_clock", "ERR_SNO_UNKNOWN_CLOCK", "unknown clock name: expected \"precise\" or \"fast\"";
+    InvalidLength => 2, "invalid_length", "ERR_SNO_INVALID_LENGTH", ["DecodeError", Error, "22P02"], "invalid length for the format";
+    InvalidByte => 3, "invalid_byte", "ERR_SNO_INVALID_BYTE", ["DecodeError", Error, "22P02"], "invalid byte: not in the format's alphabet";
+    TimestampOverflow => 4, "timestamp_overflow", "ERR_SNO_TIMESTAMP_OVERFLOW", ["TimeRangeError", Error, "22008"], "timestamp above 2^39-1 units";
+    TimeOutOfRange => 5, "time_out_of_range", "ERR_SNO_TIME_OUT_OF_RANGE", ["TimeRangeError", RangeError, "22008"], "time outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z";
+    ClockOutOfRange => 6, "clock_out_of_range", "ERR_SNO_CLOCK_OUT_OF_RANGE", ["TimeRangeError", Error, "22008"], "the system clock reads a time outside the sno range";
+    InvalidSequenceBounds => 7, "invalid_sequence_bounds", "ERR_SNO_INVALID_SEQUENCE_BOUNDS", ["ConfigError", RangeError, "22023"], "sequence bounds leave fewer than 4 values";
+    SequenceOutOfRange => 8, "sequence_out_of_range", "ERR_SNO_SEQUENCE_OUT_OF_RANGE", ["ConfigError", RangeError, "22023"], "snapshot sequence outside its bounds";
+    InvalidSnapshot => 9, "invalid_snapshot", "ERR_SNO_INVALID_SNAPSHOT", ["ConfigError", RangeError, "22023"], "snapshot time field outside 0..=2^39-1";
+    PartitionPoolExhausted => 10, "partition_pool_exhausted", "ERR_SNO_PARTITION_POOL_EXHAUSTED", ["ConfigError", Error, "53000"], "65536 default partitions used in this process";
+    SequenceExhausted => 11, "sequence_exhausted", "ERR_SNO_SEQUENCE_EXHAUSTED", ["SequenceExhaustedError", Error, "55000"], "sequence pool of this 4 ms unit exhausted";
+    ClockRegression => 12, "clock_regression", "ERR_SNO_CLOCK_REGRESSION", ["ClockRegressionError", Error, "55000"], "clock regressed into a period used by both timelines";
+    ValueOverflow => 15, "value_overflow", "ERR_SNO_VALUE_OVERFLOW", ["DecodeError", Error, "22P02"], "value above the format's maximum";
+    NotVersion7 => 16, "not_version_7", "ERR_SNO_NOT_VERSION_7", ["DecodeError", Error, "22P02"], "not a version 7 UUID with the RFC 9562 variant";
+    MillisOutOfRange => 17, "millis_out_of_range", "ERR_SNO_MILLIS_OUT_OF_RANGE", ["TimeRangeError", Error, "22008"], "millisecond time outside the format's range";
+    RandomnessExhausted => 18, "randomness_exhausted", "ERR_SNO_RANDOMNESS_EXHAUSTED", ["RandomnessExhaustedError", Error, "55000"], "this millisecond's randomness, counter or sequence is used up";
+    ClockRollback => 19, "clock_rollback", "ERR_SNO_CLOCK_ROLLBACK", ["ClockRegressionError", Error, "55000"], "the clock went back";
+    BatchTooLarge => 20, "batch_too_large", "ERR_SNO_BATCH_TOO_LARGE", ["ConfigError", RangeError, "53000"], "batch count above SNO_MAX_BATCH (16777216) per call";
+    SnapshotAhead => 21, "snapshot_ahead", "ERR_SNO_SNAPSHOT_AHEAD", ["ConfigError", RangeError, "22023"], "snapshot further ahead of the clock than the generator's maximum wait";
+    Forked => 22, "forked", "ERR_SNO_FORKED", ["ForkedGeneratorError", Error, "55000"], "generator inherited across fork(): give it a partition of its own";
+    RandomnessUnavailable => 23, "randomness_unavailable", "ERR_SNO_RANDOMNESS_UNAVAILABLE", ["RandomnessUnavailableError", Error, "58000"], "the operating system's randomness source cannot be read";
+    LeaseExpired => 24, "lease_expired", "ERR_SNO_LEASE_EXPIRED", ["LeaseExpiredError", Error, "55000"], "the lease does not cover the clock (renewals failing, lease lost or freed)";
+    LeasePending => 42, "lease_pending", "ERR_SNO_LEASE_PENDING", ["LeasePendingError", Error, "55000"], "the lease's window starts later than the clock reads (a grant after a store restart or failover)";
+    InvalidArgument => 14, "invalid_argument", "ERR_SNO_INVALID_ARGUMENT", ["ConfigError", RangeError, "22023"], "argument out of range";
+    InvalidEnvironment => 25, "invalid_environment", "ERR_SNO_INVALID_ENVIRONMENT", ["ConfigError", Error, "22023"], "an SNO_* environment variable holds a value it cannot use";
+    MissingPartition => 35, "missing_partition", "ERR_SNO_MISSING_PARTITION", ["ConfigError", Error, "55000"], "no partition given, and no_std builds have no default";
+    UnknownFormat => 36, "unknown_format", "ERR_SNO_UNKNOWN_FORMAT", ["ConfigError", Error, "22023"], "unknown format name";
+    UnrecognizedFormat => 37, "unrecognized_format", "ERR_SNO_UNRECOGNIZED_FORMAT", ["DecodeError", Error, "22P02"], "the text is an ID of no known format";
+    AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", ["DecodeError", Error, "22P02"], "the text reads as more than one format: name the format";
+    InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", ["DecodeError", Error, "22P02"], "invalid TypeID prefix";
+    UnknownClock => 40, "unknown_clock", "ERR_SNO_UNKNOWN_CLOCK", ["ConfigError", Error, "22023"], "unknown clock name: expected \"precise\" or \"fast\"";
     @lease
-    LeaseInvalidUrl => 26, "lease_invalid_url", "ERR_SNO_LEASE_INVALID_URL", "invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)";
-    LeaseInvalidOptions => 27, "lease_invalid_options", "ERR_SNO_LEASE_INVALID_OPTIONS", "invalid lease option (namespace, TTL, margin, timeout or partition range)";
-    LeaseUnreachable => 28, "lease_unreachable", "ERR_SNO_LEASE_UNREACHABLE", "the lease store cannot be reached or did not answer in time";
-    LeaseAuthenticationFailed => 29, "lease_authentication_failed", "ERR_SNO_LEASE_AUTHENTICATION_FAILED", "the lease store refused the credentials";
-    LeaseNoFreePartition => 30, "lease_no_free_partition", "ERR_SNO_LEASE_NO_FREE_PARTITION", "every partition of the lease range is held by a live lease";
-    LeaseStore => 31, "lease_store", "ERR_SNO_LEASE_STORE", "the lease store answered with an error";
-    LeaseLost => 32, "lease_lost", "ERR_SNO_LEASE_LOST", "the lease expired and its partition was granted to another holder";
-    LeaseUnavailable => 33, "lease_unavailable", "ERR_SNO_LEASE_UNAVAILABLE", "the lease is closed or already drives a generator";
-    LeaseTlsFailed => 41, "lease_tls_failed", "ERR_SNO_LEASE_TLS_FAILED", "the TLS connection to the lease store failed (certificate refused or handshake failed)";
+    LeaseInvalidUrl => 26, "lease_invalid_url", "ERR_SNO_LEASE_INVALID_URL", ["LeaseConfigError", Error, "22023"], "invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)";
+    LeaseInvalidOptions => 27, "lease_invalid_options", "ERR_SNO_LEASE_INVALID_OPTIONS", ["LeaseConfigError", RangeError, "22023"], "invalid lease option (namespace, TTL, margin, timeout or partition range)";
+    LeaseUnreachable => 28, "lease_unreachable", "ERR_SNO_LEASE_UNREACHABLE", ["LeaseUnreachableError", Error, "08001"], "the lease store cannot be reached or did not answer in time";
+    LeaseAuthenticationFailed => 29, "lease_authentication_failed", "ERR_SNO_LEASE_AUTHENTICATION_FAILED", ["LeaseAuthenticationError", Error, "28000"], "the lease store refused the credentials";
+    LeaseNoFreePartition => 30, "lease_no_free_partition", "ERR_SNO_LEASE_NO_FREE_PARTITION", ["NoFreePartitionError", Error, "53000"], "every partition of the lease range is held by a live lease";
+    LeaseStore => 31, "lease_store", "ERR_SNO_LEASE_STORE", ["LeaseStoreError", Error, "38000"], "the lease store answered with an error";
+    LeaseLost => 32, "lease_lost", "ERR_SNO_LEASE_LOST", ["LeaseError", Error, "55000"], "the lease expired and its partition was granted to another holder";
+    LeaseUnavailable => 33, "lease_unavailable", "ERR_SNO_LEASE_UNAVAILABLE", ["LeaseError", Error, "55000"], "the lease is closed or already drives a generator";
+    LeaseTlsFailed => 41, "lease_tls_failed", "ERR_SNO_LEASE_TLS_FAILED", ["LeaseTlsError", Error, "08001"], "the TLS connection to the lease store failed (certificate refused or handshake failed)";
 }
 
 impl Error {

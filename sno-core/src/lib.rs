@@ -131,7 +131,7 @@ pub use clock::SystemClock;
 pub use clock::{Clock, ClockKind, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, JsClass};
 pub use format::{ColumnType, Epoch, Format, FormatSet, Setting};
 #[cfg(feature = "std")]
 pub use settings::{GeneratorSettings, HasGenerator};

@@ -1,65 +1,25 @@
 //! Every error the extension raises: a core or lease error as a PostgreSQL `ERROR` with the
-//! SQLSTATE of its kind (the core's one error table says the kind), the core's own message, and
-//! never a backend crash (pgrx turns a Rust panic into an `ERROR` too).
+//! SQLSTATE of its kind (the core's one error table says it), the core's own message, and never a
+//! backend crash (pgrx turns a Rust panic into an `ERROR` too).
 
 use pgrx::PgSqlErrorCode as Code;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use sno_core::ErrorKind;
 
-/// The SQLSTATE of an error kind.
+/// The SQLSTATE of an error kind: the core's error table says it
+/// ([`ErrorKind::sqlstate`]), for every kind.
 pub(crate) fn sqlstate(kind: ErrorKind) -> Code {
-    use ErrorKind as K;
-    match kind {
-        // A value that does not decode.
-        K::InvalidLength
-        | K::InvalidByte
-        | K::ValueOverflow
-        | K::NotVersion7
-        | K::TimestampOverflow
-        | K::UnrecognizedFormat
-        | K::AmbiguousFormat => Code::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        // A time outside what the format holds, or a clock outside it.
-        K::TimeOutOfRange | K::MillisOutOfRange | K::ClockOutOfRange => {
-            Code::ERRCODE_DATETIME_FIELD_OVERFLOW
-        }
-        // An argument or setting outside what it takes.
-        K::InvalidArgument
-        | K::InvalidPrefix
-        | K::UnknownFormat
-        | K::UnknownClock
-        | K::InvalidEnvironment
-        | K::InvalidSequenceBounds
-        | K::SequenceOutOfRange
-        | K::InvalidSnapshot
-        | K::SnapshotAhead
-        | K::LeaseInvalidUrl
-        | K::LeaseInvalidOptions => Code::ERRCODE_INVALID_PARAMETER_VALUE,
-        // The generator cannot mint now: a retry later may succeed.
-        K::SequenceExhausted
-        | K::ClockRegression
-        | K::RandomnessExhausted
-        | K::ClockRollback
-        | K::LeaseExpired
-        | K::LeasePending
-        | K::LeaseLost
-        | K::LeaseUnavailable
-        | K::Forked
-        | K::MissingPartition => Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-        // The lease store answered with an error: privileges, a read-only server (a standby),
-        // an unexpected schema.
-        K::LeaseStore => Code::ERRCODE_EXTERNAL_ROUTINE_EXCEPTION,
-        K::LeaseNoFreePartition | K::PartitionPoolExhausted | K::BatchTooLarge => {
-            Code::ERRCODE_INSUFFICIENT_RESOURCES
-        }
-        K::LeaseUnreachable | K::LeaseTlsFailed => {
-            Code::ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION
-        }
-        K::LeaseAuthenticationFailed => Code::ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
-        K::RandomnessUnavailable => Code::ERRCODE_SYSTEM_ERROR,
-        // A kind a later core adds, until it is given its own.
-        _ => Code::ERRCODE_INTERNAL_ERROR,
-    }
+    Code::from(sqlstate_number(kind.sqlstate()))
+}
+
+/// PostgreSQL's number of a five-character SQLSTATE (`MAKE_SQLSTATE`: six bits a character).
+fn sqlstate_number(state: &str) -> i32 {
+    state
+        .bytes()
+        .enumerate()
+        .map(|(i, c)| (i32::from(c.wrapping_sub(b'0')) & 0x3F) << (6 * i))
+        .sum()
 }
 
 /// Raises `message` as an `ERROR` with `code`, and `detail` when there is one.
@@ -105,4 +65,22 @@ pub(crate) fn invalid_binary(err: sno_core::Error) -> ! {
         "invalid binary form for type sno".into(),
         Some(err.to_string()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of the core's table has a SQLSTATE PostgreSQL knows (pgrx's enum maps an unknown
+    /// number to its internal error): no kind falls back.
+    #[test]
+    fn every_kind_has_a_known_sqlstate() {
+        for &kind in ErrorKind::ALL {
+            let code = sqlstate(kind);
+            let known = code != Code::ERRCODE_INTERNAL_ERROR;
+            assert!(known, "{kind:?}: {}", kind.sqlstate());
+        }
+        assert_eq!(sqlstate(ErrorKind::InvalidByte), Code::ERRCODE_INVALID_TEXT_REPRESENTATION);
+        assert_eq!(sqlstate(ErrorKind::LeasePending), Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    }
 }

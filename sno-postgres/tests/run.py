@@ -191,7 +191,7 @@ def check_bad_input(conn):
         ("SELECT '\\x00'::bytea::sno", "22P03"),
         ("SELECT sno_new(256)", "22003"),
         ("SELECT sno_new(-1)", "22003"),
-        ("SELECT typeid_new('Bad')", "22023"),
+        ("SELECT typeid_new('Bad')", "22P02"),
     ]:
         got = sqlstate_of(conn, sql)
         assert got is not None and got[0] == want, (sql, got)

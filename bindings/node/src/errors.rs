@@ -106,29 +106,13 @@ pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
     }
 }
 
-/// The class a core error is thrown as: `RangeError` for values given out of range (batch
-/// counts, settings, snapshots, times), `Error` for the rest (bad text, a used-up pool, a clock
-/// out of range, a forked generator).
-fn class_of(e: &SnoError) -> Class {
-    match e {
-        SnoError::BatchTooLarge { .. }
-        | SnoError::SnapshotAhead { .. }
-        | SnoError::InvalidSequenceBounds { .. }
-        | SnoError::SequenceOutOfRange { .. }
-        | SnoError::InvalidSnapshot { .. }
-        | SnoError::TimeOutOfRange { .. }
-        | SnoError::InvalidArgument { .. } => Class::RangeError,
-        _ => Class::Error,
-    }
-}
-
-/// The class a lease error is thrown as: `RangeError` for options out of range (given, or read
-/// from the `SNO_LEASE_*` variables), `Error` for the rest (a URL that cannot be used, the
-/// store unreachable or refusing, the namespace full, the lease lost or closed).
-fn lease_class_of(e: &sno_lease::Error) -> Class {
-    match e {
-        sno_lease::Error::InvalidOptions { .. } => Class::RangeError,
-        _ => Class::Error,
+/// The class an error kind is thrown as: the core's error table says it
+/// ([`sno_core::ErrorKind::js_class`]: `RangeError` for values given out of range, `Error` for
+/// the rest).
+fn class_of(kind: sno_core::ErrorKind) -> Class {
+    match kind.js_class() {
+        sno_core::JsClass::Error => Class::Error,
+        sno_core::JsClass::RangeError => Class::RangeError,
     }
 }
 
@@ -213,7 +197,7 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
         Fail::Core(e) | Fail::Argument(e) => {
             let class = match fail_class {
                 Some(class) => class,
-                None => class_of(&e),
+                None => class_of(e.kind()),
             };
             let mut props = Vec::new();
             match e {
@@ -247,7 +231,7 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
                 props.push(("partition", Prop::Number(f64::from(partition))));
             }
             let code = e.kind().js_code().to_owned();
-            (lease_class_of(&e), code, e.to_string(), props)
+            (class_of(e.kind()), code, e.to_string(), props)
         }
     })
 }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
-use sno_core::{Error, ErrorKind};
+use sno_core::Error;
 
 /// The exception classes of `sno._errors` (a Python module, so that each can be both a
 /// `SnoError` and a `ValueError`/`RuntimeError`), looked up once.
@@ -25,33 +25,11 @@ pub(crate) fn raise_code(py: Python<'_>, class: &str, code: &str, msg: String) -
     err
 }
 
-/// Maps a core error to its Python exception: the class by kind (the one table of this binding),
-/// the core's code and message, and the error's data as attributes.
+/// Maps a core error to its Python exception: the class of its kind (the core's error table,
+/// [`sno_core::ErrorKind::python_class`]), the core's code and message, and the error's data as
+/// attributes.
 pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
-    let class = match e.kind() {
-        ErrorKind::InvalidLength
-        | ErrorKind::InvalidByte
-        | ErrorKind::ValueOverflow
-        | ErrorKind::NotVersion7
-        | ErrorKind::InvalidPrefix
-        | ErrorKind::UnrecognizedFormat
-        | ErrorKind::AmbiguousFormat => "DecodeError",
-        ErrorKind::TimeOutOfRange
-        | ErrorKind::ClockOutOfRange
-        | ErrorKind::TimestampOverflow
-        | ErrorKind::MillisOutOfRange => "TimeRangeError",
-        ErrorKind::RandomnessExhausted => "RandomnessExhaustedError",
-        ErrorKind::SequenceExhausted => "SequenceExhaustedError",
-        ErrorKind::ClockRegression | ErrorKind::ClockRollback => "ClockRegressionError",
-        ErrorKind::Forked => "ForkedGeneratorError",
-        ErrorKind::RandomnessUnavailable => "RandomnessUnavailableError",
-        ErrorKind::LeaseExpired => "LeaseExpiredError",
-        ErrorKind::LeasePending => "LeasePendingError",
-        // Settings: InvalidEnvironment (SNO_PARTITION), BatchTooLarge, SnapshotAhead,
-        // InvalidSnapshot, InvalidSequenceBounds, UnknownFormat, …
-        _ => "ConfigError",
-    };
-    let err = raise_code(py, class, e.code(), e.to_string());
+    let err = raise_code(py, e.kind().python_class(), e.code(), e.to_string());
     let value = err.value(py);
     match e {
         Error::InvalidByte { position, byte } => {
@@ -146,18 +124,10 @@ fn describe_char(utf8: &[u8]) -> String {
 /// message, and the fields as attributes.
 pub(crate) fn lease_to_py(py: Python<'_>, e: sno_lease::Error) -> PyErr {
     use sno_lease::Error;
-    let class = match e {
-        Error::Id(core) => return to_py(py, core),
-        Error::InvalidUrl { .. } | Error::InvalidOptions { .. } => "LeaseConfigError",
-        Error::Unreachable { .. } => "LeaseUnreachableError",
-        Error::AuthenticationFailed { .. } => "LeaseAuthenticationError",
-        Error::Tls { .. } => "LeaseTlsError",
-        Error::NoFreePartition { .. } => "NoFreePartitionError",
-        Error::Store { .. } => "LeaseStoreError",
-        // Lost, Unavailable, and any kind a later sno-lease adds.
-        _ => "LeaseError",
-    };
-    let err = raise_code(py, class, e.code(), e.to_string());
+    if let Error::Id(core) = e {
+        return to_py(py, core);
+    }
+    let err = raise_code(py, e.kind().python_class(), e.code(), e.to_string());
     let value = err.value(py);
     match &e {
         Error::NoFreePartition {
