@@ -270,7 +270,9 @@ pub use system::SystemClock;
 #[cfg(feature = "std")]
 mod system {
     use super::{Clock, ClockKind};
-    use crate::time::{EPOCH_UNIX_NANOS, UNIT_NANOS, units_from_secs_nanos};
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    use crate::time::units_from_secs_nanos;
+    use crate::time::{EPOCH_UNIX_NANOS, UNIT_NANOS};
     use core::time::Duration;
 
     /// The operating system's wall clock.
@@ -442,7 +444,15 @@ mod system {
                 let (s, n) = linux::read(libc::CLOCK_REALTIME);
                 s * 1_000_000_000 + i64::from(n)
             }
-            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+            {
+                crate::wasm_host::now_unix_ns()
+            }
+            #[cfg(not(any(
+                target_os = "linux",
+                target_os = "android",
+                all(target_family = "wasm", target_os = "unknown")
+            )))]
             {
                 let d = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -492,7 +502,15 @@ mod system {
                 let (s, n) = linux::read(self.clock_id);
                 units_from_secs_nanos(s, n)
             }
-            #[cfg(not(any(target_os = "linux", target_os = "android")))]
+            #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+            {
+                (crate::wasm_host::now_unix_ns() - EPOCH_UNIX_NANOS).div_euclid(UNIT_NANOS)
+            }
+            #[cfg(not(any(
+                target_os = "linux",
+                target_os = "android",
+                all(target_family = "wasm", target_os = "unknown")
+            )))]
             {
                 match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
                     Ok(d) => units_from_secs_nanos(d.as_secs() as i64, d.subsec_nanos()),

@@ -55,7 +55,8 @@ pub(crate) fn entropy() -> u64 {
         }
     }
     // WASI has no process ids (std::process::id() panics there).
-    #[cfg(not(target_os = "wasi"))]
+    // No process id on WASI, nor in a JavaScript engine (std panics there).
+    #[cfg(not(any(target_os = "wasi", all(target_family = "wasm", target_os = "unknown"))))]
     {
         x ^= u64::from(std::process::id()).rotate_left(32);
     }

@@ -346,6 +346,9 @@ fn tick() {
 
 /// `CLOCK_REALTIME` in nanoseconds since 1970 (0 before), as [`std::time::SystemTime`] reads it.
 fn realtime_unix_ns() -> i64 {
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    return crate::wasm_host::now_unix_ns();
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i64)
