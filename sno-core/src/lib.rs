@@ -118,6 +118,8 @@ pub mod uuid7;
 mod uuid_interop;
 #[cfg(feature = "std")]
 pub mod wait;
+#[cfg(all(feature = "std", target_family = "wasm", target_os = "unknown"))]
+mod wasm_host;
 
 #[doc(hidden)]
 pub use sno::codec::backends as __backends;
