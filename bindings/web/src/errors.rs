@@ -1,5 +1,5 @@
-//! Failures on their way to JavaScript: class (`Error`, `TypeError`, `RangeError`), code and
-//! message from the core's error table (`ErrorKind::js_code`, the error's `Display`), and the
+//! Failures on their way to JavaScript: class, code and message from the core's error table
+//! (`ErrorKind::js_class`, `ErrorKind::js_code`, the error's `Display`), and the
 //! properties a caller acts on (`position`, `retryAtUnixNs`, `max`, `partition`), as the Node
 //! package throws them. A failed export keeps its failure; `sno_error` describes it.
 
@@ -57,17 +57,10 @@ pub(crate) fn type_error(message: String) -> Fail {
     }
 }
 
-/// The class a core error is thrown as, as the Node package throws it (`bindings/node/src/
-/// errors.rs`): `RangeError` for values given out of range, `Error` for the rest.
+/// The class a core error is thrown as: the core's table (`ErrorKind::js_class`).
 fn class_of(e: &SnoError) -> Class {
-    match e {
-        SnoError::BatchTooLarge { .. }
-        | SnoError::SnapshotAhead { .. }
-        | SnoError::InvalidSequenceBounds { .. }
-        | SnoError::SequenceOutOfRange { .. }
-        | SnoError::InvalidSnapshot { .. }
-        | SnoError::TimeOutOfRange { .. }
-        | SnoError::InvalidArgument { .. } => Class::RangeError,
+    match e.kind().js_class() {
+        sno_core::JsClass::RangeError => Class::RangeError,
         _ => Class::Error,
     }
 }

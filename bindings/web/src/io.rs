@@ -3,9 +3,7 @@
 
 use std::cell::RefCell;
 
-#[cfg(feature = "formats")]
-use crate::errors::Fail;
-use crate::errors::R;
+use crate::errors::{Fail, R};
 
 std::thread_local! {
     /// The buffer (one per instance: a wasm32-unknown-unknown module has one thread).
@@ -63,7 +61,6 @@ pub(crate) fn max_wait_ms(v: i32) -> u32 {
     u32::try_from(v).unwrap_or(sno_core::time::DEFAULT_MAX_WAIT.as_millis() as u32)
 }
 
-#[cfg(feature = "formats")]
 /// The clock a generator reads, by the name in `input` (empty: the default). The names are
 /// the core's (`ClockKind`); both kinds read the host's clock here: a page has no ticker
 /// thread, so the fast clock is the precise one (docs/clock.md, "no ticker at all").
@@ -82,4 +79,12 @@ pub(crate) fn clock_arg(name: &[u8]) -> R<()> {
 pub(crate) fn batch_count(n: f64) -> R<usize> {
     // `as` saturates: ±Infinity are counts above the maximum, or negative.
     Ok(sno_core::batch_len(n as i128)?)
+}
+
+/// Checks a clock's name (the input: `precise` or `fast`, the core's names): nothing, or the
+/// core's `ERR_SNO_UNKNOWN_CLOCK` (sno's `Generator`; the format generators read it with
+/// their settings).
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_clock(len: usize) -> i32 {
+    call(len, |name, _| clock_arg(name))
 }

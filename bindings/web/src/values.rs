@@ -328,3 +328,25 @@ fn from_fields<'v>(
     );
     Ok(())
 }
+
+op!(Info, |T, _input, out| {
+    // A value to read the field list from: the UUIDv7 whose fields are all zero (a value of
+    // every 128-bit format), else the zero value.
+    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
+    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0)?;
+    let sample =
+        T::from_slice(v7.as_bytes()).or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))?;
+    let mut text = String::from(T::FORMAT.node_class());
+    for field in sample.fields().iter() {
+        let _ = write!(text, " {}", sno_core::model::CamelCase(field.name));
+    }
+    out.extend_from_slice(text.as_bytes());
+    Ok(())
+});
+
+/// The format's class name (the core's `Format::node_class`) and its fields' JavaScript
+/// names, space-separated: what the JavaScript class is built from.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_fmt_info(format: u32) -> i32 {
+    run!(format, Info, 0)
+}
