@@ -35,6 +35,14 @@ Runs the tests of one layer, or with no LAYER every default layer and then the f
            and malformed text through the type, the operator classes in real plans, the
            generators, and 4 sessions + 1 Python process on one namespace (125 000 rows, a
            backend killed mid-run). Uses the python layer's venv (made here when absent)
+  cross    scripts/release --cross-check, when Cargo.lock or the release scripts changed since
+           its last pass (their SHA-256 sums in scripts/release.d/cross-checked.sha256, which a
+           pass rewrites: commit it); `scripts/test.sh cross` runs it whatever the sums: every
+           release target's cheapest build in the release's own environment (cargo check of
+           the crates released for it, so every build script and C compiler runs: zig for
+           Linux and macOS, napi-rs's cross gcc for the arm64 glibc Node addon, MinGW-w64,
+           wasm), about 8 minutes on 2 cores from nothing (cargo-zigbuild, ziglang and MinGW-w64
+           fetched)
   install  scripts/release --host --native (the x86_64 manylinux wheel, the npm main and
            linux-x64-gnu packages, the x86_64 C tarball, the crates, packed from the release
            builds the c, python and node layers made, without zig), then scripts/install-test:
@@ -76,11 +84,14 @@ repository; it is not part of this script.
 EOF
 }
 
-layers=(rust c python node install postgres)
+layers=(rust c python node install postgres cross)
 all=1
+# The default run's cross layer runs only when its inputs changed since its last pass.
+cross_when_changed=1
 case "${1:-}" in
   "") ;;
   rust | c | python | node | wasm | windows | install | postgres | postgres-majors | slow) layers=("$1"); all=0 ;;
+  cross) layers=(cross); all=0; cross_when_changed=0 ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -371,6 +382,23 @@ install_layer() {
   local dist="$repo/target/dist-host"
   bash scripts/release --host --native --out "$dist"
   bash scripts/install-test "$dist"
+}
+
+# What the cross layer checks: Cargo.lock and the release scripts, as SHA-256 sums.
+cross_inputs() {
+  sha256sum Cargo.lock scripts/release scripts/release-npm.mjs scripts/node-lts scripts/release.d/*.sh
+}
+
+cross_layer() {
+  local stamp=scripts/release.d/cross-checked.sha256
+  if [ "$cross_when_changed" = 1 ] && [ -f "$stamp" ] && [ "$(cross_inputs)" = "$(cat "$stamp")" ]; then
+    step "Cross: Cargo.lock and the release scripts as at the last cross check ($stamp): not run"
+    return 0
+  fi
+  step "Cross: scripts/release --cross-check (every release target's cheapest build in the release's environment)"
+  bash scripts/release --cross-check
+  cross_inputs >"$stamp"
+  echo "  $stamp written: commit it with the change"
 }
 
 # Not in the default run: `scripts/test.sh slow`.

@@ -12,6 +12,8 @@
 #                 name @rpath/libsno.0.<minor>.dylib) + libsno.dylib, libsno.a, libsno_lease.a,
 #                 pkg-config and CMake files, README.md, the licences
 #   macos_cli     cli/sno-<v>-<triple>.tar.gz: the sno command, README.md, the licences
+#   macos_cross_check  scripts/release --cross-check: cargo check of each target's crates in
+#                 the environment above (zig's C compiler for the build scripts), nothing linked
 #
 # Nothing here runs on macOS: every Mach-O file is checked by scripts/macho-check.py (CPU type,
 # minimum macOS, loaded libraries, symbols left to the host, install name, exports, and the
@@ -91,6 +93,17 @@ macos_setup() {
     command -v "$tool" >/dev/null || die "macOS: no $tool (it reads Mach-O objects): apt-get install llvm"
   done
   mac_write_stubs
+}
+
+macos_cross_check() {
+  step "macOS: cargo check of sno-ffi, sno-python, sno-node and sno-cli for each target (zig)"
+  rustup target add aarch64-apple-darwin x86_64-apple-darwin >/dev/null 2>&1 \
+    || die "rustup cannot add the apple-darwin targets"
+  local triple minos
+  while read -r triple _ minos _; do
+    cross_run "$triple (zig)" mac_env "$triple" "$minos" cargo-zigbuild check --release \
+      -p sno-ffi -p sno-python -p sno-node -p sno-cli --target "$triple"
+  done < <(printf '%s\n' "${MAC_TARGETS[@]}")
 }
 
 macos_python() {

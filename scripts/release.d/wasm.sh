@@ -51,6 +51,20 @@ wasm_emnapi_link_dir() {
   echo "$dir"
 }
 
+# scripts/release --cross-check: cargo check of what the release builds for WebAssembly (the
+# Node addon for wasm32-wasip1 with emnapi's archive; the web build, bindings/web, for
+# wasm32-unknown-unknown), nothing linked.
+wasm_cross_check() {
+  wasm_setup
+  step "WebAssembly: cargo check of sno-node (wasm32-wasip1) and sno-web (wasm32-unknown-unknown)"
+  rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || die "wasm: rustup target add wasm32-unknown-unknown failed"
+  cross_run "wasm32-wasip1 (sno-node)" env EMNAPI_LINK_DIR="$(wasm_emnapi_link_dir)" \
+    cargo check --release -p sno-node --target wasm32-wasip1
+  cross_run "wasm32-unknown-unknown (sno-web)" env \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS='--cfg getrandom_backend="custom"' \
+    cargo check --release -p sno-web --target wasm32-unknown-unknown
+}
+
 # The wasm package's files into "$1": sno.wasm32-wasi.wasm (built here) and the two loaders.
 # Everything it prints goes to stderr: the caller collects the folder.
 wasm_node() {

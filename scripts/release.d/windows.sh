@@ -96,6 +96,15 @@ windows_setup() {
   [ -z "$(win_exports "$stand_in/libnode.dll")" ] || die "windows: the libnode.dll stand-in exports symbols"
 }
 
+# scripts/release --cross-check: cargo check of the crates released for Windows with MinGW-w64's
+# compilers for the build scripts (and napi-build's libnode.dll stand-in), nothing linked.
+windows_cross_check() {
+  windows_setup
+  step "Windows: cargo check of sno-ffi, sno-python, sno-node and sno-cli for $WIN_TRIPLE (MinGW-w64)"
+  cross_run "$WIN_TRIPLE (MinGW-w64)" env LIBNODE_PATH="$(win_stage)/libnode-stand-in" \
+    cargo check --release -p sno-ffi -p sno-python -p sno-node -p sno-cli --target "$WIN_TRIPLE"
+}
+
 windows_python() {
   step "Windows: the abi3 wheel sno-$version-cp310-abi3-win_amd64.whl (maturin --target $WIN_TRIPLE)"
   local dir="$out/python" log="$CARGO_TARGET_DIR/maturin-$WIN_TRIPLE.log" wheel unpacked pyd imports
