@@ -22,7 +22,8 @@ Runs the tests of one layer, or with no LAYER every default layer and then the f
            ASan + UBSan, and under valgrind when installed; make install into a temporary
            prefix and the examples built through pkg-config (shared, static, fully static, the
            lease archive) and CMake's find_package(sno), run without LD_LIBRARY_PATH; a static
-           program of IDs and generators at most 1 MB
+           program of IDs and generators at most 1 MB; libsno.so's ABI against its committed
+           baseline (scripts/abi-check, libabigail: Debian's abigail-tools)
   python   the abi3 wheel in a fresh venv with pytest (mypy stubtest; pydantic, SQLAlchemy and
            psycopg on PostgreSQL and SQLite), and a
            `pip install ./bindings/python` source build in a second venv
@@ -107,6 +108,9 @@ wants() { local l; for l in "${layers[@]}"; do [ "$l" = "$1" ] && return 0; done
 command -v redis-server >/dev/null || { echo "redis-server is required: apt-get install redis-server"; exit 1; }
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || { echo "PostgreSQL is required: apt-get install postgresql"; exit 1; }
+if wants c; then
+  command -v abidiff >/dev/null || { echo "abigail-tools is required: apt-get install abigail-tools"; exit 1; }
+fi
 if wants c || wants install; then
   command -v cmake >/dev/null || { echo "cmake is required: apt-get install cmake"; exit 1; }
   command -v pkg-config >/dev/null || { echo "pkg-config is required: apt-get install pkg-config"; exit 1; }
@@ -260,6 +264,9 @@ c_layer() {
   cc -std=c99 -Wall -Wextra -Wpedantic -Werror $static_cflags "$out/readme.c" $static_libs -o "$out/readme"
   grep -Eq '^[2-9a-x]{16} partition=' <<<"$("$out/readme")" || { echo "the README's example printed no sno ID"; exit 1; }
   echo "the archive README's example ($(wc -l <"$out/readme.c") lines) builds warning-free and runs"
+
+  step "C: libsno.so's ABI against the committed baseline (scripts/abi-check: abidw/abidiff, sno-ffi/abi/libsno.abi)"
+  bash scripts/abi-check
 }
 
 python_layer() {
