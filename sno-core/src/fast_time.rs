@@ -54,8 +54,6 @@
 use core::cell::Cell;
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use core::time::Duration;
-#[cfg(unix)]
-use std::sync::Once;
 
 /// How often the ticker refreshes the cached time.
 pub const PERIOD: Duration = Duration::from_micros(500);
@@ -103,8 +101,6 @@ static CACHE: crate::sync::CachePadded<Cache> = crate::sync::CachePadded(Cache {
 static TICKER_GENERATION: AtomicU64 = AtomicU64::new(0);
 /// Set by a read that found a quiet ticker: it starts publishing again.
 static WANTED: AtomicBool = AtomicBool::new(false);
-#[cfg(unix)]
-static ATFORK: Once = Once::new();
 
 /// A thread's watch on the word: plain thread-local cells, read and written by their thread
 /// only.
@@ -280,13 +276,7 @@ fn go_stale(word: &AtomicI64) {
 /// returning) unless one exists, and wakes it if it went quiet. Where the thread cannot be
 /// spawned, the word stays stale and reads take the precise clock.
 pub fn start() {
-    crate::fork::register_fork_handler();
-    #[cfg(unix)]
-    ATFORK.call_once(|| {
-        // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
-        // stays valid for the life of the process.
-        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
-    });
+    crate::fork::on_fork_in_child(crate::fork::ChildHook::FastClock, after_fork_in_child);
     let word = &CACHE.0.unix_ns;
     let running = crate::fork::fork_generation() + 1;
     let exists = TICKER_GENERATION.load(Ordering::Acquire);
@@ -401,9 +391,8 @@ pub fn refresh() {
     publish();
 }
 
-/// The `fork()` child handler (atomics only): the child has no ticker.
-#[cfg(unix)]
-extern "C" fn after_fork_in_child() {
+/// The `fork()` child hook (`fork`'s `FastClock` stage; atomics only): the child has no ticker.
+fn after_fork_in_child() {
     go_stale(&CACHE.0.unix_ns);
 }
 

@@ -8,12 +8,11 @@
 //! probability 1/65 536 per pair (birthday bound: about 1 % for 37 processes generating in the
 //! same 4 ms unit), so deployments with many processes should assign explicit partitions.
 //!
-//! Fork safety: a `pthread_atfork` child handler draws a new seed in the child (different from
-//! the parent's whole default range where possible), so a child never repeats the parent's
-//! partitions; the global generator's handler then gives it the new seed.
+//! Fork safety: a child hook (`fork`'s `Partition` stage) draws a new seed in the child
+//! (different from the parent's whole default range where possible), so a child never repeats
+//! the parent's partitions; the global generator's hook, at the next stage, gives it the new seed.
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::Once;
 
 use crate::entropy::entropy;
 use crate::error::Error;
@@ -23,7 +22,6 @@ static SEED: AtomicU32 = AtomicU32::new(0);
 const SEEDED: u32 = 1 << 16;
 /// Default partitions handed out so far (the global generator counts as one).
 static HANDED_OUT: AtomicU64 = AtomicU64::new(0);
-static ATFORK: Once = Once::new();
 
 /// The process's seed, drawn on first use.
 pub(crate) fn seed() -> u16 {
@@ -82,23 +80,15 @@ pub fn partition_from_env() -> Result<Option<u16>, Error> {
     text.parse::<u16>().map(Some).map_err(|_| invalid)
 }
 
-/// Registers the fork generation's handler, then this module's (so that it runs second).
+/// Installs this module's child hook (the crate's fork handler runs it after bumping the
+/// generation, before the global generator's).
 fn register_fork_handler() {
-    crate::fork::register_fork_handler();
-    #[cfg(unix)]
-    ATFORK.call_once(|| {
-        // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
-        // stays valid for the life of the process.
-        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
-    });
-    #[cfg(not(unix))]
-    ATFORK.call_once(|| {});
+    crate::fork::on_fork_in_child(crate::fork::ChildHook::Partition, after_fork_in_child);
 }
 
-/// Runs in the child right after `fork()` (after the fork generation's handler),
+/// Runs in the child right after `fork()` (the fork handler's `Partition` stage),
 /// single-threaded: atomics and a syscall only.
-#[cfg(unix)]
-extern "C" fn after_fork_in_child() {
+fn after_fork_in_child() {
     let old = SEED.load(Ordering::Relaxed);
     if old & SEEDED == 0 {
         return; // nothing handed out yet: the child will draw its own seed

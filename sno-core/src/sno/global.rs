@@ -1,11 +1,11 @@
 //! The process-wide sno generator behind [`new`] and [`try_new`] (`std`).
 //!
 //! Its partition: the one `SNO_PARTITION` fixes, else a default one (`partition`). Fork safety:
-//! in a `fork()` child a `pthread_atfork` handler, registered after those of `fork` and
-//! `partition`, gives the global generator the child's new default seed as its partition, so a
-//! child never repeats the parent's IDs.
+//! in a `fork()` child its hook (`fork`'s `GlobalGenerator` stage, after the generation and
+//! `partition`'s new seed) gives the global generator the child's new default seed as its
+//! partition, so a child never repeats the parent's IDs.
 
-use std::sync::{Once, OnceLock};
+use std::sync::OnceLock;
 
 use crate::clock::SystemClock;
 use crate::error::Error;
@@ -14,12 +14,10 @@ use crate::sno::generator::Generator;
 use crate::sno::id::Id;
 
 static GLOBAL: OnceLock<Result<Generator<SystemClock>, Error>> = OnceLock::new();
-static ATFORK: Once = Once::new();
 
 fn build_global() -> Result<Generator<SystemClock>, Error> {
     let global = configure_global();
-    // After building, which registered the handlers of `fork` and (for a default partition)
-    // `partition`: in a child, this one then runs after them.
+    // The hooks run in `fork::ChildHook`'s order whatever the order they were installed in.
     register_fork_handler();
     global
 }
@@ -113,20 +111,12 @@ pub fn try_new(meta: u8) -> Result<Id, Error> {
 }
 
 fn register_fork_handler() {
-    #[cfg(unix)]
-    ATFORK.call_once(|| {
-        // SAFETY: registering a plain `extern "C"` function without prepare/parent hooks; it
-        // stays valid for the life of the process.
-        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
-    });
-    #[cfg(not(unix))]
-    ATFORK.call_once(|| {});
+    crate::fork::on_fork_in_child(crate::fork::ChildHook::GlobalGenerator, after_fork_in_child);
 }
 
-/// Runs in the child right after `fork()`, after the handlers of `fork` (the generation) and
-/// `partition` (the child's seed), single-threaded: atomics only.
-#[cfg(unix)]
-extern "C" fn after_fork_in_child() {
+/// Runs in the child right after `fork()` (the fork handler's `GlobalGenerator` stage, after
+/// the generation and the child's seed), single-threaded: atomics only.
+fn after_fork_in_child() {
     let Some(fresh) = crate::partition::drawn_seed() else {
         return; // nothing handed out yet: the child will draw its own seed
     };
