@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the tests of the repository: every default layer (Rust, C, Python, Node, install,
-# PostgreSQL) and the fleet tests,
+# PostgreSQL, and the cross check when its inputs changed) and the fleet tests,
 # or the one layer named. Needs nothing outside the repository but the tools each layer lists in
 # the usage below (`scripts/test.sh --help`).
 set -euo pipefail
