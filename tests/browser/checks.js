@@ -1,10 +1,15 @@
 // The checks of the page, run by run.mjs in headless Chromium (window.libsnoChecks(tsv)): libsno
-// imported as an app imports it (Vite picks the package's browser entry, the WebAssembly build),
-// IDs made in order and parsed back, the platform's clock and randomness reached, every row of
-// testdata/bad_input.tsv that has a Node answer answered the same (class and code), and the
-// lease API refused with its code. Returns what it found; run.mjs judges it.
-import { calls } from './probe.js'
+// imported as an app imports it (Vite picks the package's `browser` condition: the light web
+// build), IDs made in order and parsed back, the platform's clock and randomness reached (and
+// Math.random never), every row of testdata/bad_input.tsv that has a Node answer answered the
+// same (class and code), and the lease API refused with its code. Returns what it found; run.mjs
+// judges it.
+import { calls, instances, memoryBytes } from './probe.js'
 import sno, { Generator, Id, Lease, Nanoflake, UlidFlake, newIds, newString, newStrings, ulid, uuid7 } from 'libsno'
+
+// Both modules are instantiated once libsno's imports are evaluated: their memory at start.
+const startMemory = memoryBytes()
+const startInstances = instances.length
 
 /** `ok`, or `Class:code` of what `fn` throws (bad_input.tsv's node column). */
 function answer(fn) {
@@ -84,7 +89,7 @@ function badInput(tsv) {
 }
 
 async function run(tsv) {
-  const result = { crossOriginIsolated: globalThis.crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer }
+  const result = { startMemory, startInstances }
 
   // sno IDs: in order, parsed back, stamped with this page's clock.
   const before = Date.now()
@@ -105,11 +110,11 @@ async function run(tsv) {
     return { ordered: made.every((x, i) => i === 0 || made[i - 1].compare(x) < 0), partition: made[0].partition, meta: made[0].meta }
   })()
 
-  // The platform's clock (Date.now) and randomness (crypto.getRandomValues) through WASI.
+  // The platform's clock (Date.now) and randomness (crypto.getRandomValues): the modules' imports.
   const clockBefore = calls.dateNow
   newString()
   result.clockCalls = calls.dateNow - clockBefore
-  // The first random ID seeds the CSPRNG of the random formats: from random_get.
+  // The first random ID seeds the CSPRNG of the random formats: from crypto.getRandomValues.
   const randomBefore = calls.getRandomValues
   const mathBefore = calls.mathRandom
   const ulids = Array.from({ length: 1000 }, () => ulid.new().toString())
@@ -122,7 +127,7 @@ async function run(tsv) {
   result.ulidSample = ulids[0]
   result.uuidSample = uuids[0]
 
-  // Leases: no stores in WebAssembly, refused with sno-lease's own error.
+  // Leases: no stores in WebAssembly, refused with the code a build without them gives.
   result.lease = answer(() => new Lease({ url: 'postgres://db.invalid/sno' }))
   result.leaseAsync = await Lease.acquire({ url: 'redis://db.invalid' }).then(
     () => 'ok',

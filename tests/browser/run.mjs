@@ -1,97 +1,190 @@
-// Drives headless Chromium (playwright-core with Debian's chromium as executablePath) over the
-// built app (dist/), served by server.mjs without COOP/COEP headers.
+// Builds the pages of this folder with Vite (production builds, against the libsno installed
+// beside them: its `browser` condition, the light web build) and drives headless Chromium
+// (playwright-core, with Debian's chromium as executablePath) over them, served by server.mjs.
 //
-//   node run.mjs --chromium PATH --dist DIR --tsv testdata/bad_input.tsv   the checks (index.html)
-//   node run.mjs --chromium PATH --dist DIR --bench                         the benchmark table
+//   node run.mjs --chromium PATH --tsv testdata/bad_input.tsv   the checks and the bundle-size check
+//   node run.mjs --chromium PATH --bench                        the benchmark (a markdown table)
 //
-// Exits non-zero when a check fails.
+// The bundle-size check (issue #44's targets; gzip -9 of what a page fetches, JavaScript and
+// WebAssembly; sizes only, never a timing):
+//   sno.html  (newString only)          at most  6 000 bytes
+//   all.html  (every format)            at most 40 000 bytes
+//   first.html: memory of the instances at start, at most 1 MiB
+// It also prints the first ID's time after the import (target 20 ms, not asserted) and what
+// each build wrote to its dist/ (Vite writes every `new URL(…, import.meta.url)` asset of the
+// module graph, also one a page never references: that is written, not fetched).
+// Exits non-zero when a check fails, after printing every result.
 import { cpus } from 'node:os'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
+import { build } from 'vite'
 import { serve } from './server.mjs'
 
 const { values: args } = parseArgs({
   options: {
     chromium: { type: 'string' },
-    dist: { type: 'string' },
     tsv: { type: 'string' },
     bench: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '7' },
   },
 })
-if (!args.chromium || !args.dist || (!args.bench && !args.tsv)) {
-  console.error('usage: node run.mjs --chromium PATH --dist DIR (--tsv FILE | --bench)')
+if (!args.chromium || (!args.bench && !args.tsv)) {
+  console.error('usage: node run.mjs --chromium PATH (--tsv FILE | --bench)')
   process.exit(2)
 }
 
+const TARGETS = { sno: 6000, all: 40000, memory: 1 << 20 }
+const here = new URL('.', import.meta.url).pathname
 const failures = []
 const check = (ok, what) => {
   if (!ok) failures.push(what)
 }
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length
 
-const server = await serve(args.dist)
-const base = `http://127.0.0.1:${server.address().port}/`
-// --no-sandbox: Chromium's sandbox needs user namespaces, which a container run as root lacks.
+/** A production build of `pages` (HTML files of this folder) into dist-<name>/. */
+async function vite(name, pages) {
+  const outDir = join(here, `dist-${name}`)
+  await build({
+    root: here,
+    logLevel: 'warn',
+    configFile: false,
+    build: { outDir, emptyOutDir: true, rollupOptions: { input: Object.fromEntries(pages.map((p) => [p, join(here, `${p}.html`)])) } },
+  })
+  return outDir
+}
+
+/** Every file a build wrote under assets/, with its size and gzip -9 size. */
+function written(dist) {
+  return readdirSync(join(dist, 'assets')).map((f) => {
+    const bytes = readFileSync(join(dist, 'assets', f))
+    return { file: f, raw: bytes.length, gz: gz(bytes) }
+  })
+}
+
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`
+
 const browser = await chromium.launch({ executablePath: args.chromium, args: ['--no-sandbox'] })
-try {
-  const page = await browser.newPage()
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  const wasm = []
-  page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] }))
+const servers = []
 
-  const name = args.bench ? 'bench.html' : 'index.html'
-  const response = await page.goto(base + name)
-  const headers = response.headers()
-  check(!headers['cross-origin-opener-policy'] && !headers['cross-origin-embedder-policy'], 'the page was served with COOP/COEP headers')
-  await page.waitForFunction(() => document.getElementById('out').textContent !== 'loading…', null, { timeout: 60_000 }).catch(() => {})
-  check(errors.length === 0, `page errors: ${errors.join(' | ')}`)
-  check(wasm.length === 1 && wasm[0].status === 200 && wasm[0].type === 'application/wasm', `the module's fetch: ${JSON.stringify(wasm)}`)
-  if (failures.length > 0) {
-    // The page did not load: nothing more to ask it.
-  } else if (args.bench) {
-    const rows = await page.evaluate((rounds) => window.libsnoBench({ rounds }), Number(args.rounds))
-    const sno = rows[0].opsPerSec
-    const cpu = cpus()
-    console.log(`Chromium ${browser.version()} (headless), ${cpu[0].model}, ${cpu.length} CPUs, ${new Date().toISOString().slice(0, 10)}`)
-    // As BENCHMARKS.md's Node table: a case's time per call over newString()'s.
-    console.log('| case | ops/s | µs/op | vs newString() |')
-    console.log('|---|---:|---:|---:|')
-    for (const r of rows) {
-      const ops = Math.round(r.opsPerSec).toLocaleString('en-US')
-      console.log(`| ${r.name} | ${ops} | ${(1e6 / r.opsPerSec).toFixed(2)} | ${(sno / r.opsPerSec).toFixed(2)}x |`)
+/** Loads `page` of `dist` in a fresh context; what it fetched (JS and WebAssembly) and its errors. */
+async function open(dist, page) {
+  const server = await serve(dist)
+  servers.push(server)
+  const base = `http://127.0.0.1:${server.address().port}/`
+  const context = await browser.newContext()
+  const tab = await context.newPage()
+  const errors = []
+  tab.on('pageerror', (e) => errors.push(e.message))
+  tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  const fetched = []
+  tab.on('response', async (r) => {
+    const url = r.url()
+    if (/\.(js|wasm)$/.test(url)) fetched.push({ url, file: url.slice(url.lastIndexOf('/') + 1), type: r.headers()['content-type'], status: r.status() })
+  })
+  await tab.goto(base + page)
+  await tab.waitForFunction((id) => document.getElementById(id).textContent !== 'loading…', page.startsWith('sno') || page.startsWith('all') ? 'id' : 'out', { timeout: 60_000 }).catch(() => {})
+  return { tab, fetched, errors, context, base }
+}
+
+/** gzip -9 bytes of what a page fetched (read from dist), per file and in all. */
+function fetchedSize(dist, fetched) {
+  const files = [...new Set(fetched.map((f) => f.file))]
+  const sizes = files.map((f) => ({ file: f, gz: gz(readFileSync(join(dist, 'assets', f))) }))
+  return { files: sizes, total: sizes.reduce((n, s) => n + s.gz, 0) }
+}
+
+try {
+  if (args.bench) {
+    const dist = await vite('bench', ['bench'])
+    const { tab, errors } = await open(dist, 'bench.html')
+    check(errors.length === 0, `bench.html: ${errors.join(' | ')}`)
+    if (errors.length === 0) {
+      const rows = await tab.evaluate((rounds) => window.libsnoBench({ rounds }), Number(args.rounds))
+      const sno = rows[0].opsPerSec
+      const cpu = cpus()
+      console.log(`Chromium ${browser.version()} (headless), ${cpu[0].model}, ${cpu.length} CPUs, ${new Date().toISOString().slice(0, 10)}`)
+      // As BENCHMARKS.md's Node table: a case's time per call over newString()'s.
+      console.log('| case | ops/s | µs/op | vs newString() |')
+      console.log('|---|---:|---:|---:|')
+      for (const r of rows) {
+        console.log(`| ${r.name} | ${Math.round(r.opsPerSec).toLocaleString('en-US')} | ${(1e6 / r.opsPerSec).toFixed(3)} | ${(sno / r.opsPerSec).toFixed(2)}x |`)
+      }
     }
   } else {
-    const tsv = readFileSync(args.tsv, 'utf8')
-    const r = await page.evaluate((text) => window.libsnoChecks(text), tsv)
-    check(r.crossOriginIsolated === false, `crossOriginIsolated is ${r.crossOriginIsolated}`)
-    check(r.count === 20000 && r.ordered, 'newString(): not in ascending order')
-    check(r.parsed, 'Id.parse(newString()) does not give the text back')
-    check(r.inClock, "the IDs' times are not the page's clock (Date.now)")
-    check(r.bytes.type === '[object Uint8Array]' && r.bytes.length === 10 && r.bytes.roundTrip, `id.bytes: ${JSON.stringify(r.bytes)}`)
-    check(r.generator.ordered && r.generator.partition === 0x1234 && r.generator.meta === 5, `Generator: ${JSON.stringify(r.generator)}`)
-    check(r.clockCalls > 0, 'newString() did not read Date.now (WASI clock_time_get)')
-    check(r.randomCalls > 0, 'the first ULIDs called no crypto.getRandomValues (WASI random_get)')
-    check(r.mathRandomCalls === 0, `the module called Math.random ${r.mathRandomCalls} times`)
-    check(r.ulidOrdered && r.uuidOrdered, 'ulid / uuid7 IDs out of order')
-    check(r.lease === 'Error:ERR_SNO_LEASE_INVALID_URL', `new Lease(): ${r.lease}`)
-    check(r.leaseAsync === 'Error:ERR_SNO_LEASE_INVALID_URL', `Lease.acquire(): ${r.leaseAsync}`)
-    const wrong = r.badInput.filter((row) => row.wrong.length > 0)
-    check(r.badInput.length >= 60, `only ${r.badInput.length} bad_input.tsv rows`)
-    for (const row of wrong) check(false, `bad_input.tsv "${row.name}": ${row.wrong.join(', ')}, Node answers ${row.expected}`)
-    const tried = r.badInput.reduce((n, row) => n + row.tried, 0)
-    console.log(`  Chromium ${browser.version()}: crossOriginIsolated ${r.crossOriginIsolated}, SharedArrayBuffer ${r.sharedArrayBuffer}; ` +
-      `module ${wasm[0].url.replace(base, '')} (${wasm[0].type})`)
-    console.log(`  ${r.count} sno IDs in order and parsed back (${r.sample}); ULID ${r.ulidSample}, UUIDv7 ${r.uuidSample}`)
-    console.log(`  WASI: ${r.clockCalls} Date.now call(s) per newString(); ${r.randomCalls} crypto.getRandomValues call(s) ` +
-      `for the first 2000 ULIDs and UUIDv7s (${r.randomBefore} before), ${r.mathRandomCalls} Math.random`)
-    console.log(`  bad_input.tsv: ${r.badInput.length} rows (${tried} calls) answered as in Node; leases: ${r.lease}`)
+    // The bundle-size check: each page built alone, so that its build holds nothing of another.
+    const sizes = {}
+    const memory = {}
+    for (const page of ['sno', 'all']) {
+      const dist = await vite(page, [page])
+      const { tab, fetched, errors, context } = await open(dist, `${page}.html`)
+      const shown = await tab.textContent('#id')
+      await context.close()
+      check(errors.length === 0, `${page}.html: ${errors.join(' | ')}`)
+      check(/^[2-9a-x]{16}/.test(shown), `${page}.html shows ${JSON.stringify(shown)}`)
+      check(fetched.every((f) => f.status === 200) && fetched.filter((f) => f.file.endsWith('.wasm')).every((f) => f.type === 'application/wasm'), `${page}.html fetched ${JSON.stringify(fetched)}`)
+      const got = fetchedSize(dist, fetched)
+      const wrote = written(dist)
+      sizes[page] = got.total
+      console.log(`  ${page}.html: fetched ${got.files.map((f) => `${f.file} ${kB(f.gz)}`).join(' + ')} = ${kB(got.total)} gzipped (-9), target ${kB(TARGETS[page])}`)
+      console.log(`    the build wrote ${wrote.map((f) => `${f.file} ${kB(f.raw)} (${kB(f.gz)} gzipped)`).join(', ')}`)
+      check(got.total <= TARGETS[page], `${page}.html fetches ${got.total} bytes gzipped: over the target of ${TARGETS[page]}`)
+      if (page === 'sno') check(!got.files.some((f) => f.file.startsWith('formats')), 'sno.html fetched formats.wasm: not tree-shaken')
+    }
+
+    {
+      // Alone too: a build with a page of every format would put both modules in one chunk.
+      const { tab, errors, context } = await open(await vite('first', ['first']), 'first.html')
+      check(errors.length === 0, `first.html: ${errors.join(' | ')}`)
+      const r = errors.length === 0 ? await tab.evaluate(() => window.libsnoFirst) : null
+      await context.close()
+      if (r) {
+        console.log(`  first.html: the first ID ${(r.firstMs).toFixed(1)} ms after import('libsno') began (target 20 ms, not asserted)`)
+        console.log(`    memory at start: ${r.memory / 1024} KiB in ${r.instances} instance(s) (target 1024 KiB)`)
+        check(/^[2-9a-x]{16}$/.test(r.id), `first.html made ${r.id}`)
+        check(r.instances === 1, `the first ID made ${r.instances} instances (sno.wasm alone expected)`)
+        check(r.memory <= TARGETS.memory, `memory at start: ${r.memory} bytes, over 1 MiB`)
+        memory.sno = r.memory
+      }
+    }
+    {
+      const { tab, errors, fetched, context, base } = await open(await vite('checks', ['checks']), 'checks.html')
+      check(errors.length === 0, `checks.html: ${errors.join(' | ')}`)
+      if (errors.length === 0) {
+        const r = await tab.evaluate((text) => window.libsnoChecks(text), readFileSync(args.tsv, 'utf8'))
+        const wasm = fetched.filter((f) => f.file.endsWith('.wasm'))
+        check(wasm.length === 2 && wasm.every((f) => f.status === 200 && f.type === 'application/wasm'), `the modules' fetches: ${JSON.stringify(wasm)}`)
+        check(r.startInstances === 2 && r.startMemory <= TARGETS.memory, `every format: ${r.startMemory} bytes of memory at start in ${r.startInstances} instances (1 MiB at most, 2 modules)`)
+        memory.all = r.startMemory
+        check(r.count === 20000 && r.ordered, 'newString(): not in ascending order')
+        check(r.parsed, 'Id.parse(newString()) does not give the text back')
+        check(r.inClock, "the IDs' times are not the page's clock (Date.now)")
+        check(r.bytes.type === '[object Uint8Array]' && r.bytes.length === 10 && r.bytes.roundTrip, `id.bytes: ${JSON.stringify(r.bytes)}`)
+        check(r.generator.ordered && r.generator.partition === 0x1234 && r.generator.meta === 5, `Generator: ${JSON.stringify(r.generator)}`)
+        check(r.clockCalls > 0, 'newString() did not read Date.now')
+        check(r.randomCalls > 0, 'the first ULIDs called no crypto.getRandomValues')
+        check(r.mathRandomCalls === 0, `the modules called Math.random ${r.mathRandomCalls} times`)
+        check(r.ulidOrdered && r.uuidOrdered, 'ulid / uuid7 IDs out of order')
+        check(r.lease === 'Error:ERR_SNO_LEASE_INVALID_URL', `new Lease(): ${r.lease}`)
+        check(r.leaseAsync === 'Error:ERR_SNO_LEASE_INVALID_URL', `Lease.acquire(): ${r.leaseAsync}`)
+        check(r.badInput.length >= 60, `only ${r.badInput.length} bad_input.tsv rows`)
+        for (const row of r.badInput.filter((x) => x.wrong.length > 0)) check(false, `bad_input.tsv "${row.name}": ${row.wrong.join(', ')}, Node answers ${row.expected}`)
+        const tried = r.badInput.reduce((n, row) => n + row.tried, 0)
+        console.log(`  checks.html in Chromium ${browser.version()}: modules ${wasm.map((f) => f.url.replace(base, '')).join(', ')} (${wasm[0]?.type})`)
+        console.log(`    ${r.count} sno IDs in order and parsed back (${r.sample}); ULID ${r.ulidSample}, UUIDv7 ${r.uuidSample}`)
+        console.log(`    ${r.clockCalls} Date.now call(s) per newString(); ${r.randomCalls} crypto.getRandomValues call(s) for the first 2000 ULIDs and UUIDv7s (${r.randomBefore} before), ${r.mathRandomCalls} Math.random`)
+        console.log(`    bad_input.tsv: ${r.badInput.length} rows (${tried} calls) answered as in Node; leases: ${r.lease}`)
+      }
+      await context.close()
+    }
+    console.log(`  sizes: newString page ${sizes.sno} bytes, every format ${sizes.all} bytes (gzip -9 of what each page fetched); ` +
+      `memory at start ${memory.sno} bytes (sno), ${memory.all} bytes (every format)`)
   }
 } finally {
   await browser.close()
-  server.close()
+  for (const s of servers) s.close()
 }
 if (failures.length > 0) {
   for (const f of failures) console.error(`  FAIL ${f}`)

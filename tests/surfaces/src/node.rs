@@ -7,8 +7,11 @@
 //!   and namespace (`ulid`, …); at `//@ default`, the default export's type. A class or
 //!   namespace the template declares under a format's name is that format's own part: see
 //!   [`Partial`].
-//! - `bindings/node/index.mjs` and `bindings/node/browser.mjs`: the ESM entries, whose export
-//!   list is every value `sno.d.ts` exports.
+//! - `bindings/node/index.mjs`: the ESM entry, whose export list is every value `sno.d.ts`
+//!   exports.
+//! - `bindings/node/wasm/libsno.mjs`: the entry of the light web build (browsers, edge runtimes,
+//!   Deno, Bun, Node's fallback), the same list: re-exported from the web build's `index.js`
+//!   and, for the native-only names ([`NATIVE_ONLY`]), from `native-only.js`.
 
 use sno_core::model::{Field, FieldValue, Unit};
 use sno_core::{ColumnType, Epoch, Format, IdFormat, Setting};
@@ -43,8 +46,8 @@ pub fn surfaces() -> Vec<Surface> {
             text: esm_entry(INDEX_MJS, &exports),
         },
         Surface {
-            path: "bindings/node/browser.mjs".into(),
-            text: esm_entry(BROWSER_MJS, &exports),
+            path: WEB_ENTRY.into(),
+            text: web_entry(&exports),
         },
     ]
 }
@@ -870,21 +873,48 @@ const require = createRequire(import.meta.url)
 const sno = require('./sno.js')
 ";
 
-/// `browser.mjs` around its export list.
-const BROWSER_MJS: &str = "\
-// Browser entry of libsno (the `browser` condition of its exports, which Vite, webpack and
-// esbuild pick for a web build): the same JS layer as Node's (sno.js, formats.js, value.js) over
-// the WebAssembly binding of @libsno/libsno-wasm32-wasi instead of the native addon. The binding
-// is instantiated first (top-level await), then handed to the JS layer, whose
-// `require('./native.js')` the package.json `browser` field points at browser/native.js.
-// docs/wasm.md.
-import binding from '@libsno/libsno-wasm32-wasi/sno.wasi-browser.js'
-import slot from './browser/binding.js'
+/// The light web build's entry (docs/wasm.md), relative to the repository root.
+pub const WEB_ENTRY: &str = "bindings/node/wasm/libsno.mjs";
 
-slot.binding = binding
-// Loaded only now, so that native.js finds the binding.
-const { default: sno } = await import('./sno.js')
+/// The values of `sno.d.ts` that only the native addon serves: the light build takes them from
+/// `native-only.js` (leases refused with their code; nothing to release; the core's batch
+/// limit).
+pub const NATIVE_ONLY: [&str; 4] = [
+    "MAX_BATCH",
+    "Lease",
+    "releaseProcessLease",
+    "releaseOnSignals",
+];
+
+/// `wasm/libsno.mjs` before its export lists.
+const WEB_MJS: &str = "\
+// The entry of libsno's light web build (docs/wasm.md): the package's exports give it to
+// browsers, workerd, Vercel's Edge, Deno and Bun, and Node.js takes it where no native addon
+// loads. scripts/release-npm.mjs puts a copy in each of the package's web builds (web/, web/fs/,
+// web/module/, web/source/), beside the build's index.js (bindings/web/js) and native-only.js
+// (the lease API, which only the native addon serves). Named exports are re-exported as they are, so that
+// a bundler keeps the modules of what a page uses and no other (`sideEffects: false`).
+import * as web from './index.js'
+import * as native from './native-only.js'
 ";
+
+/// `wasm/libsno.mjs`: every value of `sno.d.ts`, from `index.js` or, for [`NATIVE_ONLY`], from
+/// `native-only.js`; the default export holds them all.
+fn web_entry(exports: &[String]) -> String {
+    let mut text = format!("{}\n{WEB_MJS}", generated_line(""));
+    for (from, native) in [("./index.js", false), ("./native-only.js", true)] {
+        text.push_str("\nexport {\n");
+        for name in exports
+            .iter()
+            .filter(|n| NATIVE_ONLY.contains(&n.as_str()) == native)
+        {
+            text.push_str(&format!("  {name},\n"));
+        }
+        text.push_str(&format!("}} from '{from}'\n"));
+    }
+    text.push_str("\nexport default Object.freeze({ ...web, ...native })\n");
+    text
+}
 
 /// An ESM entry: the generated line, `head` (which binds `sno`), and the named exports
 /// (every value of `sno.d.ts`) and default export of `sno`. Node's ESM loader cannot see the

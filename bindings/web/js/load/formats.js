@@ -1,6 +1,4 @@
-// formats.wasm, compiled: fetched next to this file (new URL(…, import.meta.url): Vite, webpack and
-// Parcel bundle it as an asset; Deno and Bun fetch file: URLs), or read from disk where fetch
-// cannot read files (Node.js). Cloudflare Workers import the module instead (load-workerd/).
+// formats.wasm, compiled: as sno.js loads sno.wasm.
 import { compile } from './compile.js'
 
 export const module = await compile(new URL('../formats.wasm', import.meta.url))

@@ -1,0 +1,4 @@
+// formats.wasm, read from disk (read.js).
+import { read } from './read.js'
+
+export const module = read('formats.wasm')
