@@ -8,12 +8,10 @@
 //! edge. Comments, other strings, template literals and regular expressions are not
 //! dependencies; a member call (`x.require(…)`) is not one either.
 //!
-//! The browser build replaces files and built-in modules by the package's `browser` field
-//! ([`browser_aliases`]): given those aliases, a specifier that resolves to a replaced file, or
-//! names a replaced module (`node:v8`), is an edge to its replacement instead. Std only, a
-//! deliberately small lexer: it understands the code of this package, not all of JavaScript.
+//! Std only, a deliberately small lexer: it understands the code of this package, not all of
+//! JavaScript.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::graph::{Graph, Site};
 
@@ -233,59 +231,17 @@ fn resolve(from: &str, spec: &str, files: &BTreeSet<String>) -> Option<String> {
     .find(|p| files.contains(p))
 }
 
-/// The replacements of a `package.json`'s `browser` field that name files: what a browser build
-/// loads instead of a file (`"./native.js": "./browser/native.js"`, keyed by the file's path,
-/// `native.js`) or of a module (`"node:v8": "./browser/v8.js"`, keyed by the specifier), each
-/// to a path relative to the package. Entries that map to `false` (nothing) or to a package
-/// make no edge and are left out. Panics if the field is not an object of strings.
-pub fn browser_aliases(package_json: &str) -> BTreeMap<String, String> {
-    let toks = tokens(package_json);
-    let Some(start) = toks
-        .windows(3)
-        .position(|w| w[0].0 == Token::Str("browser".into()) && w[2].0 == Token::Punct('{'))
-    else {
-        return BTreeMap::new();
-    };
-    let mut aliases = BTreeMap::new();
-    let mut k = start + 3;
-    loop {
-        match (&toks[k].0, toks.get(k + 2).map(|t| &t.0)) {
-            (Token::Punct('}'), _) => return aliases,
-            (Token::Str(from), Some(to)) => {
-                if let Token::Str(to) = to
-                    && to.starts_with("./")
-                {
-                    let key = if from.starts_with("./") {
-                        normalize(from).expect("a path inside the package")
-                    } else {
-                        from.clone()
-                    };
-                    aliases.insert(key, normalize(to).expect("a path inside the package"));
-                }
-                k += 3;
-                if toks[k].0 == Token::Punct(',') {
-                    k += 1;
-                }
-            }
-            other => panic!("package.json's browser field is not an object of strings: {other:?}"),
-        }
-    }
-}
-
-/// The graph of `files` (path relative to the package, source); `aliases` are the browser
-/// build's replacements ([`browser_aliases`]), empty for Node.
-pub fn graph(files: &[(String, String)], aliases: &BTreeMap<String, String>) -> Graph {
+/// The graph of `files` (path relative to the package, source).
+pub fn graph(files: &[(String, String)]) -> Graph {
     let names: BTreeSet<String> = files.iter().map(|(p, _)| p.clone()).collect();
     let mut g = Graph::default();
     for (file, source) in files {
         let out = g.edges.entry(file.clone()).or_default();
         for (line, spec, path) in specifiers(source) {
-            let to = if spec.starts_with("./") || spec.starts_with("../") {
-                resolve(file, &spec, &names).map(|to| aliases.get(&to).cloned().unwrap_or(to))
-            } else {
-                aliases.get(&spec).cloned()
-            };
-            if let Some(to) = to.filter(|to| names.contains(to)) {
+            let to = (spec.starts_with("./") || spec.starts_with("../"))
+                .then(|| resolve(file, &spec, &names))
+                .flatten();
+            if let Some(to) = to {
                 out.entry(to).or_insert_with(|| Site {
                     file: file.clone(),
                     line,
@@ -325,10 +281,8 @@ mod tests {
             file("d.cjs", "module.exports = {}\n"),
             file("native.js", "const { x } = require('./lib')\n"),
             file("lib/index.js", "module.exports = 1\n"),
-            file("browser/native.js", "module.exports = {}\n"),
-            file("browser/v8.js", "module.exports = {}\n"),
         ];
-        let g = graph(&files, &BTreeMap::new());
+        let g = graph(&files);
         let edges = |g: &Graph, m: &str| g.edges[m].keys().cloned().collect::<Vec<_>>();
         assert_eq!(edges(&g, "a.js"), ["b.mjs"]);
         assert_eq!(edges(&g, "b.mjs"), ["lib/c.mjs"], "{g:#?}");
@@ -336,21 +290,10 @@ mod tests {
         assert_eq!(edges(&g, "native.js"), ["lib/index.js"]);
         assert!(cycles(&g).is_empty());
 
-        // The browser field sends `../native.js` and `node:v8` to their replacements.
-        let package = r#"{ "main": "a.js", "browser": { "./native.js": "./browser/native.js",
-            "node:v8": "./browser/v8.js", "fs": false, "x": "other-package" }, "files": [] }"#;
-        let aliases = browser_aliases(package);
-        assert_eq!(aliases.len(), 2, "{aliases:?}");
-        let g = graph(&files, &aliases);
-        assert_eq!(
-            edges(&g, "lib/c.mjs"),
-            ["browser/native.js", "browser/v8.js", "d.cjs"]
-        );
-
         // A dynamic import back to `a.js` closes a cycle.
         let mut cyclic = files.clone();
         cyclic[3].1.push_str("\nconst a = await import('./a.js')\n");
-        let g = graph(&cyclic, &BTreeMap::new());
+        let g = graph(&cyclic);
         let found = cycles(&g);
         let cycle = ["a.js", "b.mjs", "lib/c.mjs", "d.cjs", "a.js"]
             .map(String::from)

@@ -2,7 +2,6 @@
 //! only uses modules below it; where two need each other, the shared piece moves into a module
 //! below both. The checkers and what counts as an edge: `src/rust.rs`, `src/js.rs`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sno_module_graph::files::read_sources;
@@ -100,32 +99,68 @@ fn sno_module_graph() {
     assert_acyclic("tests/module-graph", &crate_graph("tests/module-graph"));
 }
 
-/// The Node package's own JavaScript files (tests, benchmark, browser and WebAssembly files
-/// included), as Node resolves them and as a browser build does (package.json's `browser`
-/// field).
+/// The Node package's own JavaScript files (tests, benchmark and the web build's entry
+/// included), as Node resolves them: the API reaches the addon's loader and, where no addon
+/// loads, the light web build (`wasm/fallback.js`).
 #[test]
 fn node_javascript() {
-    let dir = repo().join("bindings/node");
-    let files = read_sources(&dir, &js::is_js_file);
-    let package = std::fs::read_to_string(dir.join("package.json")).expect("read package.json");
-    let aliases = js::browser_aliases(&package);
+    let files = read_sources(&repo().join("bindings/node"), &js::is_js_file);
+    let node = js::graph(&files);
+    let reach = node.reach("sno.js");
     assert!(
-        aliases.get("native.js").map(String::as_str) == Some("browser/native.js"),
-        "package.json's browser field: {aliases:?}"
+        reach.contains("native.js") && reach.contains("wasm/fallback.js"),
+        "{node:#?}"
     );
-    let node = js::graph(&files, &BTreeMap::new());
-    let browser = js::graph(&files, &aliases);
-    // The parser sees the package: the API reaches the addon's loader, in the browser its
-    // replacement.
-    assert!(node.reach("index.mjs").contains("index.js"), "{node:#?}");
-    assert!(
-        browser.reach("browser.mjs").contains("browser/binding.js"),
-        "{browser:#?}"
-    );
-    assert!(
-        browser.edges["sno.js"].contains_key("browser/native.js"),
-        "{browser:#?}"
-    );
-    assert_acyclic("bindings/node JavaScript (Node)", &node);
-    assert_acyclic("bindings/node JavaScript (browser field)", &browser);
+    assert_acyclic("bindings/node JavaScript", &node);
+}
+
+/// The light web build as `scripts/release-npm.mjs` lays out each of its trees in the npm
+/// package (`web/`, `web/fs/`, …): bindings/web/js with the tree's loaders in `load/`, and the
+/// entry `libsno.mjs` with `native-only.js` beside it, from bindings/node/wasm.
+#[test]
+fn web_javascript() {
+    let web = repo().join("bindings/web/js");
+    let loaders = ["", "fs", "module", "source"];
+    for tree in loaders {
+        let mut files: Vec<(String, String)> = read_sources(&web, &js::is_js_file)
+            .into_iter()
+            .filter(|(path, _)| !path.starts_with("load/"))
+            .collect();
+        let load = web.join("load").join(tree);
+        let own = read_sources(&load, &|p: &str| js::is_js_file(p) && !p.contains('/'));
+        assert!(!own.is_empty(), "{}: no loader", load.display());
+        files.extend(own.into_iter().map(|(p, s)| (format!("load/{p}"), s)));
+        if !tree.is_empty() {
+            // A tree's own loaders, then the default tree's that it lacks (but its fetch helper).
+            let default = read_sources(&web.join("load"), &|p: &str| {
+                js::is_js_file(p) && !p.contains('/') && p != "compile.js"
+            });
+            for (p, s) in default {
+                let path = format!("load/{p}");
+                if !files.iter().any(|(q, _)| *q == path) {
+                    files.push((path, s));
+                }
+            }
+        }
+        files.extend(read_sources(
+            &repo().join("bindings/node/wasm"),
+            &|p: &str| p == "libsno.mjs" || p == "native-only.js",
+        ));
+        let g = js::graph(&files);
+        let what = format!("the web build's JavaScript (web/{tree})");
+        let reach = g.reach("libsno.mjs");
+        for needed in [
+            "index.js",
+            "sno.js",
+            "formats.js",
+            "load/sno.js",
+            "native-only.js",
+        ] {
+            assert!(
+                reach.contains(needed),
+                "{what}: libsno.mjs does not reach {needed}: {g:#?}"
+            );
+        }
+        assert_acyclic(&what, &g);
+    }
 }
