@@ -6,7 +6,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::Error;
-use crate::format::{Format, FormatSet};
+use crate::format::{Format, FormatSet, Setting};
 use crate::model::{
     FieldInput, FieldValue, Fields, FromFields, IdFormat, MAX_FIELDS, MAX_TEXT_LEN, Text,
 };
@@ -56,7 +56,106 @@ macro_rules! define_any {
             }
         )*
 
+        impl Format {
+            /// The formats this one lists as the same bits ([`Extras::same_bits`](crate::model::Extras::same_bits)).
+            const fn lists_same_bits(self) -> &'static [Format] {
+                match self { $(Format::$variant => <$ty as IdFormat>::EXTRAS.same_bits),* }
+            }
+
+            /// The setting that names the format's text part outside its binary form (a
+            /// [`Param`](crate::model::Param)), for a format that has one.
+            ///
+            /// ```
+            /// use sno_core::{Format, Setting};
+            /// assert_eq!(Format::TypeId.param(), Some(Setting::Prefix));
+            /// assert_eq!(Format::Ulid.param(), None);
+            /// ```
+            pub const fn param(self) -> Option<Setting> {
+                match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.param {
+                    Some(p) => Some(p.setting),
+                    None => None,
+                }),* }
+            }
+
+            /// The names and lengths of the format's other text forms
+            /// ([`Extras::texts`](crate::model::Extras::texts)).
+            pub fn text_forms(self) -> impl Iterator<Item = (&'static str, usize)> {
+                let mut out = [("", 0); 4];
+                let mut len = 0;
+                match self { $(Format::$variant => {
+                    for (slot, t) in out.iter_mut().zip(<$ty as IdFormat>::EXTRAS.texts) {
+                        *slot = (t.name, t.len);
+                        len += 1;
+                    }
+                }),* }
+                out.into_iter().take(len)
+            }
+        }
+
         impl AnyId {
+            /// The value of `format` with the text part `param` outside its binary form `binary`
+            /// (a TypeID of a prefix and a UUID): the format's [`Param`](crate::model::Param);
+            /// `None` for a format without one.
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Format};
+            /// let id = AnyId::with_param(Format::TypeId, "user", &[1; 16]).expect("TypeID has one")?;
+            /// assert!(id.text().starts_with("user_"));
+            /// # Ok::<(), sno_core::Error>(())
+            /// ```
+            pub fn with_param(format: Format, param: &str, binary: &[u8]) -> Option<Result<AnyId, Error>> {
+                match format { $(Format::$variant => {
+                    <$ty as IdFormat>::EXTRAS.param.map(|p| (p.with)(param, binary).map(AnyId::$variant))
+                }),* }
+            }
+
+            /// The source format of `format`'s param, once `param` is checked; `None` for a
+            /// format without a param.
+            #[cfg(feature = "std")]
+            fn param_source(format: Format, param: &str) -> Option<Result<Format, Error>> {
+                match format { $(Format::$variant => <$ty as IdFormat>::EXTRAS.param.map(|p| (p.check)(param).map(|()| p.source)),)* }
+            }
+
+            /// `format`'s lenient decoder ([`Extras::lenient`](crate::model::Extras::lenient)),
+            /// or its strict one for a format without.
+            ///
+            /// # Errors
+            /// The format's decoding error.
+            pub fn parse_lenient_as(format: Format, text: &[u8]) -> Result<AnyId, Error> {
+                match format { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.lenient {
+                    Some(l) => (l.decode)(text).map(AnyId::$variant),
+                    None => <$ty as IdFormat>::decode(text).map(AnyId::$variant),
+                }),* }
+            }
+
+            /// Writes the value's text form `name` ([`Extras::texts`](crate::model::Extras::texts))
+            /// into `buf` and returns its length; `None` for a name the format has no form of.
+            pub fn write_text_form(&self, name: &str, buf: &mut [u8; MAX_TEXT_LEN]) -> Option<usize> {
+                match self { $(AnyId::$variant(id) => {
+                    <$ty as IdFormat>::EXTRAS.text(name).map(|t| (t.write)(id, buf))
+                }),* }
+            }
+
+            /// The value's number `name` ([`Extras::numbers`](crate::model::Extras::numbers)).
+            pub fn number(&self, name: &str) -> Option<u64> {
+                match self { $(AnyId::$variant(id) => {
+                    <$ty as IdFormat>::EXTRAS.number(name).map(|n| (n.read)(id))
+                }),* }
+            }
+
+            /// Milliseconds since 1970 of a value made with the epoch `epoch_ms`, for a format
+            /// whose epoch is not fixed ([`Extras::epoch`](crate::model::Extras::epoch)).
+            pub fn unix_ms_at(&self, epoch_ms: i64) -> Option<i64> {
+                match self { $(AnyId::$variant(id) => {
+                    <$ty as IdFormat>::EXTRAS.epoch.map(|e| (e.unix_ms_at)(id, epoch_ms))
+                }),* }
+            }
+
+            /// The part of the value outside its binary form ([`IdFormat::param`]).
+            pub fn param(&self) -> &str {
+                match self { $(AnyId::$variant(id) => IdFormat::param(id)),* }
+            }
+
             /// The fields a value of `format` is made from ([`FromFields::INPUTS`]), in order.
             ///
             /// ```
@@ -232,7 +331,68 @@ impl FromStr for Format {
     }
 }
 
+impl Format {
+    /// Whether values of `self` and `other` are the same bits in the same layout (ULID,
+    /// UUIDv7, TypeID's UUID), so that one converts to the other ([`AnyId::convert`]): listed
+    /// by either ([`Extras::same_bits`](crate::model::Extras::same_bits)).
+    ///
+    /// ```
+    /// use sno_core::Format;
+    /// assert!(Format::Uuid7.same_bits(Format::Ulid) && Format::Ulid.same_bits(Format::TypeId));
+    /// assert!(!Format::Ulid.same_bits(Format::Scru128) && !Format::Ulid.same_bits(Format::Ulid));
+    /// ```
+    pub fn same_bits(self, other: Format) -> bool {
+        self.lists_same_bits().contains(&other) || other.lists_same_bits().contains(&self)
+    }
+}
+
 impl AnyId {
+    /// The value of `to` with the same bits ([`Format::same_bits`]), or this value itself for
+    /// its own format; a format with a [`Param`](crate::model::Param) takes `param` (the
+    /// value's own when it has one and `param` is `None`, else empty). `None` when `to` has
+    /// other bits.
+    ///
+    /// ```
+    /// use sno_core::{AnyId, Format};
+    /// let ulid = AnyId::parse_as(Format::Ulid, b"01H455VB4PEX5VSKNK084SN02Q")?;
+    /// let typeid = ulid.convert(Format::TypeId, Some("user")).expect("the same bits")?;
+    /// assert_eq!(typeid.text().as_str(), "user_01h455vb4pex5vsknk084sn02q");
+    /// assert_eq!(typeid.convert(Format::Ulid, None).expect("the same bits")?, ulid);
+    /// assert!(ulid.convert(Format::Scru128, None).is_none());
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    pub fn convert(&self, to: Format, param: Option<&str>) -> Option<Result<AnyId, Error>> {
+        let from = self.format();
+        if to != from && !from.same_bits(to) {
+            return None;
+        }
+        let param = param.unwrap_or(if to == from { self.param() } else { "" });
+        Some(match AnyId::with_param(to, param, self.as_slice()) {
+            Some(made) => made,
+            None if to == from => Ok(*self),
+            None => AnyId::from_slice_as(to, self.as_slice()),
+        })
+    }
+
+    /// A new value of a format with a [`Param`](crate::model::Param) (a TypeID): `param`
+    /// (checked first) and a binary form from the process-wide generator of the param's
+    /// source format; `None` for a format without a param.
+    ///
+    /// ```
+    /// use sno_core::{AnyId, Format};
+    /// let id = AnyId::try_new_with_param(Format::TypeId, "user").expect("TypeID has one")?;
+    /// assert_eq!(id.param(), "user");
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn try_new_with_param(format: Format, param: &str) -> Option<Result<AnyId, Error>> {
+        let source = AnyId::param_source(format, param)?;
+        Some(source.and_then(|source| {
+            let binary = AnyId::try_new(source).ok_or(Error::UnknownFormat)??;
+            AnyId::with_param(format, param, binary.as_slice()).ok_or(Error::UnknownFormat)?
+        }))
+    }
+
     /// Every format whose strict decoder accepts `text`.
     pub fn candidates(text: &[u8]) -> FormatSet {
         Format::ALL

@@ -264,6 +264,39 @@ impl core::str::FromStr for ClockKind {
     }
 }
 
+/// The host's wall clock (`Date.now()`) as a generator's clock, in sno units and in Unix
+/// milliseconds: the system clock of a `web` build. One reading per call, never cached
+/// (a page has no ticker thread, so there is no fast clock: docs/clock.md, "no ticker at all").
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostClock;
+
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+impl HostClock {
+    /// The host's wall clock in nanoseconds since 1970 (whole milliseconds).
+    #[inline]
+    pub fn now_unix_ns(&self) -> i64 {
+        crate::wasm_host::now_unix_ns()
+    }
+}
+
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+impl Clock for HostClock {
+    #[inline]
+    fn now_units(&self) -> i64 {
+        (crate::wasm_host::now_unix_ns() - crate::time::EPOCH_UNIX_NANOS)
+            .div_euclid(crate::time::UNIT_NANOS)
+    }
+}
+
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+impl MillisClock for HostClock {
+    #[inline]
+    fn now_unix_millis(&self) -> i64 {
+        crate::wasm_host::now_unix_ms()
+    }
+}
+
 #[cfg(feature = "std")]
 pub use system::SystemClock;
 

@@ -1,12 +1,15 @@
 //! Randomness from the operating system (`std`): the 32-byte seed of each thread's CSPRNG
 //! ([`ThreadRng`](crate::rng::ThreadRng)) and the 64-bit draw behind the default partitions
-//! (`partition`). Both go to `getrandom` first; neither is on a hot path.
+//! (`partition`). Both go to `getrandom` first; neither is on a hot path. In a `web` build
+//! without `std`, the draw comes from the JavaScript host (`wasm_host`).
 
+#[cfg(feature = "std")]
 use crate::clock::SystemClock;
 
 /// 32 bytes from the operating system's CSPRNG: on Linux `getrandom(2)`, then `/dev/urandom`;
 /// elsewhere the `getrandom` crate (Windows' `ProcessPrng`, macOS's `getentropy`, WASI's
 /// `random_get`).
+#[cfg(feature = "std")]
 pub(crate) fn os_seed() -> std::io::Result<[u8; 32]> {
     let mut seed = [0u8; 32];
     #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -47,20 +50,36 @@ pub(crate) fn entropy() -> u64 {
             x = u64::from_ne_bytes(buf);
         }
     }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    #[cfg(all(feature = "std", not(any(target_os = "linux", target_os = "android"))))]
     {
         let mut buf = [0u8; 8];
         if getrandom::fill(&mut buf).is_ok() {
             x = u64::from_ne_bytes(buf);
         }
     }
+    #[cfg(not(feature = "std"))]
+    {
+        let mut buf = [0u8; 8];
+        crate::wasm_host::fill_random(&mut buf);
+        x ^= u64::from_ne_bytes(buf);
+    }
     // WASI has no process ids (std::process::id() panics there).
     // No process id on WASI, nor in a JavaScript engine (std panics there).
-    #[cfg(not(any(target_os = "wasi", all(target_family = "wasm", target_os = "unknown"))))]
+    #[cfg(all(
+        feature = "std",
+        not(any(target_os = "wasi", all(target_family = "wasm", target_os = "unknown")))
+    ))]
     {
         x ^= u64::from(std::process::id()).rotate_left(32);
     }
-    x ^= SystemClock::precise_unix_ns() as u64;
+    #[cfg(feature = "std")]
+    {
+        x ^= SystemClock::precise_unix_ns() as u64;
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        x ^= crate::wasm_host::now_unix_ns() as u64;
+    }
     // splitmix64 finaliser
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

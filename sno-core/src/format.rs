@@ -10,6 +10,8 @@
 
 use core::fmt;
 
+use crate::describe::{About, FieldSpec, Unit};
+
 /// Calls `$callback!` with the table of every format, in [`Format::ALL`] order, one row per
 /// format:
 ///
@@ -22,8 +24,15 @@ use core::fmt;
 ///     process_generator: <has one>,   generator: <has a generator of its settings alone>,
 ///     settings: [<Setting variants>], required: [<the settings without a default>],
 ///     python_class: "ULID",         node_class: "Ulid",  (the value class's name in each binding)
+///     fields: [("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"), …],  (see below)
+///     about: { text: "…", decode: "…", generation: "…", process_wide: "…" },  (an `About`)
 /// }
 /// ```
+///
+/// Each field is `(name, first bit, bits, Unit variant, "doc")`, with a last word for a field
+/// that is not a plain input number: `flag` (a one-bit flag), `text` (the text part outside the
+/// binary form), `derived` (computed from the others, or read again from their bits): a
+/// [`FieldSpec`].
 ///
 /// The facts are those of [`Format`]'s methods of the same names. A callback that needs only
 /// some of them matches the rest as `$($fact:ident: $value:tt),*`; the C ABI, the Python and
@@ -48,6 +57,19 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: false, generator: false,
                 settings: [Meta, Partition], required: [],
                 python_class: "ID", node_class: "Id",
+                fields: [
+                    ("units", 0, 39, SnoUnits, "4 ms units since 2010"),
+                    ("tick_tock", 39, 1, None, "flips when the generator survives a clock regression", flag),
+                    ("meta", 40, 8, None, "the meta byte, the caller's"),
+                    ("partition", 48, 16, None, "the partition"),
+                    ("sequence", 64, 16, None, "the sequence within the 4 ms unit"),
+                ],
+                about: {
+                    text: "16 characters of 23456789abcdefghijklmnopqrstuvwx",
+                    decode: "exactly 16 characters of 23456789abcdefghijklmnopqrstuvwx (`invalid_length`, `invalid_byte`)",
+                    generation: "a sequence per 4 ms unit and partition; a used-up sequence pool is `sequence_exhausted` and a clock that went back into a used period `clock_regression`, which `next` waits through",
+                    process_wide: "",
+                },
             },
             Ulid {
                 ty: $crate::ulid::Ulid, name: "ulid", display: "ULID",
@@ -56,6 +78,16 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
                 python_class: "ULID", node_class: "Ulid",
+                fields: [
+                    ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
+                    ("randomness", 48, 80, None, "random bits, +1 within a millisecond"),
+                ],
+                about: {
+                    text: "26 upper-case Crockford base32 characters",
+                    decode: "exactly 26 Crockford base32 characters in either case (no I, L, O, U), the first at most '7' (`value_overflow` above)",
+                    generation: "fresh randomness each millisecond, +1 within one; a clock that went back keeps the last timestamp; a millisecond whose randomness is used up (a 2^-80 chance) is `randomness_exhausted`, which `next` waits through",
+                    process_wide: "each thread takes blocks of up to 64 values: unique in the process, strictly increasing per thread, ordered by millisecond across threads",
+                },
             },
             Uuid7 {
                 ty: $crate::uuid7::Uuid7, name: "uuid7", display: "UUIDv7",
@@ -64,6 +96,19 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
                 python_class: "UUID7", node_class: "Uuid7",
+                fields: [
+                    ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
+                    ("version", 48, 4, None, "the UUID version, 7", derived),
+                    ("rand_a", 52, 12, None, "the counter's high 12 bits"),
+                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", derived),
+                    ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
+                ],
+                about: {
+                    text: "36 lower-case hex digits and hyphens (RFC 9562)",
+                    decode: "an RFC 9562 string form: hyphenated hex digits (either case), or \"urn:uuid:\" followed by one; the UUID must be version 7 with the RFC variant (`not_version_7`)",
+                    generation: "RFC 9562 Method 1: a 42-bit counter seeded randomly each millisecond and 32 fresh random bits per UUID; a clock that went back keeps the last timestamp, a counter overflow moves it 1 ms ahead; never waits",
+                    process_wide: "each thread takes blocks of up to 64 values: unique in the process, strictly increasing per thread, ordered by millisecond across threads",
+                },
             },
             Scru128 {
                 ty: $crate::scru128::Scru128Id, name: "scru128", display: "SCRU128",
@@ -72,6 +117,18 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
                 python_class: "SCRU128", node_class: "Scru128",
+                fields: [
+                    ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
+                    ("counter_hi", 48, 24, None, "the high counter, reset each second"),
+                    ("counter_lo", 72, 24, None, "the low counter, +1 within a millisecond"),
+                    ("entropy", 96, 32, None, "random bits, fresh in each ID"),
+                ],
+                about: {
+                    text: "25 lower-case base36 characters",
+                    decode: "exactly 25 characters of 0-9 and a-z in either case, at most \"f5lxx1zz5pnorynqglhzmsp33\" (`value_overflow` above)",
+                    generation: "the spec's algorithm with a 10 s rollback allowance: greater than the previous value unless the clock went back more than 10 s, when the generator resets; times 1 ..= 2^48 - 2 ms (`millis_out_of_range` outside); never waits",
+                    process_wide: "each thread takes blocks of up to 64 values: unique in the process, strictly increasing per thread, ordered by millisecond across threads",
+                },
             },
             Scru160 {
                 ty: $crate::scru160::Scru160Id, name: "scru160", display: "SCRU160",
@@ -80,6 +137,18 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
                 python_class: "SCRU160", node_class: "Scru160",
+                fields: [
+                    ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
+                    ("counter", 48, 16, None, "the counter, +1 within a millisecond"),
+                    ("random16", 64, 16, None, "random bits, fresh each millisecond"),
+                    ("random80", 80, 80, None, "random bits, fresh in each ID"),
+                ],
+                about: {
+                    text: "32 upper-case base32hex characters",
+                    decode: "32 base32hex characters (0-9, A-V) or 40 hex digits, either case; the length picks the form (`invalid_length` for any other)",
+                    generation: "the reference algorithm: a random 15-bit counter each millisecond, +1 within one; greater than the previous value unless the clock went back more than 10 s, when the generator resets; a millisecond whose counter is used up is `randomness_exhausted`, which `next` waits through; times 1 ..= 2^48 - 2 ms (`millis_out_of_range` outside)",
+                    process_wide: "",
+                },
             },
             Nanoflake {
                 ty: $crate::nanoflake::Nanoflake, name: "nanoflake", display: "Nanoflake",
@@ -88,6 +157,17 @@ macro_rules! for_each_format {
                 text_order: false, epoch: Required, process_generator: false, generator: true,
                 settings: [EpochMs, GeneratorId], required: [EpochMs, GeneratorId],
                 python_class: "Nanoflake", node_class: "Nanoflake",
+                fields: [
+                    ("timestamp_ms", 1, 41, EpochMs, "milliseconds since the epoch"),
+                    ("generator_id", 42, 10, None, "the generator id"),
+                    ("sequence", 52, 12, None, "the sequence within the millisecond"),
+                ],
+                about: {
+                    text: "1 to 13 lower-case base36 digits, without padding",
+                    decode: "1 to 13 base36 digits (0-9, a-z, either case; leading zeros allowed), at most \"1y2p0ij32e8e7\" (`value_overflow` above); no sign, whitespace or prefix",
+                    generation: "sequence 0 in a new millisecond, +1 within one; 4096 made in one millisecond is `randomness_exhausted` and a clock that went back `clock_rollback`, which `next` waits through (a clock gone back at most 1 s); a clock before the epoch or 2^41 ms past it is `millis_out_of_range`",
+                    process_wide: "",
+                },
             },
             UlidFlake {
                 ty: $crate::ulidflake::UlidFlake, name: "ulidflake", display: "Ulid-Flake",
@@ -96,6 +176,18 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Optional, process_generator: true, generator: true,
                 settings: [EpochMs, Sid, EntropySize], required: [],
                 python_class: "UlidFlake", node_class: "UlidFlake",
+                fields: [
+                    ("timestamp_ms", 1, 43, EpochMs, "milliseconds since the epoch"),
+                    ("randomness", 44, 20, None, "a stand-alone value's randomness"),
+                    ("scalable_randomness", 44, 15, None, "a scalable value's randomness", derived),
+                    ("sid", 59, 5, None, "a scalable value's scalability id", derived),
+                ],
+                about: {
+                    text: "13 upper-case Crockford base32 characters",
+                    decode: "exactly 13 Crockford base32 characters (no I, L, O, U), either case, the first at most '7' (`value_overflow` above)",
+                    generation: "fresh randomness each millisecond, a random 1 ..= 255 added within one; a clock that went back keeps the last timestamp; a millisecond whose randomness is used up is `randomness_exhausted` (the state unchanged: a retry may fit), which `next` waits through; times before the epoch or 2^43 ms past it are `millis_out_of_range`",
+                    process_wide: "stand-alone values of the default epoch",
+                },
             },
             TypeId {
                 ty: $crate::typeid::TypeId, name: "typeid", display: "TypeID",
@@ -104,6 +196,20 @@ macro_rules! for_each_format {
                 text_order: false, epoch: Fixed, process_generator: false, generator: false,
                 settings: [Prefix], required: [],
                 python_class: "TypeID", node_class: "TypeId",
+                fields: [
+                    ("prefix", 0, 0, None, "the type prefix", text),
+                    ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
+                    ("version", 48, 4, None, "the UUID version, 7", derived),
+                    ("rand_a", 52, 12, None, "the counter's high 12 bits"),
+                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", derived),
+                    ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
+                ],
+                about: {
+                    text: "the prefix, '_' and 26 lower-case Crockford base32 characters (the 26 alone without a prefix)",
+                    decode: "a prefix of at most 63 characters of a-z and '_', neither first nor last (`invalid_prefix`), '_', then exactly 26 lower-case Crockford base32 characters, the first at most '7' (`value_overflow` above)",
+                    generation: "",
+                    process_wide: "",
+                },
             },
             Ksuid {
                 ty: $crate::ksuid::Ksuid, name: "ksuid", display: "KSUID",
@@ -112,8 +218,34 @@ macro_rules! for_each_format {
                 text_order: true, epoch: Fixed, process_generator: true, generator: true,
                 settings: [], required: [],
                 python_class: "KSUID", node_class: "Ksuid",
+                fields: [
+                    ("timestamp_secs", 0, 32, EpochSecs, "seconds since 2014-05-13T16:53:20Z"),
+                    ("payload", 32, 128, None, "random bits, +1 within a second"),
+                ],
+                about: {
+                    text: "27 base62 characters (0-9A-Za-z)",
+                    decode: "exactly 27 characters of 0-9A-Za-z, case-sensitive; a value above aWgEPTl1tmebfsQzFP4bxwgy80V (2^160 - 1) is `value_overflow`",
+                    generation: "within one second the payload of the last value + 1, a fresh random payload in a new second; a clock that went back keeps the last second; a second whose payloads are used up is `randomness_exhausted`, which `next` waits through; times before 2014-05-13T16:53:20Z or past its 32-bit seconds are `millis_out_of_range`",
+                    process_wide: "",
+                },
             },
         }
+    };
+}
+
+/// One field of the table as a [`FieldSpec`]: a number, or what its last word says.
+macro_rules! field_spec {
+    ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal) => {
+        FieldSpec::uint($name, $at, $bits, Unit::$unit, $doc)
+    };
+    ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, derived) => {
+        FieldSpec::uint($name, $at, $bits, Unit::$unit, $doc).derived()
+    };
+    ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, flag) => {
+        FieldSpec::flag($name, $at, $doc)
+    };
+    ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, text) => {
+        FieldSpec::text($name, $doc)
     };
 }
 
@@ -124,7 +256,9 @@ macro_rules! define_format {
         pattern: $pattern:literal,
         text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:literal, generator: $generator:literal,
         settings: [$($setting:ident),*], required: [$($required:ident),*],
-        python_class: $python:literal, node_class: $node:literal $(,)?
+        python_class: $python:literal, node_class: $node:literal,
+        fields: [$(($fname:literal, $at:literal, $fbits:literal, $unit:ident, $fdoc:literal $(, $fkind:ident)?)),* $(,)?],
+        about: { text: $about_text:literal, decode: $about_decode:literal, generation: $about_generation:literal, process_wide: $about_process:literal $(,)? } $(,)?
     }),* $(,)?) => {
         /// Every format the crate speaks.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -272,6 +406,33 @@ macro_rules! define_format {
             /// The [`settings`](Self::settings) without a default: a generator needs them.
             pub const fn required_settings(self) -> &'static [Setting] {
                 match self { $(Format::$variant => &[$(Setting::$required),*]),* }
+            }
+
+            /// The named fields, in layout order (most significant first): where each lies in
+            /// the binary form, its unit, whether a value is made from it. A value's
+            /// [`fields`](crate::IdFormat::fields), [`FromFields::INPUTS`](crate::FromFields::INPUTS)
+            /// and the bindings' per-field surfaces are read from them.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// let names: Vec<_> = Format::Ksuid.fields().iter().map(|f| f.name).collect();
+            /// assert_eq!(names, ["timestamp_secs", "payload"]);
+            /// ```
+            pub const fn fields(self) -> &'static [FieldSpec] {
+                match self { $(Format::$variant => {
+                    const FIELDS: &[FieldSpec] = &[$(field_spec!($fname, $at, $fbits, $unit, $fdoc $(, $fkind)?)),*];
+                    FIELDS
+                }),* }
+            }
+
+            /// The format's documentation, which the bindings' documentation is written from.
+            pub const fn about(self) -> About {
+                match self { $(Format::$variant => About {
+                    text: $about_text,
+                    decode: $about_decode,
+                    generation: $about_generation,
+                    process_wide: $about_process,
+                }),* }
             }
         }
     };

@@ -214,7 +214,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 std_generator!(Ksuid, "KSUID");
 
 /// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Ksuid {
     type State = Monotonic<crate::rng::ThreadRng>;
 
@@ -228,18 +228,7 @@ crate::model::fixed_text_format!(
     Ksuid,
     ENCODED_LEN,
     unix_ms = |id: &Ksuid| Some(id.unix_ms() as i64),
-    fields = |id: &Ksuid| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint(
-                "timestamp_secs",
-                id.timestamp_secs().into(),
-                32,
-                Unit::EpochSecs,
-            ),
-            Field::uint("payload", id.payload(), 128, Unit::None),
-        ]
-    }
+    {}
 );
 
 // The block properties collect steps in a `Vec`: std builds only.
@@ -274,11 +263,6 @@ mod tests {
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Ksuid::from_fields`].
 impl crate::model::FromFields for Ksuid {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("timestamp_secs", 32),
-        crate::model::FieldInput::uint("payload", 128),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Ok(Ksuid::from_fields(a.uint(0)?, a.uint(1)?))

@@ -30,7 +30,11 @@
 //! * `rusqlite`: `ToSql`/`FromSql` of rusqlite 0.32 to 0.43 (the module `sql` has the
 //!   details of the database features, which imply `std`);
 //! * `uuid`: conversions between `uuid::Uuid` and the formats stored as UUIDs (ULID, UUIDv7,
-//!   SCRU128, TypeID); no_std like the rest.
+//!   SCRU128, TypeID); no_std like the rest;
+//! * `web`: the JavaScript host of a `wasm32-unknown-unknown` build without `std` (the web
+//!   build, bindings/web): `HostClock` (`Date.now()`), [`ThreadRng`](rng::ThreadRng) over
+//!   `crypto.getRandomValues`, default partitions from it, [`GeneratorSettings`] and the
+//!   [`wait`] policy, all imported from the module `sno`; inert on other targets.
 //!
 //! ```
 //! # #[cfg(feature = "uuid")] {
@@ -59,6 +63,15 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The `web` feature is the JavaScript host of wasm32-unknown-unknown: without `std`, nothing
+// else can provide its clock and randomness.
+#[cfg(all(
+    feature = "web",
+    not(feature = "std"),
+    not(all(target_family = "wasm", target_os = "unknown"))
+))]
+compile_error!("sno-core's `web` feature is for wasm32-unknown-unknown (a JavaScript host)");
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -71,7 +84,8 @@ mod any_generator;
 mod batch;
 mod bytes;
 pub mod clock;
-#[cfg(feature = "std")]
+mod describe;
+#[cfg(any(feature = "std", feature = "web"))]
 mod entropy;
 mod error;
 #[cfg(feature = "std")]
@@ -85,7 +99,7 @@ mod millis_block;
 pub mod model;
 pub mod monotonic;
 pub mod nanoflake;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 mod partition;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod platform;
@@ -95,7 +109,7 @@ pub mod scru128;
 pub mod scru160;
 #[cfg(feature = "serde")]
 mod serde;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 mod settings;
 mod sno;
 #[cfg(any(
@@ -116,9 +130,13 @@ pub mod ulidflake;
 pub mod uuid7;
 #[cfg(feature = "uuid")]
 mod uuid_interop;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 pub mod wait;
-#[cfg(all(feature = "std", target_family = "wasm", target_os = "unknown"))]
+#[cfg(all(
+    any(feature = "std", feature = "web"),
+    target_family = "wasm",
+    target_os = "unknown"
+))]
 mod wasm_host;
 
 #[doc(hidden)]
@@ -128,6 +146,8 @@ pub use any::AnyId;
 #[cfg(feature = "std")]
 pub use any_generator::AnyGenerator;
 pub use batch::{MAX_BATCH, batch_len};
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+pub use clock::HostClock;
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
 pub use clock::{Clock, ClockKind, MillisClock};
@@ -135,9 +155,10 @@ pub use clock::{Clock, ClockKind, MillisClock};
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind, JsClass};
 pub use format::{ColumnType, Epoch, Format, FormatSet, Setting};
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 pub use settings::{GeneratorSettings, HasGenerator};
 // Through the public `generator` module, and shown as links to it (not copied here).
+pub use describe::{About, FieldInput, FieldKind, FieldSpec, Unit};
 #[cfg(all(target_has_atomic = "64", feature = "alloc"))]
 #[doc(no_inline)]
 pub use generator::OverflowObserver;
@@ -146,9 +167,7 @@ pub use generator::OverflowObserver;
 pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, Stats};
 #[cfg(feature = "std")]
 pub use model::ProcessWide;
-pub use model::{
-    Field, FieldInput, FieldKind, FieldValue, Fields, FromFields, IdFormat, Text, Unit,
-};
+pub use model::{Field, FieldValue, Fields, FromFields, IdFormat, Text};
 #[cfg(feature = "std")]
 pub use partition::partition_from_env;
 #[cfg(target_has_atomic = "64")]

@@ -35,6 +35,7 @@ use crate::alphabet::BASE36;
 use crate::bytes::millis_since;
 use crate::error::Error;
 use crate::id_macros::{i64_id, id_traits};
+use crate::model::{EpochTime, Extras, Number, TextForm, put};
 use crate::monotonic::MillisState;
 use crate::radix;
 
@@ -250,6 +251,24 @@ impl<C: crate::MillisClock> Generator<C> {
 
 impl crate::model::IdFormat for Nanoflake {
     const FORMAT: crate::model::Format = crate::model::Format::Nanoflake;
+    const EXTRAS: Extras<Nanoflake> = Extras {
+        texts: &[TextForm::new(
+            "padded",
+            MAX_ENCODED_LEN,
+            "the 13-digit zero-padded text, which sorts like the values",
+            |id, buf| put(buf, &id.encode_padded()),
+        )],
+        numbers: &[Number {
+            name: "reference_timestamp_ms",
+            doc: "`value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug)",
+            read: Nanoflake::reference_timestamp,
+        }],
+        epoch: Some(EpochTime {
+            unix_ms_at: Nanoflake::unix_ms_at,
+            default_ms: None,
+        }),
+        ..Extras::NONE
+    };
     fn decode(text: &[u8]) -> Result<Self, Error> {
         Nanoflake::decode(text)
     }
@@ -261,32 +280,16 @@ impl crate::model::IdFormat for Nanoflake {
     }
     fn write_text(&self, buf: &mut [u8; crate::model::MAX_TEXT_LEN]) -> usize {
         let mut text = [0u8; MAX_ENCODED_LEN];
-        let text = self.encode(&mut text).as_bytes();
-        buf[..text.len()].copy_from_slice(text);
-        text.len()
+        put(buf, self.encode(&mut text).as_bytes())
     }
     /// `None`: a Nanoflake does not carry its epoch ([`Nanoflake::unix_ms_at`] takes it).
     fn unix_ms(&self) -> Option<i64> {
         None
     }
-    fn fields(&self) -> crate::model::Fields<'_> {
-        use crate::model::{Field, Fields, Unit};
-        Fields::new(&[
-            Field::uint("timestamp_ms", self.timestamp().into(), 41, Unit::EpochMs),
-            Field::uint("generator_id", self.generator_id().into(), 10, Unit::None),
-            Field::uint("sequence", self.sequence().into(), 12, Unit::None),
-        ])
-    }
 }
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Nanoflake::from_fields`].
 impl crate::model::FromFields for Nanoflake {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("timestamp_ms", 41),
-        crate::model::FieldInput::uint("generator_id", 10),
-        crate::model::FieldInput::uint("sequence", 12),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Nanoflake::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
@@ -295,7 +298,7 @@ impl crate::model::FromFields for Nanoflake {
 
 /// The generator of [`Setting::EpochMs`](crate::Setting::EpochMs) and
 /// [`Setting::GeneratorId`](crate::Setting::GeneratorId), both required.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Nanoflake {
     type State = Monotonic;
 

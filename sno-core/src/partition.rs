@@ -1,5 +1,6 @@
-//! Default partitions (`std`): the pool every generator without an explicit partition draws
-//! from, its fork handling, and `SNO_PARTITION` ([`partition_from_env`]).
+//! Default partitions (`std`, and `web` builds without it): the pool every generator without an
+//! explicit partition draws from, its fork handling, and `SNO_PARTITION`
+//! ([`partition_from_env`]; `std`).
 //!
 //! The Go original seeds them from the start-up time, so two processes started 262.144 s apart
 //! collide. Here the process draws a 16-bit seed from the operating system's entropy once; the
@@ -29,6 +30,7 @@ pub(crate) fn seed() -> u16 {
     if s & SEEDED != 0 {
         return s as u16;
     }
+    #[cfg(feature = "std")]
     register_fork_handler();
     let fresh = SEEDED | (entropy() as u16 as u32);
     match SEED.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
@@ -63,6 +65,7 @@ pub(crate) fn default_partition() -> Result<u16, Error> {
 /// // Unset in this doctest's environment.
 /// assert_eq!(sno_core::partition_from_env(), Ok(None));
 /// ```
+#[cfg(feature = "std")]
 pub fn partition_from_env() -> Result<Option<u16>, Error> {
     const VARIABLE: &str = "SNO_PARTITION";
     let Some(value) = std::env::var_os(VARIABLE) else {
@@ -81,12 +84,14 @@ pub fn partition_from_env() -> Result<Option<u16>, Error> {
 
 /// Installs this module's child hook (the crate's fork handler runs it after bumping the
 /// generation, before the global generator's).
+#[cfg(feature = "std")]
 fn register_fork_handler() {
     crate::fork::on_fork_in_child(crate::fork::ChildHook::Partition, after_fork_in_child);
 }
 
 /// Runs in the child right after `fork()` (the fork handler's `Partition` stage),
 /// single-threaded: atomics and a syscall only.
+#[cfg(feature = "std")]
 fn after_fork_in_child() {
     let old = SEED.load(Ordering::Relaxed);
     if old & SEEDED == 0 {

@@ -2,7 +2,8 @@
 //!
 //! Generators take any [`RngCore`] (so no_std users bring their own). With `std`, [`ThreadRng`]
 //! is a per-thread ChaCha12 CSPRNG seeded from the operating system (`getrandom`) on first use:
-//! no system call per ID. After `fork()` the child's copy of every thread's state would repeat the
+//! no system call per ID. In a `web` build without `std` it is the JavaScript host's CSPRNG.
+//! After `fork()` the child's copy of every thread's state would repeat the
 //! parent's stream, so the fork handler bumps a generation counter and each thread reseeds on its
 //! next draw.
 
@@ -10,8 +11,54 @@ pub use rand_core::RngCore;
 
 #[cfg(feature = "std")]
 pub use crate::fork::{fork_generation, watch_forks};
+#[cfg(all(
+    feature = "web",
+    not(feature = "std"),
+    target_family = "wasm",
+    target_os = "unknown"
+))]
+pub use host::ThreadRng;
 #[cfg(feature = "std")]
 pub use thread::ThreadRng;
+
+#[cfg(all(
+    feature = "web",
+    not(feature = "std"),
+    target_family = "wasm",
+    target_os = "unknown"
+))]
+mod host {
+    use rand_core::RngCore;
+
+    use crate::wasm_host::fill_random;
+
+    /// The CSPRNG of the random-based formats' generators in a `web` build without `std`
+    /// (wasm32-unknown-unknown in a JavaScript engine): the host's `crypto.getRandomValues`,
+    /// read for each draw, where std builds seed a per-thread ChaCha12 from the operating
+    /// system (a JavaScript engine runs an instance on one thread, has no `fork()`, and its
+    /// source is a CSPRNG already). A zero-sized handle, as std's.
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct ThreadRng;
+
+    impl RngCore for ThreadRng {
+        #[inline]
+        fn next_u32(&mut self) -> u32 {
+            let mut b = [0u8; 4];
+            fill_random(&mut b);
+            u32::from_le_bytes(b)
+        }
+        #[inline]
+        fn next_u64(&mut self) -> u64 {
+            let mut b = [0u8; 8];
+            fill_random(&mut b);
+            u64::from_le_bytes(b)
+        }
+        #[inline]
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            fill_random(dst)
+        }
+    }
+}
 #[cfg(feature = "std")]
 pub(crate) use thread::thread_rng_ready;
 

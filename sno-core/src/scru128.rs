@@ -299,7 +299,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
 /// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Scru128Id {
     type State = Monotonic<crate::rng::ThreadRng>;
 
@@ -313,15 +313,7 @@ crate::model::fixed_text_format!(
     Scru128,
     ENCODED_LEN,
     unix_ms = |id: &Scru128Id| Some(id.unix_ms() as i64),
-    fields = |id: &Scru128Id| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
-            Field::uint("counter_hi", id.counter_hi().into(), 24, Unit::None),
-            Field::uint("counter_lo", id.counter_lo().into(), 24, Unit::None),
-            Field::uint("entropy", id.entropy().into(), 32, Unit::None),
-        ]
-    }
+    {}
 );
 
 // The block properties collect steps in a `Vec`: std builds only.
@@ -355,13 +347,6 @@ mod tests {
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Scru128Id::from_fields`].
 impl crate::model::FromFields for Scru128Id {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("unix_ms", 48),
-        crate::model::FieldInput::uint("counter_hi", 24),
-        crate::model::FieldInput::uint("counter_lo", 24),
-        crate::model::FieldInput::uint("entropy", 32),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Scru128Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)

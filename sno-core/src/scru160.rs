@@ -33,6 +33,7 @@ use crate::alphabet::{BASE32HEX, HEX};
 use crate::bytes::array_from_slice;
 use crate::error::Error;
 use crate::id_macros::{default_from_rng, id_traits, std_generator};
+use crate::model::{Extras, TextForm, put};
 use crate::monotonic::MillisState;
 use crate::radix;
 
@@ -261,7 +262,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 std_generator!(Scru160Id, "SCRU160 ID");
 
 /// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Scru160Id {
     type State = Monotonic<crate::rng::ThreadRng>;
 
@@ -275,26 +276,21 @@ crate::model::fixed_text_format!(
     Scru160,
     ENCODED_LEN,
     unix_ms = |id: &Scru160Id| Some(id.unix_ms() as i64),
-    fields = |id: &Scru160Id| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
-            Field::uint("counter", id.counter().into(), 16, Unit::None),
-            Field::uint("random16", id.random16().into(), 16, Unit::None),
-            Field::uint("random80", id.random80(), 80, Unit::None),
-        ]
+    {
+        const EXTRAS: Extras<Scru160Id> = Extras {
+            texts: &[TextForm::new(
+                "hex",
+                HEX_LEN,
+                "the 40 lower-case hex digits (the other text form)",
+                |id, buf| put(buf, &id.encode_hex_bytes()),
+            )],
+            ..Extras::NONE
+        };
     }
 );
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Scru160Id::from_fields`].
 impl crate::model::FromFields for Scru160Id {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("unix_ms", 48),
-        crate::model::FieldInput::uint("counter", 16),
-        crate::model::FieldInput::uint("random16", 16),
-        crate::model::FieldInput::uint("random80", 80),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Scru160Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)

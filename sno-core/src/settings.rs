@@ -3,6 +3,7 @@
 //! implement the trait; [`AnyGenerator`](crate::AnyGenerator), above them, makes the generator
 //! of any format from the table.
 
+#[cfg(feature = "std")]
 use crate::clock::SystemClock;
 use crate::error::Error;
 use crate::format::Setting;
@@ -12,9 +13,10 @@ use crate::monotonic::MillisState;
 /// How many [`Setting`]s there are (the slots of [`GeneratorSettings`]).
 const SETTINGS: usize = Setting::Prefix as usize + 1;
 
-/// The settings of one generator, by [`Setting`] (numbers), and its clock. A binding fills it
-/// from its own arguments by the settings' names ([`Format::settings`](crate::Format::settings));
-/// the format checks the values when the generator is made.
+/// The settings of one generator, by [`Setting`] (numbers), and (with `std`) its clock. A
+/// binding fills it from its own arguments by the settings' names
+/// ([`Format::settings`](crate::Format::settings)); the format checks the values when the
+/// generator is made.
 ///
 /// ```
 /// use sno_core::{GeneratorSettings, Setting};
@@ -27,6 +29,7 @@ const SETTINGS: usize = Setting::Prefix as usize + 1;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GeneratorSettings {
     values: [Option<i64>; SETTINGS],
+    #[cfg(feature = "std")]
     clock: SystemClock,
 }
 
@@ -48,12 +51,14 @@ impl GeneratorSettings {
     }
 
     /// Reads time from `clock`.
+    #[cfg(feature = "std")]
     pub fn clock(&mut self, clock: SystemClock) -> &mut Self {
         self.clock = clock;
         self
     }
 
     /// The clock the generator reads.
+    #[cfg(feature = "std")]
     pub fn system_clock(&self) -> SystemClock {
         self.clock
     }

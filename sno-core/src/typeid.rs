@@ -47,7 +47,8 @@ use core::str::FromStr;
 use crate::alphabet::Alphabet;
 use crate::bytes::array_from_slice;
 use crate::error::Error;
-use crate::model::{Field, FieldValue, Fields, Format, IdFormat, MAX_TEXT_LEN, Unit};
+use crate::format::Setting;
+use crate::model::{Extras, Format, IdFormat, MAX_TEXT_LEN, Param, TextForm, put};
 use crate::radix;
 use crate::uuid7::Uuid7;
 
@@ -284,6 +285,23 @@ impl FromStr for TypeId {
 
 impl IdFormat for TypeId {
     const FORMAT: Format = Format::TypeId;
+    const EXTRAS: Extras<TypeId> = Extras {
+        texts: &[TextForm::new(
+            "suffix",
+            SUFFIX_LEN,
+            "the 26-character suffix: the UUID in lower-case Crockford base32",
+            |id, buf| put(buf, id.encode_suffix(&mut [0; SUFFIX_LEN]).as_bytes()),
+        )],
+        same_bits: &[Format::Ulid, Format::Uuid7],
+        param: Some(Param {
+            setting: Setting::Prefix,
+            doc: "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
+            check: |prefix| check_prefix(prefix.as_bytes()),
+            with: |prefix, uuid| TypeId::from_slice(uuid)?.with_prefix(prefix),
+            source: Format::Uuid7,
+        }),
+        ..Extras::NONE
+    };
 
     fn decode(text: &[u8]) -> Result<Self, Error> {
         TypeId::decode(text)
@@ -306,23 +324,9 @@ impl IdFormat for TypeId {
         TypeId::unix_ms(self).map(|ms| ms as i64)
     }
 
-    /// `prefix`, then the UUID's bits in the UUIDv7 layout (`unix_ms`, `version`, `rand_a`,
-    /// `variant`, `rand_b`), whatever its version.
-    fn fields(&self) -> Fields<'_> {
-        let v = self.to_u128();
-        Fields::new(&[
-            Field {
-                name: "prefix",
-                value: FieldValue::Text(self.prefix()),
-                unit: Unit::None,
-                bits: 0,
-            },
-            Field::uint("unix_ms", v >> 80, 48, Unit::UnixMs),
-            Field::uint("version", (v >> 76) & 0xF, 4, Unit::None),
-            Field::uint("rand_a", (v >> 64) & 0xFFF, 12, Unit::None),
-            Field::uint("variant", (v >> 62) & 0b11, 2, Unit::None),
-            Field::uint("rand_b", v & ((1 << 62) - 1), 62, Unit::None),
-        ])
+    /// The prefix.
+    fn param(&self) -> &str {
+        self.prefix()
     }
 }
 
@@ -352,16 +356,6 @@ crate::serde::text_serde!(TypeId);
 
 /// Made from its fields by name (the bindings' `from_fields`): a UUIDv7 from its fields ([`Uuid7::from_fields`]) and the prefix.
 impl crate::model::FromFields for TypeId {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput {
-            name: "prefix",
-            kind: crate::model::FieldKind::Text,
-        },
-        crate::model::FieldInput::uint("unix_ms", 48),
-        crate::model::FieldInput::uint("rand_a", 12),
-        crate::model::FieldInput::uint("rand_b", 62),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         let uuid = Uuid7::from_fields(a.uint(1)?, a.uint(2)?, a.uint(3)?)?;

@@ -36,6 +36,7 @@ use crate::alphabet::CROCKFORD;
 use crate::bytes::millis_since;
 use crate::error::Error;
 use crate::id_macros::{default_from_rng, i64_id, id_traits, std_generator};
+use crate::model::{EpochTime, Extras};
 use crate::monotonic::MillisState;
 use crate::radix;
 
@@ -305,7 +306,7 @@ std_generator!(UlidFlake, "Ulid-Flake (stand-alone, default epoch)");
 /// The generator of [`Setting::EpochMs`](crate::Setting::EpochMs) (default 2024-01-01),
 /// [`Setting::Sid`](crate::Setting::Sid) (absent: stand-alone) and
 /// [`Setting::EntropySize`](crate::Setting::EntropySize) (default 1).
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for UlidFlake {
     type State = Monotonic<crate::rng::ThreadRng>;
 
@@ -383,29 +384,19 @@ crate::model::fixed_text_format!(
     UlidFlake,
     ENCODED_LEN,
     unix_ms = |id: &UlidFlake| Some(id.unix_ms()),
-    fields = |id: &UlidFlake| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint("timestamp_ms", id.timestamp().into(), 43, Unit::EpochMs),
-            Field::uint("randomness", id.randomness().into(), 20, Unit::None),
-            Field::uint(
-                "scalable_randomness",
-                id.scalable_randomness().into(),
-                15,
-                Unit::None,
-            ),
-            Field::uint("sid", id.sid().into(), 5, Unit::None),
-        ]
+    {
+        const EXTRAS: Extras<UlidFlake> = Extras {
+            epoch: Some(EpochTime {
+                unix_ms_at: UlidFlake::unix_ms_at,
+                default_ms: Some(DEFAULT_EPOCH_MS),
+            }),
+            ..Extras::NONE
+        };
     }
 );
 
 /// Made from its fields by name (the bindings' `from_fields`): [`UlidFlake::from_fields`].
 impl crate::model::FromFields for UlidFlake {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("timestamp_ms", 43),
-        crate::model::FieldInput::uint("randomness", 20),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         UlidFlake::from_fields(a.uint(0)?, a.uint(1)?)

@@ -26,6 +26,7 @@ use crate::alphabet::HEX;
 use crate::bytes::{array_from_slice, be_bytes, millis48};
 use crate::error::Error;
 use crate::id_macros::{block_millis_state, id_traits, std_generator};
+use crate::model::{Extras, Lenient};
 use crate::monotonic::{Block, BlockState};
 use crate::radix;
 
@@ -266,7 +267,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 std_generator!(Uuid7, "UUIDv7", per_thread);
 
 /// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Uuid7 {
     type State = Monotonic<crate::rng::ThreadRng>;
 
@@ -277,12 +278,6 @@ impl crate::HasGenerator for Uuid7 {
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Uuid7::from_fields`].
 impl crate::model::FromFields for Uuid7 {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("unix_ms", 48),
-        crate::model::FieldInput::uint("rand_a", 12),
-        crate::model::FieldInput::uint("rand_b", 62),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Uuid7::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
@@ -332,15 +327,14 @@ crate::model::fixed_text_format!(
     Uuid7,
     ENCODED_LEN,
     unix_ms = |id: &Uuid7| Some(id.unix_ms() as i64),
-    fields = |id: &Uuid7| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
-            Field::uint("version", id.version().into(), 4, Unit::None),
-            Field::uint("rand_a", id.rand_a().into(), 12, Unit::None),
-            Field::uint("variant", id.variant().into(), 2, Unit::None),
-            Field::uint("rand_b", id.rand_b().into(), 62, Unit::None),
-        ]
+    {
+        const EXTRAS: Extras<Uuid7> = Extras {
+            lenient: Some(Lenient {
+                doc: "32 bare hex digits and the braced \"{...}\" form",
+                decode: Uuid7::decode_lenient,
+            }),
+            ..Extras::NONE
+        };
     }
 );
 

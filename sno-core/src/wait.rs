@@ -11,6 +11,9 @@
 //! or jumping wall clock cannot stretch it. Then the last error is returned, with its retry
 //! time: the caller sees exactly what a non-blocking `try_next` would have said.
 //!
+//! Without `std` (a `web` build) the policy is here ([`can_wait`], [`next_pause`],
+//! [`deadline`]), the sleeping is not: the JavaScript caller waits on a timer between attempts.
+//!
 //! ```
 //! use core::time::Duration;
 //! use sno_core::{Error, SystemClock, wait};
@@ -33,6 +36,7 @@
 //! ```
 
 use core::time::Duration;
+#[cfg(feature = "std")]
 use std::time::Instant;
 
 use crate::error::Error;
@@ -69,12 +73,14 @@ impl Pause<'_> {
 
     /// Sleeps for [`length`](Self::length), then makes the time waited for visible to the opt-in
     /// fast clock at once (one clock read when no fast clock runs).
+    #[cfg(feature = "std")]
     pub fn sleep(&self) {
         self.sleep_at_most(Duration::MAX);
     }
 
     /// [`sleep`](Self::sleep), but for at most `step`: the pause of a caller that must stay
     /// responsive while it waits (Python checks for Ctrl-C between steps).
+    #[cfg(feature = "std")]
     pub fn sleep_at_most(&self, step: Duration) {
         std::thread::sleep(self.length().min(step.max(MIN_PAUSE)));
         resumed();
@@ -84,6 +90,7 @@ impl Pause<'_> {
 /// Says that a pause the caller made its own way (Node's timer between two attempts, not
 /// [`Pause::sleep`]) is over: the opt-in fast clock sees the time waited for at once (one clock
 /// read when no fast clock runs), so the next attempt does not fail again on a stale reading.
+#[cfg(feature = "std")]
 pub fn resumed() {
     crate::fast_time::refresh();
 }
@@ -108,6 +115,7 @@ pub fn can_wait(err: &Error) -> bool {
 ///
 /// Returns `Ok(Ok(value))`, `Ok(Err(error))` with the last error of `attempt` when the wait gave
 /// up, or `Err(stop)` when `pause` stopped it.
+#[cfg(feature = "std")]
 #[inline]
 pub fn retry<T, E>(
     max_wait: Duration,
@@ -143,6 +151,7 @@ pub fn retry<T, E>(
 ///
 /// # Errors
 /// The last error of `attempt` when it cannot wait or the wait would pass `max_wait`.
+#[cfg(feature = "std")]
 #[inline]
 pub fn sleeping<T>(
     max_wait: Duration,
@@ -208,6 +217,7 @@ pub fn deadline(now_unix_ns: i64, max_wait: Duration) -> i64 {
     now_unix_ns.saturating_add(i64::try_from(max_wait.as_nanos()).unwrap_or(i64::MAX))
 }
 
+#[cfg(feature = "std")]
 #[cold]
 fn wait_and_retry<T, E>(
     max_wait: Duration,

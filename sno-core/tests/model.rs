@@ -666,3 +666,76 @@ fn deprecated_nanosecond_names_answer_as_the_new_ones() {
         g.new_with_unix_ns(0, id.unix_ns()).map(|i| i.timestamp())
     );
 }
+
+/// Each format's statement of itself (`IdFormat::FIELDS`, `ABOUT`, `EXTRAS`) is consistent:
+/// the fields tile the binary form (the derived ones read bits of others, or are computed),
+/// every text form has its length, a format with a param has a text field of that name, the
+/// formats of the same bits are 16-byte ones, every format is documented, and conversions and
+/// params round-trip.
+#[test]
+fn every_format_states_itself_consistently() {
+    use sno_core::FieldKind;
+    for format in Format::ALL {
+        let about = format.about();
+        assert!(
+            !about.text.is_empty() && !about.decode.is_empty(),
+            "{format}"
+        );
+        let generates = format.has_generator() || format.has_process_generator();
+        assert_eq!(
+            !about.generation.is_empty(),
+            generates || format == Format::Sno,
+            "{format}"
+        );
+        // The fields tile the binary form (the 64-bit formats' sign bit aside); a derived field
+        // out of that order reads again bits of fields before it.
+        let mut next = u32::from(format.column_type() == sno_core::ColumnType::BigInt);
+        for f in format.fields() {
+            let (at, end) = (u32::from(f.at), u32::from(f.at) + u32::from(f.bits()));
+            match f.kind {
+                FieldKind::Text => {
+                    assert_eq!(format.param().map(|s| s.name()), Some(f.name), "{format}")
+                }
+                _ if at == next => next = end,
+                _ => assert!(!f.input && end <= next, "{format}.{}: out of place", f.name),
+            }
+        }
+        assert_eq!(
+            next,
+            8 * format.binary_len() as u32,
+            "{format}: the fields end at {next}"
+        );
+        for other in Format::ALL {
+            if format.same_bits(other) {
+                assert!(
+                    other.same_bits(format) && format.binary_len() == 16,
+                    "{format} {other}"
+                );
+            }
+        }
+        for id in sample(format).into_iter().take(50) {
+            let mut buf = [0u8; sno_core::model::MAX_TEXT_LEN];
+            for (name, len) in format.text_forms() {
+                assert_eq!(
+                    id.write_text_form(name, &mut buf),
+                    Some(len),
+                    "{format}.{name}"
+                );
+            }
+            for other in Format::ALL.into_iter().filter(|o| format.same_bits(*o)) {
+                if let Some(Ok(converted)) = id.convert(other, None) {
+                    let back = converted.convert(format, None).unwrap().unwrap();
+                    assert_eq!(back.as_slice(), id.as_slice(), "{format} -> {other}");
+                }
+            }
+            if format.param().is_some() {
+                let again = AnyId::with_param(format, id.param(), id.as_slice()).unwrap();
+                assert_eq!(again, Ok(id), "{format}");
+            }
+            assert_eq!(
+                id.unix_ms_at(0).is_some(),
+                format.epoch() != sno_core::Epoch::Fixed
+            );
+        }
+    }
+}

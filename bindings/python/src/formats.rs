@@ -475,7 +475,7 @@ macro_rules! py_formats {
         pattern: $pattern:literal,
         text_order: $text_order:tt, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
         settings: [$($setting:ident),*], required: [$($required:ident),*],
-        python_class: $class:literal, node_class: $node:literal $(,)?
+        python_class: $class:literal, node_class: $node:literal $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         $( py_class!($variant, $ty, $class, $bin); )*
 

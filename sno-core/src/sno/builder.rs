@@ -276,9 +276,9 @@ impl<C: Clock> GeneratorBuilder<C> {
     fn resolve_partition(&self) -> Result<u16, Error> {
         match self.partition {
             Some(p) => Ok(p),
-            #[cfg(feature = "std")]
+            #[cfg(any(feature = "std", feature = "web"))]
             None => crate::partition::default_partition(),
-            #[cfg(not(feature = "std"))]
+            #[cfg(not(any(feature = "std", feature = "web")))]
             None => Err(Error::MissingPartition),
         }
     }

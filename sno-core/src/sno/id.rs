@@ -218,21 +218,7 @@ crate::model::fixed_text_format!(
     Sno,
     ENCODED_LEN,
     unix_ms = |id: &Id| Some(id.unix_ms()),
-    fields = |id: &Id| {
-        use crate::model::{Field, FieldValue, Unit};
-        [
-            Field::uint("units", id.timestamp().into(), 39, Unit::SnoUnits),
-            Field {
-                name: "tick_tock",
-                value: FieldValue::Bool(id.tick_tock()),
-                unit: Unit::None,
-                bits: 1,
-            },
-            Field::uint("meta", id.meta().into(), 8, Unit::None),
-            Field::uint("partition", id.partition().into(), 16, Unit::None),
-            Field::uint("sequence", id.sequence().into(), 16, Unit::None),
-        ]
-    }
+    {}
 );
 
 impl Id {
@@ -273,17 +259,6 @@ impl Id {
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Id::from_fields`].
 impl crate::model::FromFields for Id {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("units", 39),
-        crate::model::FieldInput {
-            name: "tick_tock",
-            kind: crate::model::FieldKind::Bool,
-        },
-        crate::model::FieldInput::uint("meta", 8),
-        crate::model::FieldInput::uint("partition", 16),
-        crate::model::FieldInput::uint("sequence", 16),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Id::from_fields(a.uint(0)?, a.flag(1)?, a.uint(2)?, a.uint(3)?, a.uint(4)?)

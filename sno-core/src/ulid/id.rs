@@ -2,7 +2,9 @@
 
 use crate::bytes::array_from_slice;
 use crate::error::Error;
+use crate::format::Format;
 use crate::id_macros::id_traits;
+use crate::model::Extras;
 use crate::radix;
 
 /// Length of the text form.
@@ -108,22 +110,16 @@ crate::model::fixed_text_format!(
     Ulid,
     ENCODED_LEN,
     unix_ms = |id: &Ulid| Some(id.unix_ms() as i64),
-    fields = |id: &Ulid| {
-        use crate::model::{Field, Unit};
-        [
-            Field::uint("unix_ms", id.unix_ms().into(), 48, Unit::UnixMs),
-            Field::uint("randomness", id.randomness(), 80, Unit::None),
-        ]
+    {
+        const EXTRAS: Extras<Ulid> = Extras {
+            same_bits: &[Format::Uuid7],
+            ..Extras::NONE
+        };
     }
 );
 
 /// Made from its fields by name (the bindings' `from_fields`): [`Ulid::from_fields`].
 impl crate::model::FromFields for Ulid {
-    const INPUTS: &'static [crate::model::FieldInput] = &[
-        crate::model::FieldInput::uint("unix_ms", 48),
-        crate::model::FieldInput::uint("randomness", 80),
-    ];
-
     fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
         let a = crate::model::Inputs::new(args, Self::INPUTS);
         Ulid::from_fields(a.uint(0)?, a.uint(1)?)

@@ -96,7 +96,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 std_generator!(Ulid, "ULID", own_new);
 
 /// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", feature = "web"))]
 impl crate::HasGenerator for Ulid {
     type State = Monotonic<crate::rng::ThreadRng>;
 

@@ -1,12 +1,15 @@
 //! The one model every format follows: the [`IdFormat`] trait each ID type implements, the
-//! [`Format`] table that lists them, their [named fields](Field), and
-//! [`AnyId`](crate::AnyId), a value of any format with the single
+//! [`Format`] table that lists them, their [named fields](FieldSpec), what each has beyond the
+//! model ([`Extras`]), and [`AnyId`](crate::AnyId), a value of any format with the single
 //! [format detection](crate::AnyId::detect) that the CLI and every binding use.
 //!
 //! A format is described once, in its own module (layout, codec, generator) plus one
-//! `impl IdFormat` next to it; its row in [`Format`]'s table and in
-//! [`for_each_format!`](crate::for_each_format) makes it known to `AnyId`, the C ABI, Python,
-//! Node and the CLI ([docs/adding-a-format.md](https://github.com/libsno/libsno/blob/main/docs/adding-a-format.md)).
+//! `impl IdFormat` next to it, which states what it has beyond the model as data
+//! ([`IdFormat::EXTRAS`]); its row in [`Format`]'s table
+//! ([`for_each_format!`](crate::for_each_format)), with its fields and documentation, makes it
+//! known to `AnyId`, and the bindings' generators write the C ABI's, Python's and Node's surfaces
+//! of it
+//! ([docs/adding-a-format.md](https://github.com/libsno/libsno/blob/main/docs/adding-a-format.md)).
 //!
 //! ```
 //! use sno_core::{AnyId, Format, IdFormat, ulid::Ulid};
@@ -30,13 +33,16 @@ use core::str::FromStr;
 use crate::error::Error;
 pub use crate::format::{Format, FormatSet};
 
-/// Room for the longest text of any format (a TypeID: a 63-character prefix, `_`, 26
-/// characters).
-pub const MAX_TEXT_LEN: usize = 90;
-/// The longest binary form of any format (20 bytes).
-pub const MAX_BINARY_LEN: usize = 20;
-/// The most named fields any format has.
-pub const MAX_FIELDS: usize = 6;
+mod extras;
+mod fields;
+
+pub use crate::describe::{
+    About, FieldInput, FieldKind, FieldSpec, InputList, MAX_BINARY_LEN, MAX_FIELDS, MAX_TEXT_LEN,
+    Unit,
+};
+pub(crate) use extras::put;
+pub use extras::{EpochTime, Extras, Lenient, Number, Param, TextForm};
+pub use fields::{Field, FieldValue, Fields, Inputs};
 
 /// What every ID type of the crate is: a `Copy` value with a strict text codec, a binary form,
 /// a time, and named fields. `Ord` is time order (then the other fields, as the bytes sort).
@@ -53,6 +59,9 @@ pub trait IdFormat:
 {
     /// The format's entry in the [`Format`] table.
     const FORMAT: Format;
+
+    /// What the format has beyond the model (none by default).
+    const EXTRAS: Extras<Self> = Extras::NONE;
 
     /// Strictly decodes the text form(s) of the format.
     ///
@@ -100,8 +109,17 @@ pub trait IdFormat:
         self.unix_ns()
     }
 
-    /// The named fields, in layout order (most significant first).
-    fn fields(&self) -> Fields<'_>;
+    /// The part of the value outside its binary form ([`Param`]: a TypeID's prefix); empty
+    /// for the other formats.
+    fn param(&self) -> &str {
+        ""
+    }
+
+    /// The named fields, in layout order (most significant first): the format's
+    /// [`fields`](Format::fields) read from the value.
+    fn fields(&self) -> Fields<'_> {
+        Fields::read(Self::FORMAT.fields(), self.as_slice(), self.param())
+    }
 }
 
 /// A format whose process-wide generator needs no argument (`<format>::try_new()`): what
@@ -152,41 +170,6 @@ impl fmt::Display for CamelCase<'_> {
     }
 }
 
-/// What kind of value a field of [`FromFields::INPUTS`] takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FieldKind {
-    /// An unsigned number of at most `bits` bits ([`FieldValue::Uint`]).
-    Uint {
-        /// The field's width.
-        bits: u8,
-    },
-    /// A flag ([`FieldValue::Bool`]).
-    Bool,
-    /// Text ([`FieldValue::Text`]).
-    Text,
-}
-
-/// One field a value is made from ([`FromFields::INPUTS`]): its name (that of the field in
-/// [`IdFormat::fields`]) and kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FieldInput {
-    /// The field's name, snake case (the bindings write it in their own case).
-    pub name: &'static str,
-    /// What it takes.
-    pub kind: FieldKind,
-}
-
-impl FieldInput {
-    /// A number field of `bits` bits.
-    pub const fn uint(name: &'static str, bits: u8) -> FieldInput {
-        FieldInput {
-            name,
-            kind: FieldKind::Uint { bits },
-        }
-    }
-}
-
 /// A format whose values can be made from their named fields: the bindings' generic
 /// `from_fields` ([`AnyId::from_fields`](crate::AnyId::from_fields)) reads
 /// [`INPUTS`](Self::INPUTS) by name and calls [`from_inputs`](Self::from_inputs), each
@@ -203,10 +186,10 @@ impl FieldInput {
 /// # Ok::<(), sno_core::Error>(())
 /// ```
 pub trait FromFields: IdFormat {
-    /// The fields a value is made from, in order: the format's [`fields`](IdFormat::fields)
-    /// less those it computes (UUIDv7's version and variant, a Ulid-Flake's views of its
-    /// randomness).
-    const INPUTS: &'static [FieldInput];
+    /// The fields a value is made from, in order: the format's [`fields`](Format::fields)
+    /// less those it computes (UUIDv7's version and variant) or reads again (a Ulid-Flake's
+    /// views of its randomness).
+    const INPUTS: &'static [FieldInput] = InputsOf::<Self>::SLICE;
 
     /// The value of `args`, one per [`INPUTS`](Self::INPUTS) entry, in that order.
     ///
@@ -217,71 +200,12 @@ pub trait FromFields: IdFormat {
     fn from_inputs(args: &[FieldValue<'_>]) -> Result<Self, Error>;
 }
 
-/// The arguments of a [`FromFields::from_inputs`] call read by position, each checked against
-/// its [`FieldInput`]: what the formats' implementations use.
-///
-/// ```
-/// use sno_core::model::{FieldInput, FieldValue, Inputs};
-///
-/// const INPUTS: &[FieldInput] = &[FieldInput::uint("sequence", 16)];
-/// let args = [FieldValue::Uint(70_000)];
-/// let read = Inputs::new(&args, INPUTS);
-/// assert_eq!(read.uint::<u32>(0), Ok(70_000));
-/// assert_eq!(read.uint::<u16>(0), Err(sno_core::Error::ValueOverflow));
-/// assert!(read.flag(0).is_err());
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Inputs<'a, 'v> {
-    args: &'a [FieldValue<'v>],
-    inputs: &'static [FieldInput],
-}
+/// The [`FromFields::INPUTS`] of `T`, made from its format's fields at compile time.
+struct InputsOf<T>(T);
 
-impl<'a, 'v> Inputs<'a, 'v> {
-    /// `args` as the arguments of `inputs`.
-    pub const fn new(args: &'a [FieldValue<'v>], inputs: &'static [FieldInput]) -> Self {
-        Inputs { args, inputs }
-    }
-
-    fn wrong(&self, index: usize, reason: &'static str) -> Error {
-        Error::InvalidArgument {
-            name: self.inputs.get(index).map_or("field", |f| f.name),
-            reason,
-        }
-    }
-
-    /// Argument `index` as a number of type `T`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] if it is missing or not a number, [`Error::ValueOverflow`]
-    /// above `T`'s range (a field's exact width is checked by the format's `from_fields`).
-    pub fn uint<T: TryFrom<u128>>(&self, index: usize) -> Result<T, Error> {
-        match self.args.get(index) {
-            Some(FieldValue::Uint(v)) => T::try_from(*v).map_err(|_| Error::ValueOverflow),
-            _ => Err(self.wrong(index, "must be a non-negative integer")),
-        }
-    }
-
-    /// Argument `index` as a flag.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] if it is missing or not a flag.
-    pub fn flag(&self, index: usize) -> Result<bool, Error> {
-        match self.args.get(index) {
-            Some(FieldValue::Bool(b)) => Ok(*b),
-            _ => Err(self.wrong(index, "must be a boolean")),
-        }
-    }
-
-    /// Argument `index` as text.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] if it is missing or not text.
-    pub fn text(&self, index: usize) -> Result<&'v str, Error> {
-        match self.args.get(index) {
-            Some(FieldValue::Text(t)) => Ok(t),
-            _ => Err(self.wrong(index, "must be a string")),
-        }
-    }
+impl<T: IdFormat> InputsOf<T> {
+    const LIST: InputList = InputList::of(T::FORMAT.fields());
+    const SLICE: &'static [FieldInput] = Self::LIST.as_slice();
 }
 
 /// The canonical text of an ID, held on the stack ([`IdFormat::text`]).
@@ -319,120 +243,14 @@ impl fmt::Display for Text {
     }
 }
 
-/// The value of a named field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldValue<'a> {
-    /// An unsigned number (fields are at most 128 bits wide).
-    Uint(u128),
-    /// A flag (the sno tick-tock bit).
-    Bool(bool),
-    /// Text (a TypeID prefix).
-    Text(&'a str),
-}
-
-impl fmt::Display for FieldValue<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FieldValue::Uint(v) => write!(f, "{v}"),
-            FieldValue::Bool(b) => write!(f, "{b}"),
-            FieldValue::Text(t) => f.write_str(t),
-        }
-    }
-}
-
-/// What a number field counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Unit {
-    /// Milliseconds since 1970-01-01T00:00:00Z.
-    UnixMs,
-    /// sno time units: 4 ms since 2010-01-01T00:00:00Z.
-    SnoUnits,
-    /// Milliseconds since the format's (or the application's) epoch.
-    EpochMs,
-    /// Seconds since the format's epoch.
-    EpochSecs,
-    /// No unit: a counter, random bits, an identifier, a flag or text.
-    None,
-}
-
-impl Unit {
-    /// A stable name: `"unix_ms"`, `"sno_units"`, `"epoch_ms"`, `"epoch_s"`, `"none"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Unit::UnixMs => "unix_ms",
-            Unit::SnoUnits => "sno_units",
-            Unit::EpochMs => "epoch_ms",
-            Unit::EpochSecs => "epoch_s",
-            Unit::None => "none",
-        }
-    }
-}
-
-/// A named field of an ID: `unix_ms`, `sequence`, `partition`, …
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Field<'a> {
-    /// The field's name (snake case; the bindings write it in their own case).
-    pub name: &'static str,
-    /// Its value.
-    pub value: FieldValue<'a>,
-    /// What it counts.
-    pub unit: Unit,
-    /// Its width in bits (0 for text).
-    pub bits: u8,
-}
-
-impl<'a> Field<'a> {
-    /// A number field.
-    pub const fn uint(name: &'static str, value: u128, bits: u8, unit: Unit) -> Field<'a> {
-        Field {
-            name,
-            value: FieldValue::Uint(value),
-            unit,
-            bits,
-        }
-    }
-}
-
-/// The named fields of one ID (at most [`MAX_FIELDS`]), on the stack; derefs to a slice.
-#[derive(Clone, Copy, Debug)]
-pub struct Fields<'a> {
-    items: [Field<'a>; MAX_FIELDS],
-    len: usize,
-}
-
-impl<'a> Fields<'a> {
-    /// The given fields (at most [`MAX_FIELDS`]; more is a bug of the format's impl).
-    pub fn new(fields: &[Field<'a>]) -> Fields<'a> {
-        debug_assert!(
-            fields.len() <= MAX_FIELDS,
-            "a format has more than MAX_FIELDS fields"
-        );
-        let mut items = [Field::uint("", 0, 0, Unit::None); MAX_FIELDS];
-        let len = fields.len().min(MAX_FIELDS);
-        items[..len].copy_from_slice(&fields[..len]);
-        Fields { items, len }
-    }
-
-    /// The field named `name`.
-    pub fn get(&self, name: &str) -> Option<&Field<'a>> {
-        self.iter().find(|f| f.name == name)
-    }
-}
-
-impl<'a> core::ops::Deref for Fields<'a> {
-    type Target = [Field<'a>];
-    fn deref(&self) -> &[Field<'a>] {
-        &self.items[..self.len]
-    }
-}
-
 /// `impl IdFormat` for a type with inherent `decode`, `from_slice`, `as_bytes` and a
-/// fixed-length `encode`; `$fields` and `$unix_ms` are closures over `&Self`.
+/// fixed-length `encode`; `$unix_ms` is a closure over `&Self`, and the items in braces (the
+/// format's `EXTRAS`, if any) complete the impl.
 macro_rules! fixed_text_format {
-    ($ty:ty, $format:ident, $text:expr, unix_ms = $unix_ms:expr, fields = $fields:expr) => {
+    ($ty:ty, $format:ident, $text:expr, unix_ms = $unix_ms:expr, { $($items:tt)* }) => {
         impl $crate::model::IdFormat for $ty {
             const FORMAT: $crate::model::Format = $crate::model::Format::$format;
+            $($items)*
             fn decode(text: &[u8]) -> Result<Self, $crate::Error> {
                 <$ty>::decode(text)
             }
@@ -452,10 +270,6 @@ macro_rules! fixed_text_format {
             fn unix_ms(&self) -> Option<i64> {
                 #[allow(clippy::redundant_closure_call, reason = "the macro takes a closure")]
                 ($unix_ms)(self)
-            }
-            fn fields(&self) -> $crate::model::Fields<'_> {
-                #[allow(clippy::redundant_closure_call, reason = "the macro takes a closure")]
-                $crate::model::Fields::new(&($fields)(self))
             }
         }
     };
