@@ -40,7 +40,8 @@ pub(crate) fn seed() -> u16 {
 }
 
 /// The seed, if one was drawn (in a `fork()` child, after this module's handler ran: the
-/// child's own). Only the fork handler asks.
+/// child's own). Only the fork handler asks (with `std`: not in the `web` build).
+#[cfg(feature = "std")]
 pub(crate) fn drawn_seed() -> Option<u16> {
     let s = SEED.load(Ordering::Relaxed);
     (s & SEEDED != 0).then_some(s as u16)

@@ -1,149 +1,629 @@
-// Every format but sno in the web build (docs/wasm.md), over formats.wasm: each format's class
-// (built from the core's table: `sno_fmt_info`), its namespace (`new`, `newString`,
-// `newStrings`, `newMany`, `Generator`, where the core's table gives it one) and `detect`.
-import { TRUSTED, int, typeError, valueClass, waiting, wrap, describe } from './runtime.js'
+// Every format's values in the web build (docs/wasm.md), over formats.wasm: each format's class
+// (sno's `Id` among them), built from the core's format table (`sno_formats`: names, lengths,
+// named fields, what each format offers) as the Node package's formats.js builds them from the
+// native one; each namespace (`new`, `newString`, `newStrings`, `newMany`, `Generator`, where the
+// table gives them), sno's `Generator`, `newId`, `newIds`, the batch codecs, and `detect`. A value
+// is an object holding its canonical text; every codec, field, time and generator is a call
+// into the module (`sno_op` and the generators' exports): no format's layout is written here.
+import { count, describe, int, meta, rangeError, split, typeError, wrap } from './runtime.js'
+import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
-import { Id } from './sno.js'
 
 const x = wrap(module)
 const e = x.exports
 
-// Indexes in the core's `Format::ALL` (sno is 0).
-const INDEX = { ulid: 1, uuid7: 2, scru128: 3, scru160: 4, nanoflake: 5, ulidflake: 6, typeid: 7, ksuid: 8 }
-const classes = Object.fromEntries(Object.entries(INDEX).map(([name, i]) => [name, valueClass(x, i)]))
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+// The second argument of a class's constructor that marks its text as canonical already, and the
+// symbol-keyed members the classes share (as the Node package's: not public API).
+const TRUSTED = Symbol('sno.trusted')
+const MAKE = Symbol('sno.make')
+const FIELDS = Symbol('sno.fields')
 
-export const Ulid = classes.ulid
-export const Uuid7 = classes.uuid7
-export const Scru128 = classes.scru128
-export const Scru160 = classes.scru160
-export const Nanoflake = classes.nanoflake
-export const UlidFlake = classes.ulidflake
-export const TypeId = classes.typeid
-export const Ksuid = classes.ksuid
+// What `sno_op` does (bindings/web/src/values.rs, `Op`).
+const CANONICAL = 0
+const BYTES = 1
+const FROM_BYTES = 2
+const FROM_HEX = 3
+const FIELDS_OF = 4
+const TIME = 5
+const FROM_FIELDS = 6
+const UUID = 7
+const DETECT = 8
+const UNIX_MS_AT = 9
+const UUID7_LENIENT = 10
+const SCRU160_HEX = 11
+const NANOFLAKE_PADDED = 12
+const NANOFLAKE_REFERENCE = 13
+const NANOFLAKE_COMPARE = 14
+const TYPEID_SUFFIX = 15
+const TYPEID_FROM_UUID = 16
+const UUID_BYTES = 17
+const FIRST_INVALID = 18
 
-for (const [name, Cls] of Object.entries(classes)) {
-  if ([16].includes(Cls.fromBytes.length) || ['ulid', 'uuid7', 'scru128', 'typeid'].includes(name)) {
-    Object.defineProperty(Cls.prototype, 'uuid', {
+/** `op` of format `f` on `input` (a string or bytes), its output as text. */
+const op = (code, f, input, arg = 0) => x.out(e.sno_op(code, f, x.put(input), arg))
+
+/** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
+const TABLE = JSON.parse(x.out(e.sno_formats()))
+
+/** The core's default longest wait of a generator, in milliseconds. */
+const DEFAULT_MAX_WAIT_MS = e.sno_default_max_wait_ms()
+
+/** A string argument `text` of `where`. */
+function text(value, where) {
+  if (typeof value !== 'string') throw typeError(`${where}: must be a string, got ${describe(value)}`)
+  return value
+}
+
+/** Bytes as lower-case hex digits. */
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+
+/**
+ * The options object of `where`: `undefined` (or, where `nullable`, `null`) reads as `{}`; any
+ * other non-object is a TypeError, and so is a key not in `keys` (ERR_INVALID_ARG_VALUE).
+ */
+function checkOptions(options, where, keys, nullable = true) {
+  if (options === undefined || (nullable && options === null)) return {}
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw typeError(`${where}: options must be an object, got ${describe(options)}`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!keys.includes(key)) throw typeError(`${where}: unknown option '${key}' (known: ${keys.join(', ')})`, 'ERR_INVALID_ARG_VALUE')
+  }
+  return options
+}
+
+/** The `clock` option's name for the module (empty: the default; the core checks the name). */
+function clockOption(o, where) {
+  if (o.clock !== undefined && typeof o.clock !== 'string') {
+    throw typeError(`${where}: option clock must be a string ('precise' or 'fast'), got ${describe(o.clock)}`)
+  }
+  return o.clock ?? ''
+}
+
+/**
+ * `nextAsync` of every generator: `step(budgetMs, deadlineMs)` (one attempt in the module: `=`
+ * and the value's text, or `+` and the milliseconds to sleep, by the core's wait policy; its
+ * error once the wait gives up) until it gives a value, sleeping on a timer in between: never a
+ * spin on the clock.
+ */
+async function waiting(step, maxWaitMs) {
+  const start = performance.now()
+  const deadlineMs = Date.now() + maxWaitMs
+  for (;;) {
+    const got = step(maxWaitMs - (performance.now() - start), deadlineMs)
+    if (got[0] === '=') return got.slice(1)
+    await new Promise((resolve) => setTimeout(resolve, Number(got.slice(1))))
+  }
+}
+
+/** The base of every value class: an immutable object holding the canonical text. */
+class TextValue {
+  #text
+
+  constructor(value) {
+    this.#text = value
+  }
+
+  toString() {
+    return this.#text
+  }
+
+  toJSON() {
+    return this.#text
+  }
+
+  /** `${id}`, `id + ''`: the text. */
+  [Symbol.toPrimitive]() {
+    return this.#text
+  }
+
+  /** -1, 0 or 1 by time order; `other` must be of the same class. */
+  compare(other) {
+    const name = this.constructor.name
+    if (!(other instanceof this.constructor)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
+    const a = this.#text
+    const b = other.#text
+    return a < b ? -1 : a > b ? 1 : 0
+  }
+
+  /** Whether `other` (of the same class) is the same value. */
+  equals(other) {
+    const name = this.constructor.name
+    if (!(other instanceof this.constructor)) throw typeError(`${name}.equals(other): other must be an instance of ${name}`)
+    return this.#text === other.#text
+  }
+
+  [INSPECT]() {
+    return `${this.constructor.name}('${this.#text}')`
+  }
+}
+
+/** `epochMs` checked to be an integer of the `Date` range (the core reads the value), then `unixMsAt`. */
+function unixMsAt(value, epochMs, where) {
+  const epoch = int(`${where}(epochMs): epochMs`, epochMs, -8.64e15, 8.64e15)
+  return Number(op(UNIX_MS_AT, value.constructor.FORMAT.index, value.toString(), epoch))
+}
+
+/** `toPostgres()` (node-postgres's parameter hook) by the format's column type. */
+const TO_POSTGRES = {
+  bytes() {
+    return `\\x${hex(this.bytes)}`
+  },
+  uuid() {
+    return this.uuid
+  },
+  bigint() {
+    return this.bigint.toString()
+  },
+}
+
+/** A field's value as fields() gives it, from the module's text, by the table's kind. */
+const READ = { number: Number, bigint: BigInt, boolean: (v) => v === '1', string: (v) => v }
+
+/** The line `fromFields` gives the module for input `input` of `fields` (types checked here). */
+function inputLine(fields, input) {
+  const v = fields[input.name]
+  const wrong = (what) => typeError(`fromFields(fields): fields.${input.name} must be ${what}, got ${describe(v)}`)
+  if (input.kind === 'boolean') {
+    if (typeof v !== 'boolean') throw wrong('a boolean')
+    return v ? '1' : '0'
+  }
+  if (input.kind === 'string') {
+    if (typeof v !== 'string') throw wrong('a string')
+    return v
+  }
+  if (typeof v === 'bigint') return v.toString()
+  if (typeof v !== 'number') throw wrong('a number or a bigint')
+  return String(int(`fromFields(fields): fields.${input.name}`, v, 0, Number.MAX_SAFE_INTEGER))
+}
+
+/** The class of table entry `info`. */
+function defineClass(info) {
+  const f = info.index
+  const name = info.className
+  const canonical = (value) => op(CANONICAL, f, text(value, `${name}.parse(text): text`))
+  const Cls = class extends TextValue {
+    #fields
+
+    /** Validates like `parse`. */
+    constructor(value, trusted) {
+      super(trusted === TRUSTED ? value : canonical(value))
+    }
+
+    /** Strictly decodes the text form (either case where the format allows); the value keeps the canonical text. */
+    static parse(value) {
+      return new Cls(canonical(value), TRUSTED)
+    }
+
+    /** Takes the binary form (a Uint8Array of `binaryLen` bytes; a Buffer is one). */
+    static fromBytes(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw typeError(`${name}.fromBytes(bytes): bytes must be a Uint8Array, got ${describe(bytes)}`)
+      return new Cls(op(FROM_BYTES, f, bytes), TRUSTED)
+    }
+
+    /** Takes the binary form read as one unsigned big-endian integer. */
+    static fromBigInt(value) {
+      if (typeof value !== 'bigint') throw typeError(`${name}.fromBigInt(value): value must be a bigint, got ${describe(value)}`)
+      return new Cls(op(FROM_HEX, f, value.toString(16)), TRUSTED)
+    }
+
+    /** The value with these named fields (the keys `fields()` gives). */
+    static fromFields(fields) {
+      if (fields === null || typeof fields !== 'object') throw typeError(`fromFields(fields): fields must be an object, got ${describe(fields)}`)
+      return new Cls(op(FROM_FIELDS, f, info.inputs.map((input) => inputLine(fields, input)).join('\n')), TRUSTED)
+    }
+
+    /** Wraps text already known to be canonical (the generators). */
+    static [MAKE](value) {
+      return new Cls(value, TRUSTED)
+    }
+
+    /** The fields (decoded once, on first use). */
+    [FIELDS]() {
+      if (this.#fields === undefined) {
+        const kinds = this.constructor.FORMAT.kinds
+        const out = {}
+        for (const line of op(FIELDS_OF, f, this.toString()).split('\n')) {
+          const at = line.indexOf('=')
+          if (at > 0) out[line.slice(0, at)] = READ[kinds[line.slice(0, at)]](line.slice(at + 1))
+        }
+        this.#fields = out
+      }
+      return this.#fields
+    }
+
+    /** The named fields, as a new plain object. */
+    fields() {
+      return { ...this[FIELDS]() }
+    }
+
+    /** The binary form, as new bytes. */
+    get bytes() {
+      return x.bytes(e.sno_op(BYTES, f, x.put(this.toString()), 0))
+    }
+
+    /** The binary form as one unsigned big-endian integer. */
+    get bigint() {
+      return BigInt(`0x${hex(this.bytes)}`)
+    }
+
+    /** Milliseconds since the Unix epoch (for sno, the start of the ID's 4 ms unit). */
+    get unixMs() {
+      const t = op(TIME, f, this.toString())
+      return t === '' ? undefined : Number(t.slice(0, t.indexOf(' ')))
+    }
+
+    /** Nanoseconds since the Unix epoch, as a bigint. */
+    get unixNs() {
+      const t = op(TIME, f, this.toString())
+      return t === '' ? undefined : BigInt(t.slice(t.indexOf(' ') + 1))
+    }
+
+    /** The time as a Date (an Invalid Date past the year 275760; undefined without a time). */
+    get timestamp() {
+      const ms = this.unixMs
+      return ms === undefined ? undefined : new Date(ms)
+    }
+  }
+  Object.defineProperty(Cls, 'name', { value: name })
+  Object.defineProperty(Cls, 'FORMAT', { value: Object.freeze({ ...info, kinds: Object.fromEntries(info.fields.map((field) => [field.name, field.kind])) }) })
+  const proto = Cls.prototype
+  // A value that does not carry its epoch has no time of its own: `unixMsAt(epochMs)` gives it.
+  if (!info.hasUnixMs) for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(proto, key, { value: undefined })
+  for (const field of info.fields) {
+    if (field.name in proto) continue
+    const key = field.name
+    Object.defineProperty(proto, key, {
       get() {
-        return x.out(e.sno_fmt_uuid(INDEX[name], x.put(this.toString())))
+        return this[FIELDS]()[key]
       },
+      configurable: true,
     })
   }
-}
-for (const name of ['nanoflake', 'ulidflake']) {
-  const Cls = classes[name]
-  const at = (value, epochMs, where) => Number(x.out(e.sno_fmt_unix_ms_at(INDEX[name], x.put(value.toString()), int(`${where}(epochMs): epochMs`, epochMs, -8.64e15, 8.64e15))))
-  Cls.prototype.unixMsAt = function (epochMs) {
-    return at(this, epochMs, `${Cls.name}.unixMsAt`)
+  if (info.binaryLen === 16) {
+    /** The 128 bits as a hyphenated lower-case UUID (whatever their version). */
+    Object.defineProperty(proto, 'uuid', {
+      get() {
+        return op(UUID, f, this.toString())
+      },
+      configurable: true,
+    })
   }
-  Cls.prototype.dateAt = function (epochMs) {
-    return new Date(at(this, epochMs, `${Cls.name}.dateAt`))
+  if (info.columnType === 'uuid') {
+    /** Takes the 128 bits from a hyphenated UUID text (either case, any version bits the format allows). */
+    Cls.fromUuid = function fromUuid(uuid) {
+      const bytes = x.bytes(e.sno_op(UUID_BYTES, f, x.put(text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
+      return new Cls(op(FROM_BYTES, f, bytes), TRUSTED)
+    }
   }
+  /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */
+  Object.defineProperty(Cls, 'columnType', { value: info.columnType, enumerable: true })
+  Object.defineProperty(proto, 'toPostgres', { value: TO_POSTGRES[info.columnType], writable: true, configurable: true })
+  if (info.hasEpoch) {
+    /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
+    proto.unixMsAt = function (epochMs) {
+      return unixMsAt(this, epochMs, `${name}.unixMsAt`)
+    }
+    /** The time as a Date, given the epoch the value was made with. */
+    proto.dateAt = function (epochMs) {
+      return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
+    }
+  }
+  if (!info.textOrder) {
+    /** -1, 0 or 1 by value order (the text does not sort like the values). */
+    proto.compare = function (other) {
+      if (!(other instanceof Cls)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
+      return { '<': -1, '=': 0, '>': 1 }[op(NANOFLAKE_COMPARE, f, `${this}\n${other}`)]
+    }
+  }
+  return Cls
 }
-// Nanoflakes do not carry their epoch, and their text does not sort as the values do.
-for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(Nanoflake.prototype, key, { value: undefined })
-Nanoflake.prototype.compare = function (other) {
-  if (!(other instanceof Nanoflake)) throw typeError('Nanoflake.compare(other): other must be an instance of Nanoflake')
-  return { '<': -1, '=': 0, '>': 1 }[x.out(e.sno_fmt_compare(INDEX.nanoflake, x.put(`${this}\n${other}`)))]
+
+const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
+
+function getters(Cls, table) {
+  for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
 }
-Uuid7.parseLenient = (text) => new Uuid7(x.out(e.sno_uuid7_lenient(x.put(String(text)))), TRUSTED)
-Uuid7.prototype.toUlid = function () {
-  return Ulid.fromBytes(this.bytes)
+
+/** A new TypeID's text with `prefix` and a UUIDv7 of the process-wide generator. */
+function typeidNewString(prefix) {
+  return x.out(e.sno_typeid_new(x.put(text(prefix, 'TypeId.generate(prefix): prefix'))))
 }
-Ulid.prototype.toUuid7 = function () {
-  return Uuid7.fromBytes(this.bytes)
-}
-Object.defineProperty(Scru160.prototype, 'hex', {
-  get() {
-    return x.out(e.sno_scru160_hex(x.put(this.toString())))
+
+/**
+ * What a format has beyond the model, by class name; what an entry returns joins the format's
+ * namespace (as the Node package's formats.js).
+ */
+const EXTRAS = {
+  Ulid(Cls) {
+    /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
+    Cls.prototype.toUuid7 = function toUuid7() {
+      return classes.Uuid7.fromBytes(this.bytes)
+    }
   },
-})
-TypeId.generate = (prefix) => {
-  if (typeof prefix !== 'string') throw typeError(`TypeId.generate(prefix): prefix must be a string, got ${describe(prefix)}`)
-  return new TypeId(x.out(e.sno_typeid_new(x.put(prefix))), TRUSTED)
-}
-Object.defineProperty(TypeId.prototype, 'suffix', {
-  get() {
-    return x.out(e.sno_typeid_suffix(x.put(this.toString())))
+  Uuid7(Cls) {
+    /** Like parse, also accepting 32 bare hex digits and the braced form. */
+    Cls.parseLenient = function parseLenient(value) {
+      return Cls[MAKE](op(UUID7_LENIENT, 0, text(value, 'Uuid7.parseLenient(text): text')))
+    }
+    /** The ULID with the same 128 bits. */
+    Cls.prototype.toUlid = function toUlid() {
+      return classes.Ulid.fromBytes(this.bytes)
+    }
   },
-})
+  Scru160(Cls) {
+    getters(Cls, {
+      /** The 40 lower-case hex digits (the other text form). */
+      hex() {
+        return op(SCRU160_HEX, 0, this.toString())
+      },
+    })
+  },
+  UlidFlake(Cls) {
+    /** @deprecated renamed `unixMsAt`. */
+    Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
+      return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
+    }
+  },
+  TypeId(Cls) {
+    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    Cls.generate = function generate(prefix) {
+      return Cls[MAKE](typeidNewString(prefix))
+    }
+    /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
+    Cls.fromUuid = function fromUuid(prefix, uuid) {
+      const head = new TextEncoder().encode(`${text(prefix, 'TypeId.fromUuid(prefix, uuid): prefix')}\n`)
+      let rest
+      if (uuid instanceof classes.Uuid7 || typeof uuid === 'string') rest = new TextEncoder().encode(`t${uuid}`)
+      else if (uuid instanceof Uint8Array) rest = Uint8Array.of(0x62, ...uuid)
+      else throw typeError(`TypeId.fromUuid(prefix, uuid): uuid must be a Uuid7, a string or a Uint8Array, got ${describe(uuid)}`)
+      const input = new Uint8Array(head.length + rest.length)
+      input.set(head)
+      input.set(rest, head.length)
+      return Cls[MAKE](op(TYPEID_FROM_UUID, 0, input))
+    }
+    getters(Cls, {
+      /** The 26-character base32 suffix (the UUID). */
+      suffix() {
+        return op(TYPEID_SUFFIX, 0, this.toString())
+      },
+    })
+    return { new: Cls.generate, newString: typeidNewString }
+  },
+  Nanoflake(Cls) {
+    getters(Cls, {
+      /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
+      referenceTimestampMs() {
+        return Number(op(NANOFLAKE_REFERENCE, 0, this.toString()))
+      },
+      /** The 13-digit zero-padded text, which sorts like the values. */
+      padded() {
+        return op(NANOFLAKE_PADDED, 0, this.toString())
+      },
+    })
+  },
+}
+const extraMembers = {}
+for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMembers[name] = extend(classes[name])
 
-/** The namespace of a format with a process-wide generator and/or a `Generator`. */
-function namespace(name) {
-  const f = INDEX[name]
-  const Cls = classes[name]
-  const [known, required] = x.out(e.sno_fmt_settings(f)).split(';').map((s) => (s ? s.split(',') : []))
-  const ns = { [Cls.name]: Cls }
-  const FREE = new FinalizationRegistry((handle) => e.sno_fmt_gen_free(handle))
-  ns.Generator = class Generator {
-    #handle
-    #maxWaitMs
+/** Registers `owner` so that its handle of the module's `free` table is freed with it. */
+const freeing = (free) => new FinalizationRegistry((handle) => free(handle))
 
-    constructor(options) {
-      const o = options ?? {}
-      const keys = [...known, 'maxWaitMs', 'clock']
-      for (const key of Object.keys(o)) {
-        if (!keys.includes(key)) throw typeError(`${name}.Generator: unknown option '${key}' (known: ${keys.join(', ')})`, 'ERR_INVALID_ARG_VALUE')
+/**
+ * The namespace of table entry `info` (every format but sno, whose functions are sno.js's and
+ * this file's): its class; `Generator` where the format has one; `new`, `newString`,
+ * `newStrings` and `newMany` where it has a process-wide generator.
+ */
+function namespace(info) {
+  const f = info.index
+  const Cls = classes[info.className]
+  const ns = { [info.className]: Cls, ...extraMembers[info.className] }
+  if (info.generatorOptions) {
+    const where = `${info.name}.Generator`
+    const known = [...info.generatorOptions, 'maxWaitMs', 'clock']
+    const FREE = freeing(e.sno_fmt_gen_free)
+    ns.Generator = class Generator {
+      #handle
+      #maxWaitMs
+
+      /** A generator of your own (settings: the table's `generatorOptions`). */
+      constructor(options) {
+        const o = checkOptions(options, where, known, false)
+        const lines = [clockOption(o, where)]
+        for (const key of info.generatorOptions) {
+          const value = o[key]
+          if (value === undefined && !info.generatorRequired.includes(key)) lines.push('')
+          else lines.push(String(int(`${where}: option ${key}`, value, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)))
+        }
+        this.#maxWaitMs = int(`${where}: option maxWaitMs`, o.maxWaitMs, 0, 2 ** 31 - 1, DEFAULT_MAX_WAIT_MS)
+        this.#handle = Number(x.out(e.sno_fmt_gen_new(f, x.put(lines.join('\n')))))
+        FREE.register(this, this.#handle)
       }
-      if (o.clock !== undefined && typeof o.clock !== 'string') throw typeError(`${name}.Generator: option clock must be a string, got ${describe(o.clock)}`)
-      const lines = [o.clock ?? '']
-      for (const key of known) {
-        if (o[key] === undefined && !required.includes(key)) continue
-        lines.push(`${key}=${int(`${name}.Generator: option ${key}`, o[key], -(2 ** 53), 2 ** 53)}`)
+
+      /** The next value, greater than every earlier one of this generator; where the native
+       * package would wait (a used-up millisecond), the core's retryable error at once. */
+      next() {
+        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next(this.#handle)))
       }
-      this.#maxWaitMs = int(`${name}.Generator: option maxWaitMs`, o.maxWaitMs, 0, 2 ** 31 - 1, 5000)
-      this.#handle = Number(x.out(e.sno_fmt_gen_new(f, x.put(lines.join('\n')))))
-      FREE.register(this, this.#handle)
-    }
 
-    /** The next value, or at once the core's error where a native `next` would wait. */
-    next() {
-      return new Cls(x.out(e.sno_fmt_gen_next(this.#handle)), TRUSTED)
-    }
+      /** Like next: the core's error (ERR_SNO_RANDOMNESS_EXHAUSTED, …, with `retryAtUnixNs`) where it would wait. */
+      tryNext() {
+        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next(this.#handle)))
+      }
 
-    tryNext() {
-      return this.next()
-    }
+      /** Like next, but waits with a timer (the core's wait policy) and returns a Promise. */
+      async nextAsync() {
+        return Cls[MAKE](await waiting((budget, deadline) => x.out(e.sno_fmt_gen_step(this.#handle, budget, deadline)), this.#maxWaitMs))
+      }
 
-    async nextAsync() {
-      return new Cls(await waiting((budget, deadline) => x.out(e.sno_fmt_gen_step(this.#handle, budget, deadline)), this.#maxWaitMs), TRUSTED)
-    }
+      /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+      nextAt(unixMs) {
+        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAt: unixMs', unixMs, -8.64e15, 8.64e15))))
+      }
 
-    nextAt(unixMs) {
-      return new Cls(x.out(e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAt(unixMs): unixMs', unixMs, -(2 ** 53), 2 ** 53))), TRUSTED)
-    }
-
-    get maxWaitMs() {
-      return this.#maxWaitMs
+      /** The longest `nextAsync` waits, in milliseconds. */
+      get maxWaitMs() {
+        return this.#maxWaitMs
+      }
     }
   }
-  if (name !== 'nanoflake' && name !== 'typeid') {
-    const newString = () => x.out(e.sno_fmt_new(f))
-    const texts = (n) => {
-      const text = x.out(e.sno_fmt_new_text(f, n))
-      const width = newString().length
-      return Array.from({ length: text.length / width }, (_, i) => text.slice(width * i, width * i + width))
-    }
-    Object.assign(ns, { newString, new: () => new Cls(newString(), TRUSTED), newStrings: texts, newMany: (n) => texts(n).map((t) => new Cls(t, TRUSTED)) })
+  if (info.hasGlobal) {
+    const width = info.textLen ?? info.maxTextLen
+    const strings = (n) => split(x.out(e.sno_fmt_new_text(f, count(n, 'newStrings'))), width)
+    ns.new = () => Cls[MAKE](x.ascii(e.sno_fmt_new(f)))
+    ns.newString = () => x.ascii(e.sno_fmt_new(f))
+    ns.newStrings = (n) => strings(n)
+    ns.newMany = (n) => strings(n).map((t) => Cls[MAKE](t))
   }
   return Object.freeze(ns)
 }
 
-export const ulid = namespace('ulid')
-export const uuid7 = namespace('uuid7')
-export const scru128 = namespace('scru128')
-export const scru160 = namespace('scru160')
-export const nanoflake = namespace('nanoflake')
-export const ulidflake = namespace('ulidflake')
-export const ksuid = namespace('ksuid')
-export const typeid = Object.freeze({ TypeId, new: TypeId.generate, newString: (prefix) => TypeId.generate(prefix).toString() })
+export const { Id, Ulid, Uuid7, Scru128, Scru160, Nanoflake, UlidFlake, TypeId, Ksuid } = classes
+const namespaces = Object.fromEntries(TABLE.filter((info) => info.name !== 'sno').map((info) => [info.name, namespace(info)]))
+export const { ulid, uuid7, scru128, scru160, nanoflake, ulidflake, typeid, ksuid } = namespaces
 
-/** The value of the one format `text` is written in (the core's detection). */
-export function detect(text) {
-  if (typeof text !== 'string') throw typeError(`detect(text): text must be a string, got ${describe(text)}`)
-  const out = x.out(e.sno_detect(x.put(text)))
+/** The value of the one format `text` is written in (the core's detection, as `sno inspect`). */
+export function detect(value) {
+  const out = op(DETECT, 0, text(value, 'detect(text): text'))
   const at = out.indexOf(' ')
-  const index = Number(out.slice(0, at))
-  const Cls = index === 0 ? Id : Object.values(classes)[index - 1]
-  return new Cls(out.slice(at + 1), TRUSTED)
+  return classes[TABLE[Number(out.slice(0, at))].className][MAKE](out.slice(at + 1))
+}
+
+/** A new ID from the process-wide generator (as `newString`). */
+export function newId(m) {
+  return Id[MAKE](newString(m))
+}
+
+/** `n` new IDs, made in one call (sno.wasm's batch). */
+export function newIds(n, m) {
+  return newStrings(n, m).map((t) => Id[MAKE](t))
+}
+
+/** The text forms of `ids`. */
+export function encodeMany(ids) {
+  if (!Array.isArray(ids)) throw typeError(`encodeMany: ids must be an array, got ${typeof ids}`)
+  return ids.map((id, i) => {
+    if (!(id instanceof Id)) throw typeError(`encodeMany: item ${i} is not an Id`)
+    return id.toString()
+  })
+}
+
+/** Strictly decodes many texts in one batch; a bad item throws `Id.parse`'s error with `index`. */
+export function decodeMany(texts) {
+  if (!Array.isArray(texts)) throw typeError(`decodeMany: texts must be an array, got ${typeof texts}`)
+  let limit = texts.findIndex((t) => typeof t !== 'string' || t.length !== 16)
+  if (limit < 0) limit = texts.length
+  const found = op(FIRST_INVALID, 0, texts.slice(0, limit).join(''))
+  const bad = found !== '' ? Number(found) : limit < texts.length ? limit : -1
+  if (bad >= 0) {
+    try {
+      Id.parse(texts[bad])
+    } catch (err) {
+      err.message = `item ${bad}: ${err.message}`
+      err.index = bad
+      throw err
+    }
+  }
+  return texts.map((t) => Id[MAKE](t))
+}
+
+const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs', 'lease', 'clock']
+const SNAPSHOT_FIELDS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
+const SNO_FREE = freeing(e.sno_gen_free)
+
+/** A sno generator with its own partition and sequence bounds (leases: Node's native package only). */
+export class Generator {
+  #handle
+
+  /** new Generator({ partition?, sequenceMin?, sequenceMax?, snapshot?, maxWaitMs?, clock? }) */
+  constructor(options) {
+    const o = checkOptions(options, 'Generator', GENERATOR_OPTIONS)
+    if (o.lease !== undefined) {
+      const err = new Error('libsno: Generator: leases need PostgreSQL or Redis, which only the native addon of Node.js reaches (this is the WebAssembly build: no sockets)')
+      err.code = 'ERR_SNO_LEASE_INVALID_URL'
+      throw err
+    }
+    let snapshot
+    if (o.snapshot !== undefined) {
+      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_FIELDS, false)
+      snapshot = SNAPSHOT_FIELDS.map((k) => {
+        const [min, max] = k === 'now' || k.startsWith('wall') ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : k === 'sequence' || k === 'drifts' ? [0, 2 ** 32 - 1] : [0, 65535]
+        return int(`Generator: option snapshot.${k}`, s[k], min, max)
+      })
+    }
+    const number = (key, max) => (o[key] === undefined ? undefined : int(`Generator: option ${key}`, o[key], 0, max))
+    let partition = number('partition', 65535)
+    const sequenceMin = number('sequenceMin', 65535) ?? 0
+    const sequenceMax = number('sequenceMax', 65535) ?? 65535
+    const maxWaitMs = number('maxWaitMs', 2 ** 31 - 1) ?? DEFAULT_MAX_WAIT_MS
+    const clock = clockOption(o, 'Generator')
+    // Neither a partition nor a snapshot's: the next default partition of this realm's pool.
+    if (partition === undefined && snapshot === undefined) partition = defaultPartition()
+    // The clock's name, then (8-aligned) the snapshot's eight numbers, in the I/O buffer.
+    const room = (clock.length * 3 + 7) & ~7
+    const ptr = e.sno_io(room + 64)
+    const { written } = new TextEncoder().encodeInto(clock, new Uint8Array(e.memory.buffer, ptr, room))
+    if (snapshot !== undefined) new Float64Array(e.memory.buffer, ptr + room, 8).set(snapshot)
+    this.#handle = Number(x.out(e.sno_gen_new(written, partition ?? -1, sequenceMin, sequenceMax, maxWaitMs, snapshot === undefined ? 0 : ptr + room)))
+    SNO_FREE.register(this, this.#handle)
+  }
+
+  /** The next ID, or at once the core's error where the native `next` would wait (a page cannot sleep). */
+  next(m) {
+    return Id[MAKE](x.ascii(e.sno_gen_next(this.#handle, meta(m, 'Generator.next'))))
+  }
+
+  /** The next ID, or at once the core's error (ERR_SNO_SEQUENCE_EXHAUSTED, …, with `retryAtUnixNs`). */
+  tryNext(m) {
+    return Id[MAKE](x.ascii(e.sno_gen_next(this.#handle, meta(m, 'Generator.tryNext'))))
+  }
+
+  /** The next ID; waits with a timer (the core's wait policy) for at most `maxWaitMs`. */
+  async nextAsync(m) {
+    const mm = meta(m, 'Generator.nextAsync')
+    return Id[MAKE](await waiting((budget, deadline) => x.out(e.sno_gen_step(this.#handle, mm, budget, deadline)), this.maxWaitMs))
+  }
+
+  /** An ID for the time of a `Date`, with its own wrapping sequence. */
+  nextWithTime(m, date) {
+    const mm = meta(m, 'Generator.nextWithTime')
+    if (!(date instanceof Date)) throw typeError(`Generator.nextWithTime(meta, date): date must be a Date, got ${describe(date)}`)
+    if (!Number.isFinite(date.getTime())) throw rangeError('Generator.nextWithTime(meta, date): date is an Invalid Date')
+    return Id[MAKE](x.ascii(e.sno_gen_next_with_time(this.#handle, mm, date.getTime())))
+  }
+
+  /** partition, capacity, maxWaitMs, the snapshot's eight fields, the stats' five counters. */
+  #state() {
+    return x.out(e.sno_gen_state(this.#handle)).split(' ').map(Number)
+  }
+
+  /** The state to restore a generator from (`new Generator({ snapshot })`). */
+  snapshot() {
+    const s = this.#state()
+    return Object.fromEntries(SNAPSHOT_FIELDS.map((k, i) => [k, s[3 + i]]))
+  }
+
+  /** The generator's counters. */
+  stats() {
+    const s = this.#state()
+    return { overflows: s[11], overflowEpisodes: s[12], drifts: s[13], regressions: s[14], waits: s[15] }
+  }
+
+  get partition() {
+    return this.#state()[0]
+  }
+
+  get capacity() {
+    return this.#state()[1]
+  }
+
+  get maxWaitMs() {
+    return this.#state()[2]
+  }
+
+  /** Leases are the native addon's: never one here. */
+  get lease() {
+    return null
+  }
 }

@@ -1,33 +1,49 @@
-//! Failures on their way to JavaScript: class, code and message from the core's error table
-//! (`ErrorKind::js_class`, `ErrorKind::js_code`, the error's `Display`), and the
-//! properties a caller acts on (`position`, `retryAtUnixNs`, `max`, `partition`), as the Node
-//! package throws them. A failed export keeps its failure; `sno_error` describes it.
+//! Failures on their way to JavaScript: class, code and message from the core (its error table:
+//! `ErrorKind::js_class`, `ErrorKind::js_code`; its message), and the properties a caller acts
+//! on (`position`, `retryAtUnixNs`, `max`, `partition`), as the Node package throws them. A
+//! failed export keeps its failure; `sno_error` describes it.
+//!
+//! The message is the error's `Display` in `formats.wasm`; in `sno.wasm` it is the kind's
+//! one-line summary (`ErrorKind::summary`, C's `sno_status_str`), with the same properties:
+//! the full messages' formatting would more than double that module (docs/wasm.md, "Sizes").
 
-use std::cell::Cell;
-use std::fmt::Write;
+use alloc::vec::Vec;
 
 use sno_core::Error as SnoError;
 
-/// The JavaScript class of a thrown error.
+use crate::io::{put, put_decimal};
+use crate::local::Local;
+
+/// The JavaScript class of an error of this crate's own words.
+#[cfg(feature = "formats")]
 #[derive(Clone, Copy)]
 pub(crate) enum Class {
-    Error,
     TypeError,
     RangeError,
 }
 
 /// An error on its way to JavaScript.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(crate) enum Fail {
-    /// A core error: class and properties by kind (see [`class_of`]).
+    /// A core error: class and properties by kind.
     Core(SnoError),
     /// A core error about a value the caller passed to be converted: a `RangeError`.
+    #[cfg(feature = "formats")]
     Argument(SnoError),
-    /// An error of this module's own words.
+    /// The core's refusal of a generator setting (`InvalidArgument`), named as the Node
+    /// package names it: `<format>.Generator: option <camelCaseName> <the core's reason>`.
+    #[cfg(feature = "formats")]
+    Option {
+        format: sno_core::Format,
+        name: &'static str,
+        reason: &'static str,
+    },
+    /// An error of this module's own words (an argument JavaScript cannot check alone).
+    #[cfg(feature = "formats")]
     Own {
         class: Class,
         code: &'static str,
-        message: String,
+        message: &'static str,
     },
 }
 
@@ -39,8 +55,9 @@ impl From<SnoError> for Fail {
     }
 }
 
-/// A `RangeError` with the core's code of arguments out of range, `ERR_SNO_INVALID_ARGUMENT`.
-pub(crate) fn range_error(message: String) -> Fail {
+/// A `RangeError` `ERR_SNO_INVALID_ARGUMENT` of this crate's words.
+#[cfg(feature = "formats")]
+pub(crate) fn range_error(message: &'static str) -> Fail {
     Fail::Own {
         class: Class::RangeError,
         code: sno_core::ErrorKind::InvalidArgument.js_code(),
@@ -48,94 +65,129 @@ pub(crate) fn range_error(message: String) -> Fail {
     }
 }
 
-/// A `TypeError` with code `ERR_INVALID_ARG_TYPE` (an argument of the wrong type).
-pub(crate) fn type_error(message: String) -> Fail {
-    Fail::Own {
-        class: Class::TypeError,
-        code: "ERR_INVALID_ARG_TYPE",
-        message,
-    }
-}
-
-/// The class a core error is thrown as: the core's table (`ErrorKind::js_class`).
-fn class_of(e: &SnoError) -> Class {
-    match e.kind().js_class() {
-        sno_core::JsClass::RangeError => Class::RangeError,
-        _ => Class::Error,
-    }
-}
-
-std::thread_local! {
-    /// The failure of the last export that returned -1 (one thread per instance).
-    static LAST: Cell<Option<Fail>> = const { Cell::new(None) };
-}
+/// The failure of the last export that returned -1.
+static LAST: Local<Option<Fail>> = Local::new(None);
 
 /// Keeps `fail` for `sno_error`.
 pub(crate) fn keep(fail: Fail) {
-    LAST.set(Some(fail));
+    LAST.with(|last| *last = Some(fail));
 }
 
-/// Writes the description of the last failure into the I/O buffer and returns its length:
-/// lines `class` (`Error`, `TypeError` or `RangeError`), `code`, `message`, then one
-/// `name=value` line per property (`retryAtUnixNs=` empty for null).
+/// Writes the description of the last failure as the output and returns its length: lines
+/// `class` (`Error`, `TypeError` or `RangeError`), `code`, `message`, then one `name=value` line
+/// per property (`retryAtUnixNs=` empty for null). Nothing when there is no failure to describe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_error() -> i32 {
-    let fail = LAST.take();
+    let fail = LAST.with(Option::take);
     crate::io::output(|out| {
-        let mut text = String::new();
-        describe(fail, &mut text);
-        out.extend_from_slice(text.as_bytes());
+        if let Some(fail) = fail {
+            describe(fail, out);
+        }
         Ok(())
     })
 }
 
-fn describe(fail: Option<Fail>, text: &mut String) {
-    let class_name = |c: Class| match c {
-        Class::Error => "Error",
-        Class::TypeError => "TypeError",
-        Class::RangeError => "RangeError",
-    };
-    let (class, e) = match fail {
-        None => {
-            let _ = write!(
-                text,
-                "Error\nERR_SNO_INTERNAL\nsno: no failure to describe\n"
-            );
-            return;
-        }
-        Some(Fail::Own {
+/// Writes `line` and a newline.
+fn line(out: &mut Vec<u8>, line: &str) {
+    put(out, line.as_bytes());
+    put(out, b"\n");
+}
+
+/// Writes the property line `name=value` of a number.
+fn property(out: &mut Vec<u8>, name: &str, negative: bool, value: u64) {
+    put(out, name.as_bytes());
+    put(out, b"=");
+    put_decimal(out, negative, value);
+    put(out, b"\n");
+}
+
+fn describe(fail: Fail, out: &mut Vec<u8>) {
+    let e = match fail {
+        #[cfg(feature = "formats")]
+        Fail::Own {
             class,
             code,
             message,
-        }) => {
-            let _ = write!(text, "{}\n{code}\n{message}\n", class_name(class));
+        } => {
+            line(
+                out,
+                match class {
+                    Class::TypeError => "TypeError",
+                    Class::RangeError => "RangeError",
+                },
+            );
+            line(out, code);
+            line(out, message);
             return;
         }
-        Some(Fail::Argument(e)) => (Class::RangeError, e),
-        Some(Fail::Core(e)) => (class_of(&e), e),
+        #[cfg(feature = "formats")]
+        Fail::Option {
+            format,
+            name,
+            reason,
+        } => {
+            use core::fmt::Write;
+            line(out, sno_core::JsClass::RangeError.name());
+            line(out, sno_core::ErrorKind::InvalidArgument.js_code());
+            let name = sno_core::model::CamelCase(name);
+            let _ = writeln!(
+                crate::io::Text(out),
+                "{}.Generator: option {name} {reason}",
+                format.name()
+            );
+            return;
+        }
+        #[cfg(feature = "formats")]
+        Fail::Argument(e) => {
+            line(out, sno_core::JsClass::RangeError.name());
+            line(out, e.kind().js_code());
+            message(out, e);
+            e
+        }
+        Fail::Core(e) => {
+            words(out, e);
+            e
+        }
     };
-    let _ = write!(text, "{}\n{}\n{e}\n", class_name(class), e.kind().js_code());
     match e {
-        SnoError::InvalidByte { position, .. } => {
-            let _ = writeln!(text, "position={position}");
-        }
-        SnoError::InvalidLength { actual, .. } => {
-            let _ = writeln!(text, "position={actual}");
-        }
-        SnoError::BatchTooLarge { max, .. } => {
-            let _ = writeln!(text, "max={max}");
-        }
+        SnoError::InvalidByte { position, .. } => property(out, "position", false, position as u64),
+        SnoError::InvalidLength { actual, .. } => property(out, "position", false, actual as u64),
+        SnoError::BatchTooLarge { max, .. } => property(out, "max", false, max),
         SnoError::Forked { partition }
         | SnoError::LeaseExpired { partition }
         | SnoError::LeasePending { partition, .. } => {
-            let _ = writeln!(text, "partition={partition}");
+            property(out, "partition", false, partition.into())
         }
         _ => {}
     }
     if e.is_retryable() {
-        let _ = match e.retry_at_unix_ns() {
-            Some(ns) => writeln!(text, "retryAtUnixNs={ns}"),
-            None => writeln!(text, "retryAtUnixNs="),
-        };
+        match e.retry_at_unix_ns() {
+            Some(ns) => property(out, "retryAtUnixNs", ns < 0, ns.unsigned_abs()),
+            None => line(out, "retryAtUnixNs="),
+        }
+    }
+}
+
+/// The class, code and message lines of a core error.
+#[cfg(feature = "formats")]
+fn words(out: &mut Vec<u8>, e: SnoError) {
+    line(out, e.kind().js_class().name());
+    line(out, e.kind().js_code());
+    message(out, e);
+}
+
+/// The message line of a core error: its `Display`.
+#[cfg(feature = "formats")]
+fn message(out: &mut Vec<u8>, e: SnoError) {
+    use core::fmt::Write;
+    let _ = writeln!(crate::io::Text(out), "{e}");
+}
+
+/// The class, code and message lines of a core error in `sno.wasm`: its kind's entries of the
+/// core's table (the summary as the message), for the kinds the module can raise.
+#[cfg(not(feature = "formats"))]
+fn words(out: &mut Vec<u8>, e: SnoError) {
+    for word in crate::sno::words(e.kind()) {
+        line(out, word);
     }
 }

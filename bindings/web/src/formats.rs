@@ -1,259 +1,280 @@
-//! What `formats.wasm` adds to the value surface (`values.rs`): each format's process-wide
-//! generator and monotonic `Generator` (the core's `AnyGenerator`, by handle), detection, and
-//! what single formats have beyond the model (UUID text, epochs, UUIDv7's lenient forms,
-//! SCRU160's hex, the Nanoflake's padded text, TypeID's prefix and suffix).
+//! What `formats.wasm` has besides the value surface (`values.rs`): the core's format table as
+//! JavaScript builds its classes from it, each format's process-wide generator and monotonic
+//! `Generator` (the core's states, made from `GeneratorSettings` by `HasGenerator`, on the
+//! host's clock), sno's `Generator` and batch decoding, and what single formats have beyond
+//! the model (UUID texts, epochs, UUIDv7's lenient forms, SCRU160's hex, the Nanoflake's padded
+//! text and order, TypeID's prefix and suffix).
+//!
+//! JavaScript runs a module on one thread, so a generator is its state in a cell: the core's
+//! `MillisState::next_at` with the clock's reading, as the std wrapper (`Shared`) calls it under
+//! its lock. The process-wide generator of a format is the one of its default settings.
 
-use std::cell::RefCell;
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::fmt::Write;
+use core::time::Duration;
 
-use sno_core::model::MAX_TEXT_LEN;
-use sno_core::nanoflake::Nanoflake;
-use sno_core::scru160::{self, Scru160Id};
-use sno_core::typeid::{self, TypeId};
-use sno_core::ulidflake::UlidFlake;
+use sno_core::generator::Reservation;
+use sno_core::model::{IdFormat, MAX_TEXT_LEN};
+use sno_core::monotonic::MillisState;
+use sno_core::typeid::TypeId;
 use sno_core::uuid7::Uuid7;
 use sno_core::{
-    AnyGenerator, AnyId, Error as SnoError, Format, GeneratorSettings, IdFormat, Setting,
+    AnyId, Epoch, Error as SnoError, Format, Generator, GeneratorBuilder, GeneratorSettings,
+    HasGenerator, HostClock, MillisClock, Snapshot,
 };
 
 use crate::errors::{Fail, R, range_error};
-use crate::io::{call, output};
-use crate::values::{Op, dispatch, format_arg, global_text, put_text};
+use crate::io::{Text, call, output, put};
+use crate::local::Local;
+use crate::values::{camel, format_arg, put_text};
 
-/// A new value's text from `format`'s process-wide generator (`new`, `newString`), without
-/// waiting.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_new(format: u32) -> i32 {
-    output(|out| global_text(format_arg(format)?, out))
-}
+// ---- The table -------------------------------------------------------------------------------
 
-/// `index text` of the one format the input is written in (the core's detection): `detect`.
+/// The core's format table as JSON, in `Format::ALL` order: what `formats.js` builds each class
+/// and namespace from, as the Node package's `formats()` gives it (`index`, `name`,
+/// `className`, `displayName`, `binaryLen`, `maxTextLen`, `textLen`, `hasUnixMs`, `hasEpoch`,
+/// `textOrder`, `hasGlobal`, `generatorOptions`, `generatorRequired`, `fields`, `columnType`,
+/// `postgresType`, `sqliteType`), and `inputs`: the fields a value is made from
+/// (`fromFields`), with their kinds.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_detect(len: usize) -> i32 {
-    call(len, |input, out| {
-        let id = AnyId::detect(input)?;
-        let index = Format::ALL
-            .iter()
-            .position(|f| *f == id.format())
-            .unwrap_or(0);
-        out.extend_from_slice(format!("{index} ").as_bytes());
-        out.extend_from_slice(id.text().as_bytes());
+pub extern "C" fn sno_formats() -> i32 {
+    output(|out| {
+        let mut text = Text(out);
+        let _ = text.write_char('[');
+        for (index, format) in Format::ALL.into_iter().enumerate() {
+            let sample = crate::values::sample(format)?;
+            let column = format.column_type();
+            let _ = write!(
+                text,
+                "{}{{\"index\":{index},\"name\":\"{}\",\"className\":\"{}\",\"displayName\":\"{}\",\
+                 \"binaryLen\":{},\"maxTextLen\":{},\"hasUnixMs\":{},\"hasEpoch\":{},\
+                 \"textOrder\":{},\"hasGlobal\":{},\"columnType\":\"{}\",\"postgresType\":\"{}\",\
+                 \"sqliteType\":\"{}\"",
+                if index == 0 { "" } else { "," },
+                format.name(),
+                format.node_class(),
+                format.display_name(),
+                format.binary_len(),
+                format.max_text_len(),
+                sample.unix_ms().is_some(),
+                format.epoch() != Epoch::Fixed,
+                format.text_order(),
+                format.has_process_generator(),
+                column.name(),
+                column.postgres(),
+                column.sqlite(),
+            );
+            if format.text_order() {
+                let _ = write!(text, ",\"textLen\":{}", sample.text().len());
+            }
+            let _ = text.write_str(",\"fields\":[");
+            for (i, field) in sample.fields().iter().enumerate() {
+                let _ = write!(
+                    text,
+                    "{}{{\"name\":\"{}\",\"coreName\":\"{}\",\"bits\":{},\"unit\":\"{}\",\"kind\":\"{}\"}}",
+                    if i == 0 { "" } else { "," },
+                    camel(field.name),
+                    field.name,
+                    field.bits,
+                    field.unit.name(),
+                    crate::values::js_type(field),
+                );
+            }
+            let _ = text.write_str("],\"inputs\":[");
+            for (i, input) in AnyId::inputs(format).iter().enumerate() {
+                let kind = match input.kind {
+                    sno_core::FieldKind::Bool => "boolean",
+                    sno_core::FieldKind::Text => "string",
+                    _ => "uint",
+                };
+                let _ = write!(
+                    text,
+                    "{}{{\"name\":\"{}\",\"kind\":\"{kind}\"}}",
+                    if i == 0 { "" } else { "," },
+                    camel(input.name),
+                );
+            }
+            let _ = text.write_char(']');
+            if format.has_generator() {
+                for (key, settings) in [
+                    ("generatorOptions", format.settings()),
+                    ("generatorRequired", format.required_settings()),
+                ] {
+                    let _ = write!(text, ",\"{key}\":[");
+                    for (i, s) in settings.iter().enumerate() {
+                        let sep = if i == 0 { "" } else { "," };
+                        let _ = write!(text, "{sep}\"{}\"", camel(s.name()));
+                    }
+                    let _ = text.write_char(']');
+                }
+            }
+            let _ = text.write_char('}');
+        }
+        let _ = text.write_char(']');
         Ok(())
     })
 }
 
-struct AsUuid<'a>(&'a [u8], &'a mut Vec<u8>);
+/// The core's `MAX_BATCH`: the most values one batch call makes or decodes.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_max_batch() -> f64 {
+    sno_core::MAX_BATCH as f64
+}
 
-impl Op for AsUuid<'_> {
-    type Out = ();
-    fn run<T: IdFormat>(self) -> R<()> {
-        let id = T::decode(self.0)?;
-        let bytes: [u8; 16] = id.as_slice().try_into().map_err(|_| {
-            range_error(format!(
-                "{} values are not 128 bits",
-                T::FORMAT.display_name()
-            ))
-        })?;
-        for (i, b) in bytes.iter().enumerate() {
-            if matches!(i, 4 | 6 | 8 | 10) {
-                self.1.push(b'-');
-            }
-            self.1.extend_from_slice(format!("{b:02x}").as_bytes());
-        }
+/// The core's default maximum wait of a generator, in milliseconds (`DEFAULT_MAX_WAIT`).
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_default_max_wait_ms() -> f64 {
+    sno_core::time::DEFAULT_MAX_WAIT.as_millis() as f64
+}
+
+// ---- The formats' generators -----------------------------------------------------------------
+
+/// A generator of one format: its state, minted on the host's clock.
+trait Mint {
+    /// The next value's text for the clock reading `unix_ms`.
+    fn next_at(&mut self, unix_ms: i64, out: &mut Vec<u8>) -> R<()>;
+}
+
+impl<S> Mint for S
+where
+    S: MillisState,
+    S::Id: IdFormat,
+{
+    fn next_at(&mut self, unix_ms: i64, out: &mut Vec<u8>) -> R<()> {
+        let id = MillisState::next_at(self, unix_ms)?;
+        let mut buf = [0u8; MAX_TEXT_LEN];
+        let len = id.write_text(&mut buf);
+        put(out, buf.get(..len).unwrap_or_default());
         Ok(())
     }
 }
 
-/// The 128 bits of a canonical text as a hyphenated lower-case UUID (`uuid`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_uuid(format: u32, len: usize) -> i32 {
-    call(len, |input, out| {
-        dispatch(format_arg(format)?, AsUuid(input, out))
-    })
+/// The state of `$ty`'s generator made from `$settings`, where the table gives it one.
+macro_rules! made {
+    (true, $ty:ty, $settings:ident) => {
+        Ok(Box::new(<$ty as HasGenerator>::state($settings)?) as Box<dyn Mint>)
+    };
+    (false, $ty:ty, $settings:ident) => {
+        Err(range_error(
+            "the format has no generator of its settings alone",
+        ))
+    };
 }
 
-/// Characters of a hyphenated UUID text.
-const UUID_TEXT_LEN: usize = 36;
-
-/// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_uuid_bytes(len: usize) -> i32 {
-    call(len, |input, out| {
-        if input.len() != UUID_TEXT_LEN {
-            return Err(SnoError::InvalidLength {
-                expected: UUID_TEXT_LEN,
-                actual: input.len(),
+macro_rules! define_make {
+    ($($variant:ident {
+        ty: $ty:ty, name: $name:literal, display: $display:literal,
+        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
+        pattern: $pattern:literal,
+        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
+        settings: [$($setting:ident),*], required: [$($required:ident),*]
+        $(, $fact:ident: $value:tt)* $(,)?
+    }),* $(,)?) => {
+        /// A new generator of `format` with `settings` (the core checks them).
+        fn make(format: Format, settings: &GeneratorSettings) -> R<Box<dyn Mint>> {
+            match format {
+                $(Format::$variant => made!($generator, $ty, settings),)*
+                _ => Err(range_error("the format has no generator of its settings alone")),
             }
-            .into());
         }
-        let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
-        if let Some((position, byte)) = input
-            .iter()
-            .enumerate()
-            .find(|&(i, c)| hyphen(i) != (*c == b'-') || !(hyphen(i) || c.is_ascii_hexdigit()))
-        {
-            return Err(SnoError::InvalidByte {
-                position,
-                byte: *byte,
-            }
-            .into());
-        }
-        let digits: Vec<u8> = input.iter().copied().filter(|c| *c != b'-').collect();
-        for pair in digits.chunks(2) {
-            let text = core::str::from_utf8(pair).unwrap_or_default();
-            out.push(u8::from_str_radix(text, 16).unwrap_or_default());
-        }
-        Ok(())
-    })
+    };
+}
+sno_core::for_each_format!(define_make);
+
+/// The process-wide generators, by format index (made on first use, with no setting).
+static GLOBALS: Local<[Option<Box<dyn Mint>>; Format::ALL.len()]> =
+    Local::new([const { None }; Format::ALL.len()]);
+
+/// The host clock's reading in milliseconds.
+fn now_ms() -> i64 {
+    HostClock.now_unix_millis()
 }
 
-/// Milliseconds since 1970 of a canonical text of a format with an epoch, made with the epoch
-/// `epoch_ms` (`unixMsAt`, `dateAt`), as decimal text.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_unix_ms_at(format: u32, len: usize, epoch_ms: f64) -> i32 {
-    call(len, |input, out| {
-        // An integer in the `Date` range: JavaScript checked.
-        let epoch = epoch_ms as i64;
-        let unix_ms = match format_arg(format)? {
-            Format::UlidFlake => UlidFlake::decode(input)?.unix_ms_at(epoch),
-            Format::Nanoflake => Nanoflake::decode(input)?.unix_ms_at(epoch),
-            other => return Err(range_error(format!("{other} values have no epoch"))),
+/// A value of `format`'s process-wide generator, without waiting (a used-up millisecond is the
+/// core's retryable error at once: a synchronous call never waits).
+fn global_next(format: Format, out: &mut Vec<u8>) -> R<()> {
+    if !format.has_process_generator() {
+        return Err(range_error("the format has no process-wide generator"));
+    }
+    let index = Format::ALL.iter().position(|f| *f == format).unwrap_or(0);
+    GLOBALS.with(|globals| {
+        let slot = globals
+            .get_mut(index)
+            .ok_or(range_error("unknown format index"))?;
+        let generator = match slot {
+            Some(g) => g,
+            None => slot.insert(make(format, &GeneratorSettings::new())?),
         };
-        out.extend_from_slice(unix_ms.to_string().as_bytes());
-        Ok(())
+        generator.next_at(now_ms(), out)
     })
 }
 
-/// The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes.
+/// A new value's text from `format`'s process-wide generator (`new`, `newString`).
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_uuid7_lenient(len: usize) -> i32 {
-    call(len, |input, out| {
-        put_text(&Uuid7::decode_lenient(input)?, out);
-        Ok(())
-    })
+pub extern "C" fn sno_fmt_new(format: u32) -> i32 {
+    output(|out| global_next(format_arg(format)?, out))
 }
 
-/// SCRU160's 40 lower-case hex digits (`hex`).
+/// `n` values of `format`'s process-wide generator, their texts end to end (`newStrings`,
+/// `newMany`): `n` checked first (the core's batch check); the first failure ends the batch.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_scru160_hex(len: usize) -> i32 {
-    call(len, |input, out| {
-        let mut buf = [0u8; scru160::HEX_LEN];
-        out.extend_from_slice(Scru160Id::decode(input)?.encode_hex(&mut buf).as_bytes());
+pub extern "C" fn sno_fmt_new_text(format: u32, n: f64) -> i32 {
+    output(|out| {
+        let format = format_arg(format)?;
+        let n = sno_core::batch_len(n as i128)?;
+        for _ in 0..n {
+            global_next(format, out)?;
+        }
         Ok(())
     })
 }
 
-/// The Nanoflake's 13-digit padded text and, after a space, its reference timestamp
-/// (`padded`, `referenceTimestampMs`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_nanoflake_extras(len: usize) -> i32 {
-    call(len, |input, out| {
-        let n = Nanoflake::decode(input)?;
-        out.extend_from_slice(&n.encode_padded());
-        out.extend_from_slice(format!(" {}", n.reference_timestamp()).as_bytes());
-        Ok(())
-    })
+/// The generators JavaScript holds, by handle (a freed handle's slot is reused).
+static GENERATORS: Local<Vec<Option<Box<dyn Mint>>>> = Local::new(Vec::new());
+
+/// Puts `item` into the first free slot of `table` and writes its index (the handle).
+fn hold<T>(table: &mut Vec<Option<T>>, item: T, out: &mut Vec<u8>) {
+    let free = table
+        .iter()
+        .position(Option::is_none)
+        .unwrap_or(table.len());
+    if free == table.len() {
+        table.push(None);
+    }
+    if let Some(slot) = table.get_mut(free) {
+        *slot = Some(item);
+    }
+    let _ = write!(Text(out), "{free}");
 }
 
-/// A TypeID's 26-character suffix (`suffix`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_typeid_suffix(len: usize) -> i32 {
-    call(len, |input, out| {
-        let mut buf = [0u8; typeid::SUFFIX_LEN];
-        out.extend_from_slice(TypeId::decode(input)?.encode_suffix(&mut buf).as_bytes());
-        Ok(())
-    })
-}
-
-/// The prefix of a TypeID call: a spec violation is about the argument (a `RangeError`).
-fn prefixed(made: Result<TypeId, SnoError>) -> R<TypeId> {
-    made.map_err(|e| match e {
-        SnoError::InvalidPrefix { .. } => Fail::Argument(e),
-        e => e.into(),
-    })
-}
-
-/// A new TypeID with the input as prefix and a UUIDv7 of the process-wide generator, without
-/// waiting (`TypeId.generate`, `typeid.new`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_typeid_new(len: usize) -> i32 {
-    call(len, |prefix, out| {
-        let prefix = core::str::from_utf8(prefix).unwrap_or_default();
-        // The prefix first: a bad one costs no UUID.
-        prefixed(TypeId::from_uuid(prefix, [0; 16]))?;
-        let uuid = sno_core::uuid7::try_new_nonblocking()?;
-        put_text(&prefixed(TypeId::from_uuid7(prefix, uuid))?, out);
-        Ok(())
-    })
-}
-
-/// The TypeID of a prefix and a UUID: input `prefix`, a newline, then either a UUIDv7's text
-/// (`t` first) or 16 bytes of any version (`b` first) (`TypeId.fromUuid`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_typeid_from_uuid(len: usize) -> i32 {
-    call(len, |input, out| {
-        let at = input
-            .iter()
-            .position(|b| *b == b'\n')
-            .unwrap_or(input.len());
-        let prefix = core::str::from_utf8(&input[..at]).unwrap_or_default();
-        let rest = input.get(at + 1..).unwrap_or(&[]);
-        let bytes = match rest.split_first() {
-            Some((b't', text)) => Uuid7::decode(text)?.to_bytes(),
-            Some((_, bytes)) => TypeId::from_slice(bytes)?.uuid_bytes(),
-            None => TypeId::from_slice(&[])?.uuid_bytes(),
-        };
-        put_text(&prefixed(TypeId::from_uuid(prefix, bytes))?, out);
-        Ok(())
-    })
-}
-
-std::thread_local! {
-    /// The format generators JavaScript holds, by handle (a freed handle's slot is reused).
-    static GENERATORS: RefCell<Vec<Option<AnyGenerator>>> = const { RefCell::new(Vec::new()) };
-}
-
-fn with_generator<T>(handle: u32, f: impl FnOnce(&AnyGenerator) -> R<T>) -> R<T> {
-    GENERATORS.with_borrow(|all| match all.get(handle as usize) {
-        Some(Some(g)) => f(g),
-        _ => Err(range_error(format!("no generator {handle}"))),
-    })
-}
-
-/// A new generator of `format`: the input holds the clock's name, then one `name=value` line
-/// per setting given (the table's settings in camel case, integers); writes its handle.
+/// A new generator of `format`: the input holds the clock's name, then one line per setting of
+/// the format (the table's `generatorOptions`, in order): its value (an integer: JavaScript
+/// checked), or nothing where it is not given. Writes its handle. The core checks the values;
+/// its refusal of one is a `RangeError` naming the option in JavaScript's case.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_fmt_gen_new(format: u32, len: usize) -> i32 {
     call(len, |input, out| {
         let format = format_arg(format)?;
         let text = core::str::from_utf8(input).unwrap_or_default();
         let mut lines = text.split('\n');
-        crate::io::clock_arg(lines.next().unwrap_or_default().as_bytes())?;
+        clock_arg(lines.next().unwrap_or_default())?;
         let mut settings = GeneratorSettings::new();
-        let what = format!("{}.Generator", format.name());
-        for line in lines.filter(|l| !l.is_empty()) {
-            let (name, value) = line.split_once('=').unwrap_or((line, ""));
-            let setting = format
-                .settings()
-                .iter()
-                .find(|s| sno_core::model::CamelCase(s.name()).to_string() == name)
-                .copied()
-                .ok_or_else(|| range_error(format!("{what}: unknown option {name}")))?;
-            // An integer: JavaScript checked (its range is the core's to check).
-            let v: i64 = value
-                .parse()
-                .map_err(|_| range_error(format!("{what}: option {name} must be an integer")))?;
-            settings.set(setting, v);
-        }
-        let generator = AnyGenerator::new(format, &settings)?;
-        let handle = GENERATORS.with_borrow_mut(|all| {
-            let free = all.iter().position(Option::is_none).unwrap_or(all.len());
-            if free == all.len() {
-                all.push(None);
+        for (&setting, value) in format.settings().iter().zip(lines) {
+            if let Ok(v) = value.parse() {
+                settings.set(setting, v);
             }
-            all[free] = Some(generator);
-            free
-        });
-        out.extend_from_slice(handle.to_string().as_bytes());
+        }
+        let generator = make(format, &settings).map_err(|fail| match fail {
+            Fail::Core(SnoError::InvalidArgument { name, reason }) => Fail::Option {
+                format,
+                name,
+                reason,
+            },
+            Fail::Core(e) => Fail::Argument(e),
+            fail => fail,
+        })?;
+        GENERATORS.with(|all| hold(all, generator, out));
         Ok(())
     })
 }
@@ -261,55 +282,47 @@ pub extern "C" fn sno_fmt_gen_new(format: u32, len: usize) -> i32 {
 /// Frees generator `handle` (JavaScript's `FinalizationRegistry`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_fmt_gen_free(handle: u32) {
-    GENERATORS.with_borrow_mut(|all| {
-        if let Some(slot) = all.get_mut(handle as usize) {
-            *slot = None;
-        }
-    });
+    GENERATORS.with(|all| free(all, handle));
+}
+
+/// Empties slot `handle` of `table`.
+fn free<T>(table: &mut [Option<T>], handle: u32) {
+    if let Some(slot) = table.get_mut(handle as usize) {
+        *slot = None;
+    }
+}
+
+/// Runs `f` on generator `handle`.
+fn with_generator(handle: u32, f: impl FnOnce(&mut dyn Mint) -> R<()>) -> R<()> {
+    GENERATORS.with(|all| match all.get_mut(handle as usize) {
+        Some(Some(g)) => f(g.as_mut()),
+        _ => Err(range_error("the generator was freed")),
+    })
 }
 
 /// The next value's text, or at once the core's error where a native `next` would wait
 /// (`next`, `tryNext`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_fmt_gen_next(handle: u32) -> i32 {
-    output(|out| {
-        with_generator(handle, |g| {
-            let mut buf = [0u8; MAX_TEXT_LEN];
-            let len = g.try_next_text(&mut buf)?;
-            out.extend_from_slice(&buf[..len]);
-            Ok(())
-        })
-    })
+    output(|out| with_generator(handle, |g| g.next_at(now_ms(), out)))
 }
 
-/// The next value for an explicit time in Unix milliseconds (`nextAt`).
+/// The next value for an explicit time in Unix milliseconds (`nextAt`; an integer: JavaScript
+/// checked).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_fmt_gen_next_at(handle: u32, unix_ms: f64) -> i32 {
-    output(|out| {
-        // An integer: JavaScript checked.
-        let ms = unix_ms as i64;
-        with_generator(handle, |g| {
-            let mut buf = [0u8; MAX_TEXT_LEN];
-            let len = g.next_at_text(ms, &mut buf)?;
-            out.extend_from_slice(&buf[..len]);
-            Ok(())
-        })
-    })
+    output(|out| with_generator(handle, |g| g.next_at(unix_ms as i64, out)))
 }
 
 /// One attempt of `nextAsync`: `=` and the value's text, or `+` and the milliseconds to sleep
-/// (the core's policy: `wait::can_wait`), or the error when the wait gives up.
+/// before the next attempt (the core's wait policy), or the error when the wait gives up.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_fmt_gen_step(handle: u32, budget_ms: f64, deadline_ms: f64) -> i32 {
     output(|out| {
         with_generator(handle, |g| {
-            let mut buf = [0u8; MAX_TEXT_LEN];
-            let attempt = g
-                .try_next_text(&mut buf)
-                .map(|len| out.extend_from_slice(&buf[..len]));
-            crate::wait::step_out(
-                attempt,
+            crate::wait::step(
                 out,
+                |out| g.next_at(now_ms(), out),
                 sno_core::wait::can_wait,
                 budget_ms,
                 deadline_ms,
@@ -318,26 +331,177 @@ pub extern "C" fn sno_fmt_gen_step(handle: u32, budget_ms: f64, deadline_ms: f64
     })
 }
 
-/// The settings of `format`'s `Generator` in camel case, comma-separated, then `;` and the
-/// required ones (the table's; JavaScript checks option keys against them).
+/// The clock a generator reads, by its name (empty: the default): the core's names
+/// (`ClockKind`); both read the host's clock, a page having no ticker thread (docs/clock.md,
+/// "no ticker at all"). An unknown name is the core's `RangeError` `ERR_SNO_UNKNOWN_CLOCK`.
+fn clock_arg(name: &str) -> R<()> {
+    if name.is_empty() {
+        return Ok(());
+    }
+    name.parse::<sno_core::ClockKind>()
+        .map(drop)
+        .map_err(Fail::Argument)
+}
+
+// ---- sno's Generator and batches -------------------------------------------------------------
+
+/// A sno generator JavaScript holds, with the block of its sequences this instance mints from
+/// (as each thread does natively).
+type Held = (Generator<HostClock>, Reservation);
+
+static SNO_GENERATORS: Local<Vec<Option<Held>>> = Local::new(Vec::new());
+
+/// A new sno `Generator`: `partition` (-1: none, for a snapshot's; JavaScript gives a default
+/// partition `sno.wasm` drew when there is neither: the page's one pool), the sequence bounds
+/// and maximum wait (ms) as JavaScript checked them, the clock's name as input, and with a
+/// non-null `snapshot` the eight fields of a snapshot to restore (integers, checked). Writes
+/// the handle.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_settings(format: u32) -> i32 {
+pub extern "C" fn sno_gen_new(
+    len: usize,
+    partition: i32,
+    sequence_min: u32,
+    sequence_max: u32,
+    max_wait_ms: u32,
+    snapshot: *const f64,
+) -> i32 {
+    call(len, |clock, out| {
+        clock_arg(core::str::from_utf8(clock).unwrap_or_default())?;
+        let mut b = GeneratorBuilder::new(HostClock)
+            .max_wait(Duration::from_millis(max_wait_ms.into()))
+            .sequence_bounds(sequence_min as u16, sequence_max as u16);
+        if let Ok(p) = u16::try_from(partition) {
+            b = b.partition(p);
+        }
+        if !snapshot.is_null() {
+            // SAFETY: JavaScript passes eight f64s it wrote into this module's memory (8-aligned
+            // memory of the I/O buffer it asked for) when it passes a non-null pointer.
+            let s = unsafe { core::slice::from_raw_parts(snapshot, 8) };
+            let field = |i: usize| s.get(i).copied().unwrap_or_default();
+            b = b.snapshot(Snapshot {
+                partition: field(0) as u16,
+                sequence_min: field(1) as u16,
+                sequence_max: field(2) as u16,
+                sequence: field(3) as u32,
+                now: field(4) as i64,
+                wall_hi: field(5) as i64,
+                wall_safe: field(6) as i64,
+                drifts: field(7) as u32,
+            });
+        }
+        let g = b.build()?;
+        SNO_GENERATORS.with(|all| hold(all, (g, Reservation::new()), out));
+        Ok(())
+    })
+}
+
+/// Frees sno generator `handle`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_gen_free(handle: u32) {
+    SNO_GENERATORS.with(|all| free(all, handle));
+}
+
+/// Runs `f` on sno generator `handle`.
+fn with_sno(
+    handle: u32,
+    f: impl FnOnce(&Generator<HostClock>, &mut Reservation) -> R<()>,
+) -> R<()> {
+    SNO_GENERATORS.with(|all| match all.get_mut(handle as usize) {
+        Some(Some((g, r))) => f(g, r),
+        _ => Err(range_error("the generator was freed")),
+    })
+}
+
+/// The next ID's text, or at once the core's error where a native `next` would wait (`next`,
+/// `tryNext`; `meta` checked by JavaScript).
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_gen_next(handle: u32, meta: u32) -> i32 {
     output(|out| {
-        let format = format_arg(format)?;
-        let names = |s: &[Setting]| {
-            s.iter()
-                .map(|s| sno_core::model::CamelCase(s.name()).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        out.extend_from_slice(
-            format!(
-                "{};{}",
-                names(format.settings()),
-                names(format.required_settings())
-            )
-            .as_bytes(),
-        );
+        with_sno(handle, |g, r| {
+            put(out, &g.try_next_with(r, meta as u8)?.encode_bytes());
+            Ok(())
+        })
+    })
+}
+
+/// One attempt of `nextAsync`: as `sno_fmt_gen_step`, by the generator's own `can_wait`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_gen_step(handle: u32, meta: u32, budget_ms: f64, deadline_ms: f64) -> i32 {
+    output(|out| {
+        with_sno(handle, |g, r| {
+            let attempt = |out: &mut Vec<u8>| -> R<()> {
+                put(out, &g.try_next_with(r, meta as u8)?.encode_bytes());
+                Ok(())
+            };
+            crate::wait::step(out, attempt, |e| g.can_wait(e), budget_ms, deadline_ms)
+        })
+    })
+}
+
+/// An ID for the time `unix_ms` (a `Date`'s), with its own wrapping sequence (`nextWithTime`).
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_gen_next_with_time(handle: u32, meta: u32, unix_ms: f64) -> i32 {
+    output(|out| {
+        with_sno(handle, |g, _| {
+            let ns = (unix_ms as i64).saturating_mul(1_000_000);
+            put(out, &g.new_with_unix_ns(meta as u8, ns)?.encode_bytes());
+            Ok(())
+        })
+    })
+}
+
+/// The generator's facts, space-separated: partition, capacity, maximum wait (ms), then the
+/// snapshot's eight fields, then the stats' five counters.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_gen_state(handle: u32) -> i32 {
+    output(|out| {
+        with_sno(handle, |g, _| {
+            let s = g.snapshot();
+            let t = g.stats();
+            let _ = write!(
+                Text(out),
+                "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}",
+                g.partition(),
+                g.capacity(),
+                g.max_wait().as_millis(),
+                s.partition,
+                s.sequence_min,
+                s.sequence_max,
+                s.sequence,
+                s.now,
+                s.wall_hi,
+                s.wall_safe,
+                s.drifts,
+                t.overflows,
+                t.overflow_episodes,
+                t.drifts,
+                t.regressions,
+                t.waits,
+            );
+            Ok(())
+        })
+    })
+}
+
+/// A TypeID call's result: a prefix the spec refuses is about the argument (a `RangeError`).
+fn prefixed(made: Result<TypeId, SnoError>) -> R<TypeId> {
+    made.map_err(|e| match e {
+        SnoError::InvalidPrefix { .. } => Fail::Argument(e),
+        e => e.into(),
+    })
+}
+
+/// A new TypeID with the input as prefix and a UUIDv7 of the process-wide UUIDv7 generator,
+/// without waiting (`TypeId.generate`, `typeid.new`): the prefix is checked first.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_typeid_new(len: usize) -> i32 {
+    call(len, |prefix, out| {
+        let prefix = core::str::from_utf8(prefix).unwrap_or_default();
+        prefixed(TypeId::from_uuid(prefix, [0; 16]))?;
+        global_next(Format::Uuid7, out)?;
+        let uuid = Uuid7::decode(out)?;
+        out.clear();
+        put_text(out, &prefixed(TypeId::from_uuid7(prefix, uuid))?.into());
         Ok(())
     })
 }

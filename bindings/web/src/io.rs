@@ -1,90 +1,140 @@
-//! The I/O buffer every export reads its input from and writes its output to, and the small
-//! readers of numbers the JavaScript side passes as `f64`.
+//! The I/O buffers every export reads its input from and writes its output to, the convention
+//! of the exports (the crate's docs: output length, or -1 with the failure kept), and the
+//! writing of an output without a path that could panic with a formatted message (no `Vec`
+//! growth but `try_reserve`, no `core::fmt` for numbers): a panic's message would bring
+//! `core::fmt` into `sno.wasm` (docs/wasm.md, "Sizes").
 
-use std::cell::RefCell;
+use alloc::vec::Vec;
 
-use crate::errors::{Fail, R};
+use crate::errors::R;
+use crate::local::Local;
 
-std::thread_local! {
-    /// The buffer (one per instance: a wasm32-unknown-unknown module has one thread).
-    static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+/// The input JavaScript writes (through `sno_io`) and the output it reads (at `sno_io_ptr`),
+/// kept between calls so that a call allocates nothing for them once they are large enough.
+struct Io {
+    #[cfg(feature = "formats")]
+    input: Vec<u8>,
+    output: Vec<u8>,
 }
+
+static IO: Local<Io> = Local::new(Io {
+    #[cfg(feature = "formats")]
+    input: Vec::new(),
+    output: Vec::new(),
+});
 
 /// Makes room for `len` bytes of input and returns where JavaScript writes them (valid until
 /// the next call into the module).
+#[cfg(feature = "formats")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_io(len: usize) -> *mut u8 {
-    BUF.with_borrow_mut(|buf| {
-        buf.clear();
-        buf.resize(len, 0);
-        buf.as_mut_ptr()
+    IO.with(|io| {
+        io.input.clear();
+        put_zeros(&mut io.input, len);
+        io.input.as_mut_ptr()
     })
 }
 
 /// Where the last output lies (read it at once: the next call may move it).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_io_ptr() -> *const u8 {
-    BUF.with_borrow(|buf| buf.as_ptr())
+    IO.with(|io| io.output.as_ptr())
 }
 
-/// Runs `f` on the first `len` bytes of input and writes what it gives in their place: the
-/// output's length, or -1 with the failure kept for `sno_error`.
+/// Runs `f` on the first `len` bytes of input and writes what it gives as the output: its
+/// length, or -1 with the failure kept for `sno_error`.
+#[cfg(feature = "formats")]
 pub(crate) fn call(len: usize, f: impl FnOnce(&[u8], &mut Vec<u8>) -> R<()>) -> i32 {
-    let input = BUF.with_borrow_mut(|buf| {
-        buf.truncate(len);
-        core::mem::take(buf)
+    let result = IO.with(|io| {
+        io.output.clear();
+        let input = io.input.get(..len).unwrap_or(&io.input);
+        f(input, &mut io.output).map(|()| io.output.len())
     });
-    let mut out = Vec::new();
-    let result = f(&input, &mut out);
+    finish(result)
+}
+
+/// `call` for an export without input.
+pub(crate) fn output(f: impl FnOnce(&mut Vec<u8>) -> R<()>) -> i32 {
+    let result = IO.with(|io| {
+        io.output.clear();
+        f(&mut io.output).map(|()| io.output.len())
+    });
+    finish(result)
+}
+
+/// An export's return value: the output's length, or -1 with the failure kept.
+fn finish(result: R<usize>) -> i32 {
     match result {
-        Ok(()) => {
-            let n = out.len();
-            BUF.set(out);
-            i32::try_from(n).unwrap_or(i32::MAX)
-        }
+        Ok(n) => i32::try_from(n).unwrap_or(i32::MAX),
         Err(fail) => {
-            BUF.set(input);
             crate::errors::keep(fail);
             -1
         }
     }
 }
 
-/// `call` for an export without input.
-pub(crate) fn output(f: impl FnOnce(&mut Vec<u8>) -> R<()>) -> i32 {
-    call(0, |_, out| f(out))
-}
-
-#[cfg(feature = "sno")]
-/// The core's default maximum wait in milliseconds, for a `maxWaitMs` not given (negative).
-pub(crate) fn max_wait_ms(v: i32) -> u32 {
-    u32::try_from(v).unwrap_or(sno_core::time::DEFAULT_MAX_WAIT.as_millis() as u32)
-}
-
-/// The clock a generator reads, by the name in `input` (empty: the default). The names are
-/// the core's (`ClockKind`); both kinds read the host's clock here: a page has no ticker
-/// thread, so the fast clock is the precise one (docs/clock.md, "no ticker at all").
-pub(crate) fn clock_arg(name: &[u8]) -> R<()> {
-    if name.is_empty() {
-        return Ok(());
+/// Room for `n` more bytes in `buf`, or a trap when memory cannot grow (as an allocation
+/// failure aborts natively; without the panic message that `Vec`'s own growth would format).
+pub(crate) fn reserve(buf: &mut Vec<u8>, n: usize) {
+    if buf.try_reserve(n).is_err() {
+        core::arch::wasm32::unreachable()
     }
-    core::str::from_utf8(name)
-        .map_err(|_| sno_core::Error::UnknownClock)
-        .and_then(str::parse::<sno_core::ClockKind>)
-        .map(drop)
-        .map_err(Fail::Argument)
 }
 
-/// A batch count (an integer: JavaScript checks), at most `MAX_BATCH` (the core's check).
-pub(crate) fn batch_count(n: f64) -> R<usize> {
-    // `as` saturates: ±Infinity are counts above the maximum, or negative.
-    Ok(sno_core::batch_len(n as i128)?)
+/// Appends `bytes` to `buf`.
+pub(crate) fn put(buf: &mut Vec<u8>, bytes: &[u8]) {
+    reserve(buf, bytes.len());
+    let len = buf.len();
+    for (to, from) in buf.spare_capacity_mut().iter_mut().zip(bytes) {
+        to.write(*from);
+    }
+    // SAFETY: `reserve` made room for `bytes.len()` more bytes, all written just above.
+    unsafe { buf.set_len(len + bytes.len()) };
 }
 
-/// Checks a clock's name (the input: `precise` or `fast`, the core's names): nothing, or the
-/// core's `ERR_SNO_UNKNOWN_CLOCK` (sno's `Generator`; the format generators read it with
-/// their settings).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_clock(len: usize) -> i32 {
-    call(len, |name, _| clock_arg(name))
+/// Appends `n` zero bytes to `buf`.
+#[cfg(feature = "formats")]
+pub(crate) fn put_zeros(buf: &mut Vec<u8>, n: usize) {
+    reserve(buf, n);
+    let len = buf.len();
+    for to in buf.spare_capacity_mut().iter_mut().take(n) {
+        to.write(0);
+    }
+    // SAFETY: `reserve` made room for `n` more bytes, all written just above.
+    unsafe { buf.set_len(len + n) };
+}
+
+/// Appends the decimal digits of `n` (a minus sign first when `negative`).
+pub(crate) fn put_decimal(buf: &mut Vec<u8>, negative: bool, mut n: u64) {
+    let mut digits = [0u8; 21];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(digit) = digits.get_mut(at) {
+            *digit = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        at -= 1;
+        if let Some(sign) = digits.get_mut(at) {
+            *sign = b'-';
+        }
+    }
+    put(buf, digits.get(at..).unwrap_or_default());
+}
+
+/// Text written into an output with `core::fmt` (`write!`; `formats.wasm` only).
+#[cfg(feature = "formats")]
+pub(crate) struct Text<'a>(pub(crate) &'a mut Vec<u8>);
+
+#[cfg(feature = "formats")]
+impl core::fmt::Write for Text<'_> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        put(self.0, s.as_bytes());
+        Ok(())
+    }
 }

@@ -1,352 +1,357 @@
-//! Every format's value surface, written once over the core's model (`IdFormat`): strict
-//! decoding to the canonical text, the binary form, the integer, the named fields, the time,
-//! the order, and the process-wide generators. Each export takes the format's index in
-//! `Format::ALL`; [`dispatch`] runs the generic operation with that format's type (every
-//! format of the table in `formats.wasm`, sno alone in `sno.wasm`).
+//! Every format's value surface (`formats.wasm`), written once over the core's model of any
+//! format ([`AnyId`]), and what single formats have beyond it: one export, `sno_op`, whose first
+//! argument says what to do ([`Op`]), so that the core's dispatch over the formats is in the
+//! module once.
 
-use std::fmt::Write;
+use alloc::string::ToString;
+use alloc::vec::Vec;
+use core::fmt::Write;
 
-#[cfg(feature = "formats")]
-use sno_core::AnyId;
-use sno_core::model::MAX_TEXT_LEN;
-use sno_core::{Error as SnoError, FieldInput, FieldKind, FieldValue, Format, IdFormat};
+use sno_core::model::{CamelCase, MAX_BINARY_LEN};
+use sno_core::nanoflake::Nanoflake;
+use sno_core::scru160::{self, Scru160Id};
+use sno_core::typeid::{self, TypeId};
+use sno_core::ulidflake::UlidFlake;
+use sno_core::uuid7::Uuid7;
+use sno_core::{AnyId, Error as SnoError, Field, FieldKind, FieldValue, Format};
 
-use crate::errors::{Fail, R, range_error, type_error};
-use crate::io::call;
+use crate::errors::{Class, Fail, R, range_error};
+use crate::io::{Text, call, put};
 
-/// An operation written once over [`IdFormat`], run by [`dispatch`] for one format's type.
-pub(crate) trait Op {
-    /// What the operation gives.
-    type Out;
-    /// Runs the operation with `T`, the type of the format asked for.
-    fn run<T: IdFormat>(self) -> R<Self::Out>;
+/// What `sno_op` does with its input (`formats.js` names the same numbers). "The value" is the
+/// input decoded strictly as a value of the format given.
+#[derive(Clone, Copy)]
+#[repr(u32)]
+enum Op {
+    /// The value's canonical text (`parse`).
+    Canonical = 0,
+    /// The value's binary form (`bytes`; `bigint` is read from it).
+    Bytes = 1,
+    /// The canonical text of the binary form (`fromBytes`).
+    FromBytes = 2,
+    /// The canonical text of the value whose binary form is the integer of these hexadecimal
+    /// digits (JavaScript's `value.toString(16)`: `fromBigInt`).
+    FromHex = 3,
+    /// The value's named fields, one line each: the JavaScript name, `=`, the value (a
+    /// number's decimal digits, a flag's `0` or `1`, a text); JavaScript reads each as the
+    /// table's `kind` says.
+    Fields = 4,
+    /// `unixMs unixNs` (Unix milliseconds and nanoseconds), or nothing for a value that does
+    /// not carry its epoch.
+    Time = 5,
+    /// The value made from its fields (`fromFields`): one input line per field the format is
+    /// made from (`AnyId::inputs`, in order; JavaScript checked each value's type): a number's
+    /// decimal digits (a minus sign first for a negative bigint), a flag's `0` or `1`, a text.
+    FromFields = 6,
+    /// The 128 bits as a hyphenated lower-case UUID (`uuid`).
+    Uuid = 7,
+    /// `index text` of the one format the input is written in (the core's detection).
+    Detect = 8,
+    /// Milliseconds since 1970 of a value of a format with an epoch, made with the epoch `arg`
+    /// (`unixMsAt`, `dateAt`: an integer in the `Date` range, JavaScript checked).
+    UnixMsAt = 9,
+    /// The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes.
+    Uuid7Lenient = 10,
+    /// SCRU160's 40 lower-case hex digits (`hex`).
+    Scru160Hex = 11,
+    /// The Nanoflake's 13-digit padded text (`padded`).
+    NanoflakePadded = 12,
+    /// The Nanoflake's reference timestamp (`referenceTimestampMs`: as the references read it).
+    NanoflakeReference = 13,
+    /// `<`, `=` or `>`: the order of two Nanoflakes (`a\nb`), whose text order is not value order.
+    NanoflakeCompare = 14,
+    /// A TypeID's 26-character suffix (`suffix`).
+    TypeIdSuffix = 15,
+    /// The TypeID of a prefix and a UUID (`TypeId.fromUuid`): the prefix, a newline, then a
+    /// UUIDv7's text (`t` first) or 16 bytes of any version (`b` first).
+    TypeIdFromUuid = 16,
+    /// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`).
+    UuidBytes = 17,
+    /// The index of the first invalid 16-byte sno text of the input (texts end to end), or
+    /// nothing when all are valid: one batch decode (`decodeMany`).
+    FirstInvalid = 18,
 }
 
-#[cfg(feature = "formats")]
-macro_rules! define_dispatch {
-    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
-        /// Runs `op` with the type of `format` (one arm per entry of the core's format table).
-        pub(crate) fn dispatch<O: Op>(format: Format, op: O) -> R<O::Out> {
-            match format {
-                $(Format::$variant => op.run::<$ty>(),)*
-                other => Err(range_error(format!("format {other} is not in this build's table"))),
-            }
-        }
-    };
+impl Op {
+    const ALL: [Op; 19] = [
+        Op::Canonical,
+        Op::Bytes,
+        Op::FromBytes,
+        Op::FromHex,
+        Op::Fields,
+        Op::Time,
+        Op::FromFields,
+        Op::Uuid,
+        Op::Detect,
+        Op::UnixMsAt,
+        Op::Uuid7Lenient,
+        Op::Scru160Hex,
+        Op::NanoflakePadded,
+        Op::NanoflakeReference,
+        Op::NanoflakeCompare,
+        Op::TypeIdSuffix,
+        Op::TypeIdFromUuid,
+        Op::UuidBytes,
+        Op::FirstInvalid,
+    ];
 }
-#[cfg(feature = "formats")]
-sno_core::for_each_format!(define_dispatch);
 
-/// Runs `op` with sno's type: `sno.wasm` holds no other format.
-#[cfg(not(feature = "formats"))]
-pub(crate) fn dispatch<O: Op>(format: Format, op: O) -> R<O::Out> {
-    match format {
-        Format::Sno => op.run::<sno_core::Id>(),
-        other => Err(range_error(format!("format {other} is not in sno.wasm"))),
-    }
-}
-
-/// The format at `index` of `Format::ALL`, or a `RangeError`.
+/// The format at `index` of `Format::ALL` (JavaScript passes only its own indexes).
 pub(crate) fn format_arg(index: u32) -> R<Format> {
     Format::ALL
         .get(index as usize)
         .copied()
-        .ok_or_else(|| range_error(format!("unknown format index {index}")))
+        .ok_or(range_error("unknown format index"))
 }
 
-/// Runs the operation `$op` for the format at `$index` on the input, writing what it gives.
-macro_rules! run {
-    ($index:expr, $op:ident, $len:expr) => {
-        call($len, |input, out| {
-            dispatch(format_arg($index)?, $op(input, out))
-        })
-    };
+/// The canonical text of `id`.
+pub(crate) fn put_text(out: &mut Vec<u8>, id: &AnyId) {
+    put(out, id.text().as_bytes());
 }
 
-/// The canonical text of `id` appended to `out`.
-pub(crate) fn put_text<T: IdFormat>(id: &T, out: &mut Vec<u8>) {
-    let mut buf = [0u8; MAX_TEXT_LEN];
-    let len = id.write_text(&mut buf);
-    out.extend_from_slice(&buf[..len]);
-}
-
-/// Text input as `&str` (JavaScript writes UTF-8; lone surrogates become U+FFFD).
-fn text(input: &[u8]) -> &str {
-    core::str::from_utf8(input).unwrap_or_default()
-}
-
-macro_rules! op {
-    ($name:ident, |$t:ident, $input:ident, $out:ident| $body:expr) => {
-        struct $name<'a>(&'a [u8], &'a mut Vec<u8>);
-        impl Op for $name<'_> {
-            type Out = ();
-            fn run<$t: IdFormat>(self) -> R<()> {
-                let ($input, $out) = (self.0, self.1);
-                $body
-            }
-        }
-    };
-}
-
-op!(Canonical, |T, input, out| {
-    put_text(&T::decode(input)?, out);
-    Ok(())
-});
-
-/// Strictly decodes the text and writes its canonical text (`parse`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_canonical(format: u32, len: usize) -> i32 {
-    run!(format, Canonical, len)
-}
-
-op!(ToBytes, |T, input, out| {
-    out.extend_from_slice(T::decode(input)?.as_slice());
-    Ok(())
-});
-
-/// The binary form of a canonical text (`bytes`; also `bigint`, read by JavaScript).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_to_bytes(format: u32, len: usize) -> i32 {
-    run!(format, ToBytes, len)
-}
-
-op!(FromBytes, |T, input, out| {
-    put_text(&T::from_slice(input)?, out);
-    Ok(())
-});
-
-/// The canonical text of the binary form (`fromBytes`).
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_from_bytes(format: u32, len: usize) -> i32 {
-    run!(format, FromBytes, len)
-}
-
-op!(FromInteger, |T, input, out| {
-    // The integer's hexadecimal digits (JavaScript's `value.toString(16)`): negative, or
-    // wider than the binary form, is a value the format cannot hold.
-    let digits = text(input);
-    let width = T::FORMAT.binary_len();
-    let digits = digits.trim_start_matches('0');
-    if digits.starts_with('-') || digits.len() > 2 * width {
-        return Err(Fail::Argument(SnoError::ValueOverflow));
-    }
-    let mut bytes = vec![0u8; width];
-    let padded = format!("{digits:0>w$}", w = 2 * width);
-    for (i, byte) in bytes.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&padded[2 * i..2 * i + 2], 16)
-            .map_err(|_| type_error("fromBigInt(value): value must be a bigint".to_owned()))?;
-    }
-    match T::from_slice(&bytes) {
-        Ok(id) => put_text(&id, out),
-        Err(e @ SnoError::ValueOverflow) => return Err(Fail::Argument(e)),
-        Err(e) => return Err(e.into()),
-    }
-    Ok(())
-});
-
-/// The canonical text of the value whose binary form is the integer of these hex digits
-/// (`fromBigInt`): a `RangeError` `ERR_SNO_VALUE_OVERFLOW` when the format cannot hold it.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_from_hex(format: u32, len: usize) -> i32 {
-    run!(format, FromInteger, len)
+/// The value of a hexadecimal digit.
+fn hex_digit(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
 }
 
 /// The widest number field a JavaScript number holds exactly; wider ones are bigints.
 const MAX_NUMBER_BITS: u8 = 53;
 
-op!(Fields, |T, input, out| {
-    let id = T::decode(input)?;
-    let mut lines = String::new();
-    for field in id.fields().iter() {
-        let name = sno_core::model::CamelCase(field.name);
-        let _ = match field.value {
-            FieldValue::Uint(v) if field.bits <= MAX_NUMBER_BITS => writeln!(lines, "n{name}={v}"),
-            FieldValue::Uint(v) => writeln!(lines, "b{name}={v}"),
-            FieldValue::Bool(b) => writeln!(lines, "f{name}={}", u8::from(b)),
-            FieldValue::Text(t) => writeln!(lines, "s{name}={t}"),
-        };
-    }
-    out.extend_from_slice(lines.as_bytes());
-    Ok(())
-});
-
-/// The named fields of a canonical text, one line each: a kind letter (`n` number, `b`
-/// bigint, `f` flag, `s` string), the JavaScript (camel-case) name, `=`, the value.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_fields(format: u32, len: usize) -> i32 {
-    run!(format, Fields, len)
-}
-
-op!(Time, |T, input, out| {
-    let id = T::decode(input)?;
-    if let (Some(ms), Some(ns)) = (id.unix_ms(), id.unix_ns()) {
-        let _ = write!(out_text(out), "{ms} {ns}");
-    }
-    Ok(())
-});
-
-/// A `fmt::Write` over the output bytes.
-struct Out<'a>(&'a mut Vec<u8>);
-
-impl Write for Out<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
+/// The JavaScript type of a field's value: `number` (at most 53 bits), `bigint`, `boolean` or
+/// `string`.
+pub(crate) fn js_type(field: &Field<'_>) -> &'static str {
+    match field.value {
+        FieldValue::Uint(_) if field.bits <= MAX_NUMBER_BITS => "number",
+        FieldValue::Uint(_) => "bigint",
+        FieldValue::Bool(_) => "boolean",
+        FieldValue::Text(_) => "string",
     }
 }
 
-fn out_text(out: &mut Vec<u8>) -> Out<'_> {
-    Out(out)
+/// A value of `format` to read what its values have from (the table: `sno_formats`): for a
+/// 128-bit format the UUIDv7 whose fields are all zero (a value of every 128-bit format, whose
+/// time a format over UUIDs reads), else the zero value.
+pub(crate) fn sample(format: Format) -> R<AnyId> {
+    let zero = [0u8; MAX_BINARY_LEN];
+    let v7 = Uuid7::from_fields(0, 0, 0)?;
+    Ok(AnyId::from_slice_as(format, v7.as_bytes()).or_else(|_| {
+        AnyId::from_slice_as(format, zero.get(..format.binary_len()).unwrap_or_default())
+    })?)
 }
 
-/// `unixMs unixNs` of a canonical text (Unix milliseconds and nanoseconds), or nothing for a
-/// value that does not carry its epoch.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_time(format: u32, len: usize) -> i32 {
-    run!(format, Time, len)
+/// The camel-case name of a core name, as JavaScript names it.
+pub(crate) fn camel(name: &str) -> alloc::string::String {
+    CamelCase(name).to_string()
 }
 
-/// Where two canonical texts meet in the input of `sno_fmt_compare`.
-const SEPARATOR: u8 = b'\n';
-
-op!(Compare, |T, input, out| {
+/// The input split at its first newline.
+fn two(input: &[u8]) -> (&[u8], &[u8]) {
     let at = input
         .iter()
-        .position(|b| *b == SEPARATOR)
+        .position(|b| *b == b'\n')
         .unwrap_or(input.len());
-    let (a, b) = (
-        T::decode(&input[..at])?,
-        T::decode(input.get(at + 1..).unwrap_or(&[]))?,
-    );
-    out.push(match a.cmp(&b) {
-        core::cmp::Ordering::Less => b'<',
-        core::cmp::Ordering::Equal => b'=',
-        core::cmp::Ordering::Greater => b'>',
-    });
-    Ok(())
-});
-
-/// `<`, `=` or `>`: the order of the values of two canonical texts (given as `a\nb`), for the
-/// formats whose text order is not value order.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_compare(format: u32, len: usize) -> i32 {
-    run!(format, Compare, len)
+    let (a, b) = input.split_at(at);
+    (a, b.get(1..).unwrap_or_default())
 }
 
-#[cfg(feature = "formats")]
-/// One value of `format`'s process-wide generator, appended to `out` without waiting (a used-up
-/// millisecond is the core's retryable error at once: the synchronous calls never wait).
-pub(crate) fn global_text(format: Format, out: &mut Vec<u8>) -> R<()> {
-    let id = AnyId::try_new_nonblocking(format)
-        .ok_or_else(|| range_error(format!("{format} has no process-wide generator")))??;
-    let mut buf = [0u8; MAX_TEXT_LEN];
-    let len = id.write_text(&mut buf);
-    out.extend_from_slice(&buf[..len]);
-    Ok(())
-}
-
-#[cfg(feature = "formats")]
-/// `n` values of `format`'s process-wide generator, their texts end to end (`newStrings`,
-/// `newMany`): `n` checked first; the first failure ends the batch.
+/// Does `op` (a number of [`Op`]) for `format` (an index of `Format::ALL`) on the input; `arg`
+/// is `UnixMsAt`'s epoch.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_new_text(format: u32, n: f64) -> i32 {
-    crate::io::output(|out| {
+pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
+    call(len, |input, out| {
+        let op = *Op::ALL
+            .get(op as usize)
+            .ok_or(range_error("unknown operation"))?;
         let format = format_arg(format)?;
-        let n = crate::io::batch_count(n)?;
-        for _ in 0..n {
-            global_text(format, out)?;
-        }
+        let mut text = Text(out);
+        let _ = match op {
+            Op::Canonical => write!(text, "{}", AnyId::parse_as(format, input)?.text()),
+            Op::Bytes => {
+                put(text.0, AnyId::parse_as(format, input)?.as_slice());
+                Ok(())
+            }
+            Op::FromBytes => write!(text, "{}", AnyId::from_slice_as(format, input)?.text()),
+            Op::FromHex => write!(text, "{}", from_hex(format, input)?.text()),
+            Op::Fields => {
+                let id = AnyId::parse_as(format, input)?;
+                for field in id.fields().iter() {
+                    let _ = write!(text, "{}=", CamelCase(field.name));
+                    let _ = match field.value {
+                        FieldValue::Uint(v) => writeln!(text, "{v}"),
+                        FieldValue::Bool(b) => writeln!(text, "{}", u8::from(b)),
+                        FieldValue::Text(t) => writeln!(text, "{t}"),
+                    };
+                }
+                Ok(())
+            }
+            Op::Time => {
+                let id = AnyId::parse_as(format, input)?;
+                match (id.unix_ms(), id.unix_ns()) {
+                    (Some(ms), Some(ns)) => write!(text, "{ms} {ns}"),
+                    _ => Ok(()),
+                }
+            }
+            Op::FromFields => write!(text, "{}", from_fields(format, input)?.text()),
+            Op::Uuid => {
+                let bytes: [u8; 16] = AnyId::parse_as(format, input)?
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| range_error("the format's values are not 128 bits"))?;
+                for (i, b) in bytes.iter().enumerate() {
+                    let _ = write!(
+                        text,
+                        "{}{b:02x}",
+                        if matches!(i, 4 | 6 | 8 | 10) { "-" } else { "" }
+                    );
+                }
+                Ok(())
+            }
+            Op::Detect => {
+                let id = AnyId::detect(input)?;
+                let index = Format::ALL
+                    .iter()
+                    .position(|f| *f == id.format())
+                    .unwrap_or(0);
+                write!(text, "{index} {}", id.text())
+            }
+            Op::UnixMsAt => {
+                let epoch = arg as i64;
+                let ms = match format {
+                    Format::UlidFlake => UlidFlake::decode(input)?.unix_ms_at(epoch),
+                    Format::Nanoflake => Nanoflake::decode(input)?.unix_ms_at(epoch),
+                    _ => return Err(range_error("the format's values carry their epoch")),
+                };
+                write!(text, "{ms}")
+            }
+            Op::Uuid7Lenient => write!(
+                text,
+                "{}",
+                AnyId::from(Uuid7::decode_lenient(input)?).text()
+            ),
+            Op::Scru160Hex => {
+                let mut buf = [0u8; scru160::HEX_LEN];
+                text.write_str(Scru160Id::decode(input)?.encode_hex(&mut buf))
+            }
+            Op::NanoflakePadded => {
+                put(text.0, &Nanoflake::decode(input)?.encode_padded());
+                Ok(())
+            }
+            Op::NanoflakeReference => {
+                write!(text, "{}", Nanoflake::decode(input)?.reference_timestamp())
+            }
+            Op::NanoflakeCompare => {
+                let (a, b) = two(input);
+                let order = Nanoflake::decode(a)?.cmp(&Nanoflake::decode(b)?);
+                text.write_str(match order {
+                    core::cmp::Ordering::Less => "<",
+                    core::cmp::Ordering::Equal => "=",
+                    core::cmp::Ordering::Greater => ">",
+                })
+            }
+            Op::TypeIdSuffix => {
+                let mut buf = [0u8; typeid::SUFFIX_LEN];
+                text.write_str(TypeId::decode(input)?.encode_suffix(&mut buf))
+            }
+            Op::TypeIdFromUuid => {
+                let (prefix, rest) = two(input);
+                let bytes = match rest.split_first() {
+                    Some((b't', uuid)) => Uuid7::decode(uuid)?.to_bytes(),
+                    Some((_, bytes)) => TypeId::from_slice(bytes)?.uuid_bytes(),
+                    None => TypeId::from_slice(&[])?.uuid_bytes(),
+                };
+                let prefix = core::str::from_utf8(prefix).unwrap_or_default();
+                let id = TypeId::from_uuid(prefix, bytes).map_err(Fail::Argument)?;
+                write!(text, "{}", AnyId::from(id).text())
+            }
+            Op::UuidBytes => {
+                uuid_bytes(input, text.0)?;
+                Ok(())
+            }
+            Op::FirstInvalid => {
+                let mut ids = Vec::new();
+                ids.resize(input.len() / sno_core::ENCODED_LEN, sno_core::Id::ZERO);
+                match sno_core::Id::decode_many(input, &mut ids) {
+                    Ok(()) => Ok(()),
+                    Err(e) => write!(text, "{}", sno_core::Id::batch_index(&e).ok_or(e)?),
+                }
+            }
+        };
         Ok(())
     })
 }
 
-/// The value of `format` with the named fields of the input (lines `name=value`, the
-/// JavaScript names `fields()` gives): `fromFields`, the core's `from_fields` of the format.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_from_fields(format: u32, len: usize) -> i32 {
-    call(len, |input, out| {
-        let format = format_arg(format)?;
-        let lines: Vec<(&str, &str)> = text(input)
-            .lines()
-            .filter_map(|l| l.split_once('='))
-            .collect();
-        let get = |input: &FieldInput| -> R<FieldValue<'_>> {
-            let js = sno_core::model::CamelCase(input.name).to_string();
-            let value = lines
-                .iter()
-                .find(|(n, _)| *n == js)
-                .map(|(_, v)| *v)
-                .ok_or_else(|| type_error(format!("fromFields(fields): fields.{js} is missing")))?;
-            Ok(match input.kind {
-                FieldKind::Bool => FieldValue::Bool(value == "1"),
-                FieldKind::Text => FieldValue::Text(value),
-                _ => FieldValue::Uint(
-                    value
-                        .parse::<u128>()
-                        .map_err(|_| Fail::Argument(SnoError::ValueOverflow))?,
-                ),
-            })
-        };
-        from_fields(format, get, out)
+/// The value of `format` whose binary form is the integer of the hexadecimal digits `input`: a
+/// `RangeError` `ERR_SNO_VALUE_OVERFLOW` for a negative integer or one wider than the binary
+/// form, or where the format refuses the value as above its maximum.
+fn from_hex(format: Format, input: &[u8]) -> R<AnyId> {
+    let width = format.binary_len();
+    let start = input.iter().position(|c| *c != b'0').unwrap_or(input.len());
+    let digits = input.get(start..).unwrap_or_default();
+    if digits.first() == Some(&b'-') || digits.len() > 2 * width {
+        return Err(Fail::Argument(SnoError::ValueOverflow));
+    }
+    let mut bytes = [0u8; MAX_BINARY_LEN];
+    for (i, c) in digits.iter().rev().enumerate() {
+        let d = hex_digit(*c).ok_or(Fail::Own {
+            class: Class::TypeError,
+            code: "ERR_INVALID_ARG_TYPE",
+            message: "fromBigInt(value): value must be a bigint",
+        })?;
+        if let Some(byte) = bytes.get_mut(width - 1 - i / 2) {
+            *byte |= d << (4 * (i % 2));
+        }
+    }
+    AnyId::from_slice_as(format, bytes.get(..width).unwrap_or_default()).map_err(|e| match e {
+        SnoError::ValueOverflow => Fail::Argument(e),
+        e => Fail::Core(e),
     })
 }
 
-/// Writes the text of the value of `format` made from the fields `get` gives: every format's
-/// through the core's `AnyId::from_fields` (formats.wasm).
-#[cfg(feature = "formats")]
-fn from_fields<'v>(
-    format: Format,
-    get: impl FnMut(&FieldInput) -> R<FieldValue<'v>>,
-    out: &mut Vec<u8>,
-) -> R<()> {
-    let made = AnyId::from_fields(format, get)?.map_err(Fail::Argument)?;
-    let mut buf = [0u8; MAX_TEXT_LEN];
-    let len = made.write_text(&mut buf);
-    out.extend_from_slice(&buf[..len]);
-    Ok(())
+/// The value of `format` made from the fields of `input` (see [`Op::FromFields`]): the core's
+/// `AnyId::from_fields`; its refusal (a number above its field's width, a time outside the
+/// format's range) is about the fields given, a `RangeError`.
+fn from_fields(format: Format, input: &[u8]) -> R<AnyId> {
+    let overflow = Fail::Argument(SnoError::ValueOverflow);
+    let text = core::str::from_utf8(input).map_err(|_| overflow)?;
+    let mut lines = text.split('\n');
+    AnyId::from_fields(format, |input| -> R<FieldValue<'_>> {
+        let value = lines.next().unwrap_or_default();
+        Ok(match input.kind {
+            FieldKind::Bool => FieldValue::Bool(value == "1"),
+            FieldKind::Text => FieldValue::Text(value),
+            _ => FieldValue::Uint(value.parse::<u128>().map_err(|_| overflow)?),
+        })
+    })?
+    .map_err(Fail::Argument)
 }
 
-/// Writes the text of the sno ID made from the fields `get` gives (sno.wasm: the core's
-/// `FromFields` of `Id`, as `AnyId::from_fields` calls it).
-#[cfg(not(feature = "formats"))]
-fn from_fields<'v>(
-    format: Format,
-    mut get: impl FnMut(&FieldInput) -> R<FieldValue<'v>>,
-    out: &mut Vec<u8>,
-) -> R<()> {
-    use sno_core::FromFields;
-    if format != Format::Sno {
-        return Err(range_error(format!("format {format} is not in sno.wasm")));
-    }
-    let mut args = Vec::new();
-    for input in sno_core::Id::INPUTS {
-        args.push(get(input)?);
-    }
-    put_text(
-        &sno_core::Id::from_inputs(&args).map_err(Fail::Argument)?,
-        out,
-    );
-    Ok(())
-}
+/// Characters of a hyphenated UUID text.
+const UUID_TEXT_LEN: usize = 36;
 
-op!(Info, |T, _input, out| {
-    // A value to read the field list from: the UUIDv7 whose fields are all zero (a value of
-    // every 128-bit format), else the zero value.
-    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
-    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0)?;
-    let sample =
-        T::from_slice(v7.as_bytes()).or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))?;
-    let mut text = String::from(T::FORMAT.node_class());
-    for field in sample.fields().iter() {
-        let _ = write!(text, " {}", sno_core::model::CamelCase(field.name));
+/// The 16 bytes of the hyphenated UUID text `input`, or the core's `InvalidLength` /
+/// `InvalidByte` (with the byte's position) as for any other text.
+fn uuid_bytes(input: &[u8], out: &mut Vec<u8>) -> R<()> {
+    if input.len() != UUID_TEXT_LEN {
+        return Err(SnoError::InvalidLength {
+            expected: UUID_TEXT_LEN,
+            actual: input.len(),
+        }
+        .into());
     }
-    out.extend_from_slice(text.as_bytes());
+    let mut high = None;
+    for (position, &byte) in input.iter().enumerate() {
+        let invalid = SnoError::InvalidByte { position, byte };
+        if matches!(position, 8 | 13 | 18 | 23) {
+            if byte != b'-' {
+                return Err(invalid.into());
+            }
+            continue;
+        }
+        let d = hex_digit(byte).ok_or(invalid)?;
+        match high.take() {
+            None => high = Some(d),
+            Some(h) => put(out, &[h << 4 | d]),
+        }
+    }
     Ok(())
-});
-
-/// The format's class name (the core's `Format::node_class`) and its fields' JavaScript
-/// names, space-separated: what the JavaScript class is built from.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_info(format: u32) -> i32 {
-    run!(format, Info, 0)
 }

@@ -67,7 +67,7 @@ test('errors: the core code, message and class, with their properties', () => {
   assert.throws(() => sno.Id.parse('short'), (e) => e.code === 'ERR_SNO_INVALID_LENGTH' && e.position === 5)
   assert.throws(() => sno.newStrings(2 ** 25), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_BATCH_TOO_LARGE' && e.max === 2 ** 24)
   assert.throws(() => new sno.Generator({ clock: 'slow' }), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_UNKNOWN_CLOCK')
-  assert.throws(() => new sno.nanoflake.Generator({ epochMs: 0, generatorId: 2000 }), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_INVALID_ARGUMENT' && /generator_id/.test(e.message))
+  assert.throws(() => new sno.nanoflake.Generator({ epochMs: 0, generatorId: 2000 }), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_INVALID_ARGUMENT' && /generatorId/.test(e.message))
   assert.throws(() => sno.Uuid7.fromBigInt(-1n), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_VALUE_OVERFLOW')
   assert.throws(() => sno.TypeId.generate('User'), (e) => e.constructor === RangeError && e.code === 'ERR_SNO_INVALID_PREFIX')
   assert.throws(() => sno.detect('!'), (e) => e.code === 'ERR_SNO_UNRECOGNIZED_FORMAT')
