@@ -5,7 +5,7 @@
 // table gives them), sno's `Generator`, `newId`, `newIds`, the batch codecs, and `detect`. A value
 // is an object holding its canonical text; every codec, field, time and generator is a call
 // into the module (`sno_op` and the generators' exports): no format's layout is written here.
-import { count, describe, int, meta, rangeError, split, typeError, wrap } from './runtime.js'
+import { ascii, bytes, count, describe, int, meta, out, put, rangeError, split, typeError, wrap } from './runtime.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
 
@@ -41,10 +41,10 @@ const UUID_BYTES = 17
 const FIRST_INVALID = 18
 
 /** `op` of format `f` on `input` (a string or bytes), its output as text. */
-const op = (code, f, input, arg = 0) => x.out(e.sno_op(code, f, x.put(input), arg))
+const op = (code, f, input, arg = 0) => out(x, e.sno_op(code, f, put(x, input), arg))
 
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
-const TABLE = JSON.parse(x.out(e.sno_formats()))
+const TABLE = JSON.parse(out(x, e.sno_formats()))
 
 /** The core's default longest wait of a generator, in milliseconds. */
 const DEFAULT_MAX_WAIT_MS = e.sno_default_max_wait_ms()
@@ -240,7 +240,7 @@ function defineClass(info) {
 
     /** The binary form, as new bytes. */
     get bytes() {
-      return x.bytes(e.sno_op(BYTES, f, x.put(this.toString()), 0))
+      return bytes(x, e.sno_op(BYTES, f, put(x, this.toString()), 0))
     }
 
     /** The binary form as one unsigned big-endian integer. */
@@ -293,7 +293,7 @@ function defineClass(info) {
   if (info.columnType === 'uuid') {
     /** Takes the 128 bits from a hyphenated UUID text (either case, any version bits the format allows). */
     Cls.fromUuid = function fromUuid(uuid) {
-      const bytes = x.bytes(e.sno_op(UUID_BYTES, f, x.put(text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
+      const bytes = bytes(x, e.sno_op(UUID_BYTES, f, put(x, text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
       return new Cls(op(FROM_BYTES, f, bytes), TRUSTED)
     }
   }
@@ -328,7 +328,7 @@ function getters(Cls, table) {
 
 /** A new TypeID's text with `prefix` and a UUIDv7 of the process-wide generator. */
 function typeidNewString(prefix) {
-  return x.out(e.sno_typeid_new(x.put(text(prefix, 'TypeId.generate(prefix): prefix'))))
+  return out(x, e.sno_typeid_new(put(x, text(prefix, 'TypeId.generate(prefix): prefix'))))
 }
 
 /**
@@ -437,29 +437,29 @@ function namespace(info) {
           else lines.push(String(int(`${where}: option ${key}`, value, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)))
         }
         this.#maxWaitMs = int(`${where}: option maxWaitMs`, o.maxWaitMs, 0, 2 ** 31 - 1, DEFAULT_MAX_WAIT_MS)
-        this.#handle = Number(x.out(e.sno_fmt_gen_new(f, x.put(lines.join('\n')))))
+        this.#handle = Number(out(x, e.sno_fmt_gen_new(f, put(x, lines.join('\n')))))
         FREE.register(this, this.#handle)
       }
 
       /** The next value, greater than every earlier one of this generator; where the native
        * package would wait (a used-up millisecond), the core's retryable error at once. */
       next() {
-        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next(this.#handle)))
+        return Cls[MAKE](ascii(x, e.sno_fmt_gen_next(this.#handle)))
       }
 
       /** Like next: the core's error (ERR_SNO_RANDOMNESS_EXHAUSTED, …, with `retryAtUnixNs`) where it would wait. */
       tryNext() {
-        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next(this.#handle)))
+        return Cls[MAKE](ascii(x, e.sno_fmt_gen_next(this.#handle)))
       }
 
       /** Like next, but waits with a timer (the core's wait policy) and returns a Promise. */
       async nextAsync() {
-        return Cls[MAKE](await waiting((budget, deadline) => x.out(e.sno_fmt_gen_step(this.#handle, budget, deadline)), this.#maxWaitMs))
+        return Cls[MAKE](await waiting((budget, deadline) => out(x, e.sno_fmt_gen_step(this.#handle, budget, deadline)), this.#maxWaitMs))
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
       nextAt(unixMs) {
-        return Cls[MAKE](x.ascii(e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAt: unixMs', unixMs, -8.64e15, 8.64e15))))
+        return Cls[MAKE](ascii(x, e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAt: unixMs', unixMs, -8.64e15, 8.64e15))))
       }
 
       /** The longest `nextAsync` waits, in milliseconds. */
@@ -470,9 +470,9 @@ function namespace(info) {
   }
   if (info.hasGlobal) {
     const width = info.textLen ?? info.maxTextLen
-    const strings = (n) => split(x.out(e.sno_fmt_new_text(f, count(n, 'newStrings'))), width)
-    ns.new = () => Cls[MAKE](x.ascii(e.sno_fmt_new(f)))
-    ns.newString = () => x.ascii(e.sno_fmt_new(f))
+    const strings = (n) => split(out(x, e.sno_fmt_new_text(f, count(n, 'newStrings'))), width)
+    ns.new = () => Cls[MAKE](ascii(x, e.sno_fmt_new(f)))
+    ns.newString = () => ascii(x, e.sno_fmt_new(f))
     ns.newStrings = (n) => strings(n)
     ns.newMany = (n) => strings(n).map((t) => Cls[MAKE](t))
   }
@@ -565,24 +565,24 @@ export class Generator {
     const ptr = e.sno_io(room + 64)
     const { written } = new TextEncoder().encodeInto(clock, new Uint8Array(e.memory.buffer, ptr, room))
     if (snapshot !== undefined) new Float64Array(e.memory.buffer, ptr + room, 8).set(snapshot)
-    this.#handle = Number(x.out(e.sno_gen_new(written, partition ?? -1, sequenceMin, sequenceMax, maxWaitMs, snapshot === undefined ? 0 : ptr + room)))
+    this.#handle = Number(out(x, e.sno_gen_new(written, partition ?? -1, sequenceMin, sequenceMax, maxWaitMs, snapshot === undefined ? 0 : ptr + room)))
     SNO_FREE.register(this, this.#handle)
   }
 
   /** The next ID, or at once the core's error where the native `next` would wait (a page cannot sleep). */
   next(m) {
-    return Id[MAKE](x.ascii(e.sno_gen_next(this.#handle, meta(m, 'Generator.next'))))
+    return Id[MAKE](ascii(x, e.sno_gen_next(this.#handle, meta(m, 'Generator.next'))))
   }
 
   /** The next ID, or at once the core's error (ERR_SNO_SEQUENCE_EXHAUSTED, …, with `retryAtUnixNs`). */
   tryNext(m) {
-    return Id[MAKE](x.ascii(e.sno_gen_next(this.#handle, meta(m, 'Generator.tryNext'))))
+    return Id[MAKE](ascii(x, e.sno_gen_next(this.#handle, meta(m, 'Generator.tryNext'))))
   }
 
   /** The next ID; waits with a timer (the core's wait policy) for at most `maxWaitMs`. */
   async nextAsync(m) {
     const mm = meta(m, 'Generator.nextAsync')
-    return Id[MAKE](await waiting((budget, deadline) => x.out(e.sno_gen_step(this.#handle, mm, budget, deadline)), this.maxWaitMs))
+    return Id[MAKE](await waiting((budget, deadline) => out(x, e.sno_gen_step(this.#handle, mm, budget, deadline)), this.maxWaitMs))
   }
 
   /** An ID for the time of a `Date`, with its own wrapping sequence. */
@@ -590,12 +590,12 @@ export class Generator {
     const mm = meta(m, 'Generator.nextWithTime')
     if (!(date instanceof Date)) throw typeError(`Generator.nextWithTime(meta, date): date must be a Date, got ${describe(date)}`)
     if (!Number.isFinite(date.getTime())) throw rangeError('Generator.nextWithTime(meta, date): date is an Invalid Date')
-    return Id[MAKE](x.ascii(e.sno_gen_next_with_time(this.#handle, mm, date.getTime())))
+    return Id[MAKE](ascii(x, e.sno_gen_next_with_time(this.#handle, mm, date.getTime())))
   }
 
   /** partition, capacity, maxWaitMs, the snapshot's eight fields, the stats' five counters. */
   #state() {
-    return x.out(e.sno_gen_state(this.#handle)).split(' ').map(Number)
+    return out(x, e.sno_gen_state(this.#handle)).split(' ').map(Number)
   }
 
   /** The state to restore a generator from (`new Generator({ snapshot })`). */

@@ -10,7 +10,7 @@ const encoder = new TextEncoder()
 
 /** The error a failed export left (`sno_error`: class, code, message, `name=value` lines). */
 function thrown(x) {
-  const [name, code, message, ...props] = x.out(x.exports.sno_error()).split('\n')
+  const [name, code, message, ...props] = out(x, x.exports.sno_error()).split('\n')
   const error = new (name === 'RangeError' ? RangeError : name === 'TypeError' ? TypeError : Error)(message)
   error.code = code
   for (const line of props) {
@@ -24,10 +24,12 @@ function thrown(x) {
 }
 
 /**
- * An instance of `module` (a compiled WebAssembly.Module) with its wrappers. Its imports: the
- * clock is `Date.now()` (every format's time field is a whole number of milliseconds, so a
- * finer clock would change no ID; docs/wasm.md), the randomness `crypto.getRandomValues` (it
- * seeds the core's CSPRNG and draws default partitions; at most 65 536 bytes per call).
+ * An instance of `module` (a compiled WebAssembly.Module): `{ exports, view() }`, the bytes of
+ * its memory (a new view once the memory grew). Its imports: the clock is `Date.now()` (every
+ * format's time field is a whole number of milliseconds, so a finer clock would change no ID;
+ * docs/wasm.md), the randomness `crypto.getRandomValues` (it seeds the core's CSPRNG and draws
+ * default partitions; at most 65 536 bytes per call). The functions below read and write
+ * through it; separate, so that a bundler keeps only those a page calls.
  */
 export function wrap(module) {
   let bytes = new Uint8Array(0)
@@ -40,39 +42,40 @@ export function wrap(module) {
       },
     },
   })
-  const x = {
-    exports,
-    /** Writes `input` (a string as UTF-8, or bytes) into the I/O buffer; its length. */
-    put(input) {
-      if (typeof input === 'string') {
-        // UTF-8 takes at most 3 bytes per UTF-16 unit.
-        const ptr = exports.sno_io(input.length * 3)
-        return encoder.encodeInto(input, view().subarray(ptr, ptr + input.length * 3)).written
-      }
-      const ptr = exports.sno_io(input.length)
-      view().set(input, ptr)
-      return input.length
-    },
-    /** The output of an export that returned `len` (-1: its failure, thrown), as new bytes. */
-    bytes(len) {
-      if (len < 0) throw thrown(x)
-      const at = exports.sno_io_ptr()
-      return view().slice(at, at + len)
-    },
-    /** The same, as text. */
-    out(len) {
-      if (len < 0) throw thrown(x)
-      const at = exports.sno_io_ptr()
-      return decoder.decode(view().subarray(at, at + len))
-    },
-    /** The same, for an output known to be ASCII (a value's text): quicker than a TextDecoder. */
-    ascii(len) {
-      if (len < 0) throw thrown(x)
-      const at = exports.sno_io_ptr()
-      return String.fromCharCode.apply(null, view().subarray(at, at + len))
-    },
+  return { exports, view }
+}
+
+/** Writes `input` (a string as UTF-8, or bytes) into the I/O buffer of `x`; its length. */
+export function put(x, input) {
+  if (typeof input === 'string') {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const ptr = x.exports.sno_io(input.length * 3)
+    return encoder.encodeInto(input, x.view().subarray(ptr, ptr + input.length * 3)).written
   }
-  return x
+  const ptr = x.exports.sno_io(input.length)
+  x.view().set(input, ptr)
+  return input.length
+}
+
+/** The output of an export of `x` that returned `len` (-1: its failure, thrown), as new bytes. */
+export function bytes(x, len) {
+  if (len < 0) throw thrown(x)
+  const at = x.exports.sno_io_ptr()
+  return x.view().slice(at, at + len)
+}
+
+/** The same, as text. */
+export function out(x, len) {
+  if (len < 0) throw thrown(x)
+  const at = x.exports.sno_io_ptr()
+  return decoder.decode(x.view().subarray(at, at + len))
+}
+
+/** The same, for an output known to be ASCII (a value's text): quicker than a TextDecoder. */
+export function ascii(x, len) {
+  if (len < 0) throw thrown(x)
+  const at = x.exports.sno_io_ptr()
+  return String.fromCharCode.apply(null, x.view().subarray(at, at + len))
 }
 
 /** A TypeError with code ERR_INVALID_ARG_TYPE (an argument of the wrong type), or `code`. */

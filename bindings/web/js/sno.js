@@ -1,7 +1,7 @@
 // sno's process-wide generator in the web build (docs/wasm.md), over sno.wasm: `newString` and
 // `newStrings`. A page that imports only these ships this file, runtime.js and sno.wasm; `Id`,
 // `newId`, `Generator` and the batch codecs are formats.js's (formats.wasm holds every codec).
-import { count, meta, split, wrap } from './runtime.js'
+import { ascii, count, meta, out, split, wrap } from './runtime.js'
 import { module } from './load/sno.js'
 
 const x = wrap(module)
@@ -13,12 +13,12 @@ const e = x.exports
  * the core's `ERR_SNO_SEQUENCE_EXHAUSTED` with `retryAtUnixNs` (`Generator#nextAsync` waits).
  */
 export function newString(m) {
-  return x.ascii(e.sno_new(m === undefined ? 0 : meta(m, 'newString')))
+  return ascii(x, e.sno_new(m === undefined ? 0 : meta(m, 'newString')))
 }
 
 /** `n` new IDs' texts, made and encoded in one call (at most MAX_BATCH: the core checks). */
 export function newStrings(n, m) {
-  return split(x.out(e.sno_new_text(count(n, 'newStrings'), meta(m, 'newStrings'))), 16)
+  return split(out(x, e.sno_new_text(count(n, 'newStrings'), meta(m, 'newStrings'))), 16)
 }
 
 /**
@@ -28,6 +28,6 @@ export function newStrings(n, m) {
  */
 export function defaultPartition() {
   const p = e.sno_partition()
-  if (p < 0) x.out(p)
+  if (p < 0) out(x, p)
   return p
 }

@@ -81,7 +81,8 @@ pub(crate) fn reserve(buf: &mut Vec<u8>, n: usize) {
     }
 }
 
-/// Appends `bytes` to `buf`.
+/// Appends `bytes` to `buf` (not inlined: one copy in the module).
+#[inline(never)]
 pub(crate) fn put(buf: &mut Vec<u8>, bytes: &[u8]) {
     reserve(buf, bytes.len());
     let len = buf.len();
@@ -104,7 +105,9 @@ pub(crate) fn put_zeros(buf: &mut Vec<u8>, n: usize) {
     unsafe { buf.set_len(len + n) };
 }
 
-/// Appends the decimal digits of `n` (a minus sign first when `negative`).
+/// Appends the decimal digits of `n` (a minus sign first when `negative`). Not inlined: once in
+/// the module for every property of an error.
+#[inline(never)]
 pub(crate) fn put_decimal(buf: &mut Vec<u8>, negative: bool, mut n: u64) {
     let mut digits = [0u8; 21];
     let mut at = digits.len();

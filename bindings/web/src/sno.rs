@@ -4,6 +4,8 @@
 //! one per-thread block as natively, and never waiting: where the native package would sleep
 //! (the 4 ms unit's 65 536 IDs used up), the core's retryable error at once.
 
+use alloc::vec::Vec;
+
 use sno_core::generator::Reservation;
 use sno_core::{Error, Generator, GeneratorBuilder, HostClock, Id};
 
@@ -59,13 +61,18 @@ fn next(meta: u32) -> R<Id> {
     })
 }
 
+/// Appends the next ID's text to `out` (one copy of the minting and encoding for both exports:
+/// inlined into each, it would be in the module twice).
+#[inline(never)]
+fn put_next(out: &mut Vec<u8>, meta: u32) -> R<()> {
+    put(out, &next(meta)?.encode_bytes());
+    Ok(())
+}
+
 /// A new ID's text (`newString`): 16 characters.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_new(meta: u32) -> i32 {
-    output(|out| {
-        put(out, &next(meta)?.encode_bytes());
-        Ok(())
-    })
+    output(|out| put_next(out, meta))
 }
 
 /// `n` new IDs' texts end to end (`newStrings`): `n` checked by the core first (at most
@@ -80,7 +87,7 @@ pub extern "C" fn sno_new_text(n: f64, meta: u32) -> i32 {
         let n = sno_core::batch_len((n as i64).into())?;
         reserve(out, n * sno_core::ENCODED_LEN);
         for _ in 0..n {
-            put(out, &next(meta)?.encode_bytes());
+            put_next(out, meta)?;
         }
         Ok(())
     })
