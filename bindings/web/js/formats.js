@@ -34,7 +34,7 @@ const UUID7_LENIENT = 10
 const SCRU160_HEX = 11
 const NANOFLAKE_PADDED = 12
 const NANOFLAKE_REFERENCE = 13
-const NANOFLAKE_COMPARE = 14
+const COMPARE = 14
 const TYPEID_SUFFIX = 15
 const TYPEID_FROM_UUID = 16
 const UUID_BYTES = 17
@@ -314,7 +314,7 @@ function defineClass(info) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
       if (!(other instanceof Cls)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
-      return { '<': -1, '=': 0, '>': 1 }[op(NANOFLAKE_COMPARE, f, `${this}\n${other}`)]
+      return { '<': -1, '=': 0, '>': 1 }[op(COMPARE, f, `${this}\n${other}`)]
     }
   }
   return Cls
@@ -512,7 +512,8 @@ export function encodeMany(ids) {
 /** Strictly decodes many texts in one batch; a bad item throws `Id.parse`'s error with `index`. */
 export function decodeMany(texts) {
   if (!Array.isArray(texts)) throw typeError(`decodeMany: texts must be an array, got ${typeof texts}`)
-  let limit = texts.findIndex((t) => typeof t !== 'string' || t.length !== 16)
+  // Up to the first item that cannot be 16 bytes of ASCII (its UTF-8 would shift the batch's items).
+  let limit = texts.findIndex((t) => typeof t !== 'string' || t.length !== 16 || !/^[\x00-\x7f]*$/.test(t))
   if (limit < 0) limit = texts.length
   const found = op(FIRST_INVALID, 0, texts.slice(0, limit).join(''))
   const bad = found !== '' ? Number(found) : limit < texts.length ? limit : -1

@@ -58,8 +58,9 @@ enum Op {
     NanoflakePadded = 12,
     /// The Nanoflake's reference timestamp (`referenceTimestampMs`: as the references read it).
     NanoflakeReference = 13,
-    /// `<`, `=` or `>`: the order of two Nanoflakes (`a\nb`), whose text order is not value order.
-    NanoflakeCompare = 14,
+    /// `<`, `=` or `>`: the order of two values (`a\nb`) of a format whose text order is not
+    /// value order (the Nanoflake's, TypeID's: the core's `Ord`).
+    Compare = 14,
     /// A TypeID's 26-character suffix (`suffix`).
     TypeIdSuffix = 15,
     /// The TypeID of a prefix and a UUID (`TypeId.fromUuid`): the prefix, a newline, then a
@@ -88,7 +89,7 @@ impl Op {
         Op::Scru160Hex,
         Op::NanoflakePadded,
         Op::NanoflakeReference,
-        Op::NanoflakeCompare,
+        Op::Compare,
         Op::TypeIdSuffix,
         Op::TypeIdFromUuid,
         Op::UuidBytes,
@@ -239,9 +240,15 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
             Op::NanoflakeReference => {
                 write!(text, "{}", Nanoflake::decode(input)?.reference_timestamp())
             }
-            Op::NanoflakeCompare => {
+            Op::Compare => {
                 let (a, b) = two(input);
-                let order = Nanoflake::decode(a)?.cmp(&Nanoflake::decode(b)?);
+                let order = match format {
+                    Format::Nanoflake => Nanoflake::decode(a)?.cmp(&Nanoflake::decode(b)?),
+                    Format::TypeId => TypeId::decode(a)?.cmp(&TypeId::decode(b)?),
+                    _ => AnyId::parse_as(format, a)?
+                        .as_slice()
+                        .cmp(AnyId::parse_as(format, b)?.as_slice()),
+                };
                 text.write_str(match order {
                     core::cmp::Ordering::Less => "<",
                     core::cmp::Ordering::Equal => "=",
