@@ -15,8 +15,8 @@ use sno_core::model::MAX_TEXT_LEN;
 use std::time::Duration;
 
 use sno_core::{
-    AnyGenerator, AnyId, Epoch, Error as SnoError, Field, FieldKind, FieldValue, Format, IdFormat,
-    Setting,
+    AnyGenerator, AnyId, Epoch, Error as SnoError, Field, FieldKind, FieldSpec, FieldValue, Format,
+    IdFormat, Setting,
 };
 
 use crate::args::{
@@ -69,12 +69,12 @@ pub(crate) fn camel_case(name: &str) -> String {
 const MAX_NUMBER_BITS: u8 = 53;
 
 /// The JavaScript type of a field's value: `number`, `bigint`, `boolean` or `string`.
-fn js_type(field: &Field<'_>) -> &'static str {
-    match field.value {
-        FieldValue::Uint(_) if field.bits <= MAX_NUMBER_BITS => "number",
-        FieldValue::Uint(_) => "bigint",
-        FieldValue::Bool(_) => "boolean",
-        FieldValue::Text(_) => "string",
+fn js_type(field: &FieldSpec) -> &'static str {
+    match field.kind {
+        FieldKind::Uint { bits } if bits <= MAX_NUMBER_BITS => "number",
+        FieldKind::Bool => "boolean",
+        FieldKind::Text => "string",
+        _ => "bigint",
     }
 }
 
@@ -141,42 +141,19 @@ pub struct FormatInfo {
     pub sqlite_type: String,
 }
 
-/// A value of `T` to read the field list from: for a 128-bit format the UUIDv7 whose fields
-/// are all zero (a value of every 128-bit format, and one whose time a format over UUIDs
-/// reads), else the zero value.
-fn sample<T: IdFormat>() -> Option<T> {
-    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0).ok()?;
-    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
-    T::from_slice(v7.as_bytes())
-        .or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
-        .ok()
-}
-
-struct Describe;
-
-/// What the table says of a format's values: whether they carry their time, the length of
-/// the sample's canonical text, the named fields.
-type Description = (bool, usize, Vec<FieldInfo>);
-
-impl Op for Describe {
-    type Out = Description;
-    fn run<T: IdFormat>(self) -> R<Description> {
-        let Some(id) = sample::<T>() else {
-            return Ok((false, 0, Vec::new()));
-        };
-        let fields = id
-            .fields()
-            .iter()
-            .map(|f| FieldInfo {
-                name: js_name(f),
-                core_name: f.name.to_owned(),
-                bits: u32::from(f.bits),
-                unit: f.unit.name().to_owned(),
-                kind: js_type(f).to_owned(),
-            })
-            .collect();
-        Ok((id.unix_ms().is_some(), id.text().len(), fields))
-    }
+/// The named fields of `format`, as the core's table states them.
+fn field_infos(format: Format) -> Vec<FieldInfo> {
+    format
+        .fields()
+        .iter()
+        .map(|f| FieldInfo {
+            name: camel_case(f.name),
+            core_name: f.name.to_owned(),
+            bits: u32::from(f.bits()),
+            unit: f.unit.name().to_owned(),
+            kind: js_type(f).to_owned(),
+        })
+        .collect()
 }
 
 /// The settings of `format`'s monotonic `Generator` besides `maxWaitMs` (the core's
@@ -191,48 +168,39 @@ fn generator_options(format: Format) -> Option<(Vec<String>, Vec<String>)> {
 
 /// The core's format table, in `Format::ALL` order.
 #[napi(catch_unwind)]
-pub fn formats(env: &Env) -> Result<Vec<FormatInfo>, String> {
-    (|| -> R<Vec<FormatInfo>> {
-        let mut out = Vec::with_capacity(Format::ALL.len());
-        for (index, format) in Format::ALL.into_iter().enumerate() {
-            let (has_unix_ms, text_len, fields) = dispatch(format, Describe)?;
-            let text_order = format.text_order();
-            let generator = generator_options(format);
-            out.push(FormatInfo {
-                index: index as u32,
-                name: format.name().to_owned(),
-                class_name: format.node_class().to_owned(),
-                display_name: format.display_name().to_owned(),
-                binary_len: format.binary_len() as u32,
-                max_text_len: format.max_text_len() as u32,
-                text_len: text_order.then_some(text_len as u32),
-                has_unix_ms,
-                has_epoch: format.epoch() != Epoch::Fixed,
-                text_order,
-                has_global: format.has_process_generator(),
-                generator_required: generator
-                    .as_ref()
-                    .map_or_else(Vec::new, |(_, req)| req.clone()),
-                generator_options: generator.map(|(known, _)| known),
-                fields,
-                column_type: format.column_type().name().to_owned(),
-                postgres_type: format.column_type().postgres().to_owned(),
-                sqlite_type: format.column_type().sqlite().to_owned(),
-            });
+pub fn formats() -> Vec<FormatInfo> {
+    let info = |(index, format): (usize, Format)| {
+        let text_order = format.text_order();
+        let generator = generator_options(format);
+        FormatInfo {
+            index: index as u32,
+            name: format.name().to_owned(),
+            class_name: format.node_class().to_owned(),
+            display_name: format.display_name().to_owned(),
+            binary_len: format.binary_len() as u32,
+            max_text_len: format.max_text_len() as u32,
+            // The canonical text of a format with fixed-length text is its shortest accepted one.
+            text_len: text_order.then_some(format.min_text_len() as u32),
+            has_unix_ms: format.epoch() != Epoch::Required,
+            has_epoch: format.epoch() != Epoch::Fixed,
+            text_order,
+            has_global: format.has_process_generator(),
+            generator_required: generator
+                .as_ref()
+                .map_or_else(Vec::new, |(_, req)| req.clone()),
+            generator_options: generator.map(|(known, _)| known),
+            fields: field_infos(format),
+            column_type: format.column_type().name().to_owned(),
+            postgres_type: format.column_type().postgres().to_owned(),
+            sqlite_type: format.column_type().sqlite().to_owned(),
         }
-        Ok(out)
-    })()
-    .or_throw(env)
+    };
+    Format::ALL.into_iter().enumerate().map(info).collect()
 }
 
 /// A JS string of canonical text.
 pub(crate) fn js_text<'e>(env: &'e Env, text: &[u8]) -> R<JsString<'e>> {
     env.create_string_latin1(text).map_err(napi_error)
-}
-
-/// The length of every canonical text of `format` (one with fixed-length text).
-pub(crate) fn text_len(format: Format) -> R<usize> {
-    Ok(dispatch(format, Describe)?.1)
 }
 
 /// The canonical text of `id`, as a JS string.
@@ -660,7 +628,8 @@ pub fn fmt_new_string(env: &Env, format: u32) -> Result<JsString<'_>, String> {
 pub fn fmt_new_text(env: &Env, format: u32, n: f64) -> Result<JsString<'_>, String> {
     (|| {
         let format = format_arg(format)?;
-        let width = text_len(format)?;
+        // Fixed-length text (a format with a process-wide generator): the shortest accepted.
+        let width = format.min_text_len();
         let n = batch_count(n, width)?;
         let mut buf = [0u8; MAX_TEXT_LEN];
         let mut text = try_vec(n * width, "the batch's text")?;

@@ -4,8 +4,8 @@
 //! `bytes`, the same class; `uuid.UUID` for the 128-bit formats, `int` for the 64-bit ones whose
 //! values are integers underneath), `from_str` / `parse` / `from_bytes` / `from_int`, `str()`,
 //! `repr()` (from the named fields), `bytes`, `int(x)` / `.int`, `unix_ms` / `unix_ns` /
-//! `timestamp`, `fields()` and a read-only property per named field (added at module init from
-//! the core's `fields()`: `add_field_properties`), ordering, hashing, pickling, `to_uuid()` /
+//! `timestamp`, `fields()` (a read-only property per named field is generated from the core's
+//! table into `generated.rs`: `field_properties!`), ordering, hashing, pickling, `to_uuid()` /
 //! `from_uuid()` on the 128-bit formats (`sno.UUID7` also equals the `uuid.UUID` of its value);
 //! the class attributes the integrations read (`FORMAT`, `COLUMN_TYPE` / `POSTGRES_TYPE` /
 //! `SQLITE_TYPE` from the core's `Format::column_type()`, the text pattern of JSON schemas); and
@@ -15,15 +15,13 @@
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `extras.rs`.
 
 use pyo3::IntoPyObjectExt;
-use pyo3::PyClass;
-use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::pyclass::boolean_struct::True;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::{Error, Field, FieldValue, IdFormat, Unit};
+use sno_core::{Error, Field, FieldValue, IdFormat};
 
 use crate::batch::{global_value, list_of};
 use crate::{datetime_from_ms, decode_text, to_py};
@@ -155,15 +153,9 @@ fn repr<T: IdFormat>(id: &T, class: &str) -> String {
         };
     }
     let fields = id.fields();
-    let is_time = |unit| {
-        matches!(
-            unit,
-            Unit::UnixMs | Unit::SnoUnits | Unit::EpochMs | Unit::EpochSecs
-        )
-    };
     let shown = fields
         .iter()
-        .filter(|f| !(time.is_some() && is_time(f.unit)));
+        .filter(|f| !(time.is_some() && f.unit.is_time()));
     let (flags, others): (Vec<&Field<'_>>, Vec<&Field<'_>>) =
         shown.partition(|f| matches!(f.value, FieldValue::Bool(_)));
     for f in others.into_iter().chain(flags) {
@@ -202,148 +194,51 @@ fn pickle_reduce<'py, T: IdFormat>(
     PyTuple::new(py, [ctor, args.into_any()])
 }
 
-/// The core value a value class holds.
+/// The core type of the values a value class holds.
 pub(crate) trait Wraps {
     /// The core type.
     type Id: IdFormat;
-    /// The value.
-    fn id(&self) -> &Self::Id;
 }
 
-/// A value of `T`, whose `fields()` names the format's fields (the names do not depend on the
-/// value): a UUIDv7's bytes for the 16-byte formats that need version 7, else zero bytes.
-fn sample<T: IdFormat>() -> Result<T, Error> {
-    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0)?;
-    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
-    T::from_slice(v7.as_bytes()).or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
-}
-
-/// What a field property reads: the field's position in `fields()` (the same for every value
-/// of a format) and its name (checked).
-struct FieldSlot {
+/// Field `index` of the format's named fields (the core's `Format::fields`), read from `id`:
+/// an `int`, a `bool` flag or `str` text. What the generated field properties return.
+pub(crate) fn field<'py, T: IdFormat>(
+    py: Python<'py>,
+    id: &T,
     index: usize,
-    name: &'static str,
-}
-
-/// Field `slot` of `obj`, a value of the class `C`: an `int`, a `bool` flag or `str` text.
-fn read_field<'py, C>(obj: &Bound<'py, PyAny>, slot: &FieldSlot) -> PyResult<Bound<'py, PyAny>>
-where
-    C: PyClass<Frozen = True> + Sync + Wraps,
-{
-    let py = obj.py();
-    let fields = obj.cast::<C>()?.get().id().fields();
-    let field = fields[..].get(slot.index).filter(|f| f.name == slot.name);
-    match field.map(|f| f.value) {
-        Some(FieldValue::Uint(v)) => match u64::try_from(v) {
+) -> PyResult<Bound<'py, PyAny>> {
+    let spec = T::FORMAT
+        .fields()
+        .get(index)
+        .ok_or_else(|| PyAttributeError::new_err(format!("{} has no field {index}", T::FORMAT)))?;
+    match Field::read(spec, id.as_slice(), id.param()).value {
+        FieldValue::Uint(v) => match u64::try_from(v) {
             Ok(small) => small.into_bound_py_any(py),
             Err(_) => v.into_bound_py_any(py),
         },
-        Some(FieldValue::Bool(b)) => b.into_bound_py_any(py),
-        Some(FieldValue::Text(t)) => t.into_bound_py_any(py),
-        None => Err(PyAttributeError::new_err(format!(
-            "{} has no field {:?} at {}",
-            C::NAME,
-            slot.name,
-            slot.index
-        ))),
+        FieldValue::Bool(b) => b.into_bound_py_any(py),
+        FieldValue::Text(t) => t.into_bound_py_any(py),
     }
 }
 
-/// The getter (`PyGetSetDef.get`) of the field properties of class `C`; `closure` is the
-/// property's `FieldSlot`.
-///
-/// # Safety
-/// Called by CPython only, through a getset descriptor made by `add_field_properties`: the
-/// thread attached, `slf` a live object (CPython has checked it is a `C`), `closure` that
-/// descriptor's `FieldSlot`.
-unsafe extern "C" fn get_field<C>(
-    slf: *mut pyo3::ffi::PyObject,
-    closure: *mut std::ffi::c_void,
-) -> *mut pyo3::ffi::PyObject
-where
-    C: PyClass<Frozen = True> + Sync + Wraps,
-{
-    // SAFETY: CPython calls getters with the thread attached to the interpreter.
-    let py = unsafe { Python::assume_attached() };
-    // SAFETY: `closure` is the `FieldSlot` leaked for this descriptor, never freed.
-    let slot = unsafe { &*closure.cast::<FieldSlot>() };
-    // SAFETY: `slf` is a live object, borrowed for the call.
-    let obj = unsafe { Bound::from_borrowed_ptr(py, slf) };
-    let read =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_field::<C>(&obj, slot)));
-    match read {
-        Ok(Ok(value)) => value.into_ptr(),
-        Ok(Err(e)) => {
-            e.restore(py);
-            std::ptr::null_mut()
+/// A read-only property of class `$variant` per named field `$name` at position `$index` of
+/// the core's `Format::fields` (written into `generated.rs` by `tests/surfaces`, with its
+/// documentation, from the table), but for a name every class has already (`unix_ms`).
+macro_rules! field_properties {
+    ($variant:ident { $($name:ident = $index:literal, $doc:literal;)* }) => {
+        #[pymethods]
+        impl $variant {
+            $(
+                #[doc = $doc]
+                #[getter]
+                fn $name<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::formats::field(py, &self.0, $index)
+                }
+            )*
         }
-        Err(_) => {
-            pyo3::panic::PanicException::new_err(format!("reading the field {:?}", slot.name))
-                .restore(py);
-            std::ptr::null_mut()
-        }
-    }
-}
-
-/// The documentation of a field's property.
-fn field_doc(f: &Field<'_>) -> String {
-    let unit = match f.unit {
-        Unit::UnixMs => ": milliseconds since 1970",
-        Unit::SnoUnits => ": 4 ms units since 2010",
-        Unit::EpochMs => ": milliseconds since the epoch",
-        Unit::EpochSecs => ": seconds since the format's epoch",
-        _ => "",
     };
-    match f.value {
-        FieldValue::Uint(_) => format!("The {}-bit `{}` field{unit}.", f.bits, f.name),
-        FieldValue::Bool(_) => format!("The `{}` flag.", f.name),
-        FieldValue::Text(_) => format!("The `{}` field (text).", f.name),
-    }
 }
-
-/// Adds to the class `C` a read-only property per named field of its format (the core's
-/// `fields()`), but for a name the class has already (its own attribute, such as every
-/// format's `unix_ms`, stays): a getset descriptor, as a `#[getter]` makes, whose getter reads
-/// the field, so a format's fields reach Python with no code of their own. Its definition lives
-/// as long as the class (leaked once, at module init).
-fn add_field_properties<C>(py: Python<'_>) -> PyResult<()>
-where
-    C: PyClass<Frozen = True> + Sync + Wraps,
-{
-    let ty = py.get_type::<C>();
-    let id = sample::<C::Id>().map_err(|e| to_py(py, e))?;
-    for (index, f) in id.fields().iter().enumerate() {
-        if ty.hasattr(f.name)? {
-            continue;
-        }
-        let leak = |text: String| {
-            std::ffi::CString::new(text)
-                .map(|c| &*Box::leak(c.into_boxed_c_str()))
-                .map_err(|e| PyValueError::new_err(e.to_string()))
-        };
-        let slot = Box::leak(Box::new(FieldSlot {
-            index,
-            name: f.name,
-        }));
-        let def = Box::leak(Box::new(pyo3::ffi::PyGetSetDef {
-            name: leak(f.name.to_owned())?.as_ptr(),
-            get: Some(get_field::<C>),
-            set: None,
-            doc: leak(field_doc(f))?.as_ptr(),
-            closure: std::ptr::from_mut(slot).cast(),
-        }));
-        // SAFETY: `ty` is a live type object and `def` lives for the rest of the process;
-        // `PyDescr_NewGetSet` returns a new reference, or NULL with an exception set.
-        let descr = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                pyo3::ffi::PyDescr_NewGetSet(ty.as_type_ptr(), std::ptr::from_mut(def)),
-            )?
-        };
-        ty.setattr(f.name, descr)?;
-    }
-    Ok(())
-}
+pub(crate) use field_properties;
 
 /// `from_fields` of class `$variant`, with the Python signature `$signature` (the core's
 /// inputs of the format, written into `generated.rs` by `tests/surfaces`): the value with the
@@ -497,10 +392,7 @@ macro_rules! py_formats {
         /// `detect` to the native module.
         pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             let py = m.py();
-            $(
-                m.add_class::<$variant>()?;
-                add_field_properties::<$variant>(py)?;
-            )*
+            $( m.add_class::<$variant>()?; )*
             m.add("ID_CLASSES", PyTuple::new(py, [$( py.get_type::<$variant>() ),*])?)?;
             m.add_function(wrap_pyfunction!(detect, m)?)?;
             Ok(())
@@ -546,9 +438,6 @@ macro_rules! value_class {
 
         impl Wraps for $variant {
             type Id = $ty;
-            fn id(&self) -> &$ty {
-                &self.0
-            }
         }
 
         #[pymethods]

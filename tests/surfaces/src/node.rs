@@ -2,7 +2,7 @@
 //!
 //! - `bindings/node/sno.d.ts`: the hand-written template `bindings/node/sno.d.ts.in` with, at
 //!   its `//@ formats` line, every format's `<Class>Fields` interface and class (from
-//!   [`Format`]'s facts and the named fields of a sample value: names, bits, units) and the
+//!   [`Format`]'s facts and its named fields: names, bits, units) and the
 //!   `AnyId` union; at `//@ namespaces`, every format's generator settings (`<Class>Options`)
 //!   and namespace (`ulid`, …); at `//@ default`, the default export's type. A class or
 //!   namespace the template declares under a format's name is that format's own part: see
@@ -13,8 +13,8 @@
 //!   Deno, Bun, Node's fallback), the same list: re-exported from the web build's `index.js`
 //!   and, for the native-only names ([`NATIVE_ONLY`]), from `native-only.js`.
 
-use sno_core::model::{Field, FieldValue, Unit};
-use sno_core::{ColumnType, Epoch, Format, IdFormat, Setting};
+use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
+use sno_core::{AnyId, ColumnType, Epoch, Format, Setting};
 
 use crate::Surface;
 
@@ -53,7 +53,7 @@ pub fn surfaces() -> Vec<Surface> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What the table and a sample value say of each format.
+// What the table says of each format.
 
 /// A named field, as the Node binding shows it.
 #[derive(Debug, Clone)]
@@ -66,19 +66,18 @@ pub struct FieldDesc {
     pub unit: Unit,
     /// `number` (at most 53 bits), `bigint`, `boolean` or `string`, as the native layer gives it.
     pub kind: &'static str,
-    /// Whether the sample's value of the field is zero (a number field).
-    pub zero: bool,
 }
 
-/// One format: its table entry and what a sample value says.
+/// One format: its table entry and its named fields.
 #[derive(Debug, Clone)]
 pub struct FormatDesc {
     /// The table entry.
     pub format: Format,
     /// The named fields, in layout order.
     pub fields: Vec<FieldDesc>,
-    /// The sample's time in Unix ms: the format's (default) epoch when its time fields are zero.
-    pub sample_unix_ms: Option<i64>,
+    /// The time in Unix ms of the value whose input fields are all zero: the format's (default)
+    /// epoch.
+    pub epoch_unix_ms: Option<i64>,
 }
 
 /// The widest number field a JavaScript number holds exactly; wider ones are bigints (as the
@@ -90,52 +89,36 @@ pub fn camel_case(name: &str) -> String {
     sno_core::model::CamelCase(name).to_string()
 }
 
-/// A value of `T` to read the field list from, as the native layer reads it: for a 128-bit
-/// format the UUIDv7 whose fields are all zero (a value of every 128-bit format), else the
-/// zero value (its time fields are then the format's epoch).
-fn sample<T: IdFormat>() -> T {
-    let v7 = sno_core::uuid7::Uuid7::from_fields(0, 0, 0).expect("the zero UUIDv7");
-    let zero = [0u8; sno_core::model::MAX_BINARY_LEN];
-    T::from_slice(v7.as_bytes())
-        .or_else(|_| T::from_slice(&zero[..T::FORMAT.binary_len()]))
-        .unwrap_or_else(|e| panic!("{}: no sample value ({e})", T::FORMAT.name()))
-}
-
-fn describe<T: IdFormat>() -> FormatDesc {
-    let id = sample::<T>();
-    let field = |f: &Field<'_>| FieldDesc {
+/// The description of `format`: its fields as the core's table states them.
+fn describe(format: Format) -> FormatDesc {
+    let field = |f: &FieldSpec| FieldDesc {
         name: camel_case(f.name),
-        bits: f.bits,
+        bits: f.bits(),
         unit: f.unit,
-        kind: match f.value {
-            FieldValue::Uint(_) if f.bits <= MAX_NUMBER_BITS => "number",
-            FieldValue::Uint(_) => "bigint",
-            FieldValue::Bool(_) => "boolean",
-            FieldValue::Text(_) => "string",
+        kind: match f.kind {
+            FieldKind::Uint { bits } if bits <= MAX_NUMBER_BITS => "number",
+            FieldKind::Bool => "boolean",
+            FieldKind::Text => "string",
+            _ => "bigint",
         },
-        zero: f.value == FieldValue::Uint(0),
     };
+    let zero = AnyId::from_fields(format, |input| {
+        Ok::<_, ()>(match input.kind {
+            FieldKind::Bool => FieldValue::Bool(false),
+            FieldKind::Text => FieldValue::Text(""),
+            _ => FieldValue::Uint(0),
+        })
+    });
     FormatDesc {
-        format: T::FORMAT,
-        fields: id.fields().iter().map(field).collect(),
-        sample_unix_ms: id.unix_ms(),
+        format,
+        fields: format.fields().iter().map(field).collect(),
+        epoch_unix_ms: zero.ok().and_then(Result::ok).and_then(|id| id.unix_ms()),
     }
-}
-
-macro_rules! describe_formats {
-    ($($variant:ident { ty: $ty:ty $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
-        vec![$(describe::<$ty>()),*]
-    };
 }
 
 /// Every format of the table, in [`Format::ALL`] order.
 pub fn describe_all() -> Vec<FormatDesc> {
-    let all: Vec<FormatDesc> = sno_core::for_each_format!(describe_formats);
-    assert!(
-        all.iter().map(|d| d.format).eq(Format::ALL),
-        "for_each_format! and Format::ALL disagree"
-    );
-    all
+    Format::ALL.into_iter().map(describe).collect()
 }
 
 impl FormatDesc {
@@ -143,20 +126,11 @@ impl FormatDesc {
         self.format.node_class()
     }
 
-    /// The date of the format's fixed or default epoch: the sample's time, whose time fields
-    /// must be zero.
+    /// The date of the format's fixed or default epoch: the time of its value of zero fields.
     fn epoch_date(&self) -> String {
-        assert!(
-            self.fields
-                .iter()
-                .filter(|f| is_time(f.unit))
-                .all(|f| f.zero),
-            "{}: the sample's time fields are not zero, so its time is not the epoch",
-            self.format.name()
-        );
         let ms = self
-            .sample_unix_ms
-            .unwrap_or_else(|| panic!("{}: the sample has no time", self.format.name()));
+            .epoch_unix_ms
+            .unwrap_or_else(|| panic!("{}: no value of zero fields", self.format.name()));
         iso_date(ms)
     }
 
@@ -183,13 +157,6 @@ impl FormatDesc {
         };
         format!("{base}<{}Fields>", self.class())
     }
-}
-
-fn is_time(unit: Unit) -> bool {
-    matches!(
-        unit,
-        Unit::UnixMs | Unit::SnoUnits | Unit::EpochMs | Unit::EpochSecs
-    )
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of Unix milliseconds (proleptic Gregorian, UTC).
