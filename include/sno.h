@@ -109,25 +109,25 @@
 // The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 #define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
 
-// Characters in the text form of a ULID (no terminating NUL).
+// Characters in the text of a ULID (no terminating NUL).
 #define SNO_ULID_ENCODED_LEN 26
 
-// Characters in the hyphenated text form of a UUID (no terminating NUL).
+// Characters in the text of a UUIDv7 (no terminating NUL).
 #define SNO_UUID7_ENCODED_LEN 36
 
-// Characters in the text form of a SCRU128 ID (no terminating NUL).
+// Characters in the text of a SCRU128 (no terminating NUL).
 #define SNO_SCRU128_ENCODED_LEN 25
 
-// Characters in the canonical (base32hex) text of a SCRU160 ID (no terminating NUL).
+// Characters in the text of a SCRU160 (no terminating NUL).
 #define SNO_SCRU160_ENCODED_LEN 32
 
-// The longest text of a Nanoflake (13 base36 digits; no terminating NUL).
+// Characters in the padded text of a Nanoflake, its longest (no terminating NUL).
 #define SNO_NANOFLAKE_MAX_ENCODED_LEN 13
 
-// Characters in the text form of a Ulid-Flake (no terminating NUL).
+// Characters in the text of a Ulid-Flake (no terminating NUL).
 #define SNO_ULIDFLAKE_ENCODED_LEN 13
 
-// Characters in the text of a KSUID: base62 over 0-9A-Za-z (no terminating NUL).
+// Characters in the text of a KSUID (no terminating NUL).
 #define SNO_KSUID_ENCODED_LEN 27
 
 // Result of every fallible function. Values are fixed and never reused.
@@ -422,9 +422,10 @@ typedef struct sno_inspection {
   struct sno_field fields[SNO_MAX_FIELDS];
 } sno_inspection;
 
-// A Nanoflake: `timestamp << 22 | generator_id << 12 | sequence` (the spec text's layout,
-// Twitter's). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
-// SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order (per generator).
+// A Nanoflake: a non-negative int64_t of 41-bit timestamp_ms (milliseconds since the epoch),
+// 10-bit generator_id (the generator id), 12-bit sequence (the sequence within the millisecond).
+// Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
+// SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
 typedef int64_t sno_nanoflake;
 
 // The fields of a Nanoflake.
@@ -440,39 +441,43 @@ typedef struct sno_nanoflake_fields {
   uint64_t reference_timestamp;
 } sno_nanoflake_fields;
 
-// A SCRU128 ID: 48-bit Unix milliseconds, 24-bit counter_hi, 24-bit counter_lo, 32-bit entropy,
-// big-endian. Any 16 bytes are one; byte order (memcmp) is time order.
+// A SCRU128 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 24-bit
+// counter_hi (the high counter, reset each second), 24-bit counter_lo (the low counter, +1 within
+// a millisecond), 32-bit entropy (random bits, fresh in each ID), big-endian; byte order (memcmp)
+// is time order.
 typedef struct sno_scru128 {
   // The binary form.
   uint8_t bytes[16];
 } sno_scru128;
 
-// A SCRU160 ID: 48-bit Unix milliseconds, 16-bit counter, 16-bit random16, 80-bit random80,
-// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+// A SCRU160 in its 20-byte binary form: 48-bit unix_ms (milliseconds since 1970), 16-bit counter
+// (the counter, +1 within a millisecond), 16-bit random16 (random bits, fresh each millisecond),
+// 80-bit random80 (random bits, fresh in each ID), big-endian; byte order (memcmp) is time order.
 typedef struct sno_scru160 {
   // The binary form.
   uint8_t bytes[20];
 } sno_scru160;
 
-// A UUIDv7: 48-bit Unix milliseconds, version 7, 12 bits rand_a, variant 10, 62 bits rand_b,
-// big-endian; byte order (memcmp) is time order. Functions taking one check the version and
-// variant bits (SNO_STATUS_NOT_VERSION7) where the value is read as a UUIDv7; build one from raw
-// bytes with sno_uuid7_from_bytes.
+// A UUIDv7 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 4-bit version
+// (the UUID version, 7), 12-bit rand_a (the counter's high 12 bits), 2-bit variant (the RFC 9562
+// variant, 0b10), 62-bit rand_b (the counter's low 30 bits, then 32 random bits), big-endian; byte
+// order (memcmp) is time order.
 typedef struct sno_uuid7 {
   // The binary form.
   uint8_t bytes[16];
 } sno_uuid7;
 
-// A ULID: 48-bit Unix milliseconds then 80 random bits, big-endian. Any 16 bytes are a ULID; byte
-// order (memcmp) is time order.
+// A ULID in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 80-bit randomness
+// (random bits, +1 within a millisecond), big-endian; byte order (memcmp) is time order.
 typedef struct sno_ulid {
   // The binary form.
   uint8_t bytes[16];
 } sno_ulid;
 
-// A Ulid-Flake: `timestamp << 20 | randomness` (stand-alone) or `timestamp << 20 | randomness << 5
-// | sid` (scalable). Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative
-// value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.
+// A Ulid-Flake: a non-negative int64_t of 43-bit timestamp_ms (milliseconds since the epoch),
+// 20-bit randomness (a stand-alone value's randomness). Valid values are 0 ..= INT64_MAX;
+// functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is
+// time order.
 typedef int64_t sno_ulidflake;
 
 // Both readings of a Ulid-Flake (a value does not say which version made it).
@@ -504,8 +509,9 @@ typedef struct sno_id {
   uint8_t bytes[10];
 } sno_id;
 
-// A KSUID (segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z, then a 128-bit payload,
-// big-endian. Any 20 bytes are one; byte order (memcmp) is time order.
+// A KSUID in its 20-byte binary form: 32-bit timestamp_secs (seconds since 2014-05-13T16:53:20Z),
+// 128-bit payload (random bits, +1 within a second), big-endian; byte order (memcmp) is time
+// order.
 typedef struct sno_ksuid {
   // The binary form.
   uint8_t bytes[20];
@@ -922,7 +928,8 @@ enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
 // `out` must be NULL or writable.
 enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
 
-// Writes the 16-character text form to `out` (exactly SNO_ENCODED_LEN bytes, no NUL). Thread-safe.
+// Writes the 16-character text (no NUL): 16 characters of 23456789abcdefghijklmnopqrstuvwx.
+// Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 16 byte writes.
@@ -935,9 +942,9 @@ enum sno_status sno_id_encode(const struct sno_id *id, char *out);
 // `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
 enum sno_status sno_id_encode_cstr(const struct sno_id *id, char *out, size_t out_len);
 
-// sno_id_decode that also reports where decoding failed: on SNO_STATUS_INVALID_BYTE the position
-// of the first bad byte, on SNO_STATUS_INVALID_LENGTH the length given, written to
-// `error_position` (may be NULL). Thread-safe.
+// Strictly decodes `len` bytes: exactly 16 characters of 23456789abcdefghijklmnopqrstuvwx
+// (SNO_STATUS_INVALID_LENGTH, SNO_STATUS_INVALID_BYTE). On an invalid byte its position, on a
+// wrong length the length given, goes to `error_position` (may be NULL). Thread-safe.
 //
 // # Safety
 // `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
@@ -950,15 +957,17 @@ enum sno_status sno_id_decode_at(const char *text,
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
 
-// A new ULID from the process-wide monotonic generator (fresh randomness each millisecond, +1
-// within one; reset after fork()). Sleeps into the next millisecond in the (2^-80-likely) event
-// that one millisecond's randomness is used up. Thread-safe.
+// A new ULID from the process-wide generator (each thread takes blocks of up to 64 values: unique
+// in the process, strictly increasing per thread, ordered by millisecond across threads): fresh
+// randomness each millisecond, +1 within one; a clock that went back keeps the last timestamp; a
+// millisecond whose randomness is used up (a 2^-80 chance) is SNO_STATUS_RANDOMNESS_EXHAUSTED,
+// which `next` waits through; reset after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_ulid_new(struct sno_ulid *out);
 
-// Writes the 26-character upper-case text (no NUL). Thread-safe.
+// Writes the 26-character text (no NUL): 26 upper-case Crockford base32 characters. Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 26 byte writes.
@@ -983,7 +992,7 @@ enum sno_status sno_ulid_decode(const char *text,
                                 struct sno_ulid *out,
                                 size_t *error_position);
 
-// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+// The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_ulid_unix_ms(struct sno_ulid id);
 
 // Deprecated: the same as sno_ulid_unix_ms; kept for the 0.2 ABI.
@@ -992,7 +1001,7 @@ SNO_DEPRECATED("use sno_ulid_unix_ms") uint64_t sno_ulid_timestamp_ms(struct sno
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
 
-// Creates a monotonic ULID generator on the system clock and a per-thread CSPRNG. Free it with
+// Creates a ULID generator on the system clock and a per-thread CSPRNG. Free it with
 // sno_ulid_generator_free. Thread-safe.
 //
 // # Safety
@@ -1013,25 +1022,26 @@ enum sno_status sno_ulid_generator_new_with_clock(int32_t clock, struct sno_ulid
 // `generator` must be NULL or a live pointer from sno_ulid_generator_new.
 void sno_ulid_generator_free(struct sno_ulid_generator *generator);
 
-// The next ULID, greater than every earlier one of this generator (a clock that went back keeps
-// the last timestamp); sleeps into the next millisecond if this one's randomness is used up.
-// Thread-safe: share one generator between threads.
+// The next ULID of this generator: fresh randomness each millisecond, +1 within one; a clock that
+// went back keeps the last timestamp; a millisecond whose randomness is used up (a 2^-80 chance)
+// is SNO_STATUS_RANDOMNESS_EXHAUSTED, which `next` waits through. Thread-safe: share one generator
+// between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_ulid_generator_next(const struct sno_ulid_generator *generator,
                                         struct sno_ulid *out);
 
-// As sno_ulid_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once instead of
-// sleeping. Thread-safe.
+// As sno_ulid_generator_next, but never waits: the status at once where next waits. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *generator,
                                             struct sno_ulid *out);
 
-// The next ULID for an explicit time in Unix milliseconds (the clock is not read), with the same
-// monotonic rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+// The next ULID for an explicit time in Unix milliseconds (the clock is not read), with the rules
+// of sno_ulid_generator_try_next; a time outside the format's range is
+// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1039,18 +1049,18 @@ enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *gene
                                            int64_t unix_ms,
                                            struct sno_ulid *out);
 
-// A new UUIDv7 from the process-wide generator: RFC 9562 §6.2 Method 1 (a 42-bit counter seeded
-// randomly each millisecond, 32 fresh random bits per UUID): unique within the process and
-// strictly increasing in each thread (across threads, ordered by millisecond: each thread takes
-// blocks of up to 64 values; a sno_uuid7_generator keeps one order across threads), reset after
-// fork(). Never blocks. Thread-safe.
+// A new UUIDv7 from the process-wide generator (each thread takes blocks of up to 64 values:
+// unique in the process, strictly increasing per thread, ordered by millisecond across threads):
+// RFC 9562 Method 1: a 42-bit counter seeded randomly each millisecond and 32 fresh random bits
+// per UUID; a clock that went back keeps the last timestamp, a counter overflow moves it 1 ms
+// ahead; never waits; reset after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_uuid7_new(struct sno_uuid7 *out);
 
-// Writes the 36-character hyphenated lower-case text (no NUL); SNO_STATUS_NOT_VERSION7 if `id`
-// does not hold a UUIDv7. Thread-safe.
+// Writes the 36-character text (no NUL): 36 lower-case hex digits and hyphens (RFC 9562).
+// Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 36 byte writes.
@@ -1063,10 +1073,10 @@ enum sno_status sno_uuid7_encode(const struct sno_uuid7 *id, char *out);
 // `id` must be NULL or valid; `out` NULL or valid for `out_len` byte writes.
 enum sno_status sno_uuid7_encode_cstr(const struct sno_uuid7 *id, char *out, size_t out_len);
 
-// Strictly decodes an RFC 9562 string form: hyphenated (either case), or "urn:uuid:" followed by
-// one. The UUID must be version 7 with the RFC variant (SNO_STATUS_NOT_VERSION7). On an invalid
-// byte its position, on a wrong length the length given, goes to `error_position` (may be NULL).
-// Thread-safe.
+// Strictly decodes `len` bytes: an RFC 9562 string form: hyphenated hex digits (either case), or
+// "urn:uuid:" followed by one; the UUID must be version 7 with the RFC variant
+// (SNO_STATUS_NOT_VERSION7). On an invalid byte its position, on a wrong length the length given,
+// goes to `error_position` (may be NULL). Thread-safe.
 //
 // # Safety
 // `text` valid for `len` reads (NULL only with len 0); `out` and `error_position` NULL or
@@ -1076,7 +1086,7 @@ enum sno_status sno_uuid7_decode(const char *text,
                                  struct sno_uuid7 *out,
                                  size_t *error_position);
 
-// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+// The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_uuid7_unix_ms(struct sno_uuid7 id);
 
 // Deprecated: the same as sno_uuid7_unix_ms; kept for the 0.2 ABI.
@@ -1106,9 +1116,10 @@ enum sno_status sno_uuid7_generator_new_with_clock(int32_t clock, struct sno_uui
 // `generator` must be NULL or a live pointer from sno_uuid7_generator_new.
 void sno_uuid7_generator_free(struct sno_uuid7_generator *generator);
 
-// The next UUIDv7, greater than every earlier one of this generator (a clock that went back keeps
-// the last timestamp; a counter overflow moves it 1 ms ahead). Never blocks. Thread-safe: share
-// one generator between threads.
+// The next UUIDv7 of this generator: RFC 9562 Method 1: a 42-bit counter seeded randomly each
+// millisecond and 32 fresh random bits per UUID; a clock that went back keeps the last timestamp,
+// a counter overflow moves it 1 ms ahead; never waits. Thread-safe: share one generator between
+// threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1116,7 +1127,7 @@ enum sno_status sno_uuid7_generator_next(const struct sno_uuid7_generator *gener
                                          struct sno_uuid7 *out);
 
 // The next UUIDv7 for an explicit time in Unix milliseconds (the clock is not read), with the same
-// rules; outside 0..2^48 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+// rules; a time outside the format's range is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1124,14 +1135,17 @@ enum sno_status sno_uuid7_generator_next_at(const struct sno_uuid7_generator *ge
                                             int64_t unix_ms,
                                             struct sno_uuid7 *out);
 
-// A new SCRU128 ID from the process-wide generator (the spec's algorithm with a 10 s rollback
-// allowance; reset after fork()). Never blocks. Thread-safe.
+// A new SCRU128 from the process-wide generator (each thread takes blocks of up to 64 values:
+// unique in the process, strictly increasing per thread, ordered by millisecond across threads):
+// the spec's algorithm with a 10 s rollback allowance: greater than the previous value unless the
+// clock went back more than 10 s, when the generator resets; times 1 ..= 2^48 - 2 ms
+// (SNO_STATUS_MILLIS_OUT_OF_RANGE outside); never waits; reset after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_scru128_new(struct sno_scru128 *out);
 
-// Writes the 25-character lower-case text (no NUL). Thread-safe.
+// Writes the 25-character text (no NUL): 25 lower-case base36 characters. Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 25 byte writes.
@@ -1156,7 +1170,7 @@ enum sno_status sno_scru128_decode(const char *text,
                                    struct sno_scru128 *out,
                                    size_t *error_position);
 
-// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+// The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_scru128_unix_ms(struct sno_scru128 id);
 
 // Deprecated: the same as sno_scru128_unix_ms; kept for the 0.2 ABI.
@@ -1165,8 +1179,8 @@ SNO_DEPRECATED("use sno_scru128_unix_ms") uint64_t sno_scru128_timestamp_ms(stru
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
 
-// Creates a SCRU128 generator (10 s rollback allowance) on the system clock and a per-thread
-// CSPRNG. Free it with sno_scru128_generator_free. Thread-safe.
+// Creates a SCRU128 generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_scru128_generator_free. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1187,17 +1201,18 @@ enum sno_status sno_scru128_generator_new_with_clock(int32_t clock,
 // `generator` must be NULL or a live pointer from sno_scru128_generator_new.
 void sno_scru128_generator_free(struct sno_scru128_generator *generator);
 
-// The next SCRU128 ID: greater than the previous one unless the clock went back more than 10 s, in
-// which case the generator resets (the spec's default). Never blocks. Thread-safe: share one
-// generator between threads.
+// The next SCRU128 of this generator: the spec's algorithm with a 10 s rollback allowance: greater
+// than the previous value unless the clock went back more than 10 s, when the generator resets;
+// times 1 ..= 2^48 - 2 ms (SNO_STATUS_MILLIS_OUT_OF_RANGE outside); never waits. Thread-safe:
+// share one generator between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *generator,
                                            struct sno_scru128 *out);
 
-// The next SCRU128 ID for an explicit time in Unix milliseconds (the clock is not read), with the
-// same rules; outside 1..2^48-1 gives SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
+// The next SCRU128 for an explicit time in Unix milliseconds (the clock is not read), with the
+// same rules; a time outside the format's range is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1205,15 +1220,17 @@ enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator
                                               int64_t unix_ms,
                                               struct sno_scru128 *out);
 
-// A new SCRU160 ID from the process-wide generator (the reference algorithm: a random 15-bit
-// counter per millisecond, +1 within one; reset after fork()). Sleeps into the next millisecond if
-// one millisecond's 16-bit counter is used up. Thread-safe.
+// A new SCRU160 from the process-wide generator: the reference algorithm: a random 15-bit counter
+// each millisecond, +1 within one; greater than the previous value unless the clock went back more
+// than 10 s, when the generator resets; a millisecond whose counter is used up is
+// SNO_STATUS_RANDOMNESS_EXHAUSTED, which `next` waits through; times 1 ..= 2^48 - 2 ms
+// (SNO_STATUS_MILLIS_OUT_OF_RANGE outside); reset after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_scru160_new(struct sno_scru160 *out);
 
-// Writes the 32-character upper-case base32hex text (no NUL). Thread-safe.
+// Writes the 32-character text (no NUL): 32 upper-case base32hex characters. Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 32 byte writes.
@@ -1239,7 +1256,7 @@ enum sno_status sno_scru160_decode(const char *text,
                                    struct sno_scru160 *out,
                                    size_t *error_position);
 
-// The time: milliseconds since the Unix epoch (the top 48 bits). Thread-safe.
+// The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_scru160_unix_ms(struct sno_scru160 id);
 
 // Deprecated: the same as sno_scru160_unix_ms; kept for the 0.2 ABI.
@@ -1248,8 +1265,8 @@ SNO_DEPRECATED("use sno_scru160_unix_ms") uint64_t sno_scru160_timestamp_ms(stru
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);
 
-// Creates a SCRU160 generator (10 s rollback allowance) on the system clock and a per-thread
-// CSPRNG. Free it with sno_scru160_generator_free. Thread-safe.
+// Creates a SCRU160 generator on the system clock and a per-thread CSPRNG. Free it with
+// sno_scru160_generator_free. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
@@ -1270,19 +1287,19 @@ enum sno_status sno_scru160_generator_new_with_clock(int32_t clock,
 // `generator` must be NULL or a live pointer from sno_scru160_generator_new.
 void sno_scru160_generator_free(struct sno_scru160_generator *generator);
 
-// The next SCRU160 ID: greater than the previous one unless the clock went back more than 10 s, in
-// which case the generator resets (as the reference does after giving up waiting). Sleeps into the
-// next millisecond if this one's counter is used up. Thread-safe: share one generator between
-// threads.
+// The next SCRU160 of this generator: the reference algorithm: a random 15-bit counter each
+// millisecond, +1 within one; greater than the previous value unless the clock went back more than
+// 10 s, when the generator resets; a millisecond whose counter is used up is
+// SNO_STATUS_RANDOMNESS_EXHAUSTED, which `next` waits through; times 1 ..= 2^48 - 2 ms
+// (SNO_STATUS_MILLIS_OUT_OF_RANGE outside). Thread-safe: share one generator between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_scru160_generator_next(const struct sno_scru160_generator *generator,
                                            struct sno_scru160 *out);
 
-// The next SCRU160 ID for an explicit time in Unix milliseconds (the clock is not read), with the
-// same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that millisecond's counter is used up,
-// SNO_STATUS_MILLIS_OUT_OF_RANGE outside 1..2^48-1. Thread-safe.
+// The next SCRU160 for an explicit time in Unix milliseconds (the clock is not read), with the
+// same rules; a time outside the format's range is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1290,7 +1307,7 @@ enum sno_status sno_scru160_generator_next_at(const struct sno_scru160_generator
                                               int64_t unix_ms,
                                               struct sno_scru160 *out);
 
-// Writes the 13-character zero-padded text (no NUL), which sorts like the values. Thread-safe.
+// Writes the 13-character text (no NUL): the padded text. Thread-safe.
 //
 // # Safety
 // `out` NULL or valid for 13 byte writes.
@@ -1315,18 +1332,18 @@ enum sno_status sno_nanoflake_decode(const char *text,
 // `generator` must be NULL or a live pointer from sno_nanoflake_generator_new.
 void sno_nanoflake_generator_free(struct sno_nanoflake_generator *generator);
 
-// The next Nanoflake: sequence 0 in a new millisecond, +1 within one. Waits for the next
-// millisecond when 4096 were made in this one, and for the clock to catch up when it went back at
-// most 1 s (further: SNO_STATUS_CLOCK_ROLLBACK). SNO_STATUS_MILLIS_OUT_OF_RANGE when the clock is
-// before the epoch or 2^41 ms past it. Thread-safe: share one generator between threads.
+// The next Nanoflake of this generator: sequence 0 in a new millisecond, +1 within one; 4096 made
+// in one millisecond is SNO_STATUS_RANDOMNESS_EXHAUSTED and a clock that went back
+// SNO_STATUS_CLOCK_ROLLBACK, which `next` waits through (a clock gone back at most 1 s); a clock
+// before the epoch or 2^41 ms past it is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe: share one
+// generator between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_nanoflake_generator_next(const struct sno_nanoflake_generator *generator,
                                              sno_nanoflake *out);
 
-// As sno_nanoflake_generator_next, but never waits: SNO_STATUS_RANDOMNESS_EXHAUSTED when this
-// millisecond's 4096 sequences are used, SNO_STATUS_CLOCK_ROLLBACK when the clock went back.
+// As sno_nanoflake_generator_next, but never waits: the status at once where next waits.
 // Thread-safe.
 //
 // # Safety
@@ -1335,7 +1352,8 @@ enum sno_status sno_nanoflake_generator_try_next(const struct sno_nanoflake_gene
                                                  sno_nanoflake *out);
 
 // The next Nanoflake for an explicit time in Unix milliseconds (the clock is not read), with the
-// rules of sno_nanoflake_generator_try_next. Thread-safe.
+// rules of sno_nanoflake_generator_try_next; a time outside the format's range is
+// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1343,15 +1361,18 @@ enum sno_status sno_nanoflake_generator_next_at(const struct sno_nanoflake_gener
                                                 int64_t unix_ms,
                                                 sno_nanoflake *out);
 
-// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (fresh randomness
-// each millisecond, + a random 1..255 within one; reset after fork()). Sleeps into the next
-// millisecond when one millisecond's randomness is used up. Thread-safe.
+// A new Ulid-Flake from the process-wide generator (stand-alone values of the default epoch):
+// fresh randomness each millisecond, a random 1 ..= 255 added within one; a clock that went back
+// keeps the last timestamp; a millisecond whose randomness is used up is
+// SNO_STATUS_RANDOMNESS_EXHAUSTED (the state unchanged: a retry may fit), which `next` waits
+// through; times before the epoch or 2^43 ms past it are SNO_STATUS_MILLIS_OUT_OF_RANGE; reset
+// after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_ulidflake_new(sno_ulidflake *out);
 
-// Writes the 13-character upper-case text (no NUL). Thread-safe.
+// Writes the 13-character text (no NUL): 13 upper-case Crockford base32 characters. Thread-safe.
 //
 // # Safety
 // `out` NULL or valid for 13 byte writes.
@@ -1382,17 +1403,19 @@ enum sno_status sno_ulidflake_decode(const char *text,
 // `generator` must be NULL or a live pointer from sno_ulidflake_generator_new.
 void sno_ulidflake_generator_free(struct sno_ulidflake_generator *generator);
 
-// The next Ulid-Flake: greater than the previous one (a clock that went back keeps the last
-// timestamp). Sleeps into the next millisecond when this one's randomness is used up. Thread-safe:
-// share one generator between threads.
+// The next Ulid-Flake of this generator: fresh randomness each millisecond, a random 1 ..= 255
+// added within one; a clock that went back keeps the last timestamp; a millisecond whose
+// randomness is used up is SNO_STATUS_RANDOMNESS_EXHAUSTED (the state unchanged: a retry may fit),
+// which `next` waits through; times before the epoch or 2^43 ms past it are
+// SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe: share one generator between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_ulidflake_generator_next(const struct sno_ulidflake_generator *generator,
                                              sno_ulidflake *out);
 
-// As sno_ulidflake_generator_next, but returns SNO_STATUS_RANDOMNESS_EXHAUSTED at once (the spec's
-// overflow error; the state is unchanged and a retry may fit) instead of sleeping. Thread-safe.
+// As sno_ulidflake_generator_next, but never waits: the status at once where next waits.
+// Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
@@ -1400,7 +1423,7 @@ enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_gene
                                                  sno_ulidflake *out);
 
 // The next Ulid-Flake for an explicit time in Unix milliseconds (the clock is not read), with the
-// rules of sno_ulidflake_generator_try_next; before the epoch or 2^43 ms past it gives
+// rules of sno_ulidflake_generator_try_next; a time outside the format's range is
 // SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
@@ -1409,15 +1432,17 @@ enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_gener
                                                 int64_t unix_ms,
                                                 sno_ulidflake *out);
 
-// A new KSUID from the process-wide generator: within one second the payload of the last one + 1,
-// a fresh random payload in a new second (reset after fork()). Sleeps into the next second if one
-// second's payloads are used up. Thread-safe.
+// A new KSUID from the process-wide generator: within one second the payload of the last value +
+// 1, a fresh random payload in a new second; a clock that went back keeps the last second; a
+// second whose payloads are used up is SNO_STATUS_RANDOMNESS_EXHAUSTED, which `next` waits
+// through; times before 2014-05-13T16:53:20Z or past its 32-bit seconds are
+// SNO_STATUS_MILLIS_OUT_OF_RANGE; reset after fork(). Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.
 enum sno_status sno_ksuid_new(struct sno_ksuid *out);
 
-// Writes the 27-character base62 text (no NUL). Thread-safe.
+// Writes the 27-character text (no NUL): 27 base62 characters (0-9A-Za-z). Thread-safe.
 //
 // # Safety
 // `id` must be NULL or valid; `out` NULL or valid for 27 byte writes.
@@ -1470,19 +1495,19 @@ enum sno_status sno_ksuid_generator_new_with_clock(int32_t clock, struct sno_ksu
 // `generator` must be NULL or a live pointer from sno_ksuid_generator_new.
 void sno_ksuid_generator_free(struct sno_ksuid_generator *generator);
 
-// The next KSUID: greater than every earlier one of this generator (a clock gone back keeps the
-// last second). Sleeps into the next second if this one's payloads are used up. Thread-safe: share
-// one generator between threads.
+// The next KSUID of this generator: within one second the payload of the last value + 1, a fresh
+// random payload in a new second; a clock that went back keeps the last second; a second whose
+// payloads are used up is SNO_STATUS_RANDOMNESS_EXHAUSTED, which `next` waits through; times
+// before 2014-05-13T16:53:20Z or past its 32-bit seconds are SNO_STATUS_MILLIS_OUT_OF_RANGE.
+// Thread-safe: share one generator between threads.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
 enum sno_status sno_ksuid_generator_next(const struct sno_ksuid_generator *generator,
                                          struct sno_ksuid *out);
 
-// The next KSUID for an explicit time in Unix milliseconds (the clock is not read; the second is
-// what counts), with the same rules; SNO_STATUS_RANDOMNESS_EXHAUSTED when that second's payloads
-// are used up, SNO_STATUS_MILLIS_OUT_OF_RANGE before 2014-05-13T16:53:20Z or past its 32-bit
-// seconds. Thread-safe.
+// The next KSUID for an explicit time in Unix milliseconds (the clock is not read), with the same
+// rules; a time outside the format's range is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe.
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.

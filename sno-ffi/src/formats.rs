@@ -5,8 +5,9 @@
 
 use std::ffi::c_char;
 
-use sno_core::Error;
+use sno_core::model::MAX_TEXT_LEN;
 use sno_core::monotonic::{MillisState, Shared};
+use sno_core::{Error, Field, FieldValue, IdFormat, Unit};
 
 use crate::args::{try_bytes, try_ref, write_optional, write_out};
 use crate::errors::ffi_boundary;
@@ -73,10 +74,10 @@ pub(crate) use c_id;
 c_id!(crate::types::sno_id, sno_core::Id, sno_core::ENCODED_LEN);
 
 /// Implements [`CId`] for a `#[repr(transparent)]` wrapper of an `i64` (C sees `int64_t`):
-/// negative values are refused with `SNO_STATUS_VALUE_OVERFLOW`; the fixed-length text is
-/// `$encode`.
+/// negative values are refused with `SNO_STATUS_VALUE_OVERFLOW`; the fixed-length text is the
+/// canonical one, or the format's text form `$form` ([`fixed_text`]).
 macro_rules! c_i64_id {
-    ($c:ident, $core:ty, $text:expr, $encode:expr) => {
+    ($c:ident, $core:ty, $text:expr $(, $form:literal)?) => {
         impl $crate::formats::CId for $c {
             type Core = $core;
             const TEXT_LEN: usize = $text;
@@ -87,13 +88,43 @@ macro_rules! c_i64_id {
                 $c(id.to_i64())
             }
             fn encode(id: &$core, out: &mut [u8]) {
-                #[allow(clippy::redundant_closure_call, reason = "the macro takes an encoder")]
-                out.copy_from_slice(&($encode)(id));
+                $crate::formats::fixed_text(id, [$($form)?].first().copied(), out);
             }
         }
     };
 }
 pub(crate) use c_i64_id;
+
+/// Writes the text form `form` of `id` (one of the format's
+/// [`Extras::texts`](sno_core::model::Extras::texts); `None`: the canonical text) into `out`,
+/// which has its length.
+pub(crate) fn fixed_text<T: IdFormat>(id: &T, form: Option<&str>, out: &mut [u8]) {
+    let mut buf = [0u8; MAX_TEXT_LEN];
+    let len = match form.and_then(|name| T::EXTRAS.text(name)) {
+        Some(text) => (text.write)(id, &mut buf),
+        None => id.write_text(&mut buf),
+    };
+    let len = len.min(out.len());
+    out[..len].copy_from_slice(&buf[..len]);
+}
+
+/// `sno_<fmt>_unix_ms`: the time of the binary form `bytes` of `T` in Unix milliseconds (0 for
+/// none). A binary form `T` refuses (a UUIDv7's other version bits) has its leading Unix
+/// milliseconds read as they lie.
+pub(crate) fn unix_ms<T: IdFormat>(bytes: &[u8]) -> u64 {
+    let ms = match T::from_slice(bytes) {
+        Ok(id) => id.unix_ms(),
+        Err(_) => T::FORMAT
+            .fields()
+            .first()
+            .filter(|f| f.unit == Unit::UnixMs)
+            .and_then(|f| match Field::read(f, bytes, "").value {
+                FieldValue::Uint(ms) => i64::try_from(ms).ok(),
+                _ => None,
+            }),
+    };
+    ms.and_then(|ms| u64::try_from(ms).ok()).unwrap_or(0)
+}
 
 /// The state machine behind a core [`Shared`] generator type (a format's `Generator` alias).
 pub(crate) trait SharedGenerator {

@@ -20,7 +20,7 @@ mod args;
 mod errors;
 mod extras;
 mod formats;
-// Written by sno-ffi/tests/generated (SNO_BLESS=1 cargo test -p sno-ffi --test generated).
+// Written by tests/surfaces (SNO_BLESS=1 cargo test -p sno-surfaces).
 #[rustfmt::skip]
 mod generated;
 mod lease;

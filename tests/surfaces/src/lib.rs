@@ -1,13 +1,14 @@
 //! The bindings' generated surfaces: files (or marked blocks of files) that list the formats,
 //! written from the core's format table ([`sno_core::for_each_format!`] and [`sno_core::Format`])
-//! so that a format added to the core reaches Python and Node without a hand-written line.
+//! so that a format added to the core reaches C, Python and Node without a hand-written line.
 //!
 //! Each module returns the surfaces of one binding; the tests in `tests/` compare them with the
-//! committed files and, with `SNO_BLESS=1`, write them (as `include/sno.h` is checked by
-//! `sno-ffi/tests/header.rs`).
+//! committed files and, with `SNO_BLESS=1`, write them (`include/sno.h`, which cbindgen writes
+//! from the C surface, is checked by `sno-ffi/tests/header.rs`: re-bless it after the C files).
 
 use std::path::{Path, PathBuf};
 
+pub mod c;
 pub mod node;
 pub mod python;
 
