@@ -8,5 +8,9 @@ const start = performance.now()
 const { firstId } = await import('./first-id.js')
 const id = firstId()
 const firstMs = performance.now() - start
-window.libsnoFirst = { id, firstMs, memory: memoryBytes(), instances: instances.length }
+// When sno.wasm had arrived (its fetch's end, from resource timing): the rest is compiling,
+// instantiating and the first newString().
+const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'))
+const afterWasmMs = wasm ? start + firstMs - wasm.responseEnd : undefined
+window.libsnoFirst = { id, firstMs, afterWasmMs, memory: memoryBytes(), instances: instances.length }
 document.getElementById('out').textContent = `ready: ${id}`

@@ -141,7 +141,7 @@ try {
       const r = errors.length === 0 ? await tab.evaluate(() => window.libsnoFirst) : null
       await context.close()
       if (r) {
-        console.log(`  first.html: the first ID ${(r.firstMs).toFixed(1)} ms after import('libsno') began (target 20 ms, not asserted)`)
+        console.log(`  first.html: the first ID ${(r.firstMs).toFixed(1)} ms after import('libsno') began (target 20 ms, not asserted), ${r.afterWasmMs?.toFixed(1)} ms of it after sno.wasm arrived`)
         console.log(`    memory at start: ${r.memory / 1024} KiB in ${r.instances} instance(s) (target 1024 KiB)`)
         check(/^[2-9a-x]{16}$/.test(r.id), `first.html made ${r.id}`)
         check(r.instances === 1, `the first ID made ${r.instances} instances (sno.wasm alone expected)`)
