@@ -51,9 +51,10 @@ Runs the tests of one layer, or with no LAYER every default layer and then the f
 
 Not part of the default run (CI's time budget; the cross builds have scripts of their own too):
 
-  wasm     scripts/test-wasm: the WebAssembly package (wasm32-wasip1) packed as released; the
-           vector tests in Node with no native addon, a Vite page in headless Chromium (Debian's
-           chromium, installed when missing) served without cross-origin isolation, Deno and Bun
+  wasm     scripts/test-wasm: the light web build (wasm32-unknown-unknown) packed as released; the
+           vector tests in Node 20 and 22 with no native addon, Vite pages in headless Chromium
+           (Debian's chromium, installed when missing: the bundle-size check), workerd,
+           edge-runtime, Deno and Bun (vectors, frozen-clock bursts)
   windows  scripts/test-windows: the Node addon built for x86_64-pc-windows-gnu (MinGW-w64), packed
            as released and run by the official Node.js for Windows under wine (Debian's wine and
            mingw-w64, installed when missing): the vector tests
@@ -375,7 +376,7 @@ node_lts() {
 }
 
 wasm_layer() {
-  step "WebAssembly: scripts/test-wasm (Node without the native addon, Chromium, Deno, Bun)"
+  step "WebAssembly: scripts/test-wasm (Node without the native addon, Chromium, workerd, edge-runtime, Deno, Bun)"
   bash scripts/test-wasm
 }
 

@@ -6,7 +6,8 @@
 // an ID: every check, codec, field and generator is the core's, in the module.
 
 const decoder = new TextDecoder()
-const encoder = new TextEncoder()
+// Made on first use: a page that never writes input (newString alone) does not make one.
+let encoder
 
 /** The error a failed export left (`sno_error`: class, code, message, `name=value` lines). */
 function thrown(x) {
@@ -50,7 +51,7 @@ export function put(x, input) {
   if (typeof input === 'string') {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const ptr = x.exports.sno_io(input.length * 3)
-    return encoder.encodeInto(input, x.view().subarray(ptr, ptr + input.length * 3)).written
+    return (encoder ??= new TextEncoder()).encodeInto(input, x.view().subarray(ptr, ptr + input.length * 3)).written
   }
   const ptr = x.exports.sno_io(input.length)
   x.view().set(input, ptr)

@@ -1,6 +1,6 @@
 // The targets of issue #44 on the modules themselves (after scripts/build-web): a page that
 // uses newString ships sno.wasm, one that uses every format both; memory at start. Sizes only
-// (gzip -9), never a timing. The JavaScript's share (a Vite build) is not counted here yet.
+// (gzip -9), never a timing. The JavaScript's share is counted by the Vite builds of tests/browser.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
