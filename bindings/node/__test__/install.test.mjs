@@ -1,7 +1,7 @@
 // npm pack, install the tarball into a fresh project, then require() and import it.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
@@ -34,12 +34,14 @@ test('packed tarball installs and loads with require and import', () => {
   }
 })
 
-test('without its addon the package names the platform package it needs', () => {
+test('without its addon and its web build the package names the platform package it needs', () => {
   const work = mkdtempSync(join(tmpdir(), 'sno-noaddon-'))
   try {
-    // The JavaScript of the package and no addon: what an install without optional
-    // dependencies leaves.
-    for (const f of ['sno.js', 'formats.js', 'value.js', 'native.js', 'index.js', 'package.json']) {
+    // The JavaScript of the package, no addon and no web/ (the light build Node falls back to,
+    // laid out by the release): what an install without optional dependencies leaves of a
+    // package packed without --web.
+    mkdirSync(join(work, 'wasm'))
+    for (const f of ['sno.js', 'formats.js', 'value.js', 'native.js', 'index.js', 'package.json', 'wasm/fallback.js']) {
       writeFileSync(join(work, f), readFileSync(join(pkgDir, f)))
     }
     const out = execFileSync('node', ['-e', `
@@ -50,6 +52,7 @@ test('without its addon the package names the platform package it needs', () => 
     assert.match(e.message, /@libsno\/libsno-linux-x64-(gnu|musl)/)
     assert.match(e.message, /optional/)
     assert.ok(e.cause, 'the loader\'s errors are kept as the cause')
+    assert.match(e.message, /the WebAssembly build \(web\/fs\/\) did not load either/)
     // An addon that is there but does not load (damaged, another architecture, a glibc too
     // old): the error says so, with the loader's reason, not "not installed".
     writeFileSync(join(work, 'sno.linux-x64-gnu.node'), 'not an ELF file')
