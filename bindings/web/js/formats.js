@@ -367,7 +367,8 @@ const EXTRAS = {
     }
   },
   TypeId(Cls) {
-    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    /** @deprecated use `typeid.new(prefix)`: a new TypeID with `prefix` and a UUIDv7 from the
+     * process-wide generator. */
     Cls.generate = function generate(prefix) {
       return Cls[MAKE](typeidNewString(prefix))
     }
@@ -458,8 +459,13 @@ function namespace(info) {
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+      nextAtUnixMs(unixMs) {
+        return Cls[MAKE](ascii(x, e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAtUnixMs: unixMs', unixMs, -(2 ** 63), 2 ** 63))))
+      }
+
+      /** @deprecated renamed `nextAtUnixMs`. */
       nextAt(unixMs) {
-        return Cls[MAKE](ascii(x, e.sno_fmt_gen_next_at(this.#handle, int('Generator.nextAt: unixMs', unixMs, -8.64e15, 8.64e15))))
+        return this.nextAtUnixMs(unixMs)
       }
 
       /** The longest `nextAsync` waits, in milliseconds. */
@@ -586,7 +592,13 @@ export class Generator {
     return Id[MAKE](await waiting((budget, deadline) => out(x, e.sno_gen_step(this.#handle, mm, budget, deadline)), this.maxWaitMs))
   }
 
-  /** An ID for the time of a `Date`, with its own wrapping sequence. */
+  /** An ID for an explicit time in Unix milliseconds (the clock is not read), with its own wrapping sequence. */
+  nextAtUnixMs(m, unixMs) {
+    const mm = meta(m, 'Generator.nextAtUnixMs')
+    return Id[MAKE](ascii(x, e.sno_gen_next_with_time(this.#handle, mm, int('Generator.nextAtUnixMs: unixMs', unixMs, -(2 ** 63), 2 ** 63))))
+  }
+
+  /** @deprecated renamed `nextAtUnixMs(meta, date.getTime())`. */
   nextWithTime(m, date) {
     const mm = meta(m, 'Generator.nextWithTime')
     if (!(date instanceof Date)) throw typeError(`Generator.nextWithTime(meta, date): date must be a Date, got ${describe(date)}`)
