@@ -20,14 +20,12 @@ wasm_setup() {
 }
 
 # scripts/release --cross-check: cargo check of what the release builds for WebAssembly, the web
-# build (bindings/web, the crate sno-web) for wasm32-unknown-unknown with scripts/build-web's
-# getrandom backend, nothing linked.
+# build (bindings/web, the crate sno-web: sno-core without std, its randomness imported) for
+# wasm32-unknown-unknown, nothing linked.
 wasm_cross_check() {
   wasm_setup
   step "WebAssembly: cargo check of sno-web (wasm32-unknown-unknown)"
-  cross_run "wasm32-unknown-unknown (sno-web)" env \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS='--cfg getrandom_backend="custom"' \
-    cargo check --release -p sno-web --target wasm32-unknown-unknown
+  cross_run "wasm32-unknown-unknown (sno-web)" cargo check --release -p sno-web --target wasm32-unknown-unknown
 }
 
 # The web build (scripts/build-web), then the facts of each module: valid WebAssembly that
