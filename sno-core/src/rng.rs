@@ -28,15 +28,69 @@ pub use thread::ThreadRng;
     target_os = "unknown"
 ))]
 mod host {
+    use core::cell::UnsafeCell;
+
     use rand_core::RngCore;
 
     use crate::wasm_host::fill_random;
 
+    /// Bytes drawn from the host at a time: one `crypto.getRandomValues` call serves many IDs
+    /// (a UUIDv7 takes 4 bytes per ID; a call per draw cost more than the rest of the ID).
+    const POOL_LEN: usize = 256;
+
+    /// Random bytes drawn from the host, not yet handed out (`used ..`); each byte is handed out
+    /// once, and zeroed as it is.
+    struct Pool {
+        bytes: [u8; POOL_LEN],
+        used: usize,
+    }
+
+    /// The instance's pool.
+    struct Shared(UnsafeCell<Pool>);
+
+    // A module built with threads (the atomics feature) could share the pool between threads.
+    #[cfg(target_feature = "atomics")]
+    compile_error!(
+        "sno-core's web ThreadRng keeps its pool in a static of one thread: build without the atomics feature"
+    );
+
+    // SAFETY: without the atomics target feature a WebAssembly instance runs on one thread, so the
+    // pool is never reached from two threads.
+    unsafe impl Sync for Shared {}
+
+    static POOL: Shared = Shared(UnsafeCell::new(Pool {
+        bytes: [0; POOL_LEN],
+        used: POOL_LEN,
+    }));
+
+    /// Fills `dst` from the pool (refilled from the host when it has too few bytes left); a
+    /// draw longer than the pool goes to the host directly.
+    fn take(dst: &mut [u8]) {
+        if dst.len() > POOL_LEN {
+            fill_random(dst);
+            return;
+        }
+        // SAFETY: the instance has one thread (above), and this is the only place that borrows
+        // the pool, for the length of this call, which calls nothing that re-enters it (the
+        // host's `crypto.getRandomValues` does not call into the module).
+        let pool = unsafe { &mut *POOL.0.get() };
+        if POOL_LEN - pool.used < dst.len() {
+            fill_random(&mut pool.bytes);
+            pool.used = 0;
+        }
+        let fresh = pool.bytes.get_mut(pool.used..).unwrap_or_default();
+        for (to, from) in dst.iter_mut().zip(fresh.iter_mut()) {
+            *to = core::mem::take(from);
+        }
+        pool.used += dst.len();
+    }
+
     /// The CSPRNG of the random-based formats' generators in a `web` build without `std`
     /// (wasm32-unknown-unknown in a JavaScript engine): the host's `crypto.getRandomValues`,
-    /// read for each draw, where std builds seed a per-thread ChaCha12 from the operating
-    /// system (a JavaScript engine runs an instance on one thread, has no `fork()`, and its
-    /// source is a CSPRNG already). A zero-sized handle, as std's.
+    /// drawn [`POOL_LEN`] bytes at a time into the instance's pool, where std builds seed a
+    /// per-thread ChaCha12 from the operating system (a JavaScript engine runs an instance on
+    /// one thread, has no `fork()`, and its source is a CSPRNG already). A zero-sized handle, as
+    /// std's.
     #[derive(Debug, Clone, Copy, Default)]
     pub struct ThreadRng;
 
@@ -44,18 +98,18 @@ mod host {
         #[inline]
         fn next_u32(&mut self) -> u32 {
             let mut b = [0u8; 4];
-            fill_random(&mut b);
+            take(&mut b);
             u32::from_le_bytes(b)
         }
         #[inline]
         fn next_u64(&mut self) -> u64 {
             let mut b = [0u8; 8];
-            fill_random(&mut b);
+            take(&mut b);
             u64::from_le_bytes(b)
         }
         #[inline]
         fn fill_bytes(&mut self, dst: &mut [u8]) {
-            fill_random(dst)
+            take(dst)
         }
     }
 }
