@@ -293,8 +293,8 @@ function defineClass(info) {
   if (info.columnType === 'uuid') {
     /** Takes the 128 bits from a hyphenated UUID text (either case, any version bits the format allows). */
     Cls.fromUuid = function fromUuid(uuid) {
-      const bytes = bytes(x, e.sno_op(UUID_BYTES, f, put(x, text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
-      return new Cls(op(FROM_BYTES, f, bytes), TRUSTED)
+      const raw = bytes(x, e.sno_op(UUID_BYTES, f, put(x, text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
+      return new Cls(op(FROM_BYTES, f, raw), TRUSTED)
     }
   }
   /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */

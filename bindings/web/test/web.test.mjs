@@ -85,6 +85,10 @@ test('formats: values, fields, detection', () => {
   const t = sno.TypeId.generate('user')
   assert.match(String(t), /^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/)
   assert.equal(String(t).slice(5), t.suffix)
+  const v7 = sno.uuid7.new()
+  assert.ok(sno.Uuid7.fromUuid(v7.uuid.toUpperCase()).equals(v7))
+  assert.equal(sno.Ulid.fromUuid(v7.uuid).toUuid7().toString(), v7.toString())
+  assert.throws(() => sno.Uuid7.fromUuid('not a uuid'), (e) => e.code === 'ERR_SNO_INVALID_LENGTH')
 })
 
 test('frozen clock: 200 000 sno IDs from one generator', async () => {
