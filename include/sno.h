@@ -255,7 +255,7 @@ typedef enum sno_status {
   SNO_STATUS_LEASE_UNAVAILABLE = 33,
   // The call does not apply to a leased generator (sno_generator_new_leased): its partition
   // belongs to the lease (sno_generator_repartition, an explicit partition in the options), and
-  // it mints only at the present time inside the lease (sno_generator_next_with_time,
+  // it mints only at the present time inside the lease (sno_generator_next_at_unix_ns,
   // sno_generator_snapshot).
   SNO_STATUS_LEASED_GENERATOR = 34,
   // No partition given, and no_std builds have no default.
@@ -1045,6 +1045,15 @@ enum sno_status sno_ulid_generator_try_next(const struct sno_ulid_generator *gen
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulid_generator_next_at_unix_ms(const struct sno_ulid_generator *generator,
+                                                   int64_t unix_ms,
+                                                   struct sno_ulid *out);
+
+// Deprecated: the same as sno_ulid_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulid_generator_next_at_unix_ms")
 enum sno_status sno_ulid_generator_next_at(const struct sno_ulid_generator *generator,
                                            int64_t unix_ms,
                                            struct sno_ulid *out);
@@ -1131,6 +1140,15 @@ enum sno_status sno_uuid7_generator_next(const struct sno_uuid7_generator *gener
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_uuid7_generator_next_at_unix_ms(const struct sno_uuid7_generator *generator,
+                                                    int64_t unix_ms,
+                                                    struct sno_uuid7 *out);
+
+// Deprecated: the same as sno_uuid7_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_uuid7_generator_next_at_unix_ms")
 enum sno_status sno_uuid7_generator_next_at(const struct sno_uuid7_generator *generator,
                                             int64_t unix_ms,
                                             struct sno_uuid7 *out);
@@ -1216,6 +1234,15 @@ enum sno_status sno_scru128_generator_next(const struct sno_scru128_generator *g
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru128_generator_next_at_unix_ms(const struct sno_scru128_generator *generator,
+                                                      int64_t unix_ms,
+                                                      struct sno_scru128 *out);
+
+// Deprecated: the same as sno_scru128_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_scru128_generator_next_at_unix_ms")
 enum sno_status sno_scru128_generator_next_at(const struct sno_scru128_generator *generator,
                                               int64_t unix_ms,
                                               struct sno_scru128 *out);
@@ -1303,6 +1330,15 @@ enum sno_status sno_scru160_generator_next(const struct sno_scru160_generator *g
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_scru160_generator_next_at_unix_ms(const struct sno_scru160_generator *generator,
+                                                      int64_t unix_ms,
+                                                      struct sno_scru160 *out);
+
+// Deprecated: the same as sno_scru160_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_scru160_generator_next_at_unix_ms")
 enum sno_status sno_scru160_generator_next_at(const struct sno_scru160_generator *generator,
                                               int64_t unix_ms,
                                               struct sno_scru160 *out);
@@ -1357,6 +1393,15 @@ enum sno_status sno_nanoflake_generator_try_next(const struct sno_nanoflake_gene
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_nanoflake_generator_next_at_unix_ms(const struct sno_nanoflake_generator *generator,
+                                                        int64_t unix_ms,
+                                                        sno_nanoflake *out);
+
+// Deprecated: the same as sno_nanoflake_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_nanoflake_generator_next_at_unix_ms")
 enum sno_status sno_nanoflake_generator_next_at(const struct sno_nanoflake_generator *generator,
                                                 int64_t unix_ms,
                                                 sno_nanoflake *out);
@@ -1428,6 +1473,15 @@ enum sno_status sno_ulidflake_generator_try_next(const struct sno_ulidflake_gene
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ulidflake_generator_next_at_unix_ms(const struct sno_ulidflake_generator *generator,
+                                                        int64_t unix_ms,
+                                                        sno_ulidflake *out);
+
+// Deprecated: the same as sno_ulidflake_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_ulidflake_generator_next_at_unix_ms")
 enum sno_status sno_ulidflake_generator_next_at(const struct sno_ulidflake_generator *generator,
                                                 int64_t unix_ms,
                                                 sno_ulidflake *out);
@@ -1511,6 +1565,15 @@ enum sno_status sno_ksuid_generator_next(const struct sno_ksuid_generator *gener
 //
 // # Safety
 // `generator` must be NULL or live; `out` NULL or writable.
+enum sno_status sno_ksuid_generator_next_at_unix_ms(const struct sno_ksuid_generator *generator,
+                                                    int64_t unix_ms,
+                                                    struct sno_ksuid *out);
+
+// Deprecated: the same as sno_ksuid_generator_next_at_unix_ms; kept for the 0.2 ABI.
+//
+// # Safety
+// `generator` must be NULL or live; `out` NULL or writable.
+SNO_DEPRECATED("use sno_ksuid_generator_next_at_unix_ms")
 enum sno_status sno_ksuid_generator_next_at(const struct sno_ksuid_generator *generator,
                                             int64_t unix_ms,
                                             struct sno_ksuid *out);
@@ -1785,6 +1848,16 @@ enum sno_status sno_generator_try_next(const struct sno_generator *generator,
 //
 // # Safety
 // `generator` must be NULL or live; `out` must be NULL or writable.
+enum sno_status sno_generator_next_at_unix_ns(const struct sno_generator *generator,
+                                              uint8_t meta,
+                                              int64_t unix_ns,
+                                              struct sno_id *out);
+
+// Deprecated: the same as sno_generator_next_at_unix_ns; kept for the 0.2 ABI.
+//
+// # Safety
+// As sno_generator_next_at_unix_ns.
+SNO_DEPRECATED("use sno_generator_next_at_unix_ns")
 enum sno_status sno_generator_next_with_time(const struct sno_generator *generator,
                                              uint8_t meta,
                                              int64_t unix_ns,

@@ -221,7 +221,8 @@ const EXTRAS = {
     }
   },
   TypeId(Cls) {
-    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    /** @deprecated use `typeid.new(prefix)`: a new TypeID with `prefix` and a UUIDv7 from the
+     * process-wide generator. */
     Cls.generate = function generate(prefix) {
       return Cls[MAKE](native.typeidNewString(prefix))
     }
@@ -298,9 +299,14 @@ function namespace(info) {
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
-      nextAt(unixMs) {
-        if (typeof unixMs !== 'number') throw typeError(`Generator.nextAt: unixMs must be a number, got ${describe(unixMs)}`)
+      nextAtUnixMs(unixMs) {
+        if (typeof unixMs !== 'number') throw typeError(`Generator.nextAtUnixMs: unixMs must be a number, got ${describe(unixMs)}`)
         return Cls[MAKE](this.#native.nextAtString(unixMs))
+      }
+
+      /** @deprecated renamed `nextAtUnixMs`. */
+      nextAt(unixMs) {
+        return this.nextAtUnixMs(unixMs)
       }
 
       /** The longest `next` / `nextAsync` waits, in milliseconds. */

@@ -77,6 +77,11 @@ export declare class Generator {
    */
   nextWithTimeString(meta: number, date: Date): string
   /**
+   * An ID for a time in Unix milliseconds, with its own wrapping sequence (porting,
+   * back-filling); times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
+   */
+  nextAtUnixMsString(meta: number, unixMs: number): string
+  /**
    * The state, as a plain object that round-trips through JSON (not for a leased generator:
    * its state is the lease's).
    */

@@ -353,8 +353,8 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   get randA(): number
   get variant(): number
   get randB(): bigint
-  /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a
-   * UUIDv7 from the process-wide generator. */
+  /** @deprecated use `typeid.new(prefix)`: a new TypeID, `prefix` (a RangeError
+   * ERR_SNO_INVALID_PREFIX if the spec refuses it) and a UUIDv7 from the process-wide generator. */
   static generate(prefix: string): TypeId
   /** Milliseconds since 1970 when the UUID is a version 7 one, else undefined. */
   get unixMs(): number | undefined
@@ -549,8 +549,11 @@ export declare class Generator {
    * `retryAtUnixNs`); leased, also ERR_SNO_LEASE_EXPIRED (the lease closed, or not renewed in
    * time: with `partition`). */
   tryNext(meta?: number): Id
-  /** An ID for a given time, with its own wrapping sequence (porting, back-filling). Not for a
-   * leased generator (a TypeError, ERR_SNO_LEASED_GENERATOR). */
+  /** An ID for a time in Unix milliseconds, with its own wrapping sequence (porting,
+   * back-filling); outside 2010 .. 2079-09-07 ERR_SNO_TIME_OUT_OF_RANGE. Not for a leased
+   * generator (a TypeError, ERR_SNO_LEASED_GENERATOR). */
+  nextAtUnixMs(meta: number, unixMs: number): Id
+  /** @deprecated renamed `nextAtUnixMs(meta, date.getTime())`. */
   nextWithTime(meta: number, date: Date): Id
   /** The state as a plain object that round-trips through JSON. Not for a leased generator
    * (a TypeError, ERR_SNO_LEASED_GENERATOR). */
@@ -625,6 +628,8 @@ export interface FormatGenerator<T> {
    * Nanoflakes ERR_SNO_CLOCK_ROLLBACK (with `retryAtUnixNs`). */
   tryNext(): T
   /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
+  nextAtUnixMs(unixMs: number): T
+  /** @deprecated renamed `nextAtUnixMs`. */
   nextAt(unixMs: number): T
   /** The longest `next()` / `nextAsync()` wait, in ms. */
   readonly maxWaitMs: number
@@ -694,7 +699,8 @@ export declare const ulidflake: FormatNamespace<UlidFlake, UlidFlakeOptions> & {
 /** TypeIDs: generated with a prefix of your own. */
 export declare const typeid: {
   TypeId: typeof TypeId
-  /** A new TypeID (as `TypeId.generate`). */
+  /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a
+   * UUIDv7 from the process-wide generator. */
   new: (prefix: string) => TypeId
   /** A new TypeID's text. */
   newString(prefix: string): string

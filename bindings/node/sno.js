@@ -197,6 +197,13 @@ class Generator {
     return new Id(await waiting((budgetMs, deadlineMs, after) => this.#native.stepString(meta, budgetMs, deadlineMs, after), this.#maxWaitMs), TRUSTED)
   }
 
+  nextAtUnixMs(meta, unixMs) {
+    checkMeta(meta, 'Generator.nextAtUnixMs')
+    if (typeof unixMs !== 'number') throw typeError(`Generator.nextAtUnixMs: unixMs must be a number, got ${typeof unixMs}`)
+    return new Id(this.#native.nextAtUnixMsString(meta ?? 0, unixMs), TRUSTED)
+  }
+
+  /** @deprecated renamed `nextAtUnixMs(meta, date.getTime())`. */
   nextWithTime(meta, date) {
     checkMeta(meta, 'Generator.nextWithTime')
     return new Id(this.#native.nextWithTimeString(meta ?? 0, date), TRUSTED)

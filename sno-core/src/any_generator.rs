@@ -32,7 +32,7 @@ where
     }
 
     fn next_at(&self, unix_ms: i64) -> Result<AnyId, Error> {
-        Shared::next_at(self, unix_ms).map(Into::into)
+        Shared::next_at_unix_ms(self, unix_ms).map(Into::into)
     }
 
     #[inline]
@@ -41,7 +41,7 @@ where
     }
 
     fn next_at_text(&self, unix_ms: i64, buf: &mut [u8; MAX_TEXT_LEN]) -> Result<usize, Error> {
-        Shared::next_at(self, unix_ms).map(|id| id.write_text(buf))
+        Shared::next_at_unix_ms(self, unix_ms).map(|id| id.write_text(buf))
     }
 }
 
@@ -155,8 +155,17 @@ impl AnyGenerator {
     ///
     /// # Errors
     /// As [`try_next`](Self::try_next).
-    pub fn next_at(&self, unix_ms: i64) -> Result<AnyId, Error> {
+    pub fn next_at_unix_ms(&self, unix_ms: i64) -> Result<AnyId, Error> {
         self.inner.next_at(unix_ms)
+    }
+
+    /// The old name of [`next_at_unix_ms`](Self::next_at_unix_ms).
+    ///
+    /// # Errors
+    /// As [`try_next`](Self::try_next).
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_unix_ms`")]
+    pub fn next_at(&self, unix_ms: i64) -> Result<AnyId, Error> {
+        self.next_at_unix_ms(unix_ms)
     }
 
     /// [`try_next`](Self::try_next)'s value as its canonical text, written into `buf` (its
@@ -181,11 +190,24 @@ impl AnyGenerator {
         crate::wait::sleeping(max_wait, || self.inner.try_next_text(buf))
     }
 
-    /// [`next_at`](Self::next_at)'s value as its canonical text, written into `buf`.
+    /// [`next_at_unix_ms`](Self::next_at_unix_ms)'s value as its canonical text, written into `buf`.
     ///
     /// # Errors
     /// As [`try_next`](Self::try_next).
-    pub fn next_at_text(&self, unix_ms: i64, buf: &mut [u8; MAX_TEXT_LEN]) -> Result<usize, Error> {
+    pub fn next_at_unix_ms_text(
+        &self,
+        unix_ms: i64,
+        buf: &mut [u8; MAX_TEXT_LEN],
+    ) -> Result<usize, Error> {
         self.inner.next_at_text(unix_ms, buf)
+    }
+
+    /// The old name of [`next_at_unix_ms_text`](Self::next_at_unix_ms_text).
+    ///
+    /// # Errors
+    /// As [`try_next`](Self::try_next).
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_unix_ms_text`")]
+    pub fn next_at_text(&self, unix_ms: i64, buf: &mut [u8; MAX_TEXT_LEN]) -> Result<usize, Error> {
+        self.next_at_unix_ms_text(unix_ms, buf)
     }
 }

@@ -157,7 +157,7 @@ fn new_with_time_rows() {
         let call = format!("{label} call {}", r["call"]);
         let in_range =
             (sno_core::time::EPOCH_UNIX_NANOS..=sno_core::time::MAX_UNIX_NANOS).contains(&ns);
-        match g.new_with_unix_ns(meta, ns) {
+        match g.next_at_unix_ns(meta, ns) {
             Ok(id) => {
                 assert!(in_range, "{call}");
                 assert_eq!(to_hex(id.as_bytes()), r["hex"], "{call}");
@@ -180,14 +180,39 @@ fn new_with_time_rows() {
     assert_eq!(refused, 6, "the six wrapped rows (after 2079, before 2010)");
     let sys = Generator::builder().partition(9).build().unwrap();
     let t = std::time::UNIX_EPOCH + Duration::from_nanos(1_586_176_496_789_123_456);
-    assert_eq!(
-        sys.new_with_time(85, t).unwrap().timestamp(),
-        80_968_124_197
-    );
+    assert_eq!(sys.next_at_time(85, t).unwrap().timestamp(), 80_968_124_197);
     assert!(matches!(
-        sys.new_with_time(0, std::time::UNIX_EPOCH),
+        sys.next_at_time(0, std::time::UNIX_EPOCH),
         Err(Error::TimeOutOfRange { unix_nanos: 0 })
     ));
+}
+
+/// The 0.2 names of minting at a given time give what their new names give.
+#[test]
+#[allow(deprecated)]
+fn deprecated_names_of_minting_at_a_time() {
+    let sno = Generator::builder().partition(9).build().unwrap();
+    let t = std::time::UNIX_EPOCH + Duration::from_nanos(1_586_176_496_789_123_456);
+    assert_eq!(
+        sno.new_with_time(85, t).unwrap().timestamp(),
+        80_968_124_197
+    );
+    assert_eq!(
+        sno.new_with_unix_ns(85, 1_586_176_496_789_123_456)
+            .unwrap()
+            .timestamp(),
+        80_968_124_197
+    );
+    let ulid = sno_core::ulid::Generator::default();
+    assert_eq!(
+        ulid.next_at(1_700_000_000_000).unwrap().unix_ms(),
+        1_700_000_000_000
+    );
+    let any = sno_core::AnyGenerator::new(sno_core::Format::Ulid, &Default::default()).unwrap();
+    assert_eq!(
+        any.next_at(1_700_000_000_001).unwrap().unix_ms(),
+        Some(1_700_000_000_001)
+    );
 }
 
 /// sno_snapshot_bounds.tsv: the same sanitised bounds, except the documented fixes: pools of 4

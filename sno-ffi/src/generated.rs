@@ -231,13 +231,28 @@ pub unsafe extern "C" fn sno_ulid_generator_try_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulid_generator_next_at_unix_ms(
+    generator: *const sno_ulid_generator,
+    unix_ms: i64,
+    out: *mut sno_ulid,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_ulid_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_ulid_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ulid_generator_next_at(
     generator: *const sno_ulid_generator,
     unix_ms: i64,
     out: *mut sno_ulid,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_ulid_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // UUIDv7: sno_uuid7_*
@@ -396,13 +411,28 @@ pub unsafe extern "C" fn sno_uuid7_generator_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_uuid7_generator_next_at_unix_ms(
+    generator: *const sno_uuid7_generator,
+    unix_ms: i64,
+    out: *mut sno_uuid7,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_uuid7_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_uuid7_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_uuid7_generator_next_at(
     generator: *const sno_uuid7_generator,
     unix_ms: i64,
     out: *mut sno_uuid7,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_uuid7_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // SCRU128: sno_scru128_*
@@ -559,13 +589,28 @@ pub unsafe extern "C" fn sno_scru128_generator_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_scru128_generator_next_at_unix_ms(
+    generator: *const sno_scru128_generator,
+    unix_ms: i64,
+    out: *mut sno_scru128,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_scru128_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_scru128_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_scru128_generator_next_at(
     generator: *const sno_scru128_generator,
     unix_ms: i64,
     out: *mut sno_scru128,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_scru128_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // SCRU160: sno_scru160_*
@@ -723,13 +768,28 @@ pub unsafe extern "C" fn sno_scru160_generator_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_scru160_generator_next_at_unix_ms(
+    generator: *const sno_scru160_generator,
+    unix_ms: i64,
+    out: *mut sno_scru160,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_scru160_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_scru160_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_scru160_generator_next_at(
     generator: *const sno_scru160_generator,
     unix_ms: i64,
     out: *mut sno_scru160,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_scru160_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // Nanoflake: sno_nanoflake_*
@@ -829,13 +889,28 @@ pub unsafe extern "C" fn sno_nanoflake_generator_try_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_nanoflake_generator_next_at_unix_ms(
+    generator: *const sno_nanoflake_generator,
+    unix_ms: i64,
+    out: *mut sno_nanoflake,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_nanoflake_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_nanoflake_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_nanoflake_generator_next_at(
     generator: *const sno_nanoflake_generator,
     unix_ms: i64,
     out: *mut sno_nanoflake,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_nanoflake_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // Ulid-Flake: sno_ulidflake_*
@@ -964,13 +1039,28 @@ pub unsafe extern "C" fn sno_ulidflake_generator_try_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ulidflake_generator_next_at_unix_ms(
+    generator: *const sno_ulidflake_generator,
+    unix_ms: i64,
+    out: *mut sno_ulidflake,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_ulidflake_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_ulidflake_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ulidflake_generator_next_at(
     generator: *const sno_ulidflake_generator,
     unix_ms: i64,
     out: *mut sno_ulidflake,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_ulidflake_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // KSUID: sno_ksuid_*
@@ -1121,13 +1211,28 @@ pub unsafe extern "C" fn sno_ksuid_generator_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` NULL or writable.
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_ksuid_generator_next_at_unix_ms(
+    generator: *const sno_ksuid_generator,
+    unix_ms: i64,
+    out: *mut sno_ksuid,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at_unix_ms(unix_ms)) }
+}
+
+/// Deprecated: the same as sno_ksuid_generator_next_at_unix_ms; kept for the 0.2 ABI.
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+#[deprecated(note = "use sno_ksuid_generator_next_at_unix_ms")]
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ksuid_generator_next_at(
     generator: *const sno_ksuid_generator,
     unix_ms: i64,
     out: *mut sno_ksuid,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::generator_step(generator, out, |g| g.next_at(unix_ms)) }
+    unsafe { sno_ksuid_generator_next_at_unix_ms(generator, unix_ms, out) }
 }
 
 // The generic API's formats (any.rs)

@@ -266,7 +266,7 @@ pub unsafe extern "C" fn sno_generator_try_next(
 /// # Safety
 /// `generator` must be NULL or live; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_generator_next_with_time(
+pub unsafe extern "C" fn sno_generator_next_at_unix_ns(
     generator: *const sno_generator,
     meta: u8,
     unix_ns: i64,
@@ -278,10 +278,26 @@ pub unsafe extern "C" fn sno_generator_next_with_time(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.plain()?.new_with_unix_ns(meta, unix_ns)?;
+        let id = g.plain()?.next_at_unix_ns(meta, unix_ns)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
+}
+
+/// Deprecated: the same as sno_generator_next_at_unix_ns; kept for the 0.2 ABI.
+///
+/// # Safety
+/// As sno_generator_next_at_unix_ns.
+#[deprecated(note = "use sno_generator_next_at_unix_ns")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_generator_next_with_time(
+    generator: *const sno_generator,
+    meta: u8,
+    unix_ns: i64,
+    out: *mut sno_id,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { sno_generator_next_at_unix_ns(generator, meta, unix_ns, out) }
 }
 
 /// Fills `out` with `count` consecutive IDs (blocking like sno_generator_next), written

@@ -132,7 +132,7 @@ pub enum sno_status {
     LeaseUnavailable = 33,
     /// The call does not apply to a leased generator (sno_generator_new_leased): its partition
     /// belongs to the lease (sno_generator_repartition, an explicit partition in the options), and
-    /// it mints only at the present time inside the lease (sno_generator_next_with_time,
+    /// it mints only at the present time inside the lease (sno_generator_next_at_unix_ns,
     /// sno_generator_snapshot).
     LeasedGenerator = 34,
     /// No partition given, and no_std builds have no default.

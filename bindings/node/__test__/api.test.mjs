@@ -69,8 +69,22 @@ test('generator: exhaustion, blocking next, snapshot through JSON', () => {
   assert.equal(restored.next().compare(blocking.at(-1)), 1)
   assert.equal(new Generator({ snapshot: snap, partition: 9 }).partition, 9)
   assert.throws(() => new Generator({ snapshot: { ...snap, wallHi: -1 } }), { code: 'ERR_SNO_INVALID_SNAPSHOT' })
+  const t = g.nextAtUnixMs(85, Date.parse('2020-04-06T12:34:56.789Z'))
+  assert.equal(t.units, 80968124197)
+  assert.equal(t.meta, 85)
+  assert.throws(() => g.nextAtUnixMs(0, 0), { code: 'ERR_SNO_TIME_OUT_OF_RANGE' })
+  assert.throws(() => g.nextAtUnixMs(0, 1.5), { code: 'ERR_SNO_INVALID_ARGUMENT' })
+  assert.throws(() => g.nextAtUnixMs(0, new Date()), TypeError)
+})
+
+test('the deprecated names give what their new names give', () => {
+  const g = new Generator()
   const t = g.nextWithTime(85, new Date('2020-04-06T12:34:56.789Z'))
   assert.equal(t.units, 80968124197)
+  assert.equal(new sno.ulid.Generator().nextAt(1_700_000_000_000).unixMs, 1_700_000_000_000)
+  const typeid = sno.TypeId.generate('user')
+  assert.equal(typeid.prefix, 'user')
+  assert.equal(sno.typeid.new('user').prefix, 'user')
 })
 
 test('property: bytes and text round trip, order preserved', () => {

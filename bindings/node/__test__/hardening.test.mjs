@@ -64,12 +64,12 @@ test('tryNext errors carry retryAtUnixNs; others do not', () => {
   const flake = new ulidflake.Generator({ sid: 7, entropySize: 2 })
   const ms = Date.UTC(2024, 0, 1) + 9
   assert.throws(() => {
-    for (;;) flake.nextAt(ms)
+    for (;;) flake.nextAtUnixMs(ms)
   }, (e) => e.code === 'ERR_SNO_RANDOMNESS_EXHAUSTED' && e.retryAtUnixNs === BigInt(ms + 1) * 1_000_000n)
   // A Nanoflakes clock gone back: retry once it is back where it was.
   const n = new nanoflake.Generator({ epochMs: 1000, generatorId: 1 })
-  n.nextAt(5000)
-  assert.throws(() => n.nextAt(4999), (e) => e.code === 'ERR_SNO_CLOCK_ROLLBACK' && e.retryAtUnixNs === 5_000_000_000n)
+  n.nextAtUnixMs(5000)
+  assert.throws(() => n.nextAtUnixMs(4999), (e) => e.code === 'ERR_SNO_CLOCK_ROLLBACK' && e.retryAtUnixNs === 5_000_000_000n)
 
   assert.throws(() => Id.parse('x'), (e) => !('retryAtUnixNs' in e))
 })
@@ -134,7 +134,7 @@ test('nextAsync follows the core wait policy: a clock gone back more than 1 s is
   // nextAt a moment ahead of the clock: to the generator, the clock then went back that far.
   const ahead = (ms) => {
     const g = new nanoflake.Generator({ epochMs: Date.UTC(2020, 0, 1), generatorId: 3, maxWaitMs: 10_000 })
-    g.nextAt(Date.now() + ms)
+    g.nextAtUnixMs(Date.now() + ms)
     return g
   }
   const rollback = (e) => e.code === 'ERR_SNO_CLOCK_ROLLBACK' && typeof e.retryAtUnixNs === 'bigint'
@@ -229,8 +229,9 @@ test('property: no argument gives an untyped error (fast-check)', () => {
       typedOrOk(() => UlidFlake.fromBigInt(1n << 40n).unixMsAt(v))
       typedOrOk(() => Id.fromBytes(v))
       typedOrOk(() => Ulid.fromBytes(v))
-      typedOrOk(() => new sno.ulid.Generator().nextAt(v))
+      typedOrOk(() => new sno.ulid.Generator().nextAtUnixMs(v))
       typedOrOk(() => new Generator().nextWithTime(0, v))
+      typedOrOk(() => new Generator().nextAtUnixMs(0, v))
       typedOrOk(() => sno.newId(v))
     }),
     { numRuns: 300 },

@@ -111,6 +111,7 @@ for (const backend of ['pg', 'redis']) {
     assert.throws(() => new Generator({ lease }), is(Error, 'ERR_SNO_LEASE_UNAVAILABLE'), 'one lease, one generator')
     assert.throws(() => gen.snapshot(), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
     assert.throws(() => gen.nextWithTime(0, new Date()), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
+    assert.throws(() => gen.nextAtUnixMs(0, Date.now()), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
 
     const partition = lease.partition
     lease.close()

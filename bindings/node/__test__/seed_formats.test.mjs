@@ -115,7 +115,7 @@ test('Nanoflakes invalid rows', () => {
   }
 })
 
-test('Nanoflakes: the Java run replayed through nextAt', () => {
+test('Nanoflakes: the Java run replayed through nextAtUnixMs', () => {
   const table = rows('nanoflakes_generated.tsv')
   assert.equal(table.length, 238)
   const g = new nanoflake.Generator({ epochMs: NANO_EPOCH, generatorId: 5 })
@@ -125,10 +125,10 @@ test('Nanoflakes: the Java run replayed through nextAt', () => {
     const seq = Number(r.sequence)
     const first = last && last[0] === ts ? last[1] + 1 : 0
     if (first === 0 && last && last[1] === 4095) {
-      throwsCode(() => g.nextAt(NANO_EPOCH + last[0]), 'ERR_SNO_RANDOMNESS_EXHAUSTED')
+      throwsCode(() => g.nextAtUnixMs(NANO_EPOCH + last[0]), 'ERR_SNO_RANDOMNESS_EXHAUSTED')
     }
-    for (let s = first; s < seq; s++) g.nextAt(NANO_EPOCH + ts)
-    const n = g.nextAt(NANO_EPOCH + ts)
+    for (let s = first; s < seq; s++) g.nextAtUnixMs(NANO_EPOCH + ts)
+    const n = g.nextAtUnixMs(NANO_EPOCH + ts)
     assert.equal(n.bigint, BigInt(r.value), r.index)
     assert.equal(n.toString(), r.base36)
     assert.equal(n.referenceTimestampMs, Number(r.ref_timestampValue))
@@ -188,11 +188,11 @@ test('Ulid-Flake: every ID of the Go run reads back (the draws are replayed in R
 
 test('generator rules and settings', () => {
   const g = new nanoflake.Generator({ epochMs: 1000, generatorId: 1023 })
-  const a = g.nextAt(5000)
+  const a = g.nextAtUnixMs(5000)
   assert.deepEqual([a.timestampMs, a.generatorId, a.sequence], [4000, 1023, 0])
-  throwsCode(() => g.nextAt(4999), 'ERR_SNO_CLOCK_ROLLBACK')
-  assert.equal(g.nextAt(5000).sequence, 1)
-  throwsCode(() => g.nextAt(999), 'ERR_SNO_MILLIS_OUT_OF_RANGE')
+  throwsCode(() => g.nextAtUnixMs(4999), 'ERR_SNO_CLOCK_ROLLBACK')
+  assert.equal(g.nextAtUnixMs(5000).sequence, 1)
+  throwsCode(() => g.nextAtUnixMs(999), 'ERR_SNO_MILLIS_OUT_OF_RANGE')
   throwsCode(() => new nanoflake.Generator({ epochMs: 0, generatorId: 1024 }), 'ERR_SNO_INVALID_ARGUMENT')
   assert.throws(() => new nanoflake.Generator({ generatorId: 1 }), (e) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_TYPE')
   assert.throws(() => new nanoflake.Generator({ epochMs: '0', generatorId: 1 }), TypeError)
@@ -205,11 +205,11 @@ test('generator rules and settings', () => {
   const s = new ulidflake.Generator({ sid: 7, entropySize: 2 })
   const made = []
   assert.throws(() => {
-    for (;;) made.push(s.nextAt(FLAKE_EPOCH + 9))
+    for (;;) made.push(s.nextAtUnixMs(FLAKE_EPOCH + 9))
   }, (e) => e.code === 'ERR_SNO_RANDOMNESS_EXHAUSTED')
   assert.ok(made.length > 0 && made.every((v, i) => i === 0 || made[i - 1].compare(v) < 0))
   assert.equal(made[0].sid, 7)
-  assert.ok(s.nextAt(FLAKE_EPOCH + 10).compare(made.at(-1)) > 0)
+  assert.ok(s.nextAtUnixMs(FLAKE_EPOCH + 10).compare(made.at(-1)) > 0)
   for (const bad of [{ sid: 32 }, { sid: 1, entropySize: 3 }, { entropySize: 0 }, { epochMs: -5 }]) {
     throwsCode(() => new ulidflake.Generator(bad), 'ERR_SNO_INVALID_ARGUMENT', JSON.stringify(bad))
   }
@@ -219,10 +219,10 @@ test('generator rules and settings', () => {
   assert.equal(ulidflake.newStrings(3).length, 3)
 
   const g160 = new scru160.Generator()
-  const [p, q] = [g160.nextAt(1631540490683), g160.nextAt(1631540490683)]
+  const [p, q] = [g160.nextAtUnixMs(1631540490683), g160.nextAtUnixMs(1631540490683)]
   assert.equal(q.counter, p.counter + 1)
   assert.ok(p.counter < 0x8000)
-  throwsCode(() => g160.nextAt(0), 'ERR_SNO_MILLIS_OUT_OF_RANGE')
+  throwsCode(() => g160.nextAtUnixMs(0), 'ERR_SNO_MILLIS_OUT_OF_RANGE')
   assert.ok(scru160.new().compare(scru160.new()) < 0)
 })
 

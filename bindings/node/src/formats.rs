@@ -791,7 +791,7 @@ impl FormatGenerator {
                     .inner
                     .next_text(Duration::from_millis(u64::from(ms)), &mut buf),
                 Call::TryNext => self.inner.try_next_text(&mut buf),
-                Call::At(ms) => self.inner.next_at_text(ms, &mut buf),
+                Call::At(ms) => self.inner.next_at_unix_ms_text(ms, &mut buf),
             }?;
             js_text(env, &buf[..len])
         })()
@@ -923,7 +923,7 @@ impl FormatGenerator {
     #[napi(ts_return_type = "string", catch_unwind)]
     pub fn next_at_string<'e>(&self, env: &'e Env, unix_ms: f64) -> Result<JsString<'e>, String> {
         match int_arg(
-            "Generator.nextAt(unixMs): unixMs",
+            "Generator.nextAtUnixMs(unixMs): unixMs",
             unix_ms,
             i64::MIN,
             i64::MAX,

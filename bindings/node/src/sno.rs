@@ -412,16 +412,42 @@ impl Generator {
                     "Generator.nextWithTime(meta, date): date is an Invalid Date".to_owned(),
                 ));
             }
-            let nanos = (unix_ms.floor() as i64).saturating_mul(1_000_000);
-            let plain = self.inner.plain(
-                "nextWithTime",
-                "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
-            )?;
-            Ok(encode(
-                plain.new_with_unix_ns(meta_of(Some(meta))?, nanos)?,
-            ))
+            self.at_unix_ms("nextWithTime", meta, unix_ms.floor() as i64)
         })()
         .or_throw(&env)
+    }
+
+    /// An ID for a time in Unix milliseconds, with its own wrapping sequence (porting,
+    /// back-filling); times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
+    #[napi(ts_return_type = "string", catch_unwind)]
+    pub fn next_at_unix_ms_string(
+        &self,
+        env: Env,
+        meta: f64,
+        unix_ms: f64,
+    ) -> Result<String, String> {
+        (|| {
+            let ms = int_arg(
+                "Generator.nextAtUnixMs(meta, unixMs): unixMs",
+                unix_ms,
+                i64::MIN,
+                i64::MAX,
+            )?;
+            self.at_unix_ms("nextAtUnixMs", meta, ms)
+        })()
+        .or_throw(&env)
+    }
+
+    /// The text of the ID for `unix_ms` (not for a leased generator: `what` names the call).
+    fn at_unix_ms(&self, what: &str, meta: f64, unix_ms: i64) -> R<String> {
+        let plain = self.inner.plain(
+            what,
+            "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
+        )?;
+        Ok(encode(plain.next_at_unix_ns(
+            meta_of(Some(meta))?,
+            unix_ms.saturating_mul(1_000_000),
+        )?))
     }
 
     /// The state, as a plain object that round-trips through JSON (not for a leased generator:

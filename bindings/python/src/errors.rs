@@ -15,6 +15,15 @@ fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>>
     Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
 }
 
+/// Warns that `old` is the deprecated name of `new` (a `DeprecationWarning` at the caller's
+/// line), as every old name of the vocabulary does before it calls its new name.
+pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    let message = std::ffi::CString::new(format!("{old} is deprecated: renamed {new}"))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    PyErr::warn(py, &category, &message, 1)
+}
+
 /// An exception of class `class` (of `sno._errors`) with `code` and message `msg`.
 pub(crate) fn raise_code(py: Python<'_>, class: &str, code: &str, msg: String) -> PyErr {
     let err = match error_class(py, class) {

@@ -228,15 +228,25 @@ impl PyNanoflakeGenerator {
 
     /// The next value for an explicit time in Unix milliseconds (the clock is not read), with
     /// the rules of `try_new`.
-    fn new_at(
+    fn new_at_unix_ms(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
     ) -> PyResult<PyNanoflake> {
         self.0
-            .next_at(unix_ms)
+            .next_at_unix_ms(unix_ms)
             .map(PyNanoflake)
             .map_err(|e| to_py(py, e))
+    }
+
+    /// The old name of `new_at_unix_ms` (a `DeprecationWarning`).
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyNanoflake> {
+        crate::errors::deprecated(py, "new_at", "new_at_unix_ms")?;
+        self.new_at_unix_ms(py, unix_ms)
     }
 
     /// Gives the generator another generator id (0 ..= 1023), keeping its epoch and its last
@@ -311,15 +321,25 @@ impl PyUlidFlakeGenerator {
     }
 
     /// The next value for an explicit time in Unix milliseconds (the clock is not read).
-    fn new_at(
+    fn new_at_unix_ms(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
     ) -> PyResult<PyUlidFlake> {
         self.0
-            .next_at(unix_ms)
+            .next_at_unix_ms(unix_ms)
             .map(PyUlidFlake)
             .map_err(|e| to_py(py, e))
+    }
+
+    /// The old name of `new_at_unix_ms` (a `DeprecationWarning`).
+    fn new_at(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
+    ) -> PyResult<PyUlidFlake> {
+        crate::errors::deprecated(py, "new_at", "new_at_unix_ms")?;
+        self.new_at_unix_ms(py, unix_ms)
     }
 
     /// Gives the generator the scalable `sid` (0 ..= 31): in a `fork()` child a scalable

@@ -786,12 +786,25 @@ macro_rules! monotonic {
 
             /// The next value for an explicit time in Unix milliseconds (the clock is not read);
             /// outside the format's range a `TimeRangeError`.
+            fn new_at_unix_ms(
+                &self,
+                py: Python<'_>,
+                #[pyo3(from_py_with = $crate::args::time_i64)] unix_ms: i64,
+            ) -> PyResult<$class> {
+                self.0
+                    .next_at_unix_ms(unix_ms)
+                    .map($class)
+                    .map_err(|e| $crate::to_py(py, e))
+            }
+
+            /// The old name of `new_at_unix_ms` (a `DeprecationWarning`).
             fn new_at(
                 &self,
                 py: Python<'_>,
                 #[pyo3(from_py_with = $crate::args::time_i64)] unix_ms: i64,
             ) -> PyResult<$class> {
-                self.0.next_at(unix_ms).map($class).map_err(|e| $crate::to_py(py, e))
+                $crate::errors::deprecated(py, "new_at", "new_at_unix_ms")?;
+                self.new_at_unix_ms(py, unix_ms)
             }
 
             fn __repr__(&self) -> &'static str {

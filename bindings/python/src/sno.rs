@@ -409,16 +409,27 @@ impl PyGenerator {
 
     /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence; a time outside
     /// 2010 .. 2079-09-07 is a `TimeRangeError`. Not for a leased generator.
-    fn new_with_unix_ns(
+    fn new_at_unix_ns(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::meta)] meta: u8,
         #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
     ) -> PyResult<PyId> {
         self.plain(py, "an ID for a given time", LEASED_TIMES)?
-            .new_with_unix_ns(meta, unix_ns)
+            .next_at_unix_ns(meta, unix_ns)
             .map(PyId)
             .map_err(|e| to_py(py, e))
+    }
+
+    /// The old name of `new_at_unix_ns` (a `DeprecationWarning`).
+    fn new_with_unix_ns(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::meta)] meta: u8,
+        #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
+    ) -> PyResult<PyId> {
+        crate::errors::deprecated(py, "new_with_unix_ns", "new_at_unix_ns")?;
+        self.new_at_unix_ns(py, meta, unix_ns)
     }
 
     /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`. Not for a

@@ -42,7 +42,7 @@ def test_wrong_types_raise_type_error():
     with pytest.raises(TypeError):
         sno.Generator(snapshot=[1, 2])
     with pytest.raises(TypeError):
-        sno.Generator().new_with_time(0, 1234)
+        sno.Generator().new_at_time(0, 1234)
 
 
 def test_error_details():
@@ -147,3 +147,26 @@ def test_cli_new_and_inspect():
 def test_stubs_match_the_runtime():
     out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "sno"], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_deprecated_names_warn_and_give_what_their_new_names_give():
+    """The 0.2 names of minting at a given time: a DeprecationWarning, then the new name's value."""
+    from datetime import datetime, timezone
+
+    when = datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    ns = int(when.timestamp()) * 1_000_000_000
+    g = sno.Generator()
+    with pytest.warns(DeprecationWarning, match="renamed new_at_unix_ns"):
+        old = g.new_with_unix_ns(1, ns)
+    assert old.unix_ms == g.new_at_unix_ns(1, ns).unix_ms and old.meta == 1
+    with pytest.warns(DeprecationWarning, match="renamed new_at_time"):
+        assert g.new_with_time(1, when).unix_ms == old.unix_ms
+    ms = 1_800_000_000_000
+    for generator, time in (
+        (sno.ulid.Generator(), "unix_ms"),
+        (sno.nanoflake.Generator(0, 1), "timestamp_ms"),
+        (sno.ulidflake.Generator(), "unix_ms"),
+    ):
+        with pytest.warns(DeprecationWarning, match="renamed new_at_unix_ms"):
+            assert getattr(generator.new_at(ms), time) == ms
+        assert getattr(generator.new_at_unix_ms(ms + 1), time) == ms + 1

@@ -94,11 +94,11 @@ def call(op, arg):
     if name == "generator_kwargs":
         return generator(fmt)(**arg)
     if name == "new_with_unix_ns":
-        return sno.Generator().new_with_unix_ns(0, arg)
+        return sno.Generator().new_at_unix_ns(0, arg)
     if name == "new_with_time":
-        return sno.Generator().new_with_time(0, datetime.fromisoformat(arg))
+        return sno.Generator().new_at_time(0, datetime.fromisoformat(arg))
     if name == "new_at":
-        return generator(fmt)().new_at(arg)
+        return generator(fmt)().new_at_unix_ms(arg)
     if name == "from_int":
         return VALUES[fmt].from_int(arg)
     if name == "timestamp":

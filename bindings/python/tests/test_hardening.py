@@ -224,7 +224,7 @@ def test_error_classes():
     n = sno.nanoflake.Generator(0, 1)
     with pytest.raises(sno.RandomnessExhaustedError) as e:
         for _ in range(5000):
-            n.new_at(1_700_000_000_000)
+            n.new_at_unix_ms(1_700_000_000_000)
     assert e.value.retry_at_unix_ns == 1_700_000_000_001_000_000
 
 

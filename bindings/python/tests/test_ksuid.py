@@ -139,29 +139,29 @@ def test_generator_rule_is_ulids_with_seconds():
     g = ksuid.Generator()
     assert repr(g) == "sno.KSUIDGenerator()"
     second = (EPOCH_S + 100_000_000) * 1000  # 2017-07-14T02:40:00Z
-    first = g.new_at(second + 5)
+    first = g.new_at_unix_ms(second + 5)
     assert first.timestamp_secs == 100_000_000 and first.unix_ms == second
     # The same second, and a clock gone back: the last second's payload + 1, never out of order.
-    run = [first] + [g.new_at(t) for t in (second + 999, second + 500, second - 60_000, second)]
+    run = [first] + [g.new_at_unix_ms(t) for t in (second + 999, second + 500, second - 60_000, second)]
     assert [k.timestamp_secs for k in run] == [100_000_000] * 5
     assert [k.payload - first.payload for k in run] == [0, 1, 2, 3, 4]
     # A new second: a fresh payload (equal to the next one with probability 2**-128).
-    later = g.new_at(second + 1000)
+    later = g.new_at_unix_ms(second + 1000)
     assert later.timestamp_secs == 100_000_001 and later > run[-1] and later.payload != run[-1].payload + 1
-    assert g.new_at(second + 1999).payload == later.payload + 1
+    assert g.new_at_unix_ms(second + 1999).payload == later.payload + 1
     # Every generator draws its own payloads.
-    assert ksuid.Generator().new_at(second).payload != first.payload
+    assert ksuid.Generator().new_at_unix_ms(second).payload != first.payload
     live = ksuid.Generator(clock="fast")
     assert live.new() < live.try_new() < live.new()
 
 
 def test_generator_range_is_the_32_bit_seconds():
     g = ksuid.Generator()
-    assert g.new_at(EPOCH_S * 1000).bytes[:4] == bytes(4)
-    assert g.new_at(LAST_S * 1000 + 999).timestamp_secs == 2**32 - 1
+    assert g.new_at_unix_ms(EPOCH_S * 1000).bytes[:4] == bytes(4)
+    assert g.new_at_unix_ms(LAST_S * 1000 + 999).timestamp_secs == 2**32 - 1
     for unix_ms in (EPOCH_S * 1000 - 1, 0, -1, (LAST_S + 1) * 1000, 2**63 - 1, 2**64, -(2**70)):
         with pytest.raises(sno.TimeRangeError) as e:
-            ksuid.Generator().new_at(unix_ms)
+            ksuid.Generator().new_at_unix_ms(unix_ms)
         assert e.value.code == "millis_out_of_range", unix_ms
 
 

@@ -135,8 +135,8 @@ def test_what_a_leased_generator_refuses(pg):
         for call in (
             g.snapshot,
             lambda: g.repartition(3),
-            lambda: g.new_with_unix_ns(0, time.time_ns()),
-            lambda: g.new_with_time(0, datetime.now(timezone.utc)),
+            lambda: g.new_at_unix_ns(0, time.time_ns()),
+            lambda: g.new_at_time(0, datetime.now(timezone.utc)),
         ):
             with pytest.raises(sno.ConfigError) as err:
                 call()

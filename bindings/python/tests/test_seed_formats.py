@@ -114,7 +114,7 @@ def test_nanoflake_invalid_rows():
 
 
 def test_nanoflake_reference_run():
-    """The Java run replayed through new_at, with the clock read off each ID."""
+    """The Java run replayed through new_at_unix_ms, with the clock read off each ID."""
     table = rows("nanoflakes_generated.tsv")
     assert len(table) == 238
     g = nanoflake.Generator(NANO_EPOCH, 5)
@@ -124,10 +124,10 @@ def test_nanoflake_reference_run():
         first = last[1] + 1 if last and last[0] == ts else 0
         if first == 0 and last and last[1] == 4095:
             with pytest.raises(sno.RandomnessExhaustedError):
-                g.new_at(NANO_EPOCH + last[0])
+                g.new_at_unix_ms(NANO_EPOCH + last[0])
         for _ in range(first, seq):
-            g.new_at(NANO_EPOCH + ts)
-        n = g.new_at(NANO_EPOCH + ts)
+            g.new_at_unix_ms(NANO_EPOCH + ts)
+        n = g.new_at_unix_ms(NANO_EPOCH + ts)
         assert int(n) == int(r["value"]) and str(n) == r["base36"], r["index"]
         assert n.reference_timestamp_ms == int(r["ref_timestampValue"])
         assert n.generator_id == int(r["generator_id"])
@@ -182,14 +182,14 @@ def test_ulidflake_reference_run_reads_back():
 
 def test_generator_rules():
     g = nanoflake.Generator(epoch_ms=1_000, generator_id=1023)
-    a = g.new_at(5_000)
+    a = g.new_at_unix_ms(5_000)
     assert (a.timestamp_ms, a.generator_id, a.sequence) == (4_000, 1023, 0)
     with pytest.raises(sno.ClockRegressionError) as e:
-        g.new_at(4_999)
+        g.new_at_unix_ms(4_999)
     assert e.value.code == "clock_rollback"
-    assert g.new_at(5_000).sequence == 1
+    assert g.new_at_unix_ms(5_000).sequence == 1
     with pytest.raises(sno.TimeRangeError):
-        g.new_at(999)
+        g.new_at_unix_ms(999)
     for bad in [(0, 1024), (-1, 0)]:
         with pytest.raises(sno.ConfigError):
             nanoflake.Generator(*bad)
@@ -200,9 +200,9 @@ def test_generator_rules():
     values = []
     with pytest.raises(sno.RandomnessExhaustedError):
         while True:
-            values.append(s.new_at(ulidflake.DEFAULT_EPOCH_MS + 9))
+            values.append(s.new_at_unix_ms(ulidflake.DEFAULT_EPOCH_MS + 9))
     assert values == sorted(values) and values[0].sid == 7 and values[-1].timestamp_ms == 9
-    assert s.new_at(ulidflake.DEFAULT_EPOCH_MS + 10) > values[-1]
+    assert s.new_at_unix_ms(ulidflake.DEFAULT_EPOCH_MS + 10) > values[-1]
     for bad in [{"sid": 32}, {"sid": 1, "entropy_size": 3}, {"entropy_size": 0}, {"epoch_ms": -5}]:
         with pytest.raises(sno.ConfigError):
             ulidflake.Generator(**bad)
@@ -210,10 +210,10 @@ def test_generator_rules():
     assert d.new() < d.new() < d.try_new()
 
     g160 = scru160.Generator()
-    x, y = g160.new_at(1631540490683), g160.new_at(1631540490683)
+    x, y = g160.new_at_unix_ms(1631540490683), g160.new_at_unix_ms(1631540490683)
     assert y.counter == x.counter + 1 and x.counter < 0x8000
     with pytest.raises(sno.TimeRangeError):
-        g160.new_at(0)
+        g160.new_at_unix_ms(0)
 
 
 @pytest.mark.parametrize("cls", [sno.SCRU160, sno.Nanoflake, sno.UlidFlake])

@@ -134,9 +134,9 @@ def test_new_with_time_rows():
         in_range = 1262304000000000000 <= ns <= 3461327255551999999
         if ns % 1000 == 0:
             when = epoch + dt.timedelta(microseconds=ns // 1000)
-            call = lambda: gen.new_with_time(meta, when)  # noqa: E731
+            call = lambda: gen.new_at_time(meta, when)  # noqa: E731
         else:
-            call = lambda: gen.new_with_unix_ns(meta, ns)  # noqa: E731
+            call = lambda: gen.new_at_unix_ns(meta, ns)  # noqa: E731
         if in_range:
             assert call().bytes.hex() == r["hex"], r
         else:

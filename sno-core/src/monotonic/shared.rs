@@ -120,9 +120,29 @@ impl<S: MillisState + Clone, C: MillisClock> Shared<S, C> {
         next_within_max_wait(|| self.try_next())
     }
 
-    /// The next ID for an explicit time (the clock is not read).
+    /// The next ID for an explicit time in Unix milliseconds (the clock is not read).
+    ///
+    /// ```
+    /// let generator = sno_core::ulid::Generator::default();
+    /// let id = generator.next_at_unix_ms(1_700_000_000_000)?;
+    /// assert_eq!(id.unix_ms(), 1_700_000_000_000);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As the format's `try_next`, for that time; a time outside the format's range is
+    /// [`Error::MillisOutOfRange`].
+    pub fn next_at_unix_ms(&self, unix_ms: i64) -> Result<S::Id, Error> {
+        self.next_at_locked(unix_ms)
+    }
+
+    /// The old name of [`next_at_unix_ms`](Self::next_at_unix_ms).
+    ///
+    /// # Errors
+    /// As [`next_at_unix_ms`](Self::next_at_unix_ms).
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_unix_ms`")]
     pub fn next_at(&self, unix_millis: i64) -> Result<S::Id, Error> {
-        self.next_at_locked(unix_millis)
+        self.next_at_unix_ms(unix_millis)
     }
 }
 

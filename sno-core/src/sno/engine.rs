@@ -479,6 +479,15 @@ impl<C: Clock> Generator<C> {
         }
     }
 
+    /// The old name of [`next_at_unix_ns`](Self::next_at_unix_ns).
+    ///
+    /// # Errors
+    /// As [`next_at_unix_ns`](Self::next_at_unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_unix_ns`")]
+    pub fn new_with_unix_ns(&self, meta: u8, unix_ns: i64) -> Result<Id, Error> {
+        self.next_at_unix_ns(meta, unix_ns)
+    }
+
     /// An ID for an arbitrary time given in Unix nanoseconds: a porting and back-filling tool.
     ///
     /// It uses a sequence of its own that runs `sequence_min ..= sequence_max` and wraps, shared
@@ -486,7 +495,7 @@ impl<C: Clock> Generator<C> {
     /// (Self::try_next) IDs, or across more than a pool's worth of calls for one unit, is the
     /// caller's concern. Times outside 2010-01-01 ..= 2079-09-07T15:47:35.551999999Z are
     /// rejected with [`Error::TimeOutOfRange`](crate::Error::TimeOutOfRange) (the Go original wraps them silently).
-    pub fn new_with_unix_ns(&self, meta: u8, unix_ns: i64) -> Result<Id, Error> {
+    pub fn next_at_unix_ns(&self, meta: u8, unix_ns: i64) -> Result<Id, Error> {
         self.generation()?;
         let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange {
             unix_nanos: unix_ns,
@@ -501,25 +510,46 @@ impl<C: Clock> Generator<C> {
         ))
     }
 
-    /// The old name of [`new_with_unix_ns`](Self::new_with_unix_ns).
+    /// The old name of [`next_at_unix_ns`](Self::next_at_unix_ns).
     ///
     /// # Errors
-    /// As [`new_with_unix_ns`](Self::new_with_unix_ns).
-    #[deprecated(since = "0.2.0", note = "renamed `new_with_unix_ns`")]
+    /// As [`next_at_unix_ns`](Self::next_at_unix_ns).
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_unix_ns`")]
     pub fn new_with_unix_nanos(&self, meta: u8, unix_nanos: i64) -> Result<Id, Error> {
-        self.new_with_unix_ns(meta, unix_nanos)
+        self.next_at_unix_ns(meta, unix_nanos)
     }
 
-    /// [`new_with_unix_ns`](Self::new_with_unix_ns) for a [`SystemTime`](std::time::SystemTime).
+    /// The old name of [`next_at_time`](Self::next_at_time).
+    ///
+    /// # Errors
+    /// As [`next_at_unix_ns`](Self::next_at_unix_ns).
     #[cfg(feature = "std")]
+    #[deprecated(since = "0.2.0", note = "renamed `next_at_time`")]
     pub fn new_with_time(&self, meta: u8, time: std::time::SystemTime) -> Result<Id, Error> {
+        self.next_at_time(meta, time)
+    }
+
+    /// [`next_at_unix_ns`](Self::next_at_unix_ns) for a [`SystemTime`](std::time::SystemTime).
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let generator = sno_core::Generator::new()?;
+    /// let id = generator.next_at_time(0, UNIX_EPOCH + Duration::from_secs(1_700_000_000))?;
+    /// assert_eq!(id.unix_ms(), 1_700_000_000_000);
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`next_at_unix_ns`](Self::next_at_unix_ns).
+    #[cfg(feature = "std")]
+    pub fn next_at_time(&self, meta: u8, time: std::time::SystemTime) -> Result<Id, Error> {
         let nanos = match time.duration_since(std::time::UNIX_EPOCH) {
             Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
             Err(e) => i64::try_from(e.duration().as_nanos())
                 .map(|n| -n)
                 .unwrap_or(i64::MIN),
         };
-        self.new_with_unix_ns(meta, nanos)
+        self.next_at_unix_ns(meta, nanos)
     }
 
     /// The current state, to persist and restore later. The timeline, tick and sequence come

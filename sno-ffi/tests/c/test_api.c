@@ -20,7 +20,7 @@ static void nulls(void) {
     CHECK_STATUS(sno_generator_restore(NULL, SNO_PARTITION_DEFAULT, &g), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_next(NULL, 0, &id), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_try_next(NULL, 0, &id, NULL), SNO_STATUS_NULL_ARGUMENT);
-    CHECK_STATUS(sno_generator_next_with_time(NULL, 0, 0, &id), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_generator_next_at_unix_ns(NULL, 0, 0, &id), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_next_many(NULL, 0, &id, 1), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_snapshot(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_generator_stats(NULL, NULL), SNO_STATUS_NULL_ARGUMENT);
@@ -201,9 +201,9 @@ static void lifecycle_and_snapshots(void) {
     }
 
     sno_id t;
-    CHECK_STATUS(sno_generator_next_with_time(g, 0, INT64_C(1586176496789123456), &t), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next_at_unix_ns(g, 0, INT64_C(1586176496789123456), &t), SNO_STATUS_OK);
     CHECK(sno_id_timestamp(t) == UINT64_C(80968124197), "with_time units");
-    CHECK_STATUS(sno_generator_next_with_time(g, 0, 0, &t), SNO_STATUS_TIME_OUT_OF_RANGE);
+    CHECK_STATUS(sno_generator_next_at_unix_ns(g, 0, 0, &t), SNO_STATUS_TIME_OUT_OF_RANGE);
 
     sno_snapshot s;
     CHECK_STATUS(sno_generator_snapshot(g, &s), SNO_STATUS_OK);
@@ -288,6 +288,22 @@ static void deprecated_names(void) {
     CHECK(old_flake == new_flake, "sno_ulidflake_from_scalable_parts %lld vs %lld", (long long)old_flake,
           (long long)new_flake);
     CHECK_STATUS(sno_ulidflake_from_scalable_parts(0, 0, 32, &old_flake), SNO_STATUS_VALUE_OVERFLOW);
+
+    /* sno_generator_next_with_time and sno_<format>_generator_next_at: the minting at a given
+     * time of 0.2, now sno_generator_next_at_unix_ns and sno_<format>_generator_next_at_unix_ms. */
+    sno_generator *g = NULL;
+    CHECK_STATUS(sno_generator_new(NULL, &g), SNO_STATUS_OK);
+    CHECK_STATUS(sno_generator_next_with_time(g, 3, INT64_C(1586176496789123456), &old_id), SNO_STATUS_OK);
+    CHECK(sno_id_timestamp(old_id) == UINT64_C(80968124197) && sno_id_meta(old_id) == 3,
+          "sno_generator_next_with_time units %llu", (unsigned long long)sno_id_timestamp(old_id));
+    CHECK_STATUS(sno_generator_next_with_time(g, 0, 0, &old_id), SNO_STATUS_TIME_OUT_OF_RANGE);
+    sno_generator_free(g);
+    sno_ulid_generator *ug = NULL;
+    sno_ulid u;
+    CHECK_STATUS(sno_ulid_generator_new(&ug), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulid_generator_next_at(ug, 1700000000000LL, &u), SNO_STATUS_OK);
+    CHECK(sno_ulid_unix_ms(u) == 1700000000000ULL, "sno_ulid_generator_next_at %llu", (unsigned long long)sno_ulid_unix_ms(u));
+    sno_ulid_generator_free(ug);
 }
 #pragma GCC diagnostic pop
 

@@ -135,7 +135,7 @@ static void ulid_trace_row(char **c) {
         memset(&ulid_prev, 0, sizeof ulid_prev);
     }
     sno_ulid got, want;
-    CHECK_STATUS(sno_ulid_generator_next_at(ulid_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulid_generator_next_at_unix_ms(ulid_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulid_decode(c[4], strlen(c[4]), &want, NULL), SNO_STATUS_OK);
     CHECK(sno_ulid_unix_ms(got) == sno_ulid_unix_ms(want), "%s step %s: ms", c[0], c[2]);
     CHECK(sno_ulid_compare(ulid_prev, got) < 0, "%s step %s: order", c[0], c[2]);
@@ -148,7 +148,7 @@ static sno_uuid7 uuid7_prev;
 /* step, input_unix_ms, output_uuid, output_unix_ts_ms, counter42_hex, greater_than_previous */
 static void uuid7_trace_row(char **c) {
     sno_uuid7 got;
-    CHECK_STATUS(sno_uuid7_generator_next_at(uuid7_gen, strtoll(c[1], NULL, 10), &got), SNO_STATUS_OK);
+    CHECK_STATUS(sno_uuid7_generator_next_at_unix_ms(uuid7_gen, strtoll(c[1], NULL, 10), &got), SNO_STATUS_OK);
     CHECK(sno_uuid7_unix_ms(got) == strtoull(c[3], NULL, 10), "step %s: ms", c[0]);
     CHECK(sno_uuid7_compare(uuid7_prev, got) < 0, "step %s: order", c[0]);
     uuid7_prev = got;
@@ -167,7 +167,7 @@ static void scru128_trace_row(char **c) {
         return;
     }
     sno_scru128 got;
-    CHECK_STATUS(sno_scru128_generator_next_at(scru128_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
+    CHECK_STATUS(sno_scru128_generator_next_at_unix_ms(scru128_gen, strtoll(c[3], NULL, 10), &got), SNO_STATUS_OK);
     CHECK(sno_scru128_unix_ms(got) == strtoull(c[5], NULL, 10), "step %s: ms", c[1]);
 }
 
@@ -199,7 +199,7 @@ static void nulls_and_bad_arguments(void) {
     CHECK_STATUS(sno_ulid_generator_new(NULL), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_ulid_generator_next(NULL, &u), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_ulid_generator_try_next(NULL, &u), SNO_STATUS_NULL_ARGUMENT);
-    CHECK_STATUS(sno_uuid7_generator_next_at(NULL, 0, &v), SNO_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(sno_uuid7_generator_next_at_unix_ms(NULL, 0, &v), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_scru128_generator_next(NULL, &s), SNO_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(sno_ulid_from_uuid7(v, NULL), SNO_STATUS_NOT_VERSION7); /* all-zero is no v7 */
     sno_ulid_generator_free(NULL);
@@ -229,12 +229,12 @@ static void nulls_and_bad_arguments(void) {
 
     sno_ulid_generator *g = NULL;
     CHECK_STATUS(sno_ulid_generator_new(&g), SNO_STATUS_OK);
-    CHECK_STATUS(sno_ulid_generator_next_at(g, -1, &u), SNO_STATUS_MILLIS_OUT_OF_RANGE);
-    CHECK_STATUS(sno_ulid_generator_next_at(g, (int64_t)1 << 48, &u), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_ulid_generator_next_at_unix_ms(g, -1, &u), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_ulid_generator_next_at_unix_ms(g, (int64_t)1 << 48, &u), SNO_STATUS_MILLIS_OUT_OF_RANGE);
     sno_ulid_generator_free(g);
     sno_scru128_generator *sg = NULL;
     CHECK_STATUS(sno_scru128_generator_new(&sg), SNO_STATUS_OK);
-    CHECK_STATUS(sno_scru128_generator_next_at(sg, 0, &s), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_scru128_generator_next_at_unix_ms(sg, 0, &s), SNO_STATUS_MILLIS_OUT_OF_RANGE);
     sno_scru128_generator_free(sg);
     CHECK(strcmp(sno_status_str(SNO_STATUS_NOT_VERSION7), "not a version 7 UUID with the RFC 9562 variant") == 0, "status string");
 }

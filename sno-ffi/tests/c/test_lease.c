@@ -291,7 +291,7 @@ static void lease_lifecycle(const char *url, const char *backend) {
     /* What belongs to the lease is refused. */
     sno_snapshot snap;
     CHECK_STATUS(sno_generator_repartition(g, 7), SNO_STATUS_LEASED_GENERATOR);
-    CHECK_STATUS(sno_generator_next_with_time(g, 0, INT64_C(1586176496789123456), &id), SNO_STATUS_LEASED_GENERATOR);
+    CHECK_STATUS(sno_generator_next_at_unix_ns(g, 0, INT64_C(1586176496789123456), &id), SNO_STATUS_LEASED_GENERATOR);
     CHECK_STATUS(sno_generator_snapshot(g, &snap), SNO_STATUS_LEASED_GENERATOR);
 
     /* A second lease of the range takes the other partition; a third finds none. */

@@ -130,11 +130,11 @@ static void nanoflake_generated_row(char **c) {
     sno_nanoflake got;
     unsigned first = ts == nano_last_ts ? nano_last_seq + 1 : 0;
     if (first == 0 && nano_last_seq == 4095 && nano_last_ts != UINT64_MAX) {
-        CHECK_STATUS(sno_nanoflake_generator_next_at(nano_gen, NANO_EPOCH + (int64_t)nano_last_ts, &got),
+        CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(nano_gen, NANO_EPOCH + (int64_t)nano_last_ts, &got),
                      SNO_STATUS_RANDOMNESS_EXHAUSTED);
     }
-    for (unsigned s = first; s < seq; s++) sno_nanoflake_generator_next_at(nano_gen, now, &got);
-    CHECK_STATUS(sno_nanoflake_generator_next_at(nano_gen, now, &got), SNO_STATUS_OK);
+    for (unsigned s = first; s < seq; s++) sno_nanoflake_generator_next_at_unix_ms(nano_gen, now, &got);
+    CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(nano_gen, now, &got), SNO_STATUS_OK);
     CHECK(got == strtoll(c[1], NULL, 10), "index %s: value", c[0]);
     char text[SNO_NANOFLAKE_MAX_ENCODED_LEN + 1];
     sno_nanoflake_encode(got, text, sizeof text, NULL);
@@ -213,14 +213,14 @@ static void generators(void) {
     CHECK_STATUS(sno_nanoflake_generator_new(NANO_EPOCH, 1024, &g), SNO_STATUS_VALUE_OVERFLOW);
     CHECK_STATUS(sno_nanoflake_generator_new(-1, 1, &g), SNO_STATUS_MILLIS_OUT_OF_RANGE);
     CHECK_STATUS(sno_nanoflake_generator_new(NANO_EPOCH, 1023, &g), SNO_STATUS_OK);
-    CHECK_STATUS(sno_nanoflake_generator_next_at(g, NANO_EPOCH - 1, &a), SNO_STATUS_MILLIS_OUT_OF_RANGE);
-    for (int i = 0; i < 4096; i++) CHECK_STATUS(sno_nanoflake_generator_next_at(g, NANO_EPOCH + 7, &a), SNO_STATUS_OK);
+    CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(g, NANO_EPOCH - 1, &a), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    for (int i = 0; i < 4096; i++) CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(g, NANO_EPOCH + 7, &a), SNO_STATUS_OK);
     sno_nanoflake_fields f;
     sno_nanoflake_get_fields(a, &f);
     CHECK(f.timestamp == 7 && f.generator_id == 1023 && f.sequence == 4095, "4096th of a ms");
-    CHECK_STATUS(sno_nanoflake_generator_next_at(g, NANO_EPOCH + 7, &b), SNO_STATUS_RANDOMNESS_EXHAUSTED);
-    CHECK_STATUS(sno_nanoflake_generator_next_at(g, NANO_EPOCH + 6, &b), SNO_STATUS_CLOCK_ROLLBACK);
-    CHECK_STATUS(sno_nanoflake_generator_next_at(g, NANO_EPOCH + 8, &b), SNO_STATUS_OK);
+    CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(g, NANO_EPOCH + 7, &b), SNO_STATUS_RANDOMNESS_EXHAUSTED);
+    CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(g, NANO_EPOCH + 6, &b), SNO_STATUS_CLOCK_ROLLBACK);
+    CHECK_STATUS(sno_nanoflake_generator_next_at_unix_ms(g, NANO_EPOCH + 8, &b), SNO_STATUS_OK);
     CHECK(b > a, "next ms");
     CHECK_STATUS(sno_nanoflake_generator_next(g, &a), SNO_STATUS_OK);
     CHECK_STATUS(sno_nanoflake_generator_try_next(g, &b), SNO_STATUS_OK);
@@ -241,7 +241,7 @@ static void generators(void) {
     sno_ulidflake x = 0, prev = -1;
     sno_status st = SNO_STATUS_OK;
     int made = 0;
-    while ((st = sno_ulidflake_generator_next_at(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS + 5, &x)) == SNO_STATUS_OK) {
+    while ((st = sno_ulidflake_generator_next_at_unix_ms(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS + 5, &x)) == SNO_STATUS_OK) {
         CHECK(x > prev, "increasing");
         prev = x;
         made++;
@@ -250,11 +250,11 @@ static void generators(void) {
     sno_ulidflake_fields uf;
     sno_ulidflake_get_fields(prev, &uf);
     CHECK(uf.timestamp == 5 && uf.sid == 9, "scalable layout");
-    CHECK_STATUS(sno_ulidflake_generator_next_at(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS + 6, &x), SNO_STATUS_OK);
+    CHECK_STATUS(sno_ulidflake_generator_next_at_unix_ms(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS + 6, &x), SNO_STATUS_OK);
     CHECK(x > prev, "next ms");
     sno_ulidflake_generator_free(u);
     CHECK_STATUS(sno_ulidflake_generator_new(NULL, &u), SNO_STATUS_OK);
-    CHECK_STATUS(sno_ulidflake_generator_next_at(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS - 1, &x), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_ulidflake_generator_next_at_unix_ms(u, SNO_ULIDFLAKE_DEFAULT_EPOCH_MS - 1, &x), SNO_STATUS_MILLIS_OUT_OF_RANGE);
     CHECK_STATUS(sno_ulidflake_generator_next(u, &x), SNO_STATUS_OK);
     CHECK_STATUS(sno_ulidflake_generator_try_next(u, &prev), SNO_STATUS_OK);
     CHECK(prev > x, "system clock");
@@ -264,10 +264,10 @@ static void generators(void) {
     sno_scru160_generator *s = NULL;
     sno_scru160 p, q;
     CHECK_STATUS(sno_scru160_generator_new(&s), SNO_STATUS_OK);
-    CHECK_STATUS(sno_scru160_generator_next_at(s, 0, &p), SNO_STATUS_MILLIS_OUT_OF_RANGE);
-    CHECK_STATUS(sno_scru160_generator_next_at(s, ((int64_t)1 << 48) - 1, &p), SNO_STATUS_MILLIS_OUT_OF_RANGE);
-    CHECK_STATUS(sno_scru160_generator_next_at(s, 1631540490683LL, &p), SNO_STATUS_OK);
-    CHECK_STATUS(sno_scru160_generator_next_at(s, 1631540490683LL, &q), SNO_STATUS_OK);
+    CHECK_STATUS(sno_scru160_generator_next_at_unix_ms(s, 0, &p), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_scru160_generator_next_at_unix_ms(s, ((int64_t)1 << 48) - 1, &p), SNO_STATUS_MILLIS_OUT_OF_RANGE);
+    CHECK_STATUS(sno_scru160_generator_next_at_unix_ms(s, 1631540490683LL, &p), SNO_STATUS_OK);
+    CHECK_STATUS(sno_scru160_generator_next_at_unix_ms(s, 1631540490683LL, &q), SNO_STATUS_OK);
     CHECK(sno_scru160_counter(q) == sno_scru160_counter(p) + 1 && sno_scru160_counter(p) < 0x8000, "counter");
     sno_scru160_generator_free(s);
     CHECK_STATUS(sno_scru160_new(&p), SNO_STATUS_OK);

@@ -655,8 +655,16 @@ fn stub(rows: &[Row]) -> Surface {
                     format!("    def try_new(self) -> {class}: ...\n"),
                 ),
                 (
+                    "new_at_unix_ms",
+                    format!(
+                        "    def new_at_unix_ms(self, unix_ms: builtins.int) -> {class}: ...\n"
+                    ),
+                ),
+                (
                     "new_at",
-                    format!("    def new_at(self, unix_ms: builtins.int) -> {class}: ...\n"),
+                    format!(
+                        "    @deprecated(\"renamed new_at_unix_ms\")\n    def new_at(self, unix_ms: builtins.int) -> {class}: ...\n"
+                    ),
                 ),
             ];
             stub_class(&mut out, &format!("class {generator}:"), &members, extra);

@@ -124,10 +124,10 @@ const ulidFields: UlidFields = { unixMs: a.unixMs, randomness: a.randomness }
 const ulidMore: [string, bigint, Date, Uuid7, string] = [a.uuid, a.unixNs, a.timestamp, a.toUuid7(), ulid.newString()]
 const ulids: [Ulid[], string[]] = [ulid.newMany(2), ulid.newStrings(2)]
 const ulidGen: FormatGenerator<Ulid> = new ulid.Generator({ maxWaitMs: 0 })
-const ulidNext: [Ulid, Ulid, Ulid, Promise<Ulid>, number] = [ulidGen.next(), ulidGen.tryNext(), ulidGen.nextAt(1), ulidGen.nextAsync(), ulidGen.maxWaitMs]
+const ulidNext: [Ulid, Ulid, Ulid, Promise<Ulid>, number] = [ulidGen.next(), ulidGen.tryNext(), ulidGen.nextAtUnixMs(1), ulidGen.nextAsync(), ulidGen.maxWaitMs]
 
 // UUIDv7.
-const u: Uuid7 = new uuid7.Generator().nextAt(1_700_000_000_000)
+const u: Uuid7 = new uuid7.Generator().nextAtUnixMs(1_700_000_000_000)
 const uuidMade: Uuid7[] = [Uuid7.parse(u.toString()), Uuid7.parseLenient('017f22e279b07cc398c4dc0c0c07398f'), Uuid7.fromBytes(u.bytes), Uuid7.fromBigInt(u.bigint), Uuid7.fromFields(u.fields()), uuid7.new()]
 const uuidFields: Uuid7Fields = { unixMs: u.unixMs, version: u.version, randA: u.randA, variant: u.variant, randB: u.randB }
 const uuidMore: [Ulid, string, -1 | 0 | 1] = [u.toUlid(), u.uuid, u.compare(uuid7.new())]

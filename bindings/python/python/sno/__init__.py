@@ -12,6 +12,7 @@ True
 """
 
 from datetime import datetime as _datetime, timezone as _timezone
+import warnings as _warnings
 
 from sno._errors import (
     ClockRegressionError,
@@ -113,7 +114,7 @@ class Generator(_NativeGenerator):
 
     __slots__ = ()
 
-    def new_with_time(self, meta, time):
+    def new_at_time(self, meta, time):
         """An ID for ``time`` (an aware ``datetime``), with its own wrapping sequence; a time
         outside 2010 .. 2079-09-07 raises ``TimeRangeError``."""
         if not isinstance(time, _datetime):
@@ -121,7 +122,14 @@ class Generator(_NativeGenerator):
         if time.tzinfo is None or time.utcoffset() is None:
             raise TypeError("time must be timezone-aware (e.g. datetime.now(timezone.utc))")
         micros = (time - _EPOCH) // _timedelta_us
-        return self.new_with_unix_ns(meta, micros * 1000)
+        return self.new_at_unix_ns(meta, micros * 1000)
+
+    def new_with_time(self, meta, time):
+        """The old name of :meth:`new_at_time` (a ``DeprecationWarning``)."""
+        _warnings.warn(
+            "new_with_time is deprecated: renamed new_at_time", DeprecationWarning, stacklevel=2
+        )
+        return self.new_at_time(meta, time)
 
 
 from datetime import timedelta as _timedelta  # noqa: E402

@@ -2,7 +2,7 @@
 //!
 //! - `sno-ffi/src/generated.rs`: the common per-format C surface (value type, text length, `new`,
 //!   `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name `timestamp_ms`),
-//!   `compare`, the generator handle and its `new`/`free`/`next`/`try_next`/`next_at`) as plain
+//!   `compare`, the generator handle and its `new`/`free`/`next`/`try_next`/`next_at_unix_ms`) as plain
 //!   `extern "C"` items, so that cbindgen sees them, and the `sno_format` enum of the generic
 //!   API. Every name, length and line of documentation is read from the core's format table
 //!   ([`Format`]: its facts, [`Format::fields`], [`Format::about`]) and the format's
@@ -227,18 +227,28 @@ fn function(out: &mut String, docs: &str, safety: Option<&str>, signature: &str,
     out.push_str("}\n\n");
 }
 
-/// Appends the deprecated 0.2 name of `new_name` (a safe function of the same signature, no
-/// `# Safety` section), which calls it; cbindgen turns `#[deprecated]` into `SNO_DEPRECATED(note)` in the header.
-fn deprecated(out: &mut String, new_name: &str, signature: &str, call: &str) {
+/// Appends the deprecated 0.2 name of `new_name` (a function of the same signature, with its
+/// `# Safety` section where `safety` gives one), which calls it; cbindgen turns `#[deprecated]`
+/// into `SNO_DEPRECATED(note)` in the header.
+fn deprecated(out: &mut String, new_name: &str, safety: Option<&str>, signature: &str, call: &str) {
     let note = format!("use {new_name}");
     doc(
         out,
         "",
         &format!("Deprecated: the same as {new_name}; kept for the 0.2 ABI."),
     );
+    if let Some(safety) = safety {
+        out.push_str("///\n/// # Safety\n");
+        doc(out, "", safety);
+    }
     let _ = writeln!(out, "#[deprecated(note = \"{note}\")]");
     out.push_str("#[unsafe(no_mangle)]\n");
-    let _ = writeln!(out, "pub extern \"C\" fn {signature} {{\n    {call}\n}}\n");
+    let unsafety = if safety.is_some() { "unsafe " } else { "" };
+    let _ = writeln!(out, "pub {unsafety}extern \"C\" fn {signature} {{");
+    for line in call.lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    out.push_str("}\n\n");
 }
 
 /// The C value type and its text-length constant.
@@ -394,12 +404,26 @@ fn generator(out: &mut String, spec: &Spec) {
         "the same rules".into()
     };
     step(
-        "next_at",
+        "next_at_unix_ms",
         &format!(
             "The next {display} for an explicit time in Unix milliseconds (the clock is not read), with {rules}; a time outside the format's range is SNO_STATUS_MILLIS_OUT_OF_RANGE. Thread-safe."
         ),
         "    unix_ms: i64,\n",
-        "next_at(unix_ms)",
+        "next_at_unix_ms(unix_ms)",
+    );
+    let step_signature = |name: &str| {
+        format!(
+            "{p}_generator_{name}(\n    generator: *const {p}_generator,\n    unix_ms: i64,\n    out: *mut {c},\n) -> sno_status"
+        )
+    };
+    deprecated(
+        out,
+        &format!("{p}_generator_next_at_unix_ms"),
+        step_safety,
+        &step_signature("next_at"),
+        &format!(
+            "// SAFETY: forwarded contract.\nunsafe {{ {p}_generator_next_at_unix_ms(generator, unix_ms, out) }}"
+        ),
     );
 }
 
@@ -511,6 +535,7 @@ fn format_surface(out: &mut String, spec: &Spec) {
             deprecated(
                 out,
                 &format!("{p}_unix_ms"),
+                None,
                 &format!("{p}_timestamp_ms(id: {c}) -> u64"),
                 &format!("{p}_unix_ms(id)"),
             );

@@ -39,7 +39,7 @@ pub const C_ONLY: &[CStatus] = &[
         variant: "LeasedGenerator",
         number: 34,
         summary: "not available on a leased generator",
-        doc: "The call does not apply to a leased generator (sno_generator_new_leased): its partition belongs to the lease (sno_generator_repartition, an explicit partition in the options), and it mints only at the present time inside the lease (sno_generator_next_with_time, sno_generator_snapshot).",
+        doc: "The call does not apply to a leased generator (sno_generator_new_leased): its partition belongs to the lease (sno_generator_repartition, an explicit partition in the options), and it mints only at the present time inside the lease (sno_generator_next_at_unix_ns, sno_generator_snapshot).",
     },
     CStatus {
         variant: "Panic",
