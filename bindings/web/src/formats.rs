@@ -438,13 +438,13 @@ pub extern "C" fn sno_gen_step(handle: u32, meta: u32, budget_ms: f64, deadline_
     })
 }
 
-/// An ID for the time `unix_ms` (a `Date`'s), with its own wrapping sequence (`nextWithTime`).
+/// An ID for the time `unix_ms`, with its own wrapping sequence (`nextAtUnixMs`, `nextWithTime`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_gen_next_with_time(handle: u32, meta: u32, unix_ms: f64) -> i32 {
     output(|out| {
         with_sno(handle, |g, _| {
             let ns = (unix_ms as i64).saturating_mul(1_000_000);
-            put(out, &g.new_with_unix_ns(meta as u8, ns)?.encode_bytes());
+            put(out, &g.next_at_unix_ns(meta as u8, ns)?.encode_bytes());
             Ok(())
         })
     })
