@@ -9,7 +9,7 @@
 //! Every export follows one convention: its input text or bytes are in the I/O buffer
 //! ([`io`], `len` bytes), its output replaces them there, and it returns the output's length,
 //! or -1 after a failure, whose description `sno_error` then writes. Built once per module
-//! (`scripts/build-web`): `sno` (`sno.wasm`: sno's process-wide generator and `Generator`) and
+//! (`scripts/build-web`): `sno` (`sno.wasm`: sno's process-wide generator, default partitions) and
 //! `formats` (`formats.wasm`: every format's values, sno's `Id` among them, the other formats'
 //! generators, detection). On other targets the crate is empty.
 
