@@ -9,9 +9,10 @@
 //! Every export follows one convention: its input text or bytes are in the I/O buffer
 //! ([`io`], `len` bytes), its output replaces them there, and it returns the output's length,
 //! or -1 after a failure, whose description `sno_error` then writes. Built once per module
-//! (`scripts/build-web`): `sno` (`sno.wasm`: sno's process-wide generator, default partitions) and
-//! `formats` (`formats.wasm`: every format's values, sno's `Id` among them, every format's
-//! `Generator`s, the other formats' process-wide generators, detection). On other targets the crate is empty.
+//! (`scripts/build-web`): `sno` (`sno.wasm`: sno's process-wide generator, default partitions)
+//! and `formats` (`formats.wasm`: every format's values, sno's `Id` among them, every format's
+//! `Generator`s, the other formats' process-wide generators, detection). On other targets the
+//! crate is empty.
 
 #![cfg(all(target_family = "wasm", target_os = "unknown"))]
 #![cfg_attr(not(test), no_std)]
