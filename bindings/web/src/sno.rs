@@ -1,8 +1,9 @@
 //! `sno.wasm`: sno's process-wide generator (`newString`, `newStrings`; `newId` and `newIds` are
-//! `Id`s of these texts) and the default partitions of the `Generator`s `formats.wasm` holds. The core's [`Generator`] on the host's clock with a default partition
-//! (random per instance: the core's pool, seeded from `crypto.getRandomValues`), minting from
-//! one per-thread block as natively, and never waiting: where the native package would sleep
-//! (the 4 ms unit's 65 536 IDs used up), the core's retryable error at once.
+//! `Id`s of these texts) and the default partitions of the `Generator`s `formats.wasm` holds. The
+//! core's [`Generator`] on the host's clock with a default partition (random per instance: the
+//! core's pool, seeded from `crypto.getRandomValues`), minting from one per-thread block as
+//! natively, and never waiting: where the native package would sleep (the 4 ms unit's 65 536 IDs
+//! used up), the core's retryable error at once.
 
 use alloc::vec::Vec;
 
