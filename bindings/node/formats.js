@@ -169,6 +169,20 @@ function defineClass(info) {
       return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
     }
   }
+  // What the core states the format has beyond the model: other text forms and numbers
+  // (getters), a lenient decoder (`parseLenient`).
+  for (const { name: key, coreName } of info.textForms) {
+    Object.defineProperty(proto, key, { get() { return native.fmtTextForm(f, this.toString(), coreName) }, configurable: true })
+  }
+  for (const { name: key, coreName } of info.numbers) {
+    Object.defineProperty(proto, key, { get() { return native.fmtNumber(f, this.toString(), coreName) }, configurable: true })
+  }
+  if (info.lenient) {
+    /** Like parse, also accepting the forms of the format's lenient decoder. */
+    Cls.parseLenient = function parseLenient(text) {
+      return Cls[MAKE](native.fmtCanonicalLenient(f, text) ?? text)
+    }
+  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -180,10 +194,6 @@ function defineClass(info) {
 }
 
 const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
-
-function getters(Cls, table) {
-  for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
-}
 
 /**
  * What a format has beyond the model, by class name; what an entry returns joins the format's
@@ -197,22 +207,10 @@ const EXTRAS = {
     }
   },
   Uuid7(Cls) {
-    /** Like parse, also accepting 32 bare hex digits and the braced form. */
-    Cls.parseLenient = function parseLenient(text) {
-      return Cls[MAKE](native.uuid7CanonicalLenient(text) ?? text)
-    }
     /** The ULID with the same 128 bits. */
     Cls.prototype.toUlid = function toUlid() {
       return classes.Ulid.fromBytes(this.bytes)
     }
-  },
-  Scru160(Cls) {
-    getters(Cls, {
-      /** The 40 lower-case hex digits (the other text form). */
-      hex() {
-        return native.scru160Hex(this.toString())
-      },
-    })
   },
   UlidFlake(Cls) {
     /** @deprecated renamed `unixMsAt`. */
@@ -230,25 +228,9 @@ const EXTRAS = {
     Cls.fromUuid = function fromUuid(prefix, uuid) {
       return Cls[MAKE](native.typeidFromUuid(prefix, uuid instanceof classes.Uuid7 ? uuid.toString() : uuid))
     }
-    getters(Cls, {
-      /** The 26-character base32 suffix (the UUID). */
-      suffix() {
-        return native.typeidSuffix(this.toString())
-      },
-    })
-    return { new: Cls.generate, newString: (prefix) => native.typeidNewString(prefix) }
-  },
-  Nanoflake(Cls) {
-    getters(Cls, {
-      /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
-      referenceTimestampMs() {
-        return native.nanoflakeReferenceTimestamp(this.toString())
-      },
-      /** The 13-digit zero-padded text, which sorts like the values. */
-      padded() {
-        return native.nanoflakePadded(this.toString())
-      },
-    })
+    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
+    const make = (prefix) => Cls[MAKE](native.typeidNewString(prefix))
+    return { new: make, newString: (prefix) => native.typeidNewString(prefix) }
   },
 }
 const extraMembers = {}

@@ -161,6 +161,17 @@ export declare function checkText(text: string): void
  */
 export declare function detect(text: string): [number, string]
 
+/**
+ * What a value has beyond the model that JavaScript reads by name (the core's
+ * `Extras::texts` and `Extras::numbers`): a getter of the class.
+ */
+export interface ExtraInfo {
+  /** The JavaScript name (the getter: `hex`, `referenceTimestampMs`). */
+  name: string
+  /** The core's name (snake case), which `fmtTextForm` and `fmtNumber` take. */
+  coreName: string
+}
+
 /** A named field as the table describes it. */
 export interface FieldInfo {
   /** The JavaScript name (the getter, the key of `fields()`). */
@@ -191,6 +202,13 @@ export declare function fmtBigint(format: number, text: string): bigint
  * `ERR_SNO_*` (with `position`, in UTF-8 bytes) for bad text.
  */
 export declare function fmtCanonical(format: number, text: string): string | undefined
+
+/**
+ * The canonical text of a value of `format` in any form its lenient decoder takes (the core's
+ * `Extras::lenient`: UUIDv7's 32 bare hex digits and `{…}`), or `undefined` when `text` is
+ * canonical already (`<Class>.parseLenient`).
+ */
+export declare function fmtCanonicalLenient(format: number, text: string): string | undefined
 
 /**
  * -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
@@ -235,6 +253,18 @@ export declare function fmtNewString(format: number): string
  */
 export declare function fmtNewText(format: number, n: number): string
 
+/**
+ * The number `name` (the core's `Extras::numbers`: a Nanoflake's `reference_timestamp_ms`) of
+ * a canonical text of `format`.
+ */
+export declare function fmtNumber(format: number, text: string, name: string): number
+
+/**
+ * The text form `name` (the core's `Extras::texts`: SCRU160's `hex`, a Nanoflake's `padded`,
+ * TypeID's `suffix`) of a canonical text of `format`.
+ */
+export declare function fmtTextForm(format: number, text: string, name: string): string
+
 /** The binary form of a canonical text. */
 export declare function fmtToBytes(format: number, text: string): Uint8Array
 
@@ -245,10 +275,10 @@ export declare function fmtToBytes(format: number, text: string): Uint8Array
 export declare function fmtUnixMs(format: number, text: string): number | null
 
 /**
- * Milliseconds since 1970 of a canonical text of a format with an epoch (Ulid-Flake,
- * Nanoflake) made with the epoch `epochMs`: the core's saturating `unix_ms_at`. `epochMs` must
- * be an integer within the `Date` range (`formats.js` checks that it is a number; `method`
- * names the method in errors).
+ * Milliseconds since 1970 of a canonical text of a format with an epoch (the core's
+ * `Extras::epoch`: Ulid-Flake, Nanoflake) made with the epoch `epochMs`: the core's saturating
+ * `unix_ms_at`. `epochMs` must be an integer within the `Date` range (`formats.js` checks that
+ * it is a number; `method` names the method in errors).
  */
 export declare function fmtUnixMsAt(format: number, text: string, epochMs: number, method: string): number
 
@@ -303,6 +333,12 @@ export interface FormatInfo {
   generatorRequired: Array<string>
   /** The named fields, in layout order. */
   fields: Array<FieldInfo>
+  /** The other text forms (a `string` getter each, `fmtTextForm`). */
+  textForms: Array<ExtraInfo>
+  /** The numbers besides the fields (a `number` getter each, `fmtNumber`). */
+  numbers: Array<ExtraInfo>
+  /** Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`). */
+  lenient: boolean
   /**
    * The recommended database column (the core's `Format::column_type`): `bytes` (the
    * binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
@@ -322,15 +358,6 @@ export declare function formats(): Array<FormatInfo>
  * `newMany`): 16 777 216, the core's `MAX_BATCH`.
  */
 export declare const MAX_BATCH: number
-
-/** The 13-digit zero-padded text of a Nanoflake, which sorts like the values. */
-export declare function nanoflakePadded(text: string): string
-
-/**
- * A Nanoflake's timestamp as the Java, Kotlin and TypeScript references read it
- * (`value >> 24`).
- */
-export declare function nanoflakeReferenceTimestamp(text: string): number
 
 /**
  * A new ID's text form, straight from the process-wide generator (the fast path: the text is
@@ -361,9 +388,6 @@ export declare function newText(n: number, meta?: number | undefined | null): st
  * one call to the store, at most the lease's timeout.
  */
 export declare function releaseProcessLease(): boolean
-
-/** The 40 lower-case hex digits of a SCRU160's canonical text (its other text form). */
-export declare function scru160Hex(text: string): string
 
 /** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
 export interface Snapshot {
@@ -397,15 +421,6 @@ export declare function typeidFromUuid(prefix: string, uuid: string | Uint8Array
  * (`TypeId.generate`, `typeid.new`, `typeid.newString`).
  */
 export declare function typeidNewString(prefix: string): string
-
-/** The 26-character suffix of a TypeID's canonical text (its UUID in base32). */
-export declare function typeidSuffix(text: string): string
-
-/**
- * The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes (also 32 bare hex
- * digits and `{…}`), or `undefined` when `text` is canonical already.
- */
-export declare function uuid7CanonicalLenient(text: string): string | undefined
 
 /**
  * The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`

@@ -154,7 +154,7 @@ export declare class Uuid7 extends Value128<Uuid7Fields> {
   get randA(): number
   get variant(): number
   get randB(): bigint
-  /** Like `parse`, also accepting 32 bare hex digits and `{...}`. */
+  /** Like `parse`, also accepting 32 bare hex digits and the braced "{...}" form. */
   static parseLenient(text: string): Uuid7
   /** The ULID with the same 128 bits. */
   toUlid(): Ulid
@@ -223,7 +223,7 @@ export declare class Scru160 extends TimedValue<Scru160Fields> {
   get counter(): number
   get random16(): number
   get random80(): bigint
-  /** The 40 lower-case hex digits. */
+  /** The 40 lower-case hex digits (the other text form). */
   get hex(): string
 }
 
@@ -262,10 +262,10 @@ export declare class Nanoflake extends IdValue<NanoflakeFields> {
   unixMsAt(epochMs: number): number
   /** The time as a Date, given the epoch (as `unixMsAt`). */
   dateAt(epochMs: number): Date
-  /** The timestamp as the Java/Kotlin/TypeScript references read it (`value >> 24`). */
-  get referenceTimestampMs(): number
   /** The 13-digit zero-padded text, which sorts like the values. */
   get padded(): string
+  /** `value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug). */
+  get referenceTimestampMs(): number
 }
 
 /** The named fields of `UlidFlake` values. */
@@ -353,6 +353,8 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   get randA(): number
   get variant(): number
   get randB(): bigint
+  /** The 26-character suffix: the UUID in lower-case Crockford base32. */
+  get suffix(): string
   /** @deprecated use `typeid.new(prefix)`: a new TypeID, `prefix` (a RangeError
    * ERR_SNO_INVALID_PREFIX if the spec refuses it) and a UUIDv7 from the process-wide generator. */
   static generate(prefix: string): TypeId
@@ -362,8 +364,6 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   get unixNs(): bigint | undefined
   /** The time as a Date when the UUID is a version 7 one, else undefined. */
   get timestamp(): Date | undefined
-  /** The 26-character base32 suffix. */
-  get suffix(): string
   /** The UUID as hyphenated lower-case text. */
   get uuid(): string
 }

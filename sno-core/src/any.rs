@@ -77,18 +77,70 @@ macro_rules! define_any {
                 }),* }
             }
 
-            /// The names and lengths of the format's other text forms
-            /// ([`Extras::texts`](crate::model::Extras::texts)).
-            pub fn text_forms(self) -> impl Iterator<Item = (&'static str, usize)> {
-                let mut out = [("", 0); 4];
+            /// The names, lengths and documentation of the format's other text forms
+            /// ([`Extras::texts`](crate::model::Extras::texts)): what the bindings' generators
+            /// write a property of.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// let (name, len, _doc) = Format::Scru160.text_forms().next().expect("hex");
+            /// assert_eq!((name, len), ("hex", 40));
+            /// ```
+            pub fn text_forms(self) -> impl Iterator<Item = (&'static str, usize, &'static str)> {
+                let mut out = [("", 0, ""); 4];
                 let mut len = 0;
                 match self { $(Format::$variant => {
                     for (slot, t) in out.iter_mut().zip(<$ty as IdFormat>::EXTRAS.texts) {
-                        *slot = (t.name, t.len);
+                        *slot = (t.name, t.len, t.doc);
                         len += 1;
                     }
                 }),* }
                 out.into_iter().take(len)
+            }
+
+            /// The names and documentation of the numbers the format reads from a value besides
+            /// its fields ([`Extras::numbers`](crate::model::Extras::numbers)).
+            pub fn numbers(self) -> impl Iterator<Item = (&'static str, &'static str)> {
+                let mut out = [("", ""); 4];
+                let mut len = 0;
+                match self { $(Format::$variant => {
+                    for (slot, n) in out.iter_mut().zip(<$ty as IdFormat>::EXTRAS.numbers) {
+                        *slot = (n.name, n.doc);
+                        len += 1;
+                    }
+                }),* }
+                out.into_iter().take(len)
+            }
+
+            /// What the format's lenient decoder takes beyond the strict one
+            /// ([`Extras::lenient`](crate::model::Extras::lenient)), for a format that has one
+            /// ([`AnyId::parse_lenient_as`]).
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// assert!(Format::Uuid7.lenient().is_some() && Format::Ulid.lenient().is_none());
+            /// ```
+            pub const fn lenient(self) -> Option<&'static str> {
+                match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.lenient {
+                    Some(l) => Some(l.doc),
+                    None => None,
+                }),* }
+            }
+
+            /// Whether the format's time is read with a caller's epoch
+            /// ([`Extras::epoch`](crate::model::Extras::epoch): `unix_ms_at`), and its default
+            /// epoch in Unix milliseconds where it has one.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// assert_eq!(Format::Nanoflake.epoch_time(), Some(None));
+            /// assert_eq!(Format::Ulid.epoch_time(), None);
+            /// ```
+            pub const fn epoch_time(self) -> Option<Option<i64>> {
+                match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.epoch {
+                    Some(e) => Some(e.default_ms),
+                    None => None,
+                }),* }
             }
         }
 

@@ -715,7 +715,7 @@ fn every_format_states_itself_consistently() {
         }
         for id in sample(format).into_iter().take(50) {
             let mut buf = [0u8; sno_core::model::MAX_TEXT_LEN];
-            for (name, len) in format.text_forms() {
+            for (name, len, _) in format.text_forms() {
                 assert_eq!(
                     id.write_text_form(name, &mut buf),
                     Some(len),

@@ -1,28 +1,27 @@
-//! What single formats have beyond the core's model, for `formats.js`: the time of a value
-//! whose epoch the caller knows (`unixMsAt`, the formats with an epoch), UUIDv7's lenient text
-//! forms, SCRU160's hex, the Nanoflake's padded text, TypeID's prefix and suffix. Everything
-//! every format has (value, process-wide generator, `fromFields`, `Generator`) is generic, in
-//! `formats.rs`; a format added to the core appears there with no edit here.
+//! What formats have beyond the core's model, for `formats.js`: the extras the core states as
+//! data (`IdFormat::EXTRAS`), each read generically (the time for a caller's epoch, `unixMsAt`;
+//! a lenient decoder, `parseLenient`; other text forms and numbers, getters), and TypeID's
+//! constructors. Everything every format has (value, process-wide generator, `fromFields`,
+//! `Generator`) is generic, in `formats.rs`; a format added to the core appears there, its
+//! extras included, with no edit here.
 
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use sno_core::nanoflake::Nanoflake;
-use sno_core::scru160::{self, Scru160Id};
-use sno_core::typeid::{self, TypeId};
-use sno_core::ulidflake::UlidFlake;
+use sno_core::model::MAX_TEXT_LEN;
+use sno_core::typeid::TypeId;
 use sno_core::uuid7::Uuid7;
-use sno_core::{Error as SnoError, Format};
+use sno_core::{AnyId, Error as SnoError};
 
 use crate::args::{MAX_DATE_MS, bytes_arg, epoch_arg, text_arg, with_text};
 use crate::errors::{Fail, OrThrow, range_error};
-use crate::formats::{canonical_text, format_arg, id_text};
+use crate::formats::{format_arg, id_text, js_text};
 
-/// Milliseconds since 1970 of a canonical text of a format with an epoch (Ulid-Flake,
-/// Nanoflake) made with the epoch `epochMs`: the core's saturating `unix_ms_at`. `epochMs` must
-/// be an integer within the `Date` range (`formats.js` checks that it is a number; `method`
-/// names the method in errors).
+/// Milliseconds since 1970 of a canonical text of a format with an epoch (the core's
+/// `Extras::epoch`: Ulid-Flake, Nanoflake) made with the epoch `epochMs`: the core's saturating
+/// `unix_ms_at`. `epochMs` must be an integer within the `Date` range (`formats.js` checks that
+/// it is a number; `method` names the method in errors).
 #[napi(catch_unwind)]
 pub fn fmt_unix_ms_at(
     env: &Env,
@@ -38,74 +37,66 @@ pub fn fmt_unix_ms_at(
             epoch_ms,
             -MAX_DATE_MS,
         )?;
-        let text = text.as_bytes();
-        let unix_ms = match format {
-            Format::UlidFlake => UlidFlake::decode(text)?.unix_ms_at(epoch),
-            Format::Nanoflake => Nanoflake::decode(text)?.unix_ms_at(epoch),
-            other => return Err(range_error(format!("{other} values have no epoch"))),
-        };
+        let unix_ms = AnyId::parse_as(format, text.as_bytes())?
+            .unix_ms_at(epoch)
+            .ok_or_else(|| range_error(format!("{format} values have no epoch")))?;
         // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.
         Ok(unix_ms as f64)
     })()
     .or_throw(env)
 }
 
-/// The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes (also 32 bare hex
-/// digits and `{…}`), or `undefined` when `text` is canonical already.
+/// The canonical text of a value of `format` in any form its lenient decoder takes (the core's
+/// `Extras::lenient`: UUIDv7's 32 bare hex digits and `{…}`), or `undefined` when `text` is
+/// canonical already (`<Class>.parseLenient`).
 #[napi(
-    ts_args_type = "text: string",
+    ts_args_type = "format: number, text: string",
     ts_return_type = "string | undefined",
     catch_unwind
 )]
-pub fn uuid7_canonical_lenient<'e>(
+pub fn fmt_canonical_lenient<'e>(
     env: &'e Env,
+    format: u32,
     text: Unknown,
 ) -> Result<Option<JsString<'e>>, String> {
     (|| {
+        let format = format_arg(format)?;
         with_text(env, &text, "parseLenient(text): text", |input| {
-            canonical_text(env, &Uuid7::decode_lenient(input)?, input)
+            let canonical = AnyId::parse_lenient_as(format, input)?.text();
+            if canonical.as_bytes() == input {
+                return Ok(None);
+            }
+            js_text(env, canonical.as_bytes()).map(Some)
         })?
     })()
     .or_throw(env)
 }
 
-/// The 40 lower-case hex digits of a SCRU160's canonical text (its other text form).
+/// The text form `name` (the core's `Extras::texts`: SCRU160's `hex`, a Nanoflake's `padded`,
+/// TypeID's `suffix`) of a canonical text of `format`.
 #[napi(catch_unwind)]
-pub fn scru160_hex(env: &Env, text: String) -> Result<String, String> {
+pub fn fmt_text_form(env: &Env, format: u32, text: String, name: String) -> Result<String, String> {
     (|| {
-        let mut buf = [0u8; scru160::HEX_LEN];
-        Ok(Scru160Id::decode(text.as_bytes())?
-            .encode_hex(&mut buf)
-            .to_owned())
+        let format = format_arg(format)?;
+        let mut buf = [0u8; MAX_TEXT_LEN];
+        let len = AnyId::parse_as(format, text.as_bytes())?
+            .write_text_form(&name, &mut buf)
+            .ok_or_else(|| range_error(format!("{format} has no text form {name}")))?;
+        Ok(String::from_utf8_lossy(&buf[..len]).into_owned())
     })()
     .or_throw(env)
 }
 
-/// The 13-digit zero-padded text of a Nanoflake, which sorts like the values.
+/// The number `name` (the core's `Extras::numbers`: a Nanoflake's `reference_timestamp_ms`) of
+/// a canonical text of `format`.
 #[napi(catch_unwind)]
-pub fn nanoflake_padded(env: &Env, text: String) -> Result<String, String> {
+pub fn fmt_number(env: &Env, format: u32, text: String, name: String) -> Result<f64, String> {
     (|| {
-        let padded = Nanoflake::decode(text.as_bytes())?.encode_padded();
-        Ok(String::from_utf8_lossy(&padded).into_owned())
-    })()
-    .or_throw(env)
-}
-
-/// A Nanoflake's timestamp as the Java, Kotlin and TypeScript references read it
-/// (`value >> 24`).
-#[napi(catch_unwind)]
-pub fn nanoflake_reference_timestamp(env: &Env, text: String) -> Result<f64, String> {
-    (|| Ok(Nanoflake::decode(text.as_bytes())?.reference_timestamp() as f64))().or_throw(env)
-}
-
-/// The 26-character suffix of a TypeID's canonical text (its UUID in base32).
-#[napi(catch_unwind)]
-pub fn typeid_suffix(env: &Env, text: String) -> Result<String, String> {
-    (|| {
-        let mut buf = [0u8; typeid::SUFFIX_LEN];
-        Ok(TypeId::decode(text.as_bytes())?
-            .encode_suffix(&mut buf)
-            .to_owned())
+        let format = format_arg(format)?;
+        let number = AnyId::parse_as(format, text.as_bytes())?
+            .number(&name)
+            .ok_or_else(|| range_error(format!("{format} has no number {name}")))?;
+        Ok(number as f64)
     })()
     .or_throw(env)
 }

@@ -94,6 +94,16 @@ pub struct FieldInfo {
     pub kind: String,
 }
 
+/// What a value has beyond the model that JavaScript reads by name (the core's
+/// `Extras::texts` and `Extras::numbers`): a getter of the class.
+#[napi(object)]
+pub struct ExtraInfo {
+    /// The JavaScript name (the getter: `hex`, `referenceTimestampMs`).
+    pub name: String,
+    /// The core's name (snake case), which `fmtTextForm` and `fmtNumber` take.
+    pub core_name: String,
+}
+
 /// One format of the core's table, as JavaScript builds its class from it.
 #[napi(object)]
 pub struct FormatInfo {
@@ -129,6 +139,12 @@ pub struct FormatInfo {
     pub generator_required: Vec<String>,
     /// The named fields, in layout order.
     pub fields: Vec<FieldInfo>,
+    /// The other text forms (a `string` getter each, `fmtTextForm`).
+    pub text_forms: Vec<ExtraInfo>,
+    /// The numbers besides the fields (a `number` getter each, `fmtNumber`).
+    pub numbers: Vec<ExtraInfo>,
+    /// Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`).
+    pub lenient: bool,
     /// The recommended database column (the core's `Format::column_type`): `bytes` (the
     /// binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
     #[napi(ts_type = "'bytes' | 'uuid' | 'bigint'")]
@@ -166,6 +182,14 @@ fn generator_options(format: Format) -> Option<(Vec<String>, Vec<String>)> {
         .then(|| (names(format.settings()), names(format.required_settings())))
 }
 
+/// An extra named `name` in the core.
+fn extra_info(name: &str) -> ExtraInfo {
+    ExtraInfo {
+        name: camel_case(name),
+        core_name: name.to_owned(),
+    }
+}
+
 /// The core's format table, in `Format::ALL` order.
 #[napi(catch_unwind)]
 pub fn formats() -> Vec<FormatInfo> {
@@ -190,6 +214,12 @@ pub fn formats() -> Vec<FormatInfo> {
                 .map_or_else(Vec::new, |(_, req)| req.clone()),
             generator_options: generator.map(|(known, _)| known),
             fields: field_infos(format),
+            text_forms: format
+                .text_forms()
+                .map(|(name, _, _)| extra_info(name))
+                .collect(),
+            numbers: format.numbers().map(|(name, _)| extra_info(name)).collect(),
+            lenient: format.lenient().is_some(),
             column_type: format.column_type().name().to_owned(),
             postgres_type: format.column_type().postgres().to_owned(),
             sqlite_type: format.column_type().sqlite().to_owned(),

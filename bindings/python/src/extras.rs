@@ -1,6 +1,7 @@
-//! What single formats add to their value classes (built in `formats`, with a property per
-//! named field and `from_fields`, and the generators of the formats without settings): other
-//! text forms, conversions, TypeID's prefix, the 64-bit formats' times for a given epoch; and
+//! What single formats add to their value classes beyond what is generated from the core's
+//! table and extras (a property per named field, per other text form and number, `from_fields`,
+//! `unix_ms_at`, the generators of the formats without settings): conversions, UUIDv7's lenient
+//! `parse`, TypeID's constructors, a Nanoflake's `datetime(epoch_ms)`; and
 //! the generators of Nanoflakes and Ulid-Flake, which take the formats' settings (epoch,
 //! generator id, sid) and can be given another generator id or sid after a fork.
 
@@ -14,8 +15,8 @@ use sno_core::{Error, SystemClock};
 
 use crate::batch::{global_value, next};
 use crate::formats::{
-    Nanoflake as PyNanoflake, Scru160, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7, ascii_str,
-    global, new_list, process_value, uuid_arg,
+    Nanoflake as PyNanoflake, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7, global, new_list,
+    process_value, uuid_arg,
 };
 use crate::{args, datetime_from_ms, decode_text, raise_code, to_py, with_utf8};
 
@@ -60,15 +61,6 @@ impl Uuid7 {
 }
 
 #[pymethods]
-impl Scru160 {
-    /// The 40 lower-case hex digits (the other text form; `str()` is base32hex).
-    #[getter]
-    fn hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        ascii_str(py, &self.0.encode_hex_bytes())
-    }
-}
-
-#[pymethods]
 impl TypeId {
     /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
     /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
@@ -104,13 +96,6 @@ impl TypeId {
                 .uuid_bytes()
         };
         with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
-    }
-
-    /// The 26-character suffix: the UUID in lower-case Crockford base32.
-    #[getter]
-    fn suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let mut buf = [0u8; sno_core::typeid::SUFFIX_LEN];
-        ascii_str(py, self.0.encode_suffix(&mut buf).as_bytes())
     }
 
     /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
@@ -150,24 +135,6 @@ fn config_error(py: Python<'_>, e: Error) -> PyErr {
 
 #[pymethods]
 impl PyNanoflake {
-    /// `int >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it (their
-    /// layout bug); use it for IDs they generated.
-    #[getter]
-    fn reference_timestamp_ms(&self) -> u64 {
-        self.0.reference_timestamp()
-    }
-
-    /// The 13-digit zero-padded text, which sorts like the values.
-    #[getter]
-    fn padded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        ascii_str(py, &self.0.encode_padded())
-    }
-
-    /// Milliseconds since 1970, given the epoch the ID was made with (saturating).
-    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-        self.0.unix_ms_at(epoch_ms)
-    }
-
     /// The time as an aware UTC `datetime`, given the epoch the ID was made with.
     fn datetime<'py>(
         &self,
@@ -175,16 +142,6 @@ impl PyNanoflake {
         #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
         datetime_from_ms(py, self.0.unix_ms_at(epoch_ms))
-    }
-}
-
-#[pymethods]
-impl PyUlidFlake {
-    /// Milliseconds since 1970 with `epoch_ms` (the default epoch, 2024-01-01, if omitted;
-    /// `unix_ms` is this with the default epoch).
-    #[pyo3(signature = (epoch_ms = 1_704_067_200_000))]
-    fn unix_ms_at(&self, #[pyo3(from_py_with = args::any_epoch_ms)] epoch_ms: i64) -> i64 {
-        self.0.unix_ms_at(epoch_ms)
     }
 }
 

@@ -240,6 +240,100 @@ macro_rules! field_properties {
 }
 pub(crate) use field_properties;
 
+/// The text form `name` of `id` (the format's `Extras::texts`) as a `str`.
+pub(crate) fn text_form<'py, T: IdFormat>(
+    py: Python<'py>,
+    id: &T,
+    name: &str,
+) -> PyResult<Bound<'py, PyString>> {
+    let form = T::EXTRAS.text(name).ok_or_else(|| {
+        PyAttributeError::new_err(format!("{} has no text form {name}", T::FORMAT))
+    })?;
+    let mut buf = [0u8; MAX_TEXT_LEN];
+    let len = (form.write)(id, &mut buf);
+    ascii_str(py, buf.get(..len).unwrap_or_default())
+}
+
+/// The number `name` of `id` (the format's `Extras::numbers`).
+pub(crate) fn number<T: IdFormat>(id: &T, name: &str) -> PyResult<u64> {
+    let number = T::EXTRAS
+        .number(name)
+        .ok_or_else(|| PyAttributeError::new_err(format!("{} has no number {name}", T::FORMAT)))?;
+    Ok((number.read)(id))
+}
+
+/// Milliseconds since 1970 of `id` made with the epoch `epoch_ms` (the format's
+/// `Extras::epoch`).
+pub(crate) fn unix_ms_at<T: IdFormat>(id: &T, epoch_ms: i64) -> PyResult<i64> {
+    let epoch = T::EXTRAS
+        .epoch
+        .ok_or_else(|| PyAttributeError::new_err(format!("{} keeps no epoch apart", T::FORMAT)))?;
+    Ok((epoch.unix_ms_at)(id, epoch_ms))
+}
+
+/// The properties and methods of what class `$variant`'s format has beyond the model (written
+/// into `generated.rs` by `tests/surfaces` from the core's `IdFormat::EXTRAS`): a `str`
+/// property per other text form (`text`), an `int` property per number (`number`), and
+/// `unix_ms_at(epoch_ms)` for a format whose epoch the caller knows (`epoch`, with the default
+/// epoch where it has one: a `tt`, so that pyo3 sees the literal and shows it in the signature).
+macro_rules! extra_properties {
+    ($variant:ident { $($item:tt)* }) => {
+        $crate::formats::extra_properties!(@ $variant $($item)*);
+    };
+    (@ $variant:ident) => {};
+    (@ $variant:ident text $name:ident, $doc:literal; $($rest:tt)*) => {
+        #[pymethods]
+        impl $variant {
+            #[doc = $doc]
+            #[getter]
+            fn $name<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                $crate::formats::text_form(py, &self.0, stringify!($name))
+            }
+        }
+        $crate::formats::extra_properties!(@ $variant $($rest)*);
+    };
+    (@ $variant:ident number $name:ident, $doc:literal; $($rest:tt)*) => {
+        #[pymethods]
+        impl $variant {
+            #[doc = $doc]
+            #[getter]
+            fn $name(&self) -> PyResult<u64> {
+                $crate::formats::number(&self.0, stringify!($name))
+            }
+        }
+        $crate::formats::extra_properties!(@ $variant $($rest)*);
+    };
+    (@ $variant:ident epoch $default:tt; $($rest:tt)*) => {
+        #[pymethods]
+        impl $variant {
+            /// Milliseconds since 1970 with `epoch_ms` (the default epoch if omitted; `unix_ms`
+            /// is this with the default epoch), saturating.
+            #[pyo3(signature = (epoch_ms = $default))]
+            fn unix_ms_at(
+                &self,
+                #[pyo3(from_py_with = $crate::args::any_epoch_ms)] epoch_ms: i64,
+            ) -> PyResult<i64> {
+                $crate::formats::unix_ms_at(&self.0, epoch_ms)
+            }
+        }
+        $crate::formats::extra_properties!(@ $variant $($rest)*);
+    };
+    (@ $variant:ident epoch; $($rest:tt)*) => {
+        #[pymethods]
+        impl $variant {
+            /// Milliseconds since 1970, given the epoch the value was made with (saturating).
+            fn unix_ms_at(
+                &self,
+                #[pyo3(from_py_with = $crate::args::any_epoch_ms)] epoch_ms: i64,
+            ) -> PyResult<i64> {
+                $crate::formats::unix_ms_at(&self.0, epoch_ms)
+            }
+        }
+        $crate::formats::extra_properties!(@ $variant $($rest)*);
+    };
+}
+pub(crate) use extra_properties;
+
 /// `from_fields` of class `$variant`, with the Python signature `$signature` (the core's
 /// inputs of the format, written into `generated.rs` by `tests/surfaces`): the value with the
 /// given fields, by position or name, through the core's `AnyId::from_fields`.

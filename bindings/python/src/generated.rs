@@ -7,7 +7,7 @@
 use pyo3::prelude::*;
 
 use crate::formats::{Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7};
-use crate::formats::{field_properties, from_fields, monotonic};
+use crate::formats::{extra_properties, field_properties, from_fields, monotonic};
 
 from_fields!(Sno, "(units, tick_tock, meta, partition, sequence)");
 from_fields!(Ulid, "(unix_ms, randomness)");
@@ -74,6 +74,24 @@ field_properties!(TypeId {
 field_properties!(Ksuid {
     timestamp_secs = 0, "The 32-bit `timestamp_secs` field: seconds since the format's epoch.";
     payload = 1, "The 128-bit `payload` field.";
+});
+
+extra_properties!(Scru160 {
+    text hex, "The 40 lower-case hex digits (the other text form).";
+});
+
+extra_properties!(Nanoflake {
+    text padded, "The 13-digit zero-padded text, which sorts like the values.";
+    number reference_timestamp_ms, "`value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug).";
+    epoch;
+});
+
+extra_properties!(UlidFlake {
+    epoch 1_704_067_200_000;
+});
+
+extra_properties!(TypeId {
+    text suffix, "The 26-character suffix: the UUID in lower-case Crockford base32.";
 });
 
 monotonic!(

@@ -385,7 +385,33 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             "dateAt(epochMs: number): Date",
         ));
     }
+    // What the core states the format has beyond the model (`IdFormat::EXTRAS`).
+    if let Some(takes) = f.lenient() {
+        m.push(Member::new(
+            &format!("Like `parse`, also accepting {takes}."),
+            &format!("static parseLenient(text: string): {c}"),
+        ));
+    }
+    for (name, _, doc) in f.text_forms() {
+        m.push(Member::new(
+            &sentence(doc),
+            &format!("get {}(): string", camel_case(name)),
+        ));
+    }
+    for (name, doc) in f.numbers() {
+        m.push(Member::new(
+            &sentence(doc),
+            &format!("get {}(): number", camel_case(name)),
+        ));
+    }
     m
+}
+
+/// The core's prose (`"the 40 lower-case hex digits"`) as a sentence: a capital, a full stop.
+fn sentence(doc: &str) -> String {
+    let mut chars = doc.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
 /// A format's own part of `sno.d.ts`, declared in the template: a class declared under the

@@ -55,6 +55,30 @@ struct Row {
     variant: &'static str,
     /// The named fields in layout order: name and Python type.
     fields: Vec<(&'static str, &'static str)>,
+    /// What the format has beyond the model, as the core's `IdFormat::EXTRAS` states it.
+    extras: Extra,
+}
+
+/// The extras a value class gets a property or method of: other text forms and numbers (name,
+/// documentation), and the time for a caller's epoch (`Some(default epoch)`).
+#[derive(Default)]
+struct Extra {
+    texts: Vec<(&'static str, &'static str)>,
+    numbers: Vec<(&'static str, &'static str)>,
+    epoch: Option<Option<i64>>,
+}
+
+impl Extra {
+    fn of(format: Format) -> Extra {
+        Extra {
+            texts: format
+                .text_forms()
+                .map(|(name, _, doc)| (name, doc))
+                .collect(),
+            numbers: format.numbers().collect(),
+            epoch: format.epoch_time(),
+        }
+    }
 }
 
 impl Row {
@@ -75,6 +99,7 @@ impl Row {
             format,
             variant,
             fields,
+            extras: Extra::of(format),
         }
     }
 
@@ -230,6 +255,15 @@ fn module(row: &Row) -> Surface {
                  one{optional}."
             ),
         )
+    } else if f.param().is_none() {
+        let n = f.binary_len();
+        (
+            format!(
+                "a, b = {name}.{class}.from_bytes(bytes({n})), {name}.{class}.from_bytes(bytes({}) + b\"\\\\x01\")",
+                n - 1
+            ),
+            "There is no generator: values come from their text, bytes or fields.".to_owned(),
+        )
     } else {
         let args: Vec<&str> = f.settings().iter().map(|s| example(*s)).collect();
         let params: Vec<&str> = f.settings().iter().map(|s| s.name()).collect();
@@ -295,7 +329,7 @@ fn module(row: &Row) -> Surface {
         let _ = writeln!(out, "from sno._sno import {name}_new as new");
         let _ = writeln!(out, "from sno._sno import {name}_new_many as new_many");
         exports.extend(["new".to_owned(), "new_many".to_owned()]);
-    } else if !f.has_generator() {
+    } else if !f.has_generator() && f.param().is_some() {
         let _ = writeln!(out, "\nnew = {class}.new");
         exports.push("new".to_owned());
     }
@@ -612,6 +646,27 @@ fn stub(rows: &[Row]) -> Surface {
                 ));
             }
         }
+        for (name, _) in &row.extras.texts {
+            members.push((
+                name,
+                format!("    @property\n    def {name}(self) -> str: ...\n"),
+            ));
+        }
+        for (name, _) in &row.extras.numbers {
+            members.push((
+                name,
+                format!("    @property\n    def {name}(self) -> builtins.int: ...\n"),
+            ));
+        }
+        if let Some(default) = row.extras.epoch {
+            let default = default.map(|d| format!(" = {d}")).unwrap_or_default();
+            members.push((
+                "unix_ms_at",
+                format!(
+                    "    def unix_ms_at(self, epoch_ms: builtins.int{default}) -> builtins.int: ...\n"
+                ),
+            ));
+        }
         if f.binary_len() == 16 {
             members.push((
                 "to_uuid",
@@ -752,6 +807,26 @@ fn sqlalchemy(rows: &[Row]) -> Surface {
     }
 }
 
+/// The core's prose (`"the 40 lower-case hex digits"`) as a docstring: a capital, a full stop.
+fn capitalised(doc: &str) -> String {
+    let mut chars = doc.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+}
+
+/// An integer as rustfmt leaves a Rust literal: digits grouped by `_` in threes.
+fn rust_int(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
 /// The documentation of a field's property.
 fn field_doc(f: &FieldSpec) -> String {
     let unit = match f.unit {
@@ -794,7 +869,9 @@ fn generated_rs(rows: &[Row]) -> Surface {
             imports.join(", ")
         );
     }
-    out.push_str("use crate::formats::{field_properties, from_fields, monotonic};\n\n");
+    out.push_str(
+        "use crate::formats::{extra_properties, field_properties, from_fields, monotonic};\n\n",
+    );
     for row in rows {
         // `from_fields` with the core's inputs as its Python signature (`inspect.signature`).
         let names: Vec<&str> = sno_core::AnyId::inputs(row.format)
@@ -818,6 +895,29 @@ fn generated_rs(rows: &[Row]) -> Surface {
             }
         }
         out.push_str("});\n");
+    }
+    for row in rows {
+        let e = &row.extras;
+        let mut items = Vec::new();
+        for (name, doc) in &e.texts {
+            items.push(format!("    text {name}, {:?};", capitalised(doc)));
+        }
+        for (name, doc) in &e.numbers {
+            items.push(format!("    number {name}, {:?};", capitalised(doc)));
+        }
+        match e.epoch {
+            Some(Some(default)) => items.push(format!("    epoch {};", rust_int(default))),
+            Some(None) => items.push("    epoch;".to_owned()),
+            None => {}
+        }
+        if !items.is_empty() {
+            let _ = write!(
+                out,
+                "\nextra_properties!({} {{\n{}\n}});\n",
+                row.variant,
+                items.join("\n")
+            );
+        }
     }
     for row in &mono {
         let args = [

@@ -138,9 +138,9 @@ impl Spec {
         if f.text_order() {
             return (None, f.min_text_len(), c_prose(f.about().text));
         }
-        let (name, len) = f
+        let (name, len, _) = f
             .text_forms()
-            .find(|(_, len)| *len == f.max_text_len())
+            .find(|(_, len, _)| *len == f.max_text_len())
             .unwrap_or_else(|| panic!("{f}: no text form of fixed length for C's encode"));
         (Some(name), len, format!("the {name} text"))
     }
