@@ -3,7 +3,8 @@
 // (playwright-core, with Debian's chromium as executablePath) over them, served by server.mjs.
 //
 //   node run.mjs --chromium PATH --tsv testdata/bad_input.tsv   the checks and the bundle-size check
-//   node run.mjs --chromium PATH --bench                        the benchmark (a markdown table)
+//   node run.mjs --chromium PATH --bench                        the benchmark (markdown tables: the
+//     pages' sizes, memory and first ID (median of 7 loads), then the speed against npm uuid)
 //
 // The bundle-size check (issue #44's targets; gzip -9 of what a page fetches, JavaScript and
 // WebAssembly; sizes only, never a timing):
@@ -96,16 +97,80 @@ function fetchedSize(dist, fetched) {
   return { files: sizes, total: sizes.reduce((n, s) => n + s.gz, 0) }
 }
 
+/**
+ * The bundle-size check's pages, each built alone so that its build holds nothing of another:
+ * what each fetched (gzip -9, JavaScript and WebAssembly), printed. The targets are checked by
+ * the caller.
+ */
+async function pageSizes() {
+  const sizes = {}
+  for (const page of ['sno', 'all']) {
+    const dist = await vite(page, [page])
+    const { tab, fetched, errors, context } = await open(dist, `${page}.html`)
+    const shown = await tab.textContent('#id')
+    await context.close()
+    check(errors.length === 0, `${page}.html: ${errors.join(' | ')}`)
+    check(/^[2-9a-x]{16}/.test(shown), `${page}.html shows ${JSON.stringify(shown)}`)
+    check(fetched.every((f) => f.status === 200) && fetched.filter((f) => f.file.endsWith('.wasm')).every((f) => f.type === 'application/wasm'), `${page}.html fetched ${JSON.stringify(fetched)}`)
+    const got = fetchedSize(dist, fetched)
+    const wrote = written(dist)
+    sizes[page] = got
+    console.log(`  ${page}.html: fetched ${got.files.map((f) => `${f.file} ${kB(f.gz)}`).join(' + ')} = ${kB(got.total)} gzipped (-9), target ${kB(TARGETS[page])}`)
+    console.log(`    the build wrote ${wrote.map((f) => `${f.file} ${kB(f.raw)} (${kB(f.gz)} gzipped)`).join(', ')}`)
+    if (page === 'sno') check(!got.files.some((f) => f.file.startsWith('formats')), 'sno.html fetched formats.wasm: not tree-shaken')
+  }
+  return sizes
+}
+
+/**
+ * The first ID of first.html (built alone: a build with a page of every format would put both
+ * modules in one chunk), loaded `loads` times in fresh contexts: each load's time from
+ * import('libsno') to the first ID, and the memory at start. Null when the page failed.
+ */
+async function firstIds(loads) {
+  const dist = await vite('first', ['first'])
+  const runs = []
+  for (let i = 0; i < loads; i++) {
+    const { tab, errors, context } = await open(dist, 'first.html')
+    check(errors.length === 0, `first.html: ${errors.join(' | ')}`)
+    const r = errors.length === 0 ? await tab.evaluate(() => window.libsnoFirst) : null
+    await context.close()
+    if (!r) return null
+    check(/^[2-9a-x]{16}$/.test(r.id), `first.html made ${r.id}`)
+    check(r.instances === 1, `the first ID made ${r.instances} instances (sno.wasm alone expected)`)
+    runs.push(r)
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
+  const r = runs[0]
+  return {
+    firstMs: median(runs.map((x) => x.firstMs)),
+    afterWasmMs: median(runs.map((x) => x.afterWasmMs ?? NaN)),
+    memory: r.memory,
+    instances: r.instances,
+  }
+}
+
+const ms = (x) => `${x.toFixed(1)} ms`
+
 try {
   if (args.bench) {
+    const sizes = await pageSizes()
+    const first = await firstIds(7)
     const dist = await vite('bench', ['bench'])
     const { tab, errors } = await open(dist, 'bench.html')
     check(errors.length === 0, `bench.html: ${errors.join(' | ')}`)
-    if (errors.length === 0) {
+    if (errors.length === 0 && first) {
       const rows = await tab.evaluate((rounds) => window.libsnoBench({ rounds }), Number(args.rounds))
       const sno = rows[0].opsPerSec
       const cpu = cpus()
       console.log(`Chromium ${browser.version()} (headless), ${cpu[0].model}, ${cpu.length} CPUs, ${new Date().toISOString().slice(0, 10)}`)
+      console.log()
+      // The pages of the bundle-size check, and first.html's first ID (median of 7 loads).
+      console.log('| page (Vite production build) | fetched, gzip -9 | target | memory at start | first ID after the import |')
+      console.log('|---|---:|---:|---:|---:|')
+      console.log(`| \`newString\` only | ${sizes.sno.total.toLocaleString('en-US')} B | ${TARGETS.sno.toLocaleString('en-US')} B | ${first.memory / 1024} KiB | ${ms(first.firstMs)} (${ms(first.afterWasmMs)} after sno.wasm arrived; target 20 ms) |`)
+      console.log(`| every format | ${sizes.all.total.toLocaleString('en-US')} B | ${TARGETS.all.toLocaleString('en-US')} B | | |`)
+      console.log()
       // As BENCHMARKS.md's Node table: a case's time per call over newString()'s.
       console.log('| case | ops/s | µs/op | vs newString() |')
       console.log('|---|---:|---:|---:|')
@@ -114,40 +179,17 @@ try {
       }
     }
   } else {
-    // The bundle-size check: each page built alone, so that its build holds nothing of another.
-    const sizes = {}
-    const memory = {}
+    const sizes = await pageSizes()
     for (const page of ['sno', 'all']) {
-      const dist = await vite(page, [page])
-      const { tab, fetched, errors, context } = await open(dist, `${page}.html`)
-      const shown = await tab.textContent('#id')
-      await context.close()
-      check(errors.length === 0, `${page}.html: ${errors.join(' | ')}`)
-      check(/^[2-9a-x]{16}/.test(shown), `${page}.html shows ${JSON.stringify(shown)}`)
-      check(fetched.every((f) => f.status === 200) && fetched.filter((f) => f.file.endsWith('.wasm')).every((f) => f.type === 'application/wasm'), `${page}.html fetched ${JSON.stringify(fetched)}`)
-      const got = fetchedSize(dist, fetched)
-      const wrote = written(dist)
-      sizes[page] = got.total
-      console.log(`  ${page}.html: fetched ${got.files.map((f) => `${f.file} ${kB(f.gz)}`).join(' + ')} = ${kB(got.total)} gzipped (-9), target ${kB(TARGETS[page])}`)
-      console.log(`    the build wrote ${wrote.map((f) => `${f.file} ${kB(f.raw)} (${kB(f.gz)} gzipped)`).join(', ')}`)
-      check(got.total <= TARGETS[page], `${page}.html fetches ${got.total} bytes gzipped: over the target of ${TARGETS[page]}`)
-      if (page === 'sno') check(!got.files.some((f) => f.file.startsWith('formats')), 'sno.html fetched formats.wasm: not tree-shaken')
+      check(sizes[page].total <= TARGETS[page], `${page}.html fetches ${sizes[page].total} bytes gzipped: over the target of ${TARGETS[page]}`)
     }
-
-    {
-      // Alone too: a build with a page of every format would put both modules in one chunk.
-      const { tab, errors, context } = await open(await vite('first', ['first']), 'first.html')
-      check(errors.length === 0, `first.html: ${errors.join(' | ')}`)
-      const r = errors.length === 0 ? await tab.evaluate(() => window.libsnoFirst) : null
-      await context.close()
-      if (r) {
-        console.log(`  first.html: the first ID ${(r.firstMs).toFixed(1)} ms after import('libsno') began (target 20 ms, not asserted), ${r.afterWasmMs?.toFixed(1)} ms of it after sno.wasm arrived`)
-        console.log(`    memory at start: ${r.memory / 1024} KiB in ${r.instances} instance(s) (target 1024 KiB)`)
-        check(/^[2-9a-x]{16}$/.test(r.id), `first.html made ${r.id}`)
-        check(r.instances === 1, `the first ID made ${r.instances} instances (sno.wasm alone expected)`)
-        check(r.memory <= TARGETS.memory, `memory at start: ${r.memory} bytes, over 1 MiB`)
-        memory.sno = r.memory
-      }
+    const memory = {}
+    const first = await firstIds(1)
+    if (first) {
+      console.log(`  first.html: the first ID ${ms(first.firstMs)} after import('libsno') began (target 20 ms, not asserted), ${ms(first.afterWasmMs)} of it after sno.wasm arrived`)
+      console.log(`    memory at start: ${first.memory / 1024} KiB in ${first.instances} instance(s) (target 1024 KiB)`)
+      check(first.memory <= TARGETS.memory, `memory at start: ${first.memory} bytes, over 1 MiB`)
+      memory.sno = first.memory
     }
     {
       const { tab, errors, fetched, context, base } = await open(await vite('checks', ['checks']), 'checks.html')
@@ -179,7 +221,7 @@ try {
       }
       await context.close()
     }
-    console.log(`  sizes: newString page ${sizes.sno} bytes, every format ${sizes.all} bytes (gzip -9 of what each page fetched); ` +
+    console.log(`  sizes: newString page ${sizes.sno.total} bytes, every format ${sizes.all.total} bytes (gzip -9 of what each page fetched); ` +
       `memory at start ${memory.sno} bytes (sno), ${memory.all} bytes (every format)`)
   }
 } finally {
