@@ -4,24 +4,6 @@ use core::fmt;
 
 use crate::time::{MAX_TIMESTAMP, units_to_unix_ns};
 
-/// How a `retry_at` unit reads in a message: its Unix nanoseconds, or "never" past the range.
-struct RetryAt(u64);
-
-impl fmt::Display for RetryAt {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 > MAX_TIMESTAMP {
-            f.write_str("never: the sno time range ends 2079-09-07T15:47:35.552Z")
-        } else {
-            write!(
-                f,
-                "retry at unit {} ({} ns since 1970)",
-                self.0,
-                units_to_unix_ns(self.0)
-            )
-        }
-    }
-}
-
 /// Everything that can go wrong in sno-core. Each variant carries what a caller needs to act on
 /// it, and [`Error::code`] gives a stable machine-readable name used by the bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -464,137 +446,616 @@ const fn millis_to_nanos(millis: u64) -> Option<i64> {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Error::InvalidLength { expected, actual } => {
-                write!(f, "sno: invalid length {actual}, expected {expected} bytes")
+/// An error message written in pieces (text, and integers in decimal) to a sink, without
+/// `core::fmt`: the web build's module then holds none of its formatting machinery (docs/wasm.md,
+/// "Sizes"); `Display` writes the same pieces to its formatter.
+struct Message<'a>(&'a mut dyn FnMut(&str));
+
+impl Message<'_> {
+    /// Writes `s`.
+    fn s(&mut self, s: &str) -> &mut Self {
+        (self.0)(s);
+        self
+    }
+
+    /// Writes `n` in decimal (a minus sign first when negative), as `Display` writes integers.
+    fn n(&mut self, n: i128) -> &mut Self {
+        // u128::MAX has 39 digits; a sign makes 40. Written from the end, without indexing
+        // that could panic (a panic's message would bring `core::fmt` back into the module).
+        let mut buf = [0u8; 40];
+        let mut at = buf.len();
+        let mut put = |byte: u8| {
+            at -= 1;
+            if let Some(slot) = buf.get_mut(at) {
+                *slot = byte;
             }
-            Error::InvalidByte { position, byte } => {
-                write!(f, "sno: invalid byte ")?;
-                if byte.is_ascii_graphic() {
-                    write!(f, "'{}'", byte as char)?;
-                } else {
-                    write!(f, "0x{byte:02x}")?;
-                }
-                write!(f, " at position {position}: not in the alphabet")
-            }
-            Error::TimestampOverflow { units } => {
-                write!(f, "sno: timestamp {units} exceeds the 39-bit maximum {}", crate::time::MAX_TIMESTAMP)
-            }
-            Error::TimeOutOfRange { unix_nanos } => write!(
-                f,
-                "sno: time {unix_nanos} ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z"
-            ),
-            Error::ClockOutOfRange { units } => {
-                write!(f, "sno: the clock reads {units} units since 2010, outside the sno range")
-            }
-            Error::InvalidSequenceBounds { min, max } => write!(
-                f,
-                "sno: sequence bounds {min}..={max} leave a pool of {} values, at least 4 are required",
-                i32::from(max) - i32::from(min) + 1
-            ),
-            Error::SequenceOutOfRange { sequence, min, max } => {
-                write!(f, "sno: sequence {sequence} is outside the bounds {min}..={max}")
-            }
-            Error::InvalidSnapshot { field, value } => {
-                write!(f, "sno: snapshot field `{field}` holds {value}, outside 0..=549755813887")
-            }
-            Error::PartitionPoolExhausted => f.write_str(
-                "sno: the process created 65536 default-partitioned generators; pass explicit partitions",
-            ),
-            Error::MissingPartition => f.write_str("sno: no partition given, and no_std builds have no default"),
-            Error::SequenceExhausted { retry_at } => write!(
-                f,
-                "sno: sequence pool exhausted in this 4 ms unit; {}",
-                RetryAt(retry_at)
-            ),
-            Error::ValueOverflow => {
-                f.write_str("sno: the value is above the format's maximum (or a field above its width)")
-            }
-            Error::NotVersion7 { version, variant } => write!(
-                f,
-                "sno: not a UUIDv7: version {version}, variant bits {variant:02b} (7 and 10 required)"
-            ),
-            Error::MillisOutOfRange { unix_millis } => write!(
-                f,
-                "sno: timestamp {unix_millis} ms since 1970 is outside the millisecond range of the format"
-            ),
-            Error::RandomnessExhausted { unix_millis } => write!(
-                f,
-                "sno: the monotonic counter or randomness of millisecond {unix_millis} is used up; retry from the next one"
-            ),
-            Error::ClockRollback {
-                last_unix_millis,
-                unix_millis,
-            } => write!(
-                f,
-                "sno: the clock moved back from {last_unix_millis} ms to {unix_millis} ms, beyond what the generator allows"
-            ),
-            Error::ClockRegression { retry_at } => write!(
-                f,
-                "sno: the clock moved back into a period already used by both timelines; {}",
-                RetryAt(retry_at)
-            ),
-            Error::BatchTooLarge { requested, max } => {
-                if requested < 0 {
-                    write!(f, "sno: a batch count cannot be negative ({requested}); 0 ..= {max} IDs per call")
-                } else if requested == i128::MAX {
-                    write!(f, "sno: a batch count beyond 2^127 is above the maximum of {max} per call")
-                } else {
-                    write!(f, "sno: a batch of {requested} IDs is above the maximum of {max} per call")
+        };
+        let mut rest = n.unsigned_abs();
+        loop {
+            // Nine digits at a time, each chunk by 64-bit divisions only (no 128-bit division
+            // routine); the last chunk without its leading zeros (at least one digit).
+            let (quotient, mut chunk) = div_rem_1e9(rest);
+            rest = quotient;
+            for _ in 0..9 {
+                put(b'0' + (chunk % 10) as u8);
+                chunk /= 10;
+                if chunk == 0 && rest == 0 {
+                    break;
                 }
             }
-            Error::SnapshotAhead { units, clock_units } => write!(
-                f,
-                "sno: the snapshot reaches unit {units}, {} ms ahead of the clock (unit {clock_units}), beyond the generator's maximum wait",
-                (units as i64).saturating_sub(clock_units).saturating_mul(4)
-            ),
-            Error::Forked { partition } => write!(
-                f,
-                "sno: this generator (partition {partition}) was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own (a leased generator: lease anew in the child; the process-wide generator with SNO_PARTITION: lease with SNO_LEASE_URL instead)"
-            ),
-            Error::RandomnessUnavailable => {
-                f.write_str("sno: the operating system's randomness source cannot be read")
+            if rest == 0 {
+                break;
             }
-            Error::LeaseExpired { partition } => write!(
-                f,
-                "sno: the lease on partition {partition} does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never"
-            ),
-            Error::LeasePending { partition, retry_at } => write!(
-                f,
-                "sno: the lease on partition {partition} starts later than the clock reads: its grant follows a restart or failover of the lease store (whose first grants start one TTL after it) or a holder that minted up to then; {}",
-                RetryAt(retry_at)
-            ),
-            Error::InvalidArgument { name, reason } => write!(f, "sno: {name} {reason}"),
-            Error::InvalidEnvironment { variable, reason } => {
-                write!(f, "sno: environment variable {variable}: {reason}")
-            }
-            Error::UnknownFormat => {
-                f.write_str("sno: unknown format name (")?;
-                for (i, format) in crate::format::Format::ALL.iter().enumerate() {
-                    f.write_str(if i == 0 { "" } else { ", " })?;
-                    f.write_str(format.name())?;
-                }
-                f.write_str(" are known)")
-            }
-            Error::UnrecognizedFormat { length } => write!(
-                f,
-                "sno: the text ({length} bytes) is an ID of no format libsno knows"
-            ),
-            Error::AmbiguousFormat { candidates } => {
-                if candidates.len() == 1 {
-                    write!(f, "sno: the text reads only as a {candidates}, whose short variable-length text any word can match: name the format to read it")
-                } else {
-                    write!(f, "sno: the text reads as more than one format ({candidates}): name the format")
-                }
-            }
-            Error::InvalidPrefix { reason } => write!(f, "sno: invalid TypeID prefix: {reason}"),
-            Error::UnknownClock => f.write_str(
-                "sno: unknown clock name (\"precise\" and \"fast\" are known)",
-            ),
+        }
+        if n < 0 {
+            put(b'-');
+        }
+        let digits = buf.get(at..).unwrap_or_default();
+        self.s(core::str::from_utf8(digits).unwrap_or_default())
+    }
+
+    /// How a `retry_at` unit reads: its Unix nanoseconds, or "never" past the range.
+    fn retry_at(&mut self, units: u64) -> &mut Self {
+        if units > MAX_TIMESTAMP {
+            self.s("never: the sno time range ends 2079-09-07T15:47:35.552Z")
+        } else {
+            self.s("retry at unit ")
+                .n(units.into())
+                .s(" (")
+                .n(units_to_unix_ns(units).into())
+                .s(" ns since 1970)")
         }
     }
 }
 
+/// `n` divided by 10^9: the quotient and the remainder, by 32-bit limbs (each step a 64-bit
+/// division).
+fn div_rem_1e9(n: u128) -> (u128, u32) {
+    const D: u64 = 1_000_000_000;
+    let mut quotient = 0u128;
+    let mut rem = 0u64;
+    for shift in [96, 64, 32, 0] {
+        // rem < D < 2^32: the limb with the remainder above it fits 64 bits, and its quotient 32.
+        let limb = (rem << 32) | u64::from((n >> shift) as u32);
+        quotient |= u128::from(limb / D) << shift;
+        rem = limb % D;
+    }
+    (quotient, rem as u32)
+}
+
+impl Error {
+    /// Writes the error's message (its `Display`, exactly) to `out` in pieces, without
+    /// `core::fmt`: how the web build's module writes it (docs/wasm.md, "Sizes").
+    ///
+    /// ```
+    /// use sno_core::Error;
+    ///
+    /// let e = Error::InvalidLength { expected: 16, actual: 3 };
+    /// let mut message = String::new();
+    /// e.write_message(&mut |piece| message.push_str(piece));
+    /// assert_eq!(message, e.to_string());
+    /// ```
+    pub fn write_message(&self, out: &mut dyn FnMut(&str)) {
+        let m = &mut Message(out);
+        m.s("sno: ");
+        match *self {
+            Error::InvalidLength { expected, actual } => {
+                m.s("invalid length ")
+                    .n(actual as i128)
+                    .s(", expected ")
+                    .n(expected as i128)
+                    .s(" bytes");
+            }
+            Error::InvalidByte { position, byte } => {
+                m.s("invalid byte ");
+                if byte.is_ascii_graphic() {
+                    let text = [b'\'', byte, b'\''];
+                    m.s(core::str::from_utf8(&text).unwrap_or_default());
+                } else {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    let text = [
+                        b'0',
+                        b'x',
+                        HEX[usize::from(byte >> 4)],
+                        HEX[usize::from(byte & 15)],
+                    ];
+                    m.s(core::str::from_utf8(&text).unwrap_or_default());
+                }
+                m.s(" at position ")
+                    .n(position as i128)
+                    .s(": not in the alphabet");
+            }
+            Error::TimestampOverflow { units } => {
+                m.s("timestamp ")
+                    .n(units.into())
+                    .s(" exceeds the 39-bit maximum ")
+                    .n(MAX_TIMESTAMP.into());
+            }
+            Error::TimeOutOfRange { unix_nanos } => {
+                m.s("time ").n(unix_nanos.into()).s(
+                    " ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z",
+                );
+            }
+            Error::ClockOutOfRange { units } => {
+                m.s("the clock reads ")
+                    .n(units.into())
+                    .s(" units since 2010, outside the sno range");
+            }
+            Error::InvalidSequenceBounds { min, max } => {
+                m.s("sequence bounds ")
+                    .n(min.into())
+                    .s("..=")
+                    .n(max.into())
+                    .s(" leave a pool of ")
+                    .n(i128::from(max) - i128::from(min) + 1)
+                    .s(" values, at least 4 are required");
+            }
+            Error::SequenceOutOfRange { sequence, min, max } => {
+                m.s("sequence ")
+                    .n(sequence.into())
+                    .s(" is outside the bounds ")
+                    .n(min.into())
+                    .s("..=")
+                    .n(max.into());
+            }
+            Error::InvalidSnapshot { field, value } => {
+                m.s("snapshot field `")
+                    .s(field)
+                    .s("` holds ")
+                    .n(value.into())
+                    .s(", outside 0..=549755813887");
+            }
+            Error::PartitionPoolExhausted => {
+                m.s("the process created 65536 default-partitioned generators; pass explicit partitions");
+            }
+            Error::MissingPartition => {
+                m.s("no partition given, and no_std builds have no default");
+            }
+            Error::SequenceExhausted { retry_at } => {
+                m.s("sequence pool exhausted in this 4 ms unit; ")
+                    .retry_at(retry_at);
+            }
+            Error::ValueOverflow => {
+                m.s("the value is above the format's maximum (or a field above its width)");
+            }
+            Error::NotVersion7 { version, variant } => {
+                m.s("not a UUIDv7: version ")
+                    .n(version.into())
+                    .s(", variant bits ");
+                // In binary, at least two digits.
+                let mut bits = [b'0'; 8];
+                let width = (8 - variant.leading_zeros() as usize).max(2);
+                for (i, bit) in bits.iter_mut().take(width).enumerate() {
+                    *bit = b'0' + ((variant >> (width - 1 - i)) & 1);
+                }
+                let bits = bits.get(..width).unwrap_or_default();
+                m.s(core::str::from_utf8(bits).unwrap_or_default())
+                    .s(" (7 and 10 required)");
+            }
+            Error::MillisOutOfRange { unix_millis } => {
+                m.s("timestamp ")
+                    .n(unix_millis.into())
+                    .s(" ms since 1970 is outside the millisecond range of the format");
+            }
+            Error::RandomnessExhausted { unix_millis } => {
+                m.s("the monotonic counter or randomness of millisecond ")
+                    .n(unix_millis.into())
+                    .s(" is used up; retry from the next one");
+            }
+            Error::ClockRollback {
+                last_unix_millis,
+                unix_millis,
+            } => {
+                m.s("the clock moved back from ")
+                    .n(last_unix_millis.into())
+                    .s(" ms to ")
+                    .n(unix_millis.into())
+                    .s(" ms, beyond what the generator allows");
+            }
+            Error::ClockRegression { retry_at } => {
+                m.s("the clock moved back into a period already used by both timelines; ")
+                    .retry_at(retry_at);
+            }
+            Error::BatchTooLarge { requested, max } => {
+                if requested < 0 {
+                    m.s("a batch count cannot be negative (")
+                        .n(requested)
+                        .s("); 0 ..= ")
+                        .n(max.into())
+                        .s(" IDs per call");
+                } else if requested == i128::MAX {
+                    m.s("a batch count beyond 2^127 is above the maximum of ")
+                        .n(max.into())
+                        .s(" per call");
+                } else {
+                    m.s("a batch of ")
+                        .n(requested)
+                        .s(" IDs is above the maximum of ")
+                        .n(max.into())
+                        .s(" per call");
+                }
+            }
+            Error::SnapshotAhead { units, clock_units } => {
+                m.s("the snapshot reaches unit ")
+                    .n(units.into())
+                    .s(", ")
+                    .n((units as i64)
+                        .saturating_sub(clock_units)
+                        .saturating_mul(4)
+                        .into())
+                    .s(" ms ahead of the clock (unit ")
+                    .n(clock_units.into())
+                    .s("), beyond the generator's maximum wait");
+            }
+            Error::Forked { partition } => {
+                m.s("this generator (partition ")
+                    .n(partition.into())
+                    .s(") was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own (a leased generator: lease anew in the child; the process-wide generator with SNO_PARTITION: lease with SNO_LEASE_URL instead)");
+            }
+            Error::RandomnessUnavailable => {
+                m.s("the operating system's randomness source cannot be read");
+            }
+            Error::LeaseExpired { partition } => {
+                m.s("the lease on partition ")
+                    .n(partition.into())
+                    .s(" does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never");
+            }
+            Error::LeasePending {
+                partition,
+                retry_at,
+            } => {
+                m.s("the lease on partition ")
+                    .n(partition.into())
+                    .s(" starts later than the clock reads: its grant follows a restart or failover of the lease store (whose first grants start one TTL after it) or a holder that minted up to then; ")
+                    .retry_at(retry_at);
+            }
+            Error::InvalidArgument { name, reason } => {
+                m.s(name).s(" ").s(reason);
+            }
+            Error::InvalidEnvironment { variable, reason } => {
+                m.s("environment variable ").s(variable).s(": ").s(reason);
+            }
+            Error::UnknownFormat => {
+                m.s("unknown format name (");
+                for (i, format) in crate::format::Format::ALL.iter().enumerate() {
+                    m.s(if i == 0 { "" } else { ", " }).s(format.name());
+                }
+                m.s(" are known)");
+            }
+            Error::UnrecognizedFormat { length } => {
+                m.s("the text (")
+                    .n(length as i128)
+                    .s(" bytes) is an ID of no format libsno knows");
+            }
+            Error::AmbiguousFormat { candidates } => {
+                let one = candidates.len() == 1;
+                m.s(if one {
+                    "the text reads only as a "
+                } else {
+                    "the text reads as more than one format ("
+                });
+                // The candidates' display names joined by ", " (`FormatSet`'s `Display`).
+                for (i, format) in candidates.iter().enumerate() {
+                    m.s(if i == 0 { "" } else { ", " }).s(format.display_name());
+                }
+                m.s(if one {
+                    ", whose short variable-length text any word can match: name the format to read it"
+                } else {
+                    "): name the format"
+                });
+            }
+            Error::InvalidPrefix { reason } => {
+                m.s("invalid TypeID prefix: ").s(reason);
+            }
+            Error::UnknownClock => {
+                m.s("unknown clock name (\"precise\" and \"fast\" are known)");
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut result = Ok(());
+        self.write_message(&mut |piece| {
+            if result.is_ok() {
+                result = f.write_str(piece);
+            }
+        });
+        result
+    }
+}
+
 impl core::error::Error for Error {}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::Error;
+    use crate::format::{Format, FormatSet};
+
+    /// Every variant's message (and every branch of one), as written before the messages were
+    /// written without `core::fmt`: `Display` and `write_message` give these texts exactly.
+    #[test]
+    fn messages() {
+        let samples = [
+            (
+                Error::InvalidLength {
+                    expected: 16,
+                    actual: 3,
+                },
+                "sno: invalid length 3, expected 16 bytes",
+            ),
+            (
+                Error::InvalidByte {
+                    position: 7,
+                    byte: b'!',
+                },
+                "sno: invalid byte '!' at position 7: not in the alphabet",
+            ),
+            (
+                Error::InvalidByte {
+                    position: 0,
+                    byte: b' ',
+                },
+                "sno: invalid byte 0x20 at position 0: not in the alphabet",
+            ),
+            (
+                Error::InvalidByte {
+                    position: 12,
+                    byte: 0xff,
+                },
+                "sno: invalid byte 0xff at position 12: not in the alphabet",
+            ),
+            (
+                Error::InvalidByte {
+                    position: 1,
+                    byte: 0x0a,
+                },
+                "sno: invalid byte 0x0a at position 1: not in the alphabet",
+            ),
+            (
+                Error::TimestampOverflow { units: u64::MAX },
+                "sno: timestamp 18446744073709551615 exceeds the 39-bit maximum 549755813887",
+            ),
+            (
+                Error::TimeOutOfRange {
+                    unix_nanos: i64::MIN,
+                },
+                "sno: time -9223372036854775808 ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z",
+            ),
+            (
+                Error::TimeOutOfRange { unix_nanos: 0 },
+                "sno: time 0 ns since 1970 is outside 2010-01-01T00:00:00Z..=2079-09-07T15:47:35.551999999Z",
+            ),
+            (
+                Error::ClockOutOfRange { units: -5 },
+                "sno: the clock reads -5 units since 2010, outside the sno range",
+            ),
+            (
+                Error::InvalidSequenceBounds { min: 10, max: 12 },
+                "sno: sequence bounds 10..=12 leave a pool of 3 values, at least 4 are required",
+            ),
+            (
+                Error::InvalidSequenceBounds { min: 12, max: 10 },
+                "sno: sequence bounds 12..=10 leave a pool of -1 values, at least 4 are required",
+            ),
+            (
+                Error::SequenceOutOfRange {
+                    sequence: 70000,
+                    min: 0,
+                    max: 65535,
+                },
+                "sno: sequence 70000 is outside the bounds 0..=65535",
+            ),
+            (
+                Error::InvalidSnapshot {
+                    field: "wall_hi",
+                    value: -1,
+                },
+                "sno: snapshot field `wall_hi` holds -1, outside 0..=549755813887",
+            ),
+            (
+                Error::PartitionPoolExhausted,
+                "sno: the process created 65536 default-partitioned generators; pass explicit partitions",
+            ),
+            (
+                Error::MissingPartition,
+                "sno: no partition given, and no_std builds have no default",
+            ),
+            (
+                Error::SequenceExhausted { retry_at: 1 },
+                "sno: sequence pool exhausted in this 4 ms unit; retry at unit 1 (1262304000004000000 ns since 1970)",
+            ),
+            (
+                Error::SequenceExhausted { retry_at: 1 << 39 },
+                "sno: sequence pool exhausted in this 4 ms unit; never: the sno time range ends 2079-09-07T15:47:35.552Z",
+            ),
+            (
+                Error::ClockRegression {
+                    retry_at: 549_755_813_887,
+                },
+                "sno: the clock moved back into a period already used by both timelines; retry at unit 549755813887 (3461327255548000000 ns since 1970)",
+            ),
+            (
+                Error::ClockRegression { retry_at: u64::MAX },
+                "sno: the clock moved back into a period already used by both timelines; never: the sno time range ends 2079-09-07T15:47:35.552Z",
+            ),
+            (
+                Error::ValueOverflow,
+                "sno: the value is above the format's maximum (or a field above its width)",
+            ),
+            (
+                Error::NotVersion7 {
+                    version: 4,
+                    variant: 0b10,
+                },
+                "sno: not a UUIDv7: version 4, variant bits 10 (7 and 10 required)",
+            ),
+            (
+                Error::NotVersion7 {
+                    version: 15,
+                    variant: 0,
+                },
+                "sno: not a UUIDv7: version 15, variant bits 00 (7 and 10 required)",
+            ),
+            (
+                Error::NotVersion7 {
+                    version: 7,
+                    variant: 0xff,
+                },
+                "sno: not a UUIDv7: version 7, variant bits 11111111 (7 and 10 required)",
+            ),
+            (
+                Error::MillisOutOfRange { unix_millis: -1 },
+                "sno: timestamp -1 ms since 1970 is outside the millisecond range of the format",
+            ),
+            (
+                Error::RandomnessExhausted {
+                    unix_millis: 1_700_000_000_000,
+                },
+                "sno: the monotonic counter or randomness of millisecond 1700000000000 is used up; retry from the next one",
+            ),
+            (
+                Error::ClockRollback {
+                    last_unix_millis: 20,
+                    unix_millis: u64::MAX,
+                },
+                "sno: the clock moved back from 20 ms to 18446744073709551615 ms, beyond what the generator allows",
+            ),
+            (
+                Error::BatchTooLarge {
+                    requested: -3,
+                    max: 1 << 20,
+                },
+                "sno: a batch count cannot be negative (-3); 0 ..= 1048576 IDs per call",
+            ),
+            (
+                Error::BatchTooLarge {
+                    requested: i128::MIN,
+                    max: 1 << 20,
+                },
+                "sno: a batch count cannot be negative (-170141183460469231731687303715884105728); 0 ..= 1048576 IDs per call",
+            ),
+            (
+                Error::BatchTooLarge {
+                    requested: i128::MAX,
+                    max: 1 << 20,
+                },
+                "sno: a batch count beyond 2^127 is above the maximum of 1048576 per call",
+            ),
+            (
+                Error::BatchTooLarge {
+                    requested: i128::MAX - 1,
+                    max: 1 << 20,
+                },
+                "sno: a batch of 170141183460469231731687303715884105726 IDs is above the maximum of 1048576 per call",
+            ),
+            (
+                Error::BatchTooLarge {
+                    requested: 1_000_001,
+                    max: u64::MAX,
+                },
+                "sno: a batch of 1000001 IDs is above the maximum of 18446744073709551615 per call",
+            ),
+            (
+                Error::SnapshotAhead {
+                    units: 900,
+                    clock_units: -100,
+                },
+                "sno: the snapshot reaches unit 900, 4000 ms ahead of the clock (unit -100), beyond the generator's maximum wait",
+            ),
+            (
+                Error::SnapshotAhead {
+                    units: u64::MAX,
+                    clock_units: i64::MIN,
+                },
+                "sno: the snapshot reaches unit 18446744073709551615, 9223372036854775807 ms ahead of the clock (unit -9223372036854775808), beyond the generator's maximum wait",
+            ),
+            (
+                Error::Forked { partition: 65535 },
+                "sno: this generator (partition 65535) was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own (a leased generator: lease anew in the child; the process-wide generator with SNO_PARTITION: lease with SNO_LEASE_URL instead)",
+            ),
+            (
+                Error::RandomnessUnavailable,
+                "sno: the operating system's randomness source cannot be read",
+            ),
+            (
+                Error::LeaseExpired { partition: 3 },
+                "sno: the lease on partition 3 does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never",
+            ),
+            (
+                Error::LeasePending {
+                    partition: 0,
+                    retry_at: 12345,
+                },
+                "sno: the lease on partition 0 starts later than the clock reads: its grant follows a restart or failover of the lease store (whose first grants start one TTL after it) or a holder that minted up to then; retry at unit 12345 (1262304049380000000 ns since 1970)",
+            ),
+            (
+                Error::LeasePending {
+                    partition: 9,
+                    retry_at: u64::MAX,
+                },
+                "sno: the lease on partition 9 starts later than the clock reads: its grant follows a restart or failover of the lease store (whose first grants start one TTL after it) or a holder that minted up to then; never: the sno time range ends 2079-09-07T15:47:35.552Z",
+            ),
+            (
+                Error::InvalidEnvironment {
+                    variable: "SNO_PARTITION",
+                    reason: "not a number",
+                },
+                "sno: environment variable SNO_PARTITION: not a number",
+            ),
+            (
+                Error::UnknownFormat,
+                "sno: unknown format name (sno, ulid, uuid7, scru128, scru160, nanoflake, ulidflake, typeid, ksuid are known)",
+            ),
+            (
+                Error::UnrecognizedFormat { length: 0 },
+                "sno: the text (0 bytes) is an ID of no format libsno knows",
+            ),
+            (
+                Error::AmbiguousFormat {
+                    candidates: FormatSet::EMPTY.with(Format::Nanoflake),
+                },
+                "sno: the text reads only as a Nanoflake, whose short variable-length text any word can match: name the format to read it",
+            ),
+            (
+                Error::AmbiguousFormat {
+                    candidates: FormatSet::EMPTY
+                        .with(Format::Ulid)
+                        .with(Format::Uuid7)
+                        .with(Format::Ksuid),
+                },
+                "sno: the text reads as more than one format (ULID, UUIDv7, KSUID): name the format",
+            ),
+            (
+                Error::AmbiguousFormat {
+                    candidates: FormatSet::EMPTY,
+                },
+                "sno: the text reads as more than one format (): name the format",
+            ),
+            (
+                Error::InvalidPrefix {
+                    reason: "longer than 63 characters",
+                },
+                "sno: invalid TypeID prefix: longer than 63 characters",
+            ),
+            (
+                Error::UnknownClock,
+                "sno: unknown clock name (\"precise\" and \"fast\" are known)",
+            ),
+            (
+                Error::InvalidArgument {
+                    name: "generator_id",
+                    reason: "must be in 0 ..= 1023",
+                },
+                "sno: generator_id must be in 0 ..= 1023",
+            ),
+        ];
+        for (e, text) in samples {
+            assert_eq!(alloc::format!("{e}"), text);
+            let mut written = alloc::string::String::new();
+            e.write_message(&mut |piece| written.push_str(piece));
+            assert_eq!(written, text);
+        }
+    }
+}

@@ -3,7 +3,8 @@
 //! on (`position`, `retryAtUnixNs`, `max`, `partition`), as the Node package throws them. A
 //! failed export keeps its failure; `sno_error` describes it.
 //!
-//! The message is the error's `Display` in `formats.wasm`; in `sno.wasm` it is the kind's
+//! The message is the error's `Display` in `formats.wasm` (written by the core without
+//! `core::fmt`: `Error::write_message`); in `sno.wasm` it is the kind's
 //! one-line summary (`ErrorKind::summary`, C's `sno_status_str`), with the same properties:
 //! the full messages' formatting would more than double that module (docs/wasm.md, "Sizes").
 
@@ -126,15 +127,13 @@ fn describe(fail: Fail, out: &mut Vec<u8>) {
             name,
             reason,
         } => {
-            use core::fmt::Write;
             line(out, sno_core::JsClass::RangeError.name());
             line(out, sno_core::ErrorKind::InvalidArgument.js_code());
-            let name = sno_core::model::CamelCase(name);
-            let _ = writeln!(
-                crate::io::Text(out),
-                "{}.Generator: option {name} {reason}",
-                format.name()
-            );
+            put(out, format.name().as_bytes());
+            put(out, b".Generator: option ");
+            crate::io::put_camel(out, name);
+            put(out, b" ");
+            line(out, reason);
             return;
         }
         #[cfg(feature = "formats")]
@@ -176,11 +175,11 @@ fn words(out: &mut Vec<u8>, e: SnoError) {
     message(out, e);
 }
 
-/// The message line of a core error: its `Display`.
+/// The message line of a core error: its `Display`, as the core writes it without `core::fmt`.
 #[cfg(feature = "formats")]
 fn message(out: &mut Vec<u8>, e: SnoError) {
-    use core::fmt::Write;
-    let _ = writeln!(crate::io::Text(out), "{e}");
+    e.write_message(&mut |piece| put(out, piece.as_bytes()));
+    put(out, b"\n");
 }
 
 /// The class, code and message lines of a core error in `sno.wasm`: its kind's entries of the

@@ -11,7 +11,6 @@
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
-use core::fmt::Write;
 use core::time::Duration;
 
 use sno_core::generator::Reservation;
@@ -25,9 +24,9 @@ use sno_core::{
 };
 
 use crate::errors::{Fail, R, range_error};
-use crate::io::{Text, call, output, put};
+use crate::io::{call, output, put, put_camel, put_decimal};
 use crate::local::Local;
-use crate::values::{camel, format_arg, put_text};
+use crate::values::{format_arg, put_text};
 
 // ---- The table -------------------------------------------------------------------------------
 
@@ -40,80 +39,113 @@ use crate::values::{camel, format_arg, put_text};
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_formats() -> i32 {
     output(|out| {
-        let mut text = Text(out);
-        let _ = text.write_char('[');
+        put(out, b"[");
         for (index, format) in Format::ALL.into_iter().enumerate() {
             let sample = crate::values::sample(format)?;
             let column = format.column_type();
-            let _ = write!(
-                text,
-                "{}{{\"index\":{index},\"name\":\"{}\",\"className\":\"{}\",\"displayName\":\"{}\",\
-                 \"binaryLen\":{},\"maxTextLen\":{},\"hasUnixMs\":{},\"hasEpoch\":{},\
-                 \"textOrder\":{},\"hasGlobal\":{},\"columnType\":\"{}\",\"postgresType\":\"{}\",\
-                 \"sqliteType\":\"{}\"",
-                if index == 0 { "" } else { "," },
-                format.name(),
-                format.node_class(),
-                format.display_name(),
-                format.binary_len(),
-                format.max_text_len(),
-                sample.unix_ms().is_some(),
-                format.epoch() != Epoch::Fixed,
-                format.text_order(),
-                format.has_process_generator(),
-                column.name(),
-                column.postgres(),
-                column.sqlite(),
-            );
+            put(out, if index == 0 { b"{" } else { b",{" });
+            put(out, b"\"index\":");
+            put_decimal(out, false, index as u64);
+            string(out, "name", format.name());
+            string(out, "className", format.node_class());
+            string(out, "displayName", format.display_name());
+            number(out, "binaryLen", format.binary_len());
+            number(out, "maxTextLen", format.max_text_len());
+            flag(out, "hasUnixMs", sample.unix_ms().is_some());
+            flag(out, "hasEpoch", format.epoch() != Epoch::Fixed);
+            flag(out, "textOrder", format.text_order());
+            flag(out, "hasGlobal", format.has_process_generator());
+            string(out, "columnType", column.name());
+            string(out, "postgresType", column.postgres());
+            string(out, "sqliteType", column.sqlite());
             if format.text_order() {
-                let _ = write!(text, ",\"textLen\":{}", sample.text().len());
+                number(out, "textLen", sample.text().len());
             }
-            let _ = text.write_str(",\"fields\":[");
+            key(out, "fields");
             for (i, field) in sample.fields().iter().enumerate() {
-                let _ = write!(
-                    text,
-                    "{}{{\"name\":\"{}\",\"coreName\":\"{}\",\"bits\":{},\"unit\":\"{}\",\"kind\":\"{}\"}}",
-                    if i == 0 { "" } else { "," },
-                    camel(field.name),
-                    field.name,
-                    field.bits,
-                    field.unit.name(),
-                    crate::values::js_type(field),
-                );
+                put(out, if i == 0 { b"{" } else { b",{" });
+                put(out, b"\"name\":\"");
+                put_camel(out, field.name);
+                put(out, b"\"");
+                string(out, "coreName", field.name);
+                number(out, "bits", field.bits.into());
+                string(out, "unit", field.unit.name());
+                string(out, "kind", crate::values::js_type(field));
+                put(out, b"}");
             }
-            let _ = text.write_str("],\"inputs\":[");
+            put(out, b"]");
+            key(out, "inputs");
             for (i, input) in AnyId::inputs(format).iter().enumerate() {
                 let kind = match input.kind {
                     sno_core::FieldKind::Bool => "boolean",
                     sno_core::FieldKind::Text => "string",
                     _ => "uint",
                 };
-                let _ = write!(
-                    text,
-                    "{}{{\"name\":\"{}\",\"kind\":\"{kind}\"}}",
-                    if i == 0 { "" } else { "," },
-                    camel(input.name),
-                );
+                put(out, if i == 0 { b"{" } else { b",{" });
+                put(out, b"\"name\":\"");
+                put_camel(out, input.name);
+                put(out, b"\"");
+                string(out, "kind", kind);
+                put(out, b"}");
             }
-            let _ = text.write_char(']');
+            put(out, b"]");
             if format.has_generator() {
-                for (key, settings) in [
+                for (name, settings) in [
                     ("generatorOptions", format.settings()),
                     ("generatorRequired", format.required_settings()),
                 ] {
-                    let _ = write!(text, ",\"{key}\":[");
+                    key(out, name);
                     for (i, s) in settings.iter().enumerate() {
-                        let sep = if i == 0 { "" } else { "," };
-                        let _ = write!(text, "{sep}\"{}\"", camel(s.name()));
+                        put(out, if i == 0 { b"\"" } else { b",\"" });
+                        put_camel(out, s.name());
+                        put(out, b"\"");
                     }
-                    let _ = text.write_char(']');
+                    put(out, b"]");
                 }
             }
-            let _ = text.write_char('}');
+            put(out, b"}");
         }
-        let _ = text.write_char(']');
+        put(out, b"]");
         Ok(())
     })
+}
+
+/// Appends the JSON member `,"key":"value"` (`value` has nothing to escape: the core's names).
+fn string(out: &mut Vec<u8>, key: &str, value: &str) {
+    put(out, b",\"");
+    put(out, key.as_bytes());
+    put(out, b"\":\"");
+    put(out, value.as_bytes());
+    put(out, b"\"");
+}
+
+/// Appends the JSON member `,"key":n`.
+fn number(out: &mut Vec<u8>, key: &str, n: usize) {
+    put(out, b",\"");
+    put(out, key.as_bytes());
+    put(out, b"\":");
+    put_decimal(out, false, n as u64);
+}
+
+/// Appends the JSON member `,"key":true` or `false`.
+fn flag(out: &mut Vec<u8>, key: &str, value: bool) {
+    put(out, b",\"");
+    put(out, key.as_bytes());
+    put(
+        out,
+        if value {
+            b"\":true" as &[u8]
+        } else {
+            b"\":false"
+        },
+    );
+}
+
+/// Appends the start of the JSON array member `,"key":[`.
+fn key(out: &mut Vec<u8>, key: &str) {
+    put(out, b",\"");
+    put(out, key.as_bytes());
+    put(out, b"\":[");
 }
 
 /// The core's `MAX_BATCH`: the most values one batch call makes or decodes.
@@ -245,7 +277,7 @@ fn hold<T>(table: &mut Vec<Option<T>>, item: T, out: &mut Vec<u8>) {
     if let Some(slot) = table.get_mut(free) {
         *slot = Some(item);
     }
-    let _ = write!(Text(out), "{free}");
+    put_decimal(out, false, free as u64);
 }
 
 /// A new generator of `format`: the input holds the clock's name, then one line per setting of
@@ -458,26 +490,33 @@ pub extern "C" fn sno_gen_state(handle: u32) -> i32 {
         with_sno(handle, |g, _| {
             let s = g.snapshot();
             let t = g.stats();
-            let _ = write!(
-                Text(out),
-                "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}",
-                g.partition(),
-                g.capacity(),
-                g.max_wait().as_millis(),
-                s.partition,
-                s.sequence_min,
-                s.sequence_max,
-                s.sequence,
-                s.now,
-                s.wall_hi,
-                s.wall_safe,
-                s.drifts,
-                t.overflows,
-                t.overflow_episodes,
-                t.drifts,
-                t.regressions,
-                t.waits,
-            );
+            let max_wait_ms = u64::try_from(g.max_wait().as_millis()).unwrap_or(u64::MAX);
+            for (i, (negative, n)) in [
+                (false, g.partition().into()),
+                (false, g.capacity().into()),
+                (false, max_wait_ms),
+                (false, s.partition.into()),
+                (false, s.sequence_min.into()),
+                (false, s.sequence_max.into()),
+                (false, s.sequence.into()),
+                (s.now < 0, s.now.unsigned_abs()),
+                (s.wall_hi < 0, s.wall_hi.unsigned_abs()),
+                (s.wall_safe < 0, s.wall_safe.unsigned_abs()),
+                (false, s.drifts.into()),
+                (false, t.overflows),
+                (false, t.overflow_episodes),
+                (false, t.drifts),
+                (false, t.regressions),
+                (false, t.waits),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if i > 0 {
+                    put(out, b" ");
+                }
+                put_decimal(out, negative, n);
+            }
             Ok(())
         })
     })

@@ -105,8 +105,8 @@ pub(crate) fn put_zeros(buf: &mut Vec<u8>, n: usize) {
     unsafe { buf.set_len(len + n) };
 }
 
-/// Appends the decimal digits of `n` (a minus sign first when `negative`). Not inlined: once in
-/// the module for every property of an error.
+/// Appends the decimal digits of `n` (a minus sign first when `negative`), without
+/// `core::fmt`. Not inlined: once in the module for every number it writes.
 #[inline(never)]
 pub(crate) fn put_decimal(buf: &mut Vec<u8>, negative: bool, mut n: u64) {
     let mut digits = [0u8; 21];
@@ -130,14 +130,53 @@ pub(crate) fn put_decimal(buf: &mut Vec<u8>, negative: bool, mut n: u64) {
     put(buf, digits.get(at..).unwrap_or_default());
 }
 
-/// Text written into an output with `core::fmt` (`write!`; `formats.wasm` only).
+/// Appends the decimal digits of a field's value (up to 128 bits): above 64 bits, those of the
+/// value divided by 10^9, then its last nine digits (64-bit divisions only: no 128-bit division
+/// routine in the module).
 #[cfg(feature = "formats")]
-pub(crate) struct Text<'a>(pub(crate) &'a mut Vec<u8>);
+pub(crate) fn put_uint(buf: &mut Vec<u8>, n: u128) {
+    if let Ok(n) = u64::try_from(n) {
+        return put_decimal(buf, false, n);
+    }
+    const D: u64 = 1_000_000_000;
+    let mut high = 0u128;
+    let mut low = 0u64;
+    for shift in [96, 64, 32, 0] {
+        // low < 10^9 < 2^32: the next 32-bit limb joined below it fits 64 bits.
+        let limb = (low << 32) | u64::from((n >> shift) as u32);
+        high |= u128::from(limb / D) << shift;
+        low = limb % D;
+    }
+    put_uint(buf, high);
+    let mut digits = [b'0'; 9];
+    for digit in digits.iter_mut().rev() {
+        *digit = b'0' + (low % 10) as u8;
+        low /= 10;
+    }
+    put(buf, &digits);
+}
 
+/// Appends the decimal digits of a signed `n`.
 #[cfg(feature = "formats")]
-impl core::fmt::Write for Text<'_> {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        put(self.0, s.as_bytes());
-        Ok(())
+pub(crate) fn put_int(buf: &mut Vec<u8>, n: i64) {
+    put_decimal(buf, n < 0, n.unsigned_abs());
+}
+
+/// Appends `name` in JavaScript's camel case (`unix_ms`: `unixMs`), as the core's `CamelCase`
+/// writes it, without `core::fmt`.
+#[cfg(feature = "formats")]
+pub(crate) fn put_camel(buf: &mut Vec<u8>, name: &str) {
+    let mut upper = false;
+    for &c in name.as_bytes() {
+        if c == b'_' {
+            upper = true;
+        } else {
+            let c = if core::mem::take(&mut upper) {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            };
+            put(buf, &[c]);
+        }
     }
 }

@@ -3,11 +3,9 @@
 //! argument says what to do ([`Op`]), so that the core's dispatch over the formats is in the
 //! module once.
 
-use alloc::string::ToString;
 use alloc::vec::Vec;
-use core::fmt::Write;
 
-use sno_core::model::{CamelCase, MAX_BINARY_LEN};
+use sno_core::model::MAX_BINARY_LEN;
 use sno_core::nanoflake::Nanoflake;
 use sno_core::scru160::{self, Scru160Id};
 use sno_core::typeid::{self, TypeId};
@@ -16,7 +14,7 @@ use sno_core::uuid7::Uuid7;
 use sno_core::{AnyId, Error as SnoError, Field, FieldKind, FieldValue, Format};
 
 use crate::errors::{Class, Fail, R, range_error};
-use crate::io::{Text, call, put};
+use crate::io::{call, put, put_camel, put_decimal, put_int, put_uint};
 
 /// What `sno_op` does with its input (`formats.js` names the same numbers). "The value" is the
 /// input decoded strictly as a value of the format given.
@@ -140,11 +138,6 @@ pub(crate) fn sample(format: Format) -> R<AnyId> {
     })?)
 }
 
-/// The camel-case name of a core name, as JavaScript names it.
-pub(crate) fn camel(name: &str) -> alloc::string::String {
-    CamelCase(name).to_string()
-}
-
 /// The input split at its first newline.
 fn two(input: &[u8]) -> (&[u8], &[u8]) {
     let at = input
@@ -164,48 +157,44 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
             .get(op as usize)
             .ok_or(range_error("unknown operation"))?;
         let format = format_arg(format)?;
-        let mut text = Text(out);
-        let _ = match op {
-            Op::Canonical => write!(text, "{}", AnyId::parse_as(format, input)?.text()),
-            Op::Bytes => {
-                put(text.0, AnyId::parse_as(format, input)?.as_slice());
-                Ok(())
-            }
-            Op::FromBytes => write!(text, "{}", AnyId::from_slice_as(format, input)?.text()),
-            Op::FromHex => write!(text, "{}", from_hex(format, input)?.text()),
+        match op {
+            Op::Canonical => put_text(out, &AnyId::parse_as(format, input)?),
+            Op::Bytes => put(out, AnyId::parse_as(format, input)?.as_slice()),
+            Op::FromBytes => put_text(out, &AnyId::from_slice_as(format, input)?),
+            Op::FromHex => put_text(out, &from_hex(format, input)?),
             Op::Fields => {
                 let id = AnyId::parse_as(format, input)?;
                 for field in id.fields().iter() {
-                    let _ = write!(text, "{}=", CamelCase(field.name));
-                    let _ = match field.value {
-                        FieldValue::Uint(v) => writeln!(text, "{v}"),
-                        FieldValue::Bool(b) => writeln!(text, "{}", u8::from(b)),
-                        FieldValue::Text(t) => writeln!(text, "{t}"),
-                    };
+                    put_camel(out, field.name);
+                    put(out, b"=");
+                    match field.value {
+                        FieldValue::Uint(v) => put_uint(out, v),
+                        FieldValue::Bool(b) => put(out, if b { b"1" } else { b"0" }),
+                        FieldValue::Text(t) => put(out, t.as_bytes()),
+                    }
+                    put(out, b"\n");
                 }
-                Ok(())
             }
             Op::Time => {
                 let id = AnyId::parse_as(format, input)?;
-                match (id.unix_ms(), id.unix_ns()) {
-                    (Some(ms), Some(ns)) => write!(text, "{ms} {ns}"),
-                    _ => Ok(()),
+                if let (Some(ms), Some(ns)) = (id.unix_ms(), id.unix_ns()) {
+                    put_int(out, ms);
+                    put(out, b" ");
+                    put_int(out, ns);
                 }
             }
-            Op::FromFields => write!(text, "{}", from_fields(format, input)?.text()),
+            Op::FromFields => put_text(out, &from_fields(format, input)?),
             Op::Uuid => {
                 let bytes: [u8; 16] = AnyId::parse_as(format, input)?
                     .as_slice()
                     .try_into()
                     .map_err(|_| range_error("the format's values are not 128 bits"))?;
                 for (i, b) in bytes.iter().enumerate() {
-                    let _ = write!(
-                        text,
-                        "{}{b:02x}",
-                        if matches!(i, 4 | 6 | 8 | 10) { "-" } else { "" }
-                    );
+                    if matches!(i, 4 | 6 | 8 | 10) {
+                        put(out, b"-");
+                    }
+                    put(out, &[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
                 }
-                Ok(())
             }
             Op::Detect => {
                 let id = AnyId::detect(input)?;
@@ -213,7 +202,9 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                     .iter()
                     .position(|f| *f == id.format())
                     .unwrap_or(0);
-                write!(text, "{index} {}", id.text())
+                put_decimal(out, false, index as u64);
+                put(out, b" ");
+                put_text(out, &id);
             }
             Op::UnixMsAt => {
                 let epoch = arg as i64;
@@ -222,23 +213,19 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                     Format::Nanoflake => Nanoflake::decode(input)?.unix_ms_at(epoch),
                     _ => return Err(range_error("the format's values carry their epoch")),
                 };
-                write!(text, "{ms}")
+                put_int(out, ms);
             }
-            Op::Uuid7Lenient => write!(
-                text,
-                "{}",
-                AnyId::from(Uuid7::decode_lenient(input)?).text()
-            ),
+            Op::Uuid7Lenient => put_text(out, &Uuid7::decode_lenient(input)?.into()),
             Op::Scru160Hex => {
                 let mut buf = [0u8; scru160::HEX_LEN];
-                text.write_str(Scru160Id::decode(input)?.encode_hex(&mut buf))
+                put(
+                    out,
+                    Scru160Id::decode(input)?.encode_hex(&mut buf).as_bytes(),
+                );
             }
-            Op::NanoflakePadded => {
-                put(text.0, &Nanoflake::decode(input)?.encode_padded());
-                Ok(())
-            }
+            Op::NanoflakePadded => put(out, &Nanoflake::decode(input)?.encode_padded()),
             Op::NanoflakeReference => {
-                write!(text, "{}", Nanoflake::decode(input)?.reference_timestamp())
+                put_decimal(out, false, Nanoflake::decode(input)?.reference_timestamp())
             }
             Op::Compare => {
                 let (a, b) = two(input);
@@ -249,15 +236,21 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                         .as_slice()
                         .cmp(AnyId::parse_as(format, b)?.as_slice()),
                 };
-                text.write_str(match order {
-                    core::cmp::Ordering::Less => "<",
-                    core::cmp::Ordering::Equal => "=",
-                    core::cmp::Ordering::Greater => ">",
-                })
+                put(
+                    out,
+                    match order {
+                        core::cmp::Ordering::Less => b"<",
+                        core::cmp::Ordering::Equal => b"=",
+                        core::cmp::Ordering::Greater => b">",
+                    },
+                );
             }
             Op::TypeIdSuffix => {
                 let mut buf = [0u8; typeid::SUFFIX_LEN];
-                text.write_str(TypeId::decode(input)?.encode_suffix(&mut buf))
+                put(
+                    out,
+                    TypeId::decode(input)?.encode_suffix(&mut buf).as_bytes(),
+                );
             }
             Op::TypeIdFromUuid => {
                 let (prefix, rest) = two(input);
@@ -268,24 +261,24 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                 };
                 let prefix = core::str::from_utf8(prefix).unwrap_or_default();
                 let id = TypeId::from_uuid(prefix, bytes).map_err(Fail::Argument)?;
-                write!(text, "{}", AnyId::from(id).text())
+                put_text(out, &id.into());
             }
-            Op::UuidBytes => {
-                uuid_bytes(input, text.0)?;
-                Ok(())
-            }
+            Op::UuidBytes => uuid_bytes(input, out)?,
             Op::FirstInvalid => {
                 let mut ids = Vec::new();
                 ids.resize(input.len() / sno_core::ENCODED_LEN, sno_core::Id::ZERO);
-                match sno_core::Id::decode_many(input, &mut ids) {
-                    Ok(()) => Ok(()),
-                    Err(e) => write!(text, "{}", sno_core::Id::batch_index(&e).ok_or(e)?),
+                if let Err(e) = sno_core::Id::decode_many(input, &mut ids) {
+                    let index = sno_core::Id::batch_index(&e).ok_or(e)?;
+                    put_decimal(out, false, index as u64);
                 }
             }
-        };
+        }
         Ok(())
     })
 }
+
+/// Lower-case hexadecimal digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// The value of `format` whose binary form is the integer of the hexadecimal digits `input`: a
 /// `RangeError` `ERR_SNO_VALUE_OVERFLOW` for a negative integer or one wider than the binary

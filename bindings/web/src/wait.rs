@@ -2,13 +2,12 @@
 //! sleeps on a timer for what a step gives, never spinning on the clock.
 
 use alloc::vec::Vec;
-use core::fmt::Write;
 use core::time::Duration;
 
 use sno_core::Error as SnoError;
 
 use crate::errors::{Fail, R};
-use crate::io::{Text, put};
+use crate::io::{put, put_decimal};
 
 /// The largest `maxWaitMs` (that of `setTimeout`: 2^31 − 1 ms).
 const MAX_WAIT_MS_LIMIT: u32 = i32::MAX as u32;
@@ -36,12 +35,15 @@ pub(crate) fn step(
     let now = sno_core::HostClock.now_unix_ns();
     let deadline = (deadline_ms * 1e6) as i64;
     let pause = sno_core::wait::next_pause(&err, can_wait, now, deadline, budget).ok_or(err)?;
-    let pause_ms = pause
-        .length()
-        .as_micros()
-        .div_ceil(1000)
-        .clamp(1, u128::from(MAX_WAIT_MS_LIMIT));
+    // Whole milliseconds, rounded up (in 64 bits: no 128-bit division routine).
+    let length = pause.length();
+    let pause_ms = length
+        .as_secs()
+        .saturating_mul(1000)
+        .saturating_add(u64::from(length.subsec_micros().div_ceil(1000)))
+        .clamp(1, u64::from(MAX_WAIT_MS_LIMIT));
     out.clear();
-    let _ = write!(Text(out), "+{pause_ms}");
+    put(out, b"+");
+    put_decimal(out, false, pause_ms);
     Ok(())
 }
