@@ -113,12 +113,26 @@ pub(crate) fn encode_base36(value: u128, out: &mut [u8; 25]) {
         let piece = piece as u32;
         let (a, rest) = (piece / (1296 * 1296), piece % (1296 * 1296));
         for (k, pair) in [a, rest / 1296, rest % 1296].into_iter().enumerate() {
-            out[at + 2 * k..at + 2 * k + 2].copy_from_slice(&BASE36_PAIRS[pair as usize]);
+            out[at + 2 * k..at + 2 * k + 2].copy_from_slice(&base36_pair(pair));
         }
     }
 }
 
+/// The two base-36 digits of `pair` (0 ..= 1295): from [`BASE36_PAIRS`], or computed in the
+/// web build (bindings/web), whose module the table would grow by 2.6 kB (docs/wasm.md, "Sizes").
+#[inline]
+fn base36_pair(pair: u32) -> [u8; 2] {
+    #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+    return BASE36_PAIRS[pair as usize];
+    #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+    [
+        BASE36.symbols[(pair / 36) as usize],
+        BASE36.symbols[(pair % 36) as usize],
+    ]
+}
+
 /// Every two-digit lower-case base-36 string, by value (0 ..= 1295).
+#[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
 static BASE36_PAIRS: [[u8; 2]; 1296] = {
     let mut t = [[0u8; 2]; 1296];
     let mut i = 0;
