@@ -43,6 +43,18 @@ const FIRST_INVALID = 18
 /** `op` of format `f` on `input` (a string or bytes), its output as text. */
 const op = (code, f, input, arg = 0) => out(x, e.sno_op(code, f, put(x, input), arg))
 
+/**
+ * A clock's name as the input, and after it (8-aligned) `numbers` as f64s, in the I/O buffer:
+ * the input's length and where the numbers are.
+ */
+function withNumbers(clock, numbers) {
+  const room = (clock.length * 3 + 7) & ~7
+  const ptr = e.sno_io(room + 8 * numbers.length)
+  const { written } = new TextEncoder().encodeInto(clock, new Uint8Array(e.memory.buffer, ptr, room))
+  new Float64Array(e.memory.buffer, ptr + room, numbers.length).set(numbers)
+  return [written, ptr + room]
+}
+
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
 const TABLE = JSON.parse(out(x, e.sno_formats()))
 
@@ -431,14 +443,14 @@ function namespace(info) {
       /** A generator of your own (settings: the table's `generatorOptions`). */
       constructor(options) {
         const o = checkOptions(options, where, known, false)
-        const lines = [clockOption(o, where)]
-        for (const key of info.generatorOptions) {
-          const value = o[key]
-          if (value === undefined && !info.generatorRequired.includes(key)) lines.push('')
-          else lines.push(String(int(`${where}: option ${key}`, value, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)))
-        }
+        const clock = clockOption(o, where)
+        // NaN: not given (the core's default).
+        const values = info.generatorOptions.map((key) =>
+          o[key] === undefined && !info.generatorRequired.includes(key) ? NaN : int(`${where}: option ${key}`, o[key], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+        )
         this.#maxWaitMs = int(`${where}: option maxWaitMs`, o.maxWaitMs, 0, 2 ** 31 - 1, DEFAULT_MAX_WAIT_MS)
-        this.#handle = Number(out(x, e.sno_fmt_gen_new(f, put(x, lines.join('\n')))))
+        const [len, at] = withNumbers(clock, values)
+        this.#handle = Number(out(x, e.sno_fmt_gen_new(f, len, at)))
         FREE.register(this, this.#handle)
       }
 
@@ -567,12 +579,8 @@ export class Generator {
     const clock = clockOption(o, 'Generator')
     // Neither a partition nor a snapshot's: the next default partition of this realm's pool.
     if (partition === undefined && snapshot === undefined) partition = defaultPartition()
-    // The clock's name, then (8-aligned) the snapshot's eight numbers, in the I/O buffer.
-    const room = (clock.length * 3 + 7) & ~7
-    const ptr = e.sno_io(room + 64)
-    const { written } = new TextEncoder().encodeInto(clock, new Uint8Array(e.memory.buffer, ptr, room))
-    if (snapshot !== undefined) new Float64Array(e.memory.buffer, ptr + room, 8).set(snapshot)
-    this.#handle = Number(out(x, e.sno_gen_new(written, partition ?? -1, sequenceMin, sequenceMax, maxWaitMs, snapshot === undefined ? 0 : ptr + room)))
+    const [len, at] = withNumbers(clock, snapshot ?? [])
+    this.#handle = Number(out(x, e.sno_gen_new(len, partition ?? -1, sequenceMin, sequenceMax, maxWaitMs, snapshot === undefined ? 0 : at)))
     SNO_FREE.register(this, this.#handle)
   }
 

@@ -280,21 +280,23 @@ fn hold<T>(table: &mut Vec<Option<T>>, item: T, out: &mut Vec<u8>) {
     put_decimal(out, false, free as u64);
 }
 
-/// A new generator of `format`: the input holds the clock's name, then one line per setting of
-/// the format (the table's `generatorOptions`, in order): its value (an integer: JavaScript
-/// checked), or nothing where it is not given. Writes its handle. The core checks the values;
-/// its refusal of one is a `RangeError` naming the option in JavaScript's case.
+/// A new generator of `format`: the input holds the clock's name, and `values` one number per
+/// setting of the format (the table's `generatorOptions`, in order): its value (an integer:
+/// JavaScript checked), or NaN where it is not given. Writes its handle. The core checks the
+/// values; its refusal of one is a `RangeError` naming the option in JavaScript's case.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_fmt_gen_new(format: u32, len: usize) -> i32 {
-    call(len, |input, out| {
+pub extern "C" fn sno_fmt_gen_new(format: u32, len: usize, values: *const f64) -> i32 {
+    call(len, |clock, out| {
         let format = format_arg(format)?;
-        let text = core::str::from_utf8(input).unwrap_or_default();
-        let mut lines = text.split('\n');
-        clock_arg(lines.next().unwrap_or_default())?;
+        clock_arg(core::str::from_utf8(clock).unwrap_or_default())?;
+        let names = format.settings();
+        // SAFETY: JavaScript writes one f64 per setting of the format at `values` (8-aligned
+        // memory of the I/O buffer it asked for), which this call does not otherwise touch.
+        let values = unsafe { core::slice::from_raw_parts(values, names.len()) };
         let mut settings = GeneratorSettings::new();
-        for (&setting, value) in format.settings().iter().zip(lines) {
-            if let Ok(v) = value.parse() {
-                settings.set(setting, v);
+        for (&setting, &value) in names.iter().zip(values) {
+            if !value.is_nan() {
+                settings.set(setting, value as i64);
             }
         }
         let generator = make(format, &settings).map_err(|fail| match fail {
