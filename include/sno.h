@@ -96,9 +96,6 @@
 // Room for a text field's value (a TypeID prefix: at most 63 characters) with its NUL.
 #define SNO_FIELD_TEXT_LEN 64
 
-// Characters in the hex text of a SCRU160 ID (no terminating NUL).
-#define SNO_SCRU160_HEX_LEN 40
-
 // Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
 // suffix; no terminating NUL).
 #define SNO_TYPEID_MAX_ENCODED_LEN 90
@@ -120,6 +117,9 @@
 
 // Characters in the text of a SCRU160 (no terminating NUL).
 #define SNO_SCRU160_ENCODED_LEN 32
+
+// Characters in the hex text of a SCRU160 (no terminating NUL).
+#define SNO_SCRU160_HEX_LEN 40
 
 // Characters in the padded text of a Nanoflake, its longest (no terminating NUL).
 #define SNO_NANOFLAKE_MAX_ENCODED_LEN 13
@@ -780,12 +780,6 @@ uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
 // The 32-bit entropy field. Thread-safe.
 uint32_t sno_scru128_entropy(struct sno_scru128 id);
 
-// Writes the 40 lower-case hex digits (no NUL). Thread-safe.
-//
-// # Safety
-// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
-enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
-
 // The 16-bit counter field. Thread-safe.
 uint16_t sno_scru160_counter(struct sno_scru160 id);
 
@@ -892,16 +886,6 @@ enum sno_status sno_ulidflake_generator_new(const struct sno_ulidflake_options *
 // `generator` must be NULL or live.
 enum sno_status sno_ulidflake_generator_repartition(const struct sno_ulidflake_generator *generator,
                                                     uint8_t sid);
-
-// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
-// Thread-safe.
-//
-// # Safety
-// As sno_uuid7_decode.
-enum sno_status sno_uuid7_decode_lenient(const char *text,
-                                         size_t len,
-                                         struct sno_uuid7 *out,
-                                         size_t *error_position);
 
 // A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
 // the RFC variant (SNO_STATUS_NOT_VERSION7). Thread-safe.
@@ -1095,6 +1079,15 @@ enum sno_status sno_uuid7_decode(const char *text,
                                  struct sno_uuid7 *out,
                                  size_t *error_position);
 
+// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form. Thread-safe.
+//
+// # Safety
+// As sno_uuid7_decode.
+enum sno_status sno_uuid7_decode_lenient(const char *text,
+                                         size_t len,
+                                         struct sno_uuid7 *out,
+                                         size_t *error_position);
+
 // The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_uuid7_unix_ms(struct sno_uuid7 id);
 
@@ -1282,6 +1275,13 @@ enum sno_status sno_scru160_decode(const char *text,
                                    size_t len,
                                    struct sno_scru160 *out,
                                    size_t *error_position);
+
+// Writes the 40-character hex text (no NUL): the 40 lower-case hex digits (the other text form).
+// Thread-safe.
+//
+// # Safety
+// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
+enum sno_status sno_scru160_encode_hex(const struct sno_scru160 *id, char *out);
 
 // The time: milliseconds since the Unix epoch. Thread-safe.
 uint64_t sno_scru160_unix_ms(struct sno_scru160 id);

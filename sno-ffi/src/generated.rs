@@ -331,6 +331,21 @@ pub unsafe extern "C" fn sno_uuid7_decode(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::uuid7::Uuid7 as sno_core::IdFormat>::decode) }
 }
 
+/// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form. Thread-safe.
+///
+/// # Safety
+/// As sno_uuid7_decode.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_uuid7_decode_lenient(
+    text: *const c_char,
+    len: usize,
+    out: *mut sno_uuid7,
+    error_position: *mut usize,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::decode(text, len, out, error_position, crate::formats::lenient::<sno_core::uuid7::Uuid7>) }
+}
+
 /// The time: milliseconds since the Unix epoch. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_uuid7_unix_ms(id: sno_uuid7) -> u64 {
@@ -685,6 +700,24 @@ pub unsafe extern "C" fn sno_scru160_decode(
 ) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::scru160::Scru160Id as sno_core::IdFormat>::decode) }
+}
+
+/// Characters in the hex text of a SCRU160 (no terminating NUL).
+pub const SNO_SCRU160_HEX_LEN: usize = 40;
+
+/// Writes the 40-character hex text (no NUL): the 40 lower-case hex digits (the other text form).
+/// Thread-safe.
+///
+/// # Safety
+/// `id` must be NULL or valid; `out` NULL or valid for 40 byte writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_scru160_encode_hex(id: *const sno_scru160, out: *mut c_char) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        crate::formats::encode_with(id, out, SNO_SCRU160_HEX_LEN, |id, out| {
+            crate::formats::fixed_text(id, Some("hex"), out)
+        })
+    }
 }
 
 /// The time: milliseconds since the Unix epoch. Thread-safe.

@@ -34,19 +34,6 @@ impl Ulid {
 
 #[pymethods]
 impl Uuid7 {
-    /// Decodes an RFC 9562 string form, or with `lenient=True` also 32 bare hex digits and the
-    /// braced form; the UUID must be version 7.
-    #[staticmethod]
-    #[pyo3(signature = (text, *, lenient = false))]
-    fn parse(text: &Bound<'_, PyString>, lenient: bool) -> PyResult<Self> {
-        let decode = if lenient {
-            sno_core::uuid7::Uuid7::decode_lenient
-        } else {
-            sno_core::uuid7::Uuid7::decode
-        };
-        decode_text(text, decode).map(Uuid7)
-    }
-
     /// The 32 lower-case hex digits.
     #[getter]
     fn hex(&self) -> String {

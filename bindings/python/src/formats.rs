@@ -494,8 +494,8 @@ macro_rules! py_formats {
     };
 }
 
-/// The formats that bring their own `parse` (UUIDv7's lenient one) leave out the strict one, and
-/// compare with `uuid.UUID` too.
+/// UUIDv7 compares with `uuid.UUID` too. Every class's `parse` is in `generated.rs` (`parse!`:
+/// lenient where the core's extras have a lenient decoder).
 macro_rules! py_class {
     (Uuid7, $ty:ty, $class:literal, $bin:tt) => {
         value_class!(Uuid7, $ty, $class, $bin, uuid);
@@ -503,7 +503,6 @@ macro_rules! py_class {
     };
     ($variant:ident, $ty:ty, $class:literal, $bin:tt) => {
         value_class!($variant, $ty, $class, $bin, by_value);
-        strict_parse!($variant);
     };
 }
 
@@ -792,17 +791,52 @@ fn pydantic_hook<'py>(
 }
 
 /// `parse(text)`: strict decoding, as `from_str`.
-macro_rules! strict_parse {
+/// `parse` of class `$variant` (written into `generated.rs` by `tests/surfaces`): strict (as
+/// `from_str`), or for a format with a lenient decoder (the core's `Extras::lenient`) strict
+/// unless `lenient=True`.
+macro_rules! parse {
     ($variant:ident) => {
         #[pymethods]
         impl $variant {
             /// Strictly decodes the text form (as `from_str`).
             #[staticmethod]
-            fn parse(text: &Bound<'_, PyString>) -> PyResult<Self> {
-                Self::from_str(text)
+            fn parse(text: &Bound<'_, pyo3::types::PyString>) -> PyResult<Self> {
+                $crate::decode_text(
+                    text,
+                    <<Self as $crate::formats::Wraps>::Id as sno_core::IdFormat>::decode,
+                )
+                .map($variant)
             }
         }
     };
+    ($variant:ident, lenient, $doc:literal) => {
+        #[pymethods]
+        impl $variant {
+            #[doc = $doc]
+            #[staticmethod]
+            #[pyo3(signature = (text, *, lenient = false))]
+            fn parse(text: &Bound<'_, pyo3::types::PyString>, lenient: bool) -> PyResult<Self> {
+                let decode = if lenient {
+                    $crate::formats::decode_lenient
+                } else {
+                    <<Self as $crate::formats::Wraps>::Id as sno_core::IdFormat>::decode
+                };
+                $crate::decode_text(text, decode).map($variant)
+            }
+        }
+    };
+}
+pub(crate) use parse;
+
+/// `T`'s lenient decoder (its `Extras::lenient`), or its strict one for a format without.
+///
+/// # Errors
+/// The format's decoding error.
+pub(crate) fn decode_lenient<T: IdFormat>(text: &[u8]) -> Result<T, Error> {
+    match T::EXTRAS.lenient {
+        Some(lenient) => (lenient.decode)(text),
+        None => T::decode(text),
+    }
 }
 
 sno_core::for_each_format!(py_formats);

@@ -7,7 +7,7 @@
 use pyo3::prelude::*;
 
 use crate::formats::{Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7};
-use crate::formats::{extra_properties, field_properties, from_fields, monotonic};
+use crate::formats::{extra_properties, field_properties, from_fields, monotonic, parse};
 
 from_fields!(Sno, "(units, tick_tock, meta, partition, sequence)");
 from_fields!(Ulid, "(unix_ms, randomness)");
@@ -75,6 +75,20 @@ field_properties!(Ksuid {
     timestamp_secs = 0, "The 32-bit `timestamp_secs` field: seconds since the format's epoch.";
     payload = 1, "The 128-bit `payload` field.";
 });
+parse!(Sno);
+parse!(Ulid);
+
+parse!(
+    Uuid7,
+    lenient,
+    "Strictly decodes the text form (as `from_str`), or with `lenient=True` also 32 bare hex digits and the braced \"{...}\" form."
+);
+parse!(Scru128);
+parse!(Scru160);
+parse!(Nanoflake);
+parse!(UlidFlake);
+parse!(TypeId);
+parse!(Ksuid);
 
 extra_properties!(Scru160 {
     text hex, "The 40 lower-case hex digits (the other text form).";

@@ -1,8 +1,6 @@
 //! `sno_uuid7_*` beyond the common surface (generated.rs): UUIDv7 (RFC 9562), hyphenated
 //! lower case out; RFC 9562 Method 1 counter.
 
-use std::ffi::c_char;
-
 use sno_core::uuid7::Uuid7;
 
 use crate::args::{try_bytes, write_optional, write_out};
@@ -10,22 +8,6 @@ use crate::errors::ffi_boundary;
 use crate::formats::{self, CId};
 use crate::generated::{sno_ulid, sno_uuid7};
 use crate::status::sno_status;
-
-/// As sno_uuid7_decode, also accepting 32 bare hex digits and the braced "{...}" form.
-/// Thread-safe.
-///
-/// # Safety
-/// As sno_uuid7_decode.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_uuid7_decode_lenient(
-    text: *const c_char,
-    len: usize,
-    out: *mut sno_uuid7,
-    error_position: *mut usize,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::decode(text, len, out, error_position, Uuid7::decode_lenient) }
-}
 
 /// A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
 /// the RFC variant (SNO_STATUS_NOT_VERSION7). Thread-safe.

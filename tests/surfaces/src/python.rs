@@ -617,7 +617,13 @@ fn stub(rows: &[Row]) -> Surface {
             ),
             (
                 "parse",
-                format!("    @staticmethod\n    def parse(text: str) -> {class}: ...\n"),
+                if f.lenient().is_some() {
+                    format!(
+                        "    @staticmethod\n    def parse(text: str, *, lenient: bool = False) -> {class}: ...\n"
+                    )
+                } else {
+                    format!("    @staticmethod\n    def parse(text: str) -> {class}: ...\n")
+                },
             ),
         ];
         let inputs: Vec<String> = sno_core::AnyId::inputs(f)
@@ -870,7 +876,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
         );
     }
     out.push_str(
-        "use crate::formats::{extra_properties, field_properties, from_fields, monotonic};\n\n",
+        "use crate::formats::{extra_properties, field_properties, from_fields, monotonic, parse};\n\n",
     );
     for row in rows {
         // `from_fields` with the core's inputs as its Python signature (`inspect.signature`).
@@ -895,6 +901,24 @@ fn generated_rs(rows: &[Row]) -> Surface {
             }
         }
         out.push_str("});\n");
+    }
+    for row in rows {
+        // `parse`: strict, or strict unless `lenient=True` (the core's `Extras::lenient`).
+        match row.format.lenient() {
+            Some(takes) => {
+                let doc = format!(
+                    "Strictly decodes the text form (as `from_str`), or with `lenient=True` also {takes}."
+                );
+                let _ = write!(
+                    out,
+                    "\nparse!(\n    {},\n    lenient,\n    {doc:?}\n);\n",
+                    row.variant
+                );
+            }
+            None => {
+                let _ = writeln!(out, "parse!({});", row.variant);
+            }
+        }
     }
     for row in rows {
         let e = &row.extras;

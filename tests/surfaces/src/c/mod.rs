@@ -519,6 +519,47 @@ fn format_surface(out: &mut String, spec: &Spec) {
             "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::decode(text, len, out, error_position, <{ty} as sno_core::IdFormat>::decode) }}"
         ),
     );
+    if let Some(takes) = f.lenient() {
+        function(
+            out,
+            &format!("As {p}_decode, also accepting {takes}. Thread-safe."),
+            Some(&format!("As {p}_decode.")),
+            &format!(
+                "{p}_decode_lenient(\n    text: *const c_char,\n    len: usize,\n    out: *mut {c},\n    error_position: *mut usize,\n) -> sno_status"
+            ),
+            &format!(
+                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::decode(text, len, out, error_position, crate::formats::lenient::<{ty}>) }}"
+            ),
+        );
+    }
+    // The other text forms (the one `encode` writes aside).
+    for (name, len, what) in f.text_forms().filter(|(name, _, _)| Some(*name) != form) {
+        let constant = format!(
+            "SNO_{}_{}_LEN",
+            f.name().to_ascii_uppercase(),
+            name.to_ascii_uppercase()
+        );
+        doc(
+            out,
+            "",
+            &format!(
+                "Characters in the {name} text of a {} (no terminating NUL).",
+                f.display_name()
+            ),
+        );
+        let _ = writeln!(out, "pub const {constant}: usize = {len};\n");
+        function(
+            out,
+            &format!("Writes the {len}-character {name} text (no NUL): {what}. Thread-safe."),
+            Some(&format!(
+                "{id_safety}`out` NULL or valid for {len} byte writes."
+            )),
+            &format!("{p}_encode_{name}({id_param}, out: *mut c_char) -> sno_status"),
+            &format!(
+                "{forwarded}\nunsafe {{\n    crate::formats::encode_with({id_arg}, out, {constant}, |id, out| {{\n        crate::formats::fixed_text(id, Some({name:?}), out)\n    }})\n}}"
+            ),
+        );
+    }
     if let Some(time) = time_field(f).filter(|_| !spec.own()) {
         let start = match time.unit {
             Unit::EpochSecs => " (the start of its second)",
