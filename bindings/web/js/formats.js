@@ -1,13 +1,17 @@
 // Every format's values in the web build (docs/wasm.md), over formats.wasm: each format's class
-// (sno's `Id` among them), built from the core's format table (`sno_formats`: names, lengths,
-// named fields, what each format offers) as the Node package's formats.js builds them from the
-// native one; each namespace (`new`, `newString`, `newStrings`, `newMany`, `Generator`, where the
-// table gives them), sno's `Generator`, `newId`, `newIds`, the batch codecs, and `detect`. A value
-// is an object holding its canonical text; every codec, field, time and generator is a call
-// into the module (`sno_op` and the generators' exports): no format's layout is written here.
+// (sno's `Id` among them), built from the core's format table (`table.js`, which scripts/build-web
+// writes from the core: names, lengths, named fields, what each format offers) as the Node
+// package's formats.js builds them from the native one; each namespace (`new`, `newString`,
+// `newStrings`, `newMany`, `Generator`, where the table gives them), sno's `Generator`, `newId`,
+// `newIds`, the batch codecs, and `detect`. A value is an object holding its canonical text;
+// every codec, field, time and generator is a call into the module (`sno_op` and the
+// generators' exports): no format's layout is written here.
 import { ascii, bytes, count, describe, int, meta, out, put, rangeError, split, typeError, wrap } from './runtime.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
+// The core's format table, in `Format::ALL` order (an entry's `index` is its position), as
+// scripts/build-web writes it.
+import { TABLE } from './table.js'
 
 const x = wrap(module)
 const e = x.exports
@@ -55,8 +59,6 @@ function withNumbers(clock, numbers) {
   return [written, ptr + room]
 }
 
-/** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
-const TABLE = JSON.parse(out(x, e.sno_formats()))
 
 /** The core's default longest wait of a generator, in milliseconds. */
 const DEFAULT_MAX_WAIT_MS = e.sno_default_max_wait_ms()

@@ -27,6 +27,8 @@ mod io;
 mod local;
 #[cfg(feature = "sno")]
 mod sno;
+#[cfg(feature = "table")]
+mod table;
 #[cfg(feature = "formats")]
 mod values;
 #[cfg(feature = "formats")]

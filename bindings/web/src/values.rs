@@ -11,7 +11,7 @@ use sno_core::scru160::{self, Scru160Id};
 use sno_core::typeid::{self, TypeId};
 use sno_core::ulidflake::UlidFlake;
 use sno_core::uuid7::Uuid7;
-use sno_core::{AnyId, Error as SnoError, Field, FieldKind, FieldValue, Format};
+use sno_core::{AnyId, Error as SnoError, FieldKind, FieldValue, Format};
 
 use crate::errors::{Class, Fail, R, range_error};
 use crate::io::{call, put, put_camel, put_decimal, put_int, put_uint};
@@ -111,31 +111,6 @@ pub(crate) fn put_text(out: &mut Vec<u8>, id: &AnyId) {
 /// The value of a hexadecimal digit.
 fn hex_digit(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
-}
-
-/// The widest number field a JavaScript number holds exactly; wider ones are bigints.
-const MAX_NUMBER_BITS: u8 = 53;
-
-/// The JavaScript type of a field's value: `number` (at most 53 bits), `bigint`, `boolean` or
-/// `string`.
-pub(crate) fn js_type(field: &Field<'_>) -> &'static str {
-    match field.value {
-        FieldValue::Uint(_) if field.bits <= MAX_NUMBER_BITS => "number",
-        FieldValue::Uint(_) => "bigint",
-        FieldValue::Bool(_) => "boolean",
-        FieldValue::Text(_) => "string",
-    }
-}
-
-/// A value of `format` to read what its values have from (the table: `sno_formats`): for a
-/// 128-bit format the UUIDv7 whose fields are all zero (a value of every 128-bit format, whose
-/// time a format over UUIDs reads), else the zero value.
-pub(crate) fn sample(format: Format) -> R<AnyId> {
-    let zero = [0u8; MAX_BINARY_LEN];
-    let v7 = Uuid7::from_fields(0, 0, 0)?;
-    Ok(AnyId::from_slice_as(format, v7.as_bytes()).or_else(|_| {
-        AnyId::from_slice_as(format, zero.get(..format.binary_len()).unwrap_or_default())
-    })?)
 }
 
 /// The input split at its first newline.
