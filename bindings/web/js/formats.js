@@ -52,11 +52,13 @@ const op = (code, f, input, arg = 0) => out(x, e.sno_op(code, f, put(x, input), 
  * the input's length and where the numbers are.
  */
 function withNumbers(clock, numbers) {
-  const room = (clock.length * 3 + 7) & ~7
-  const ptr = e.sno_io(room + 8 * numbers.length)
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; the buffer itself may start anywhere.
+  const room = clock.length * 3
+  const ptr = e.sno_io(room + 7 + 8 * numbers.length)
   const { written } = new TextEncoder().encodeInto(clock, new Uint8Array(e.memory.buffer, ptr, room))
-  new Float64Array(e.memory.buffer, ptr + room, numbers.length).set(numbers)
-  return [written, ptr + room]
+  const at = (ptr + room + 7) & ~7
+  new Float64Array(e.memory.buffer, at, numbers.length).set(numbers)
+  return [written, at]
 }
 
 
