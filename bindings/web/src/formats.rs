@@ -17,7 +17,6 @@ use sno_core::generator::Reservation;
 use sno_core::model::{IdFormat, MAX_TEXT_LEN};
 use sno_core::monotonic::MillisState;
 use sno_core::typeid::TypeId;
-use sno_core::uuid7::Uuid7;
 use sno_core::{
     Error as SnoError, Format, Generator, GeneratorBuilder, GeneratorSettings, HasGenerator,
     HostClock, MillisClock, Snapshot,
@@ -26,7 +25,7 @@ use sno_core::{
 use crate::errors::{Fail, R, range_error};
 use crate::io::{call, output, put, put_decimal};
 use crate::local::Local;
-use crate::values::{format_arg, put_text};
+use crate::values::{format_arg, put_text, uuid7_bytes};
 
 /// The core's `MAX_BATCH`: the most values one batch call makes or decodes.
 #[unsafe(no_mangle)]
@@ -237,7 +236,7 @@ pub extern "C" fn sno_fmt_gen_step(handle: u32, budget_ms: f64, deadline_ms: f64
             crate::wait::step(
                 out,
                 |out| g.next_at(now_ms(), out),
-                sno_core::wait::can_wait,
+                &sno_core::wait::can_wait,
                 budget_ms,
                 deadline_ms,
             )
@@ -347,7 +346,7 @@ pub extern "C" fn sno_gen_step(handle: u32, meta: u32, budget_ms: f64, deadline_
                 put(out, &g.try_next_with(r, meta as u8)?.encode_bytes());
                 Ok(())
             };
-            crate::wait::step(out, attempt, |e| g.can_wait(e), budget_ms, deadline_ms)
+            crate::wait::step(out, attempt, &|e| g.can_wait(e), budget_ms, deadline_ms)
         })
     })
 }
@@ -420,9 +419,9 @@ pub extern "C" fn sno_typeid_new(len: usize) -> i32 {
         let prefix = core::str::from_utf8(prefix).unwrap_or_default();
         prefixed(TypeId::from_uuid(prefix, [0; 16]))?;
         global_next(Format::Uuid7, out)?;
-        let uuid = Uuid7::decode(out)?;
+        let bytes = uuid7_bytes(out)?;
         out.clear();
-        put_text(out, &prefixed(TypeId::from_uuid7(prefix, uuid))?.into());
+        put_text(out, &prefixed(TypeId::from_uuid(prefix, bytes))?.into());
         Ok(())
     })
 }

@@ -113,6 +113,13 @@ fn hex_digit(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
 }
 
+/// The 16 bytes of a UUIDv7's text, decoded by the core's dispatch over the formats (`AnyId`):
+/// a direct call of `Uuid7::decode` from this crate would put a second copy of it in the module.
+pub(crate) fn uuid7_bytes(text: &[u8]) -> R<[u8; 16]> {
+    let id = AnyId::parse_as(Format::Uuid7, text)?;
+    Ok(id.as_slice().try_into().unwrap_or_default())
+}
+
 /// The input split at its first newline.
 fn two(input: &[u8]) -> (&[u8], &[u8]) {
     let at = input
@@ -230,7 +237,7 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
             Op::TypeIdFromUuid => {
                 let (prefix, rest) = two(input);
                 let bytes = match rest.split_first() {
-                    Some((b't', uuid)) => Uuid7::decode(uuid)?.to_bytes(),
+                    Some((b't', uuid)) => uuid7_bytes(uuid)?,
                     Some((_, bytes)) => TypeId::from_slice(bytes)?.uuid_bytes(),
                     None => TypeId::from_slice(&[])?.uuid_bytes(),
                 };

@@ -20,7 +20,8 @@ const MAX_WAIT_MS_LIMIT: u32 = i32::MAX as u32;
 pub(crate) fn step(
     out: &mut Vec<u8>,
     attempt: impl FnOnce(&mut Vec<u8>) -> R<()>,
-    can_wait: impl Fn(&SnoError) -> bool,
+    // Not generic: one copy of the core's policy in the module for both callers.
+    can_wait: &dyn Fn(&SnoError) -> bool,
     budget_ms: f64,
     deadline_ms: f64,
 ) -> R<()> {
