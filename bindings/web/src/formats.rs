@@ -235,7 +235,7 @@ pub extern "C" fn sno_fmt_gen_step(handle: u32, budget_ms: f64, deadline_ms: f64
         with_generator(handle, |g| {
             crate::wait::step(
                 out,
-                |out| g.next_at(now_ms(), out),
+                &mut |out| g.next_at(now_ms(), out),
                 &sno_core::wait::can_wait,
                 budget_ms,
                 deadline_ms,
@@ -329,12 +329,21 @@ fn with_sno(
 /// `tryNext`; `meta` checked by JavaScript).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_gen_next(handle: u32, meta: u32) -> i32 {
-    output(|out| {
-        with_sno(handle, |g, r| {
-            put(out, &g.try_next_with(r, meta as u8)?.encode_bytes());
-            Ok(())
-        })
-    })
+    output(|out| with_sno(handle, |g, r| sno_next(g, r, meta, out)))
+}
+
+/// Appends the next ID's text of `g`, minting from its block `r` (not inlined: one copy for
+/// `next` and each attempt of `nextAsync`).
+#[inline(never)]
+fn sno_next(g: &Generator<HostClock>, r: &mut Reservation, meta: u32, out: &mut Vec<u8>) -> R<()> {
+    put_sno(out, g.try_next_with(r, meta as u8)?);
+    Ok(())
+}
+
+/// Appends the text of a sno ID (not inlined: one copy of the encoding for every export).
+#[inline(never)]
+fn put_sno(out: &mut Vec<u8>, id: sno_core::Id) {
+    put(out, &id.encode_bytes());
 }
 
 /// One attempt of `nextAsync`: as `sno_fmt_gen_step`, by the generator's own `can_wait`.
@@ -342,10 +351,7 @@ pub extern "C" fn sno_gen_next(handle: u32, meta: u32) -> i32 {
 pub extern "C" fn sno_gen_step(handle: u32, meta: u32, budget_ms: f64, deadline_ms: f64) -> i32 {
     output(|out| {
         with_sno(handle, |g, r| {
-            let attempt = |out: &mut Vec<u8>| -> R<()> {
-                put(out, &g.try_next_with(r, meta as u8)?.encode_bytes());
-                Ok(())
-            };
+            let attempt = &mut |out: &mut Vec<u8>| sno_next(g, r, meta, out);
             crate::wait::step(out, attempt, &|e| g.can_wait(e), budget_ms, deadline_ms)
         })
     })
@@ -357,7 +363,7 @@ pub extern "C" fn sno_gen_next_with_time(handle: u32, meta: u32, unix_ms: f64) -
     output(|out| {
         with_sno(handle, |g, _| {
             let ns = (unix_ms as i64).saturating_mul(1_000_000);
-            put(out, &g.next_at_unix_ns(meta as u8, ns)?.encode_bytes());
+            put_sno(out, g.next_at_unix_ns(meta as u8, ns)?);
             Ok(())
         })
     })

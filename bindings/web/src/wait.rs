@@ -16,11 +16,11 @@ const MAX_WAIT_MS_LIMIT: u32 = i32::MAX as u32;
 /// with an error the core's policy waits for (`can_wait`, within `budget_ms` of what is left
 /// of `maxWaitMs` — JavaScript measures it on `performance.now()` — and before `deadline_ms`,
 /// the Unix milliseconds when the call began plus `maxWaitMs`), `+` and the milliseconds to
-/// sleep before the next attempt (at least 1); else the error.
+/// sleep before the next attempt (at least 1); else the error. Not generic: one copy for every
+/// generator's `nextAsync`.
 pub(crate) fn step(
     out: &mut Vec<u8>,
-    attempt: impl FnOnce(&mut Vec<u8>) -> R<()>,
-    // Not generic: one copy of the core's policy in the module for both callers.
+    attempt: &mut dyn FnMut(&mut Vec<u8>) -> R<()>,
     can_wait: &dyn Fn(&SnoError) -> bool,
     budget_ms: f64,
     deadline_ms: f64,
