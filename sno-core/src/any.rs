@@ -174,10 +174,7 @@ macro_rules! define_any {
             /// # Errors
             /// The format's decoding error.
             pub fn parse_lenient_as(format: Format, text: &[u8]) -> Result<AnyId, Error> {
-                match format { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.lenient {
-                    Some(l) => (l.decode)(text).map(AnyId::$variant),
-                    None => <$ty as IdFormat>::decode(text).map(AnyId::$variant),
-                }),* }
+                match format { $(Format::$variant => <$ty as IdFormat>::decode_lenient(text).map(AnyId::$variant)),* }
             }
 
             /// Writes the value's text form `name` ([`Extras::texts`](crate::model::Extras::texts))

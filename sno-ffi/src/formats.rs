@@ -108,18 +108,6 @@ pub(crate) fn fixed_text<T: IdFormat>(id: &T, form: Option<&str>, out: &mut [u8]
     out[..len].copy_from_slice(&buf[..len]);
 }
 
-/// `T`'s lenient decoder (its `Extras::lenient`), or its strict one for a format without:
-/// what `sno_<fmt>_decode_lenient` decodes with.
-///
-/// # Errors
-/// The format's decoding error.
-pub(crate) fn lenient<T: IdFormat>(text: &[u8]) -> Result<T, Error> {
-    match T::EXTRAS.lenient {
-        Some(lenient) => (lenient.decode)(text),
-        None => T::decode(text),
-    }
-}
-
 /// `sno_<fmt>_unix_ms`: the time of the binary form `bytes` of `T` in Unix milliseconds (0 for
 /// none). A binary form `T` refuses (a UUIDv7's other version bits) has its leading Unix
 /// milliseconds read as they lie.

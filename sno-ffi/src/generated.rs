@@ -343,7 +343,7 @@ pub unsafe extern "C" fn sno_uuid7_decode_lenient(
     error_position: *mut usize,
 ) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::decode(text, len, out, error_position, crate::formats::lenient::<sno_core::uuid7::Uuid7>) }
+    unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::uuid7::Uuid7 as sno_core::IdFormat>::decode_lenient) }
 }
 
 /// The time: milliseconds since the Unix epoch. Thread-safe.

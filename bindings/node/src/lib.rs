@@ -1,6 +1,7 @@
 //! The native half of the Node.js package, all on the text form, in the layout every binding
-//! shares (docs/layout.md): every format's class (`formats`: the core's table and operations
-//! written once over `sno_core::IdFormat`; `extras`: what a format has beyond that), sno's hot
+//! shares (docs/layout.md): every format's class (`table`: the core's table as JavaScript reads it;
+//! `formats`: the operations written once over `sno_core::IdFormat`; `generators`: new values;
+//! `extras`: what a format has beyond that), sno's hot
 //! paths and generator (`sno`), leases (`lease`), errors (`errors`), arguments (`args`).
 //! `formats.js` and `sno.js` build the public classes on top (JS objects holding the canonical
 //! text: a napi class instance costs far more to create; measured: scripts/bench-notes.md,
@@ -12,8 +13,10 @@ pub mod args;
 pub mod errors;
 pub mod extras;
 pub mod formats;
+pub mod generators;
 pub mod lease;
 pub mod sno;
+pub mod table;
 
 use napi_derive::napi;
 

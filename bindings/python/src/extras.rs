@@ -14,10 +14,9 @@ use sno_core::ulidflake::{self, Config};
 use sno_core::{Error, SystemClock};
 
 use crate::batch::{global_value, next};
-use crate::formats::{
-    Nanoflake as PyNanoflake, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7, global, new_list,
-    process_value, uuid_arg,
-};
+use crate::formats::{Nanoflake as PyNanoflake, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7};
+use crate::generators::{global, new_list, process_value};
+use crate::values::uuid_arg;
 use crate::{args, datetime_from_ms, decode_text, raise_code, to_py, with_utf8};
 
 #[pymethods]
@@ -88,7 +87,7 @@ impl TypeId {
     /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
     #[getter]
     fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::formats::to_uuid(py, &self.0)
+        crate::values::to_uuid(py, &self.0)
     }
 }
 

@@ -7,7 +7,8 @@
 use pyo3::prelude::*;
 
 use crate::formats::{Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7};
-use crate::formats::{extra_properties, field_properties, from_fields, monotonic, parse};
+use crate::generators::monotonic;
+use crate::members::{extra_properties, field_properties, from_fields, parse};
 
 from_fields!(Sno, "(units, tick_tock, meta, partition, sequence)");
 from_fields!(Ulid, "(unix_ms, randomness)");

@@ -2,9 +2,11 @@
 //! directly, never the C ABI.
 //!
 //! The layout every binding shares (docs/layout.md): every format's value class comes from the
-//! core's format table through one generic layer (`formats`, with a property per named field),
-//! `from_fields` and the generators of the formats with a process-wide generator and no
-//! settings from `generated` (written from the same table by `tests/surfaces`); what single
+//! core's format table through one generic layer (`formats`, with `values` for its conversions);
+//! its per-format members (`parse`, `from_fields`, a property per named field and extra:
+//! `members`) and the generators of the formats with a process-wide generator and no settings
+//! (`generators`) are invoked from `generated` (written from the same table by
+//! `tests/surfaces`); what single
 //! formats add sits beside them (`sno`, `extras`). `errors` maps core and lease errors to
 //! Python exceptions, `args` reads arguments (`str` as UTF-8, counts, fields) and makes
 //! `datetime`s; `lease` holds leases, `batch` the batches that check for signals, `cli` the
@@ -17,8 +19,11 @@ mod errors;
 mod extras;
 mod formats;
 mod generated;
+mod generators;
 mod lease;
+mod members;
 mod sno;
+mod values;
 
 // What every module uses, by these names (`crate::to_py`, …): defined in `errors` and `args`.
 use args::{datetime_from_ms, decode_text, with_utf8};

@@ -10,8 +10,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
 
 use crate::batch::{self, Mint, list_of, next_id, try_push, try_vec};
-use crate::formats::{Sno as PyId, ascii_str};
+use crate::formats::Sno as PyId;
 use crate::lease::{self, PyLease};
+use crate::values::ascii_str;
 use crate::{args, raise_code, text_error, to_py, with_utf8};
 
 #[pymethods]

@@ -70,6 +70,26 @@ pub trait IdFormat:
     /// [`Error::ValueOverflow`], …
     fn decode(text: &[u8]) -> Result<Self, Error>;
 
+    /// Decodes the forms the format's lenient decoder takes ([`Extras::lenient`]: UUIDv7's bare
+    /// and braced hex), or strictly for a format without one.
+    ///
+    /// ```
+    /// use sno_core::{IdFormat, ulid::Ulid, uuid7::Uuid7};
+    /// let id = <Uuid7 as IdFormat>::decode_lenient(b"017f22e279b07cc398c4dc0c0c07398f")?;
+    /// assert_eq!(id.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    /// assert!(<Ulid as IdFormat>::decode_lenient(b"01ARZ3NDEKTSV4RRFFQ69G5FAV").is_ok());
+    /// # Ok::<(), sno_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The format's decoding error.
+    fn decode_lenient(text: &[u8]) -> Result<Self, Error> {
+        match Self::EXTRAS.lenient {
+            Some(lenient) => (lenient.decode)(text),
+            None => Self::decode(text),
+        }
+    }
+
     /// Takes the binary form ([`Format::binary_len`] bytes).
     ///
     /// # Errors

@@ -876,7 +876,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
         );
     }
     out.push_str(
-        "use crate::formats::{extra_properties, field_properties, from_fields, monotonic, parse};\n\n",
+        "use crate::generators::monotonic;\nuse crate::members::{extra_properties, field_properties, from_fields, parse};\n\n",
     );
     for row in rows {
         // `from_fields` with the core's inputs as its Python signature (`inspect.signature`).

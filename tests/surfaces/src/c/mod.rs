@@ -528,7 +528,7 @@ fn format_surface(out: &mut String, spec: &Spec) {
                 "{p}_decode_lenient(\n    text: *const c_char,\n    len: usize,\n    out: *mut {c},\n    error_position: *mut usize,\n) -> sno_status"
             ),
             &format!(
-                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::decode(text, len, out, error_position, crate::formats::lenient::<{ty}>) }}"
+                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::decode(text, len, out, error_position, <{ty} as sno_core::IdFormat>::decode_lenient) }}"
             ),
         );
     }
