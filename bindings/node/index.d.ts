@@ -69,8 +69,11 @@ export declare class Generator {
    * when the wait gives up, the error `tryNextString` gave. `after` is what came before this
    * attempt in the same call: 0 nothing, 1 a wait, 2 a look at an expired lease. Each wait
    * counts in `stats().waits`, and the looks of one call at one expired lease count once.
+   * `tokenBefore` is `token` when the wait began: a leased generator whose lease has a new
+   * grant since gives 0 instead of the error where the wait gives up, and the wait starts
+   * again with a whole `maxWaitMs` (`LeasedGenerator::waits_again`, as `next` does).
    */
-  stepString(meta: number | undefined, budgetMs: number, deadlineMs: number, after: number): string | number
+  stepString(meta: number | undefined, budgetMs: number, deadlineMs: number, after: number, tokenBefore: bigint): string | number
   /**
    * An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
    * times outside 2010 .. 2079-09-07 throw ERR_SNO_TIME_OUT_OF_RANGE.
@@ -94,6 +97,11 @@ export declare class Generator {
   get capacity(): number
   /** The longest `next` / `nextAsync` waits, in milliseconds. */
   get maxWaitMs(): number
+  /**
+   * The fencing token of a leased generator's current grant (0 unleased; a bigint, as the
+   * lease's): what `nextAsync` passes to `stepString` as `tokenBefore`.
+   */
+  get token(): bigint
 }
 
 /** A partition leased from a store for this process. */

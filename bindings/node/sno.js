@@ -194,7 +194,8 @@ class Generator {
   /** Like next, but waits with a timer (the event loop runs on) and returns a Promise. */
   async nextAsync(meta) {
     checkMeta(meta, 'Generator.nextAsync')
-    return new Id(await waiting((budgetMs, deadlineMs, after) => this.#native.stepString(meta, budgetMs, deadlineMs, after), this.#maxWaitMs), TRUSTED)
+    const native = this.#native
+    return new Id(await waiting((budgetMs, deadlineMs, after, tokenBefore) => native.stepString(meta, budgetMs, deadlineMs, after, tokenBefore), this.#maxWaitMs, () => native.token), TRUSTED)
   }
 
   nextAtUnixMs(meta, unixMs) {

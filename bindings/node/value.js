@@ -82,21 +82,27 @@ function numberOption(options, key, where, required = false, label = key) {
 }
 
 /**
- * `nextAsync` of every generator: `step(budgetMs, deadlineMs, after)` (the native `stepString`: one attempt)
- * until it gives a text, sleeping on a timer (never blocking the event loop) for the milliseconds
- * it gives in between (negative: a look at an expired lease). The wait policy is the core's, in
- * the native step: it throws the last error once the wait gives up, when less than a retry's
- * distance is left of `maxWaitMs` (the timers may fire a little late, as timers do).
+ * `nextAsync` of every generator: `step(budgetMs, deadlineMs, after, tokenBefore)` (the native
+ * `stepString`: one attempt) until it gives a text, sleeping on a timer (never blocking the event
+ * loop) for the milliseconds it gives in between (negative: a look at an expired lease). The wait
+ * policy is the core's, in the native step: it throws the last error once the wait gives up, when
+ * less than a retry's distance is left of `maxWaitMs` (the timers may fire a little late, as
+ * timers do), or gives 0 where a leased generator's new grant (`token()`, read when the wait
+ * began) starts a whole `maxWaitMs` again.
  */
-async function waiting(step, maxWaitMs) {
-  const start = performance.now()
-  const deadlineMs = Date.now() + maxWaitMs
+async function waiting(step, maxWaitMs, token = () => 0n) {
   let after = 0
   for (;;) {
-    const got = step(maxWaitMs - (performance.now() - start), deadlineMs, after)
-    if (typeof got === 'string') return got
-    after = got < 0 ? 2 : 1
-    await new Promise((resolve) => setTimeout(resolve, Math.abs(got)))
+    const start = performance.now()
+    const deadlineMs = Date.now() + maxWaitMs
+    const tokenBefore = token()
+    for (;;) {
+      const got = step(maxWaitMs - (performance.now() - start), deadlineMs, after, tokenBefore)
+      if (typeof got === 'string') return got
+      after = got < 0 ? 2 : 1
+      if (got === 0) break
+      await new Promise((resolve) => setTimeout(resolve, Math.abs(got)))
+    }
   }
 }
 

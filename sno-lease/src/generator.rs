@@ -68,7 +68,53 @@ impl LeasedGenerator {
     /// the end of a regression, the start of a new grant's window, or a renewal or new grant of
     /// the lease, for at most [`max_wait`](Self::max_wait) in all (by default at least one TTL
     /// and two seconds). Then returns the last error.
+    ///
+    /// With the default maximum wait, a new grant that arrives during the wait (the store
+    /// answers again after a restart, an outage or a failover) gets a whole maximum wait of its
+    /// own: its window opens at most one TTL after the grant, and waiting for it is what the
+    /// holder must do however long the store was away. A maximum wait chosen by the caller
+    /// stays a bound on the whole call.
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
+        loop {
+            let token = self.token();
+            match self.next_within_max_wait(meta) {
+                Err(e) if self.waits_again(token, &e) => continue,
+                result => return result,
+            }
+        }
+    }
+
+    /// Whether a caller's own wait loop that gave up with `err` after its maximum wait starts
+    /// again with a whole maximum wait, as [`next`](Self::next) does: the maximum wait is the
+    /// default, waiting can end `err`, and the lease has a new grant since the loop began
+    /// (`token_before`, [`token`](Self::token) read before the first attempt).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use sno_lease::{Lease, LeaseOptions};
+    /// let lease = Lease::acquire("redis://127.0.0.1:6379/0", &LeaseOptions::new("orders"))?;
+    /// let generator = lease.generator()?;
+    /// let id = loop {
+    ///     let token = generator.token();
+    ///     // A wait loop of the caller's own: try_next, then wait_step while can_wait, for at
+    ///     // most generator.max_wait() in all; its last result:
+    ///     match generator.try_next(0) {
+    ///         Err(e) if generator.waits_again(token, &e) => continue,
+    ///         result => break result?,
+    ///     }
+    /// };
+    /// # let _ = id;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn waits_again(&self, token_before: u64, err: &Error) -> bool {
+        self.generator.max_wait() == sno_core::time::DEFAULT_MAX_WAIT
+            && self.token() != token_before
+            && self.can_wait(err)
+    }
+
+    /// [`next`](Self::next)'s wait for one maximum wait.
+    fn next_within_max_wait(&self, meta: u8) -> Result<Id, Error> {
         // The core's wait policy (`sno_core::wait`), with the lease's renewal as one more thing
         // worth waiting for. The change count is read before each attempt: a renewal landing
         // between a refusal and the wait must end the wait, not be waited past.

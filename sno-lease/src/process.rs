@@ -77,6 +77,23 @@ impl ProcessGenerator {
         }
     }
 
+    /// The fencing token of the lease's current grant (0 for a fixed partition).
+    pub fn token(&self) -> u64 {
+        match self {
+            ProcessGenerator::Fixed(_) => 0,
+            ProcessGenerator::Leased(g) => g.token(),
+        }
+    }
+
+    /// Whether a wait loop that gave up with `err` starts again with a whole maximum wait (see
+    /// [`LeasedGenerator::waits_again`]; never for a fixed partition).
+    pub fn waits_again(&self, token_before: u64, err: &sno_core::Error) -> bool {
+        match self {
+            ProcessGenerator::Fixed(_) => false,
+            ProcessGenerator::Leased(g) => g.waits_again(token_before, err),
+        }
+    }
+
     /// The longest [`next`](Self::next) sleeps in all.
     pub fn max_wait(&self) -> Duration {
         match self {

@@ -626,6 +626,51 @@ fn long_ttl_holders_keep_minting_through_a_redis_restart() {
     check_fleet(&runs);
 }
 
+/// Issue #42, item 2, as a new user found it: a store away longer than the holder's window.
+/// The holder (TTL 4 s, so the default maximum wait is 6 s) mints until its window ends, waits,
+/// and the store answers again after an outage of 6 s, within that wait; the new grant's window
+/// opens one TTL later, past the maximum wait counted from the start of the wait: on the old code `next`
+/// gave up at once with lease_pending (the CLI exited 1). A new grant gets a whole maximum wait
+/// of its own: the holder reports no error and mints again on the new grant.
+#[test]
+fn a_holder_waits_for_the_new_grant_after_an_outage_longer_than_its_window() {
+    let _serial = serial();
+    let server = Server::start(Kind::Redis);
+    // The namespace's first use waits one TTL; done before the worker starts.
+    let opts = LeaseOptions::new("outage")
+        .ttl(Duration::from_secs(4))
+        .partitions(0..=3);
+    drop(Lease::acquire(&server.url, &opts).unwrap());
+    let mut w = Command::new(env!("CARGO_BIN_EXE_sno-lease"));
+    w.args(["mint", "--seconds", "20", "--rate", "100"])
+        .env("SNO_LEASE_URL", &server.url)
+        .env("SNO_LEASE_NAMESPACE", "outage")
+        .env("SNO_LEASE_TTL", "4")
+        .env("SNO_LEASE_PARTITIONS", "0-3")
+        .env_remove("SNO_PARTITION")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let worker = w.spawn().expect("start a worker");
+    let reader = std::thread::spawn(move || worker.wait_with_output().expect("worker output"));
+    std::thread::sleep(Duration::from_secs(2));
+    server.restart_after(Duration::from_secs(6));
+    let back = sno_core::SystemClock::precise_unix_ns() / 1_000_000;
+    let out = reader.join().expect("the reader");
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(errors.is_empty(), "the holder reported: {errors}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let (grant, rest) = text.split_once('\n').expect("a grant line");
+    let first: u64 = grant.rsplit(' ').next().unwrap().parse().expect("a token");
+    let ids = parse_ids(rest);
+    assert!(
+        ids.iter()
+            .any(|(id, token)| id.unix_ms() > back && token.is_some_and(|t| t > first)),
+        "no ID on a new grant after the store came back"
+    );
+    assert!(ids.windows(2).all(|p| p[0].0 < p[1].0), "in order");
+    check_fleet(&[ids]);
+}
+
 /// Redis restarted from an older snapshot (RDB, an `everysec` AOF, a failover) comes back with
 /// the partition's bound rolled back. The old holder (TTL 3 s) is frozen over the restart; once
 /// the snapshot's grant has expired a newcomer takes the partition, and the old holder wakes up

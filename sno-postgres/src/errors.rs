@@ -80,7 +80,13 @@ mod tests {
             let known = code != Code::ERRCODE_INTERNAL_ERROR;
             assert!(known, "{kind:?}: {}", kind.sqlstate());
         }
-        assert_eq!(sqlstate(ErrorKind::InvalidByte), Code::ERRCODE_INVALID_TEXT_REPRESENTATION);
-        assert_eq!(sqlstate(ErrorKind::LeasePending), Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE);
+        assert_eq!(
+            sqlstate(ErrorKind::InvalidByte),
+            Code::ERRCODE_INVALID_TEXT_REPRESENTATION
+        );
+        assert_eq!(
+            sqlstate(ErrorKind::LeasePending),
+            Code::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
+        );
     }
 }

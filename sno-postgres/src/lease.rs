@@ -41,7 +41,8 @@ thread_local! {
 
 /// The next ID of the backend's leased generator, with `meta`: waits (in short steps that
 /// react to a cancel or termination) while the unit is used up, the clock went back, or the
-/// lease is being renewed, within the generator's maximum wait.
+/// lease is being renewed, within the generator's maximum wait (a new grant during the wait
+/// gets a whole one, as `LeasedGenerator::next` does).
 ///
 /// The backend's lease is never borrowed while PostgreSQL may end the backend
 /// (`CHECK_FOR_INTERRUPTS`, whose FATAL runs the exit hooks without unwinding): the wait gives
@@ -55,12 +56,19 @@ pub(crate) fn next(meta: u8) -> Id {
         let new = acquire(Settings::current());
         HELD.with(|held| *held.borrow_mut() = Some(new));
     }
-    let started = std::time::Instant::now();
+    let mut started = std::time::Instant::now();
+    let mut token = HELD.with(|held| {
+        held.borrow()
+            .as_ref()
+            .expect("leased above")
+            .generator
+            .token()
+    });
     loop {
         let waited = HELD.with(|held| {
             let held = held.borrow();
             let generator = &held.as_ref().expect("leased above").generator;
-            sno_core::wait::retry(
+            let waited = sno_core::wait::retry(
                 generator.max_wait().saturating_sub(started.elapsed()),
                 SystemClock::precise_unix_ns,
                 |e| generator.can_wait(e),
@@ -74,14 +82,23 @@ pub(crate) fn next(meta: u8) -> Id {
                         Ok(())
                     }
                 },
-            )
+            );
+            // A new grant during the wait gets a whole maximum wait (`waits_again`).
+            match waited {
+                Ok(Err(e)) if generator.waits_again(token, &e) => Err(Some(generator.token())),
+                other => other.map_err(|()| None),
+            }
         });
         match waited {
             Ok(Ok(id)) => return id,
+            Err(Some(new_grant)) => {
+                started = std::time::Instant::now();
+                token = new_grant;
+            }
             Ok(Err(e)) => errors::raise_core(e),
             // An interrupt came: served with nothing borrowed (a cancel raises here), then the
             // wait goes on within what is left of it.
-            Err(()) => {
+            Err(None) => {
                 pgrx::check_for_interrupts!();
             }
         }

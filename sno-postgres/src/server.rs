@@ -156,27 +156,33 @@ const STEP: Duration = Duration::from_millis(10);
 /// The next ID of the server's mint, with `meta`: waits on the backend's latch (in steps that
 /// serve a cancel, a `statement_timeout` or a termination) while the unit is used up, the clock
 /// went back, the window has not opened yet, or the lease is being renewed or taken, for at
-/// most one TTL and two seconds (a leased generator's default wait); then raises the last
-/// error with its SQLSTATE and what the worker says.
+/// most one TTL and two seconds (a leased generator's default wait; a new grant during the
+/// wait gets a whole one, as `LeasedGenerator::next` does); then raises the last error with
+/// its SQLSTATE and what the worker says.
 pub(crate) fn next(meta: u8) -> Id {
     let mint = &MINT.get().0;
-    let waited = sno_core::wait::retry(
-        settings::ttl() + Duration::from_secs(2),
-        SystemClock::precise_unix_ns,
-        |e| {
-            matches!(e, Error::LeaseExpired { .. } | Error::LeasePending { .. })
-                || sno_core::wait::can_wait(e)
-        },
-        || mint.try_next(meta),
-        |pause| -> Result<(), core::convert::Infallible> {
-            wait_on_latch(pause.length().min(STEP));
-            Ok(())
-        },
-    );
-    match waited {
-        Ok(Ok(id)) => id,
-        Ok(Err(e)) => raise(e),
-        Err(never) => match never {},
+    let can_wait = |e: &Error| {
+        matches!(e, Error::LeaseExpired { .. } | Error::LeasePending { .. })
+            || sno_core::wait::can_wait(e)
+    };
+    loop {
+        let token = STATUS.share().token;
+        let waited = sno_core::wait::retry(
+            settings::ttl() + Duration::from_secs(2),
+            SystemClock::precise_unix_ns,
+            can_wait,
+            || mint.try_next(meta),
+            |pause| -> Result<(), core::convert::Infallible> {
+                wait_on_latch(pause.length().min(STEP));
+                Ok(())
+            },
+        );
+        match waited {
+            Ok(Ok(id)) => return id,
+            Ok(Err(e)) if can_wait(&e) && STATUS.share().token != token => continue,
+            Ok(Err(e)) => raise(e),
+            Err(never) => match never {},
+        }
     }
 }
 

@@ -16,7 +16,7 @@ import { inspect } from 'node:util'
 import fc from 'fast-check'
 
 import { Generator, Lease, releaseProcessLease } from '../index.mjs'
-import { freePort, pause, restart, startStores } from './stores.mjs'
+import { freePort, pause, restart, restartAfter, startStores } from './stores.mjs'
 
 const INDEX = fileURLToPath(new URL('../index.mjs', import.meta.url))
 const SNO_JS = fileURLToPath(new URL('../sno.js', import.meta.url))
@@ -483,6 +483,40 @@ test('property: no Lease option gives an untyped error (fast-check)', async () =
     }),
     { numRuns: 300 },
   )
+})
+
+test('a store away longer than the window: nextAsync waits for the new grant, which gets a whole maxWaitMs (#42)', async () => {
+  // TTL 4 s: the default maxWaitMs is 6 s. The holder mints until its window ends, waits, and
+  // Redis answers again after 6 s away, within that wait; the new grant's window opens one TTL
+  // later, past 6 s from the start of the wait (before the fix nextAsync rejected with
+  // ERR_SNO_LEASE_PENDING there). A new grant starts a whole maxWaitMs again.
+  const own = await startStores(['redis']) // its own server: the test restarts it
+  try {
+    const lease = new Lease({ url: own.redis, namespace: `${NS}-outage`, ttlMs: 4000 })
+    try {
+      const gen = new Generator({ lease })
+      assert.equal(gen.maxWaitMs, 6000)
+      const ids = [await gen.nextAsync()]
+      const firstToken = lease.token
+      const minting = (async () => {
+        for (const end = Date.now() + 16_000; Date.now() < end; ) {
+          ids.push(await gen.nextAsync())
+          await sleep(10)
+        }
+      })()
+      await sleep(1000)
+      await restartAfter(own, 6)
+      const back = BigInt(Date.now()) * 1_000_000n
+      await minting
+      assert.ok(ids.some((id) => id.unixNs > back), 'no ID after the store came back')
+      assert.ok(lease.token > firstToken, 'a new grant')
+      for (let i = 1; i < ids.length; i++) assert.ok(ids[i].compare(ids[i - 1]) > 0, 'in order')
+    } finally {
+      lease.close()
+    }
+  } finally {
+    own.stop()
+  }
 })
 
 test('redis restart: the generator mints on, then ERR_SNO_LEASE_PENDING until the new window opens; nextAsync waits through it (#42)', async () => {

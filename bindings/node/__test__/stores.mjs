@@ -4,7 +4,7 @@
 // output); every server started is stopped by `stop()`, and on exit and on SIGINT / SIGTERM
 // when a test run ends early. Under scripts/test.sh the directory lies in SNO_TEST_STORE_ROOT,
 // which the script's own cleanup sweeps as well.
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -105,4 +105,17 @@ export function pause(stores, kind, paused) {
 /** Restarts a Redis server of `stores` (its data lost: no persistence), or a PostgreSQL one. */
 export function restart(stores, kind) {
   script(['restart', kind, stores.dir(kind)])
+}
+
+/**
+ * Stops a Redis server of `stores`, keeps it away for `outageSeconds`, then starts it (its data
+ * lost), without blocking the event loop: resolves once it is back.
+ */
+export function restartAfter(stores, outageSeconds) {
+  const args = ['restart', 'redis', stores.dir('redis'), String(outageSeconds)]
+  return new Promise((resolve, reject) => {
+    execFile('bash', [SCRIPT, ...args], (e, _stdout, stderr) =>
+      e ? reject(new Error(`scripts/store-server ${args.join(' ')} failed (${e.code ?? e.signal}): ${stderr}`)) : resolve(),
+    )
+  })
 }

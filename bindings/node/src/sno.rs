@@ -343,8 +343,11 @@ impl Generator {
     /// when the wait gives up, the error `tryNextString` gave. `after` is what came before this
     /// attempt in the same call: 0 nothing, 1 a wait, 2 a look at an expired lease. Each wait
     /// counts in `stats().waits`, and the looks of one call at one expired lease count once.
+    /// `tokenBefore` is `token` when the wait began: a leased generator whose lease has a new
+    /// grant since gives 0 instead of the error where the wait gives up, and the wait starts
+    /// again with a whole `maxWaitMs` (`LeasedGenerator::waits_again`, as `next` does).
     #[napi(
-        ts_args_type = "meta: number | undefined, budgetMs: number, deadlineMs: number, after: number",
+        ts_args_type = "meta: number | undefined, budgetMs: number, deadlineMs: number, after: number, tokenBefore: bigint",
         ts_return_type = "string | number",
         catch_unwind
     )]
@@ -355,6 +358,7 @@ impl Generator {
         budget_ms: f64,
         deadline_ms: f64,
         after: u32,
+        token_before: napi::bindgen_prelude::BigInt,
     ) -> Result<Either<String, i32>, String> {
         (|| {
             if after != 0 {
@@ -369,8 +373,15 @@ impl Generator {
                 Inner::Plain(g) => g.can_wait(e),
                 Inner::Leased(g) => g.can_wait(e),
             };
-            let ms =
-                crate::args::async_pause_ms(&err, can_wait, budget_ms, deadline_ms).ok_or(err)?;
+            let Some(ms) = crate::args::async_pause_ms(&err, can_wait, budget_ms, deadline_ms)
+            else {
+                return match &self.inner {
+                    Inner::Leased(g) if g.waits_again(token_before.get_u64().1, &err) => {
+                        Ok(Either::B(0))
+                    }
+                    _ => Err(err.into()),
+                };
+            };
             let lease = matches!(err, SnoError::LeaseExpired { .. });
             if !(lease && after == 2) {
                 self.waits
@@ -510,5 +521,15 @@ impl Generator {
     #[napi(getter, catch_unwind)]
     pub fn max_wait_ms(&self) -> u32 {
         self.max_wait_ms
+    }
+
+    /// The fencing token of a leased generator's current grant (0 unleased; a bigint, as the
+    /// lease's): what `nextAsync` passes to `stepString` as `tokenBefore`.
+    #[napi(getter, catch_unwind)]
+    pub fn token(&self) -> u64 {
+        match &self.inner {
+            Inner::Plain(_) => 0,
+            Inner::Leased(g) => g.token(),
+        }
     }
 }

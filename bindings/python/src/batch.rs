@@ -96,6 +96,15 @@ pub(crate) trait Mint: Sync {
     fn wait_step(&self, err: &Error, at_most: Duration);
     /// The longest a call waits in all.
     fn max_wait(&self) -> Duration;
+    /// The lease's grant (its fencing token; 0 without a lease).
+    fn token(&self) -> u64 {
+        0
+    }
+    /// Whether a wait that gave up with `err` starts again with a whole maximum wait: a lease's
+    /// new grant since `token_before` (`LeasedGenerator::waits_again`).
+    fn waits_again(&self, _token_before: u64, _err: &Error) -> bool {
+        false
+    }
 }
 
 impl Mint for Generator<SystemClock> {
@@ -130,6 +139,12 @@ impl Mint for LeasedGenerator {
     fn max_wait(&self) -> Duration {
         LeasedGenerator::max_wait(self)
     }
+    fn token(&self) -> u64 {
+        LeasedGenerator::token(self)
+    }
+    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
+        LeasedGenerator::waits_again(self, token_before, err)
+    }
 }
 
 impl Mint for ProcessGenerator {
@@ -146,29 +161,42 @@ impl Mint for ProcessGenerator {
     fn max_wait(&self) -> Duration {
         ProcessGenerator::max_wait(self)
     }
+    fn token(&self) -> u64 {
+        ProcessGenerator::token(self)
+    }
+    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
+        ProcessGenerator::waits_again(self, token_before, err)
+    }
 }
 
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the
 /// 4 ms pool is used up, the clock regressed or a lease is being renewed, the core's wait policy
 /// (`sno_core::wait`) in steps of at most [`WAIT_STEP`] with the thread detached, checking for
 /// signals after each, for at most the generator's maximum wait (5 s by default; then the
-/// error). A retry time further away than that, or past the end of the sno range, is raised at
+/// error; a lease's new grant during the wait gets a whole maximum wait). A retry time further away than that, or past the end of the sno range, is raised at
 /// once, as the core's `next` does; so is an error no wait can end (a closed lease).
 #[inline]
 pub(crate) fn next_id<G: Mint>(py: Python<'_>, g: &G, meta: u8) -> PyResult<Id> {
-    let waited = sno_core::wait::retry(
-        g.max_wait(),
-        SystemClock::precise_unix_ns,
-        |e| g.can_wait(e),
-        || g.try_next(meta),
-        |pause| {
-            // Each step is counted in stats()["waits"]; a lease's wait ends early when it is
-            // renewed or closed.
-            py.detach(|| g.wait_step(pause.error, WAIT_STEP.min(pause.budget)));
-            py.check_signals()
-        },
-    )?;
-    waited.map_err(|e| to_py(py, e))
+    loop {
+        let token = g.token();
+        let waited = sno_core::wait::retry(
+            g.max_wait(),
+            SystemClock::precise_unix_ns,
+            |e| g.can_wait(e),
+            || g.try_next(meta),
+            |pause| {
+                // Each step is counted in stats()["waits"]; a lease's wait ends early when it is
+                // renewed or closed.
+                py.detach(|| g.wait_step(pause.error, WAIT_STEP.min(pause.budget)));
+                py.check_signals()
+            },
+        )?;
+        match waited {
+            // A new grant during the wait gets a whole maximum wait (the Rust `next`'s rule).
+            Err(e) if g.waits_again(token, &e) => continue,
+            result => return result.map_err(|e| to_py(py, e)),
+        }
+    }
 }
 
 /// The next value of a millisecond-format generator under the core's wait policy

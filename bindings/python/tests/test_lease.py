@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import uuid
 import warnings
@@ -706,6 +707,41 @@ def test_release_process_lease_without_a_lease(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "False"]
     assert sno.release_process_lease.__doc__ and "release" in sno.release_process_lease.__doc__
+
+
+def test_a_holder_waits_for_the_new_grant_after_an_outage_longer_than_its_window(request):
+    """Issue #42, item 2, as a new user found it: a store away longer than the holder's window.
+    With a TTL of 4 s the default maximum wait is 6 s; the holder mints until its window ends and
+    waits, Redis answers again after 6 s away, within that wait, and the new grant's window opens
+    one TTL later, past 6 s from the start of the wait (before the fix `new()` raised
+    `LeasePendingError` there). A new grant gets a whole maximum wait of its own."""
+    server = start_server("redis", request)  # its own server: the test restarts it
+    with sno.Lease(server.url, namespace=namespace(), ttl=4.0) as lease:
+        g = sno.Generator(lease=lease)
+        assert g.max_wait_ms == 6000
+        ids, errors = [g.new()], []
+        first_token = lease.token
+        end = time.monotonic() + 16
+
+        def mint():
+            try:
+                while time.monotonic() < end:
+                    ids.append(g.new())
+                    time.sleep(0.01)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        worker = threading.Thread(target=mint)
+        worker.start()
+        time.sleep(1)
+        restarted = store_server("restart", "redis", server.path, 6)
+        back = time.time_ns()
+        worker.join(60)
+        assert restarted.returncode == 0, restarted.stderr
+        assert not worker.is_alive() and errors == []
+        assert any(i.unix_ns > back for i in ids), "no ID after the store came back"
+        assert lease.token > first_token
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
 
 
 def test_a_redis_restart_pauses_the_generator_with_lease_pending(request):

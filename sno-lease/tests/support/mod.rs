@@ -353,6 +353,17 @@ impl Server {
     pub fn restart(&self) {
         self.control("restart");
     }
+
+    /// Redis: stops, stays away for `outage`, then starts (data lost).
+    pub fn restart_after(&self, outage: Duration) {
+        assert_eq!(self.kind, Kind::Redis);
+        run(&[
+            "restart",
+            self.kind.arg(),
+            self.dir.to_str().expect("UTF-8 path"),
+            &outage.as_secs_f64().to_string(),
+        ]);
+    }
 }
 
 impl Drop for Server {
