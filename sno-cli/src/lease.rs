@@ -25,7 +25,14 @@ pub(crate) fn status(
         return Ok(usage(err, &command, "SNO_LEASE_URL is not valid UTF-8"));
     };
     let options = match &args.namespace {
-        Some(ns) => Ok(LeaseOptions::new(ns.as_str())),
+        Some(ns) => {
+            // A namespace given on the command line that no store takes is a usage error.
+            let options = LeaseOptions::new(ns.as_str());
+            if let Err(e) = options.validate() {
+                return Ok(usage(err, &command, &format!("--namespace: {e}")));
+            }
+            Ok(options)
+        }
         None => LeaseOptions::from_env(),
     };
     match options.and_then(|o| sno_lease::status(url, &o)) {

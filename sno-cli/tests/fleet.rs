@@ -220,6 +220,16 @@ fn lease_status_shows_who_holds_what() {
     let (code, out, err) = output(&[], &["lease", "status"]);
     assert_eq!((code, out.as_str()), (Some(2), ""));
     assert!(err.contains("SNO_LEASE_URL is not set"), "{err}");
+    // A --namespace no store takes: a usage error naming the flag, before any connection.
+    let long = "n".repeat(200);
+    for bad in ["", "bad ns", long.as_str()] {
+        let (code, out, err) = output(&env, &["lease", "status", "--namespace", bad]);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+        assert!(
+            err.contains("--namespace: ") && err.contains("sno lease --help"),
+            "{err}"
+        );
+    }
 }
 
 /// Issue #42, item 1, in the CLI: a password cut by PostgreSQL's 63-byte name limit reaches no
