@@ -71,8 +71,9 @@ impl LeasedGenerator {
     ///
     /// With the default maximum wait, a new grant that arrives during the wait (the store
     /// answers again after a restart, an outage or a failover) gets a whole maximum wait of its
-    /// own: its window opens at most one TTL after the grant, and waiting for it is what the
-    /// holder must do however long the store was away. A maximum wait chosen by the caller
+    /// own: its window opens at most one TTL after the grant, however long the wait before
+    /// it lasted. A store that does not answer within one maximum wait still ends the call
+    /// ([`Error::LeaseExpired`]). A maximum wait chosen by the caller
     /// stays a bound on the whole call.
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
         loop {
