@@ -92,6 +92,17 @@ pub struct FieldSpec {
     pub doc: &'static str,
 }
 
+/// A description (`doc`) as a build keeps it: the text, or empty in the web build without
+/// `std`, whose modules read no description (the bindings' generators and `sno describe` do)
+/// and would otherwise carry every one (docs/wasm.md, "Sizes").
+pub(crate) const fn described(doc: &'static str) -> &'static str {
+    if cfg!(all(feature = "web", not(feature = "std"))) {
+        ""
+    } else {
+        doc
+    }
+}
+
 impl FieldSpec {
     /// A number of `bits` bits starting at bit `at`, made from (an input).
     pub const fn uint(name: &'static str, at: u8, bits: u8, unit: Unit, doc: &'static str) -> Self {
@@ -101,7 +112,7 @@ impl FieldSpec {
             unit,
             at,
             input: true,
-            doc,
+            doc: described(doc),
         }
     }
 

@@ -491,7 +491,9 @@ impl Message<'_> {
             put(b'-');
         }
         let digits = buf.get(at..).unwrap_or_default();
-        self.s(core::str::from_utf8(digits).unwrap_or_default())
+        // SAFETY: `buf` holds ASCII only (zeros, and the digits and '-' `put` wrote): UTF-8. Not
+        // `str::from_utf8`, whose validation would be in the web build's modules for this alone.
+        self.s(unsafe { core::str::from_utf8_unchecked(digits) })
     }
 
     /// How a `retry_at` unit reads: its Unix nanoseconds, or "never" past the range.
@@ -550,7 +552,8 @@ impl Error {
                 m.s("invalid byte ");
                 if byte.is_ascii_graphic() {
                     let text = [b'\'', byte, b'\''];
-                    m.s(core::str::from_utf8(&text).unwrap_or_default());
+                    // SAFETY: quotes around an ASCII graphic byte: ASCII, so UTF-8.
+                    m.s(unsafe { core::str::from_utf8_unchecked(&text) });
                 } else {
                     const HEX: &[u8; 16] = b"0123456789abcdef";
                     let text = [
@@ -559,7 +562,8 @@ impl Error {
                         HEX[usize::from(byte >> 4)],
                         HEX[usize::from(byte & 15)],
                     ];
-                    m.s(core::str::from_utf8(&text).unwrap_or_default());
+                    // SAFETY: "0x" and two digits of HEX: ASCII, so UTF-8.
+                    m.s(unsafe { core::str::from_utf8_unchecked(&text) });
                 }
                 m.s(" at position ")
                     .n(position as i128)
@@ -629,7 +633,8 @@ impl Error {
                     *bit = b'0' + ((variant >> (width - 1 - i)) & 1);
                 }
                 let bits = bits.get(..width).unwrap_or_default();
-                m.s(core::str::from_utf8(bits).unwrap_or_default())
+                // SAFETY: '0' and '1' only: ASCII, so UTF-8.
+                m.s(unsafe { core::str::from_utf8_unchecked(bits) })
                     .s(" (7 and 10 required)");
             }
             Error::MillisOutOfRange { unix_millis } => {

@@ -260,7 +260,9 @@ impl crate::model::IdFormat for Nanoflake {
         )],
         numbers: &[Number {
             name: "reference_timestamp_ms",
-            doc: "`value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug)",
+            doc: crate::describe::described(
+                "`value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug)",
+            ),
             read: Nanoflake::reference_timestamp,
         }],
         epoch: Some(EpochTime {

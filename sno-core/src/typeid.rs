@@ -295,7 +295,9 @@ impl IdFormat for TypeId {
         same_bits: &[Format::Ulid, Format::Uuid7],
         param: Some(Param {
             setting: Setting::Prefix,
-            doc: "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
+            doc: crate::describe::described(
+                "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
+            ),
             check: |prefix| check_prefix(prefix.as_bytes()),
             with: |prefix, uuid| TypeId::from_slice(uuid)?.with_prefix(prefix),
             source: Format::Uuid7,

@@ -330,7 +330,7 @@ crate::model::fixed_text_format!(
     {
         const EXTRAS: Extras<Uuid7> = Extras {
             lenient: Some(Lenient {
-                doc: "32 bare hex digits and the braced \"{...}\" form",
+                doc: crate::describe::described("32 bare hex digits and the braced \"{...}\" form"),
                 decode: Uuid7::decode_lenient,
             }),
             ..Extras::NONE

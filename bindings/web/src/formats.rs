@@ -23,7 +23,7 @@ use sno_core::{
 };
 
 use crate::errors::{Fail, R, range_error};
-use crate::io::{call, output, put, put_decimal};
+use crate::io::{ascii_text, call, output, put, put_decimal};
 use crate::local::Local;
 use crate::values::{format_arg, put_text, uuid7_bytes};
 
@@ -167,7 +167,7 @@ fn hold<T>(table: &mut Vec<Option<T>>, item: T, out: &mut Vec<u8>) {
 pub extern "C" fn sno_fmt_gen_new(format: u32, len: usize, values: *const f64) -> i32 {
     call(len, |clock, out| {
         let format = format_arg(format)?;
-        clock_arg(core::str::from_utf8(clock).unwrap_or_default())?;
+        clock_arg(ascii_text(clock))?;
         let names = format.settings();
         // SAFETY: JavaScript writes one f64 per setting of the format at `values` (8-aligned
         // memory of the I/O buffer it asked for), which this call does not otherwise touch.
@@ -279,7 +279,7 @@ pub extern "C" fn sno_gen_new(
     snapshot: *const f64,
 ) -> i32 {
     call(len, |clock, out| {
-        clock_arg(core::str::from_utf8(clock).unwrap_or_default())?;
+        clock_arg(ascii_text(clock))?;
         let mut b = GeneratorBuilder::new(HostClock)
             .max_wait(Duration::from_millis(max_wait_ms.into()))
             .sequence_bounds(sequence_min as u16, sequence_max as u16);
@@ -422,7 +422,7 @@ fn prefixed(made: Result<TypeId, SnoError>) -> R<TypeId> {
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_typeid_new(len: usize) -> i32 {
     call(len, |prefix, out| {
-        let prefix = core::str::from_utf8(prefix).unwrap_or_default();
+        let prefix = ascii_text(prefix);
         prefixed(TypeId::from_uuid(prefix, [0; 16]))?;
         global_next(Format::Uuid7, out)?;
         let bytes = uuid7_bytes(out)?;

@@ -35,6 +35,22 @@ pub extern "C" fn sno_io(len: usize) -> *mut u8 {
     })
 }
 
+/// A text of the input (a clock's name, a TypeID prefix, a line of `fromFields`) as the core
+/// reads it: `bytes` themselves where they are ASCII, as every such text the core accepts is;
+/// otherwise a stand-in the core refuses as it would refuse them, as many `-` as they have
+/// bytes (at most 64: a prefix's length counts up to 63). Not `core::str::from_utf8`, whose
+/// validation would be 0.5 kB of `formats.wasm` gzipped (docs/wasm.md, "Sizes").
+#[cfg(feature = "formats")]
+pub(crate) fn ascii_text(bytes: &[u8]) -> &str {
+    const STAND_IN: &str = "----------------------------------------------------------------";
+    if bytes.is_ascii() {
+        // SAFETY: ASCII bytes are UTF-8.
+        unsafe { core::str::from_utf8_unchecked(bytes) }
+    } else {
+        STAND_IN.get(..bytes.len()).unwrap_or(STAND_IN)
+    }
+}
+
 /// Where the last output lies (read it at once: the next call may move it).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_io_ptr() -> *const u8 {

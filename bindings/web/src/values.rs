@@ -241,7 +241,7 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                     Some((_, bytes)) => TypeId::from_slice(bytes)?.uuid_bytes(),
                     None => TypeId::from_slice(&[])?.uuid_bytes(),
                 };
-                let prefix = core::str::from_utf8(prefix).unwrap_or_default();
+                let prefix = crate::io::ascii_text(prefix);
                 let id = TypeId::from_uuid(prefix, bytes).map_err(Fail::Argument)?;
                 put_text(out, &id.into());
             }
@@ -294,8 +294,7 @@ fn from_hex(format: Format, input: &[u8]) -> R<AnyId> {
 /// format's range) is about the fields given, a `RangeError`.
 fn from_fields(format: Format, input: &[u8]) -> R<AnyId> {
     let overflow = Fail::Argument(SnoError::ValueOverflow);
-    let text = core::str::from_utf8(input).map_err(|_| overflow)?;
-    let mut lines = text.split('\n');
+    let mut lines = input.split(|&b| b == b'\n').map(crate::io::ascii_text);
     AnyId::from_fields(format, |input| -> R<FieldValue<'_>> {
         let value = lines.next().unwrap_or_default();
         Ok(match input.kind {

@@ -7,7 +7,7 @@
 use crate::error::Error;
 use crate::format::{Format, Setting};
 
-use crate::describe::MAX_TEXT_LEN;
+use crate::describe::{MAX_TEXT_LEN, described};
 
 /// Another text form of a format's values (SCRU160's 40 hex digits, a Nanoflake's 13
 /// zero-padded digits, a TypeID's suffix): a getter or an encoder of this name in each binding.
@@ -34,7 +34,7 @@ impl<T> TextForm<T> {
         TextForm {
             name,
             len,
-            doc,
+            doc: described(doc),
             write,
         }
     }
