@@ -195,7 +195,9 @@ class Generator {
   async nextAsync(meta) {
     checkMeta(meta, 'Generator.nextAsync')
     const native = this.#native
-    return new Id(await waiting((budgetMs, deadlineMs, after, tokenBefore) => native.stepString(meta, budgetMs, deadlineMs, after, tokenBefore), this.#maxWaitMs, () => native.token), TRUSTED)
+    // A leased generator's grant (a new one gets a whole maxWaitMs); 0n unleased, without a call.
+    const token = this.#lease === null ? undefined : () => native.token
+    return new Id(await waiting((budgetMs, deadlineMs, after, tokenBefore) => native.stepString(meta, budgetMs, deadlineMs, after, tokenBefore), this.#maxWaitMs, token), TRUSTED)
   }
 
   nextAtUnixMs(meta, unixMs) {
