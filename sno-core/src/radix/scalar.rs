@@ -94,6 +94,7 @@ const B36_6: u64 = 36u64.pow(6);
 /// halves written two digits at a time from a 1 296-entry table; the four 6-digit pieces are
 /// independent, so the CPU works on them in parallel.
 /// Lower case ([`BASE36`]), as SCRU128 writes it.
+#[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
 #[inline]
 pub(crate) fn encode_base36(value: u128, out: &mut [u8; 25]) {
     const D: u128 = B36_12 as u128;
@@ -117,6 +118,49 @@ pub(crate) fn encode_base36(value: u128, out: &mut [u8; 25]) {
         }
     }
 }
+
+/// The web build's [`encode_base36`] (bindings/web): the same digits, from the four 6-digit
+/// pieces divided off a 32-bit limb at a time in 64-bit arithmetic, so that its module holds no
+/// 128-bit division routine (with `GeneratorBuilder`'s units, 0.3 kB of `formats.wasm`
+/// gzipped: docs/wasm.md, "Sizes"), and written without indexing that could panic.
+#[cfg(any(
+    test,
+    all(feature = "web", target_family = "wasm", target_os = "unknown")
+))]
+pub(crate) fn encode_base36_by_limbs(value: u128, out: &mut [u8; 25]) {
+    let mut rest = value;
+    let mut pieces = [0u32; 4];
+    for piece in pieces.iter_mut().rev() {
+        // `rest` divided by 36^6, most significant limb first: each remainder is below 36^6 <
+        // 2^32, so a step's dividend fits in 64 bits and its quotient in a limb.
+        let (mut quotient, mut remainder) = (0u128, 0u64);
+        for shift in [96, 64, 32, 0] {
+            let step = (remainder << 32) | u64::from((rest >> shift) as u32);
+            quotient |= u128::from(step / B36_6) << shift;
+            remainder = step % B36_6;
+        }
+        *piece = remainder as u32;
+        rest = quotient;
+    }
+    let mut digits = out.iter_mut();
+    // What is left is the top digit: 2^128 < 16 · 36^24.
+    if let (Some(digit), Some(&symbol)) = (digits.next(), BASE36.symbols.get(rest as usize)) {
+        *digit = symbol;
+    }
+    for piece in pieces {
+        // piece < 36^6 = 1296^3: three digit pairs.
+        let (a, rest) = (piece / (1296 * 1296), piece % (1296 * 1296));
+        for pair in [a, rest / 1296, rest % 1296] {
+            // The pair first: zip stops on it without taking a third digit.
+            for (symbol, digit) in base36_pair(pair).into_iter().zip(&mut digits) {
+                *digit = symbol;
+            }
+        }
+    }
+}
+
+#[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+pub(crate) use encode_base36_by_limbs as encode_base36;
 
 /// The two base-36 digits of `pair` (0 ..= 1295): from [`BASE36_PAIRS`], or computed in the
 /// web build (bindings/web), whose module the table would grow by 2.6 kB (docs/wasm.md, "Sizes").
@@ -445,6 +489,9 @@ mod tests {
                     rest /= 36;
                 }
                 assert_eq!(base36(v), want, "{v}");
+                let mut by_limbs = [0u8; 25];
+                encode_base36_by_limbs(v, &mut by_limbs);
+                assert_eq!(by_limbs, want, "{v}, by limbs");
             }
         }
     }

@@ -286,9 +286,13 @@ impl<C: Clock> GeneratorBuilder<C> {
 
 /// A duration in whole 4 ms units, rounded up (saturating).
 fn duration_units(d: core::time::Duration) -> u64 {
-    let nanos = d.as_nanos().div_ceil(crate::time::UNIT_NANOS as u128);
-    u64::try_from(nanos)
-        .unwrap_or(u64::MAX)
+    // A second is 250 whole units: the seconds' units and the rest's rounded up, in 64 bits (no
+    // 128-bit division routine in the web build's modules: docs/wasm.md, "Sizes").
+    const UNITS_PER_SEC: u64 = 1_000_000_000 / crate::time::UNIT_NANOS as u64;
+    let rest = u64::from(d.subsec_nanos()).div_ceil(crate::time::UNIT_NANOS as u64);
+    d.as_secs()
+        .saturating_mul(UNITS_PER_SEC)
+        .saturating_add(rest)
         .min(i64::MAX as u64)
 }
 
@@ -303,3 +307,34 @@ fn check_units(field: &'static str, value: i64) -> Result<u64, Error> {
 /// unlike addresses (a generator built after another was dropped may take its place). 0 is no
 /// generator.
 static INSTANCES: InstanceCounter = InstanceCounter::new(1);
+
+#[cfg(test)]
+mod tests {
+    use core::time::Duration;
+
+    /// The 64-bit count against whole nanoseconds divided in 128 bits.
+    #[test]
+    fn duration_units_as_by_nanoseconds() {
+        let by_nanos = |d: Duration| {
+            u64::try_from(d.as_nanos().div_ceil(crate::time::UNIT_NANOS as u128))
+                .unwrap_or(u64::MAX)
+                .min(i64::MAX as u64)
+        };
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        for i in 0..10_000u64 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(i);
+            for d in [
+                Duration::new(x >> (i % 64), (x % 1_000_000_000) as u32),
+                Duration::from_nanos(x >> (i % 64)),
+                Duration::new(i, 0),
+                Duration::from_nanos(i),
+                Duration::MAX,
+                Duration::ZERO,
+                Duration::new(u64::MAX / 250, 999_999_999),
+                Duration::new(i64::MAX as u64 / 250 + 1, 0),
+            ] {
+                assert_eq!(super::duration_units(d), by_nanos(d), "{d:?}");
+            }
+        }
+    }
+}
