@@ -612,6 +612,7 @@ impl Error {
             Error::PartitionPoolExhausted => {
                 m.s("the process created 65536 default-partitioned generators; pass explicit partitions");
             }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::MissingPartition => {
                 m.s("no partition given, and no_std builds have no default");
             }
@@ -692,19 +693,23 @@ impl Error {
                     .n(clock_units.into())
                     .s("), beyond the generator's maximum wait");
             }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::Forked { partition } => {
                 m.s("this generator (partition ")
                     .n(partition.into())
                     .s(") was copied into a fork() child and would repeat its parent's IDs; give it a partition of its own (a leased generator: lease anew in the child; the process-wide generator with SNO_PARTITION: lease with SNO_LEASE_URL instead)");
             }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::RandomnessUnavailable => {
                 m.s("the operating system's randomness source cannot be read");
             }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::LeaseExpired { partition } => {
                 m.s("the lease on partition ")
                     .n(partition.into())
                     .s(" does not cover the clock (renewal failing, lease lost or closed): an open lease mints again once it is renewed or a new partition is leased, a closed one never");
             }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::LeasePending {
                 partition,
                 retry_at,
@@ -717,6 +722,34 @@ impl Error {
             Error::InvalidArgument { name, reason } => {
                 m.s(name).s(" ").s(reason);
             }
+            // What the web build (no std) cannot raise: no lease, no fork(), no environment
+            // read, a default partition and the host's randomness. Its modules write the kind's
+            // one-line summary instead of the message's text (docs/wasm.md, "Sizes").
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::MissingPartition => {
+                m.s(const { ErrorKind::MissingPartition.summary() });
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::Forked { .. } => {
+                m.s(const { ErrorKind::Forked.summary() });
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::RandomnessUnavailable => {
+                m.s(const { ErrorKind::RandomnessUnavailable.summary() });
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::LeaseExpired { .. } => {
+                m.s(const { ErrorKind::LeaseExpired.summary() });
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::LeasePending { .. } => {
+                m.s(const { ErrorKind::LeasePending.summary() });
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::InvalidEnvironment { .. } => {
+                m.s(const { ErrorKind::InvalidEnvironment.summary() });
+            }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
             Error::InvalidEnvironment { variable, reason } => {
                 m.s("environment variable ").s(variable).s(": ").s(reason);
             }
