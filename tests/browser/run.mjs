@@ -11,13 +11,17 @@
 //   sno.html  (newString only)          at most  6 000 bytes
 //   all.html  (every format)            at most 40 000 bytes
 //   first.html: memory of the instances at start, at most 1 MiB
-// It also prints the first ID's time after the import (target 20 ms, not asserted) and what
-// each build wrote to its dist/ (Vite writes every `new URL(…, import.meta.url)` asset of the
-// module graph, also one a page never references: that is written, not fetched).
+// It also prints the first ID's time after the import (target 20 ms, not asserted: first.html,
+// the median of 5 loads in fresh contexts after one load not counted; where the time went, from
+// the resource timings; and control.html, the same two fetches in sequence without libsno, the
+// floor that the browser, the server and the machine set at the time) and what each build wrote
+// to its dist/ (Vite writes every `new URL(…, import.meta.url)` asset of the module graph, also
+// one a page never references: that is written, not fetched).
 // Exits non-zero when a check fails, after printing every result.
 import { cpus } from 'node:os'
-import { readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
@@ -122,15 +126,28 @@ async function pageSizes() {
   return sizes
 }
 
+/** The installed libsno's sno.wasm (the package's web/), found from its entry. */
+function installedSnoWasm() {
+  for (let dir = dirname(fileURLToPath(import.meta.resolve('libsno'))); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'web', 'sno.wasm'))) return join(dir, 'web', 'sno.wasm')
+  }
+  throw new Error('run.mjs: no web/sno.wasm in the installed libsno')
+}
+
 /**
  * The first ID of first.html (built alone: a build with a page of every format would put both
- * modules in one chunk), loaded `loads` times in fresh contexts: each load's time from
- * import('libsno') to the first ID, and the memory at start. Null when the page failed.
+ * modules in one chunk; with control.html, whose control.wasm is a copy of sno.wasm), loaded
+ * `loads` times in fresh contexts (empty caches) after one load not counted (the browser's and
+ * the server's first), each followed by a load of control.html: the medians of the time from
+ * import('libsno') to the first ID, of each step (first.js), and of control.html's two fetches;
+ * the memory at start. Null when a page failed.
  */
 async function firstIds(loads) {
-  const dist = await vite('first', ['first'])
+  copyFileSync(installedSnoWasm(), join(here, 'control.wasm'))
+  const dist = await vite('first', ['first', 'control'])
   const runs = []
-  for (let i = 0; i < loads; i++) {
+  const controls = []
+  for (let i = 0; i <= loads; i++) {
     const { tab, errors, context } = await open(dist, 'first.html')
     check(errors.length === 0, `first.html: ${errors.join(' | ')}`)
     const r = errors.length === 0 ? await tab.evaluate(() => window.libsnoFirst) : null
@@ -138,17 +155,36 @@ async function firstIds(loads) {
     if (!r) return null
     check(/^[2-9a-x]{16}$/.test(r.id), `first.html made ${r.id}`)
     check(r.instances === 1, `the first ID made ${r.instances} instances (sno.wasm alone expected)`)
+    check(r.steps !== undefined, 'first.html: no resource timing of the chunk and sno.wasm')
+    const c = await open(dist, 'control.html')
+    check(c.errors.length === 0, `control.html: ${c.errors.join(' | ')}`)
+    const control = c.errors.length === 0 ? await c.tab.evaluate(() => window.libsnoControl) : null
+    await c.context.close()
+    if (!control) return null
+    if (i === 0) continue
     runs.push(r)
+    controls.push(control)
   }
   const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
+  const step = (name) => median(runs.map((x) => x.steps?.[name] ?? NaN))
   const r = runs[0]
   return {
+    loads,
     firstMs: median(runs.map((x) => x.firstMs)),
-    afterWasmMs: median(runs.map((x) => x.afterWasmMs ?? NaN)),
+    chunkMs: step('chunkMs'),
+    toWasmRequestMs: step('toWasmRequestMs'),
+    wasmMs: step('wasmMs'),
+    afterWasmMs: step('afterWasmMs'),
+    controlMs: median(controls.map((x) => x.controlMs)),
     memory: r.memory,
     instances: r.instances,
   }
 }
+
+/** Where the first ID's time went (medians of each step: they need not add up to the whole's). */
+const steps = (f) =>
+  `the chunk arrived after ${ms(f.chunkMs)}, sno.wasm was requested ${ms(f.toWasmRequestMs)} later and arrived in ${ms(f.wasmMs)}, ` +
+  `then ${ms(f.afterWasmMs)} to compile, instantiate and make the ID; control.html's same two fetches without libsno: ${ms(f.controlMs)}`
 
 const ms = (x) => `${x.toFixed(1)} ms`
 
@@ -156,6 +192,7 @@ try {
   if (args.bench) {
     const sizes = await pageSizes()
     const first = await firstIds(7)
+    if (first) console.log(`first.html, medians of ${first.loads} loads: ${steps(first)}`)
     const dist = await vite('bench', ['bench'])
     const { tab, errors } = await open(dist, 'bench.html')
     check(errors.length === 0, `bench.html: ${errors.join(' | ')}`)
@@ -165,10 +202,11 @@ try {
       const cpu = cpus()
       console.log(`Chromium ${browser.version()} (headless), ${cpu[0].model}, ${cpu.length} CPUs, ${new Date().toISOString().slice(0, 10)}`)
       console.log()
-      // The pages of the bundle-size check, and first.html's first ID (median of 7 loads).
+      // The pages of the bundle-size check, and first.html's first ID (median of 7 loads; its
+      // steps and control.html's two fetches printed above).
       console.log('| page (Vite production build) | fetched, gzip -9 | target | memory at start | first ID after the import |')
       console.log('|---|---:|---:|---:|---:|')
-      console.log(`| \`newString\` only | ${sizes.sno.total.toLocaleString('en-US')} B | ${TARGETS.sno.toLocaleString('en-US')} B | ${first.memory / 1024} KiB | ${ms(first.firstMs)} (${ms(first.afterWasmMs)} after sno.wasm arrived; target 20 ms) |`)
+      console.log(`| \`newString\` only | ${sizes.sno.total.toLocaleString('en-US')} B | ${TARGETS.sno.toLocaleString('en-US')} B | ${first.memory / 1024} KiB | ${ms(first.firstMs)} (${ms(first.afterWasmMs)} after sno.wasm arrived; the same two fetches without libsno ${ms(first.controlMs)}; target 20 ms) |`)
       console.log(`| every format | ${sizes.all.total.toLocaleString('en-US')} B | ${TARGETS.all.toLocaleString('en-US')} B | | |`)
       console.log()
       // As BENCHMARKS.md's Node table: a case's time per call over newString()'s.
@@ -184,9 +222,10 @@ try {
       check(sizes[page].total <= TARGETS[page], `${page}.html fetches ${sizes[page].total} bytes gzipped: over the target of ${TARGETS[page]}`)
     }
     const memory = {}
-    const first = await firstIds(1)
+    const first = await firstIds(5)
     if (first) {
-      console.log(`  first.html: the first ID ${ms(first.firstMs)} after import('libsno') began (target 20 ms, not asserted), ${ms(first.afterWasmMs)} of it after sno.wasm arrived`)
+      console.log(`  first.html: the first ID ${ms(first.firstMs)} after import('libsno') began (median of ${first.loads} loads; target 20 ms, not asserted)`)
+      console.log(`    medians: ${steps(first)}`)
       console.log(`    memory at start: ${first.memory / 1024} KiB in ${first.instances} instance(s) (target 1024 KiB)`)
       check(first.memory <= TARGETS.memory, `memory at start: ${first.memory} bytes, over 1 MiB`)
       memory.sno = first.memory
