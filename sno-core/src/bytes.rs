@@ -48,3 +48,67 @@ pub(crate) fn millis_since(unix_millis: i64, epoch_ms: i64, max: u64) -> Result<
         .filter(|&ms| ms <= max)
         .ok_or(Error::MillisOutOfRange { unix_millis })
 }
+
+// ---- Indexing that traps in the web build ---------------------------------------------------
+//
+// The web build's modules (bindings/web) trap on a panic; a failed bounds, range or length check
+// would first format its message with `core::fmt` (the index and the length), which is then in
+// the module for those checks alone (docs/wasm.md, "Sizes"). These helpers are the indexing of
+// the paths that build reaches: there a failed check traps at once (the same outcome, without the
+// message); in every other build they are the same expression as before, inlined (and a panic
+// names the caller's line, as before: `track_caller`, left out of the web build, where it would
+// put each caller's file name into the module for the length check's message).
+
+/// `&s[i]`: an index or a range of `s` (the web build traps where it is out of bounds).
+#[inline(always)]
+#[cfg_attr(
+    not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
+    track_caller
+)]
+pub(crate) fn at<T, I: core::slice::SliceIndex<[T]>>(s: &[T], i: I) -> &I::Output {
+    #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+    match s.get(i) {
+        Some(x) => x,
+        None => core::arch::wasm32::unreachable(),
+    }
+    #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+    &s[i]
+}
+
+/// `&mut s[i]` (the web build traps where it is out of bounds).
+#[inline(always)]
+#[cfg_attr(
+    not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
+    track_caller
+)]
+pub(crate) fn at_mut<T, I: core::slice::SliceIndex<[T]>>(s: &mut [T], i: I) -> &mut I::Output {
+    #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+    match s.get_mut(i) {
+        Some(x) => x,
+        None => core::arch::wasm32::unreachable(),
+    }
+    #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+    &mut s[i]
+}
+
+/// `to.copy_from_slice(from)` (the web build panics where the lengths differ with a message
+/// that formats nothing, and so traps).
+#[inline(always)]
+#[cfg_attr(
+    not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
+    track_caller
+)]
+pub(crate) const fn copy<T: Copy>(to: &mut [T], from: &[T]) {
+    #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+    {
+        if to.len() != from.len() {
+            panic!("copy between slices of different lengths")
+        }
+        // SAFETY: as `copy_from_slice`, whose outlined length check would stay in the module:
+        // the lengths are equal (checked above), and a shared and a unique borrow cannot
+        // overlap.
+        unsafe { core::ptr::copy_nonoverlapping(from.as_ptr(), to.as_mut_ptr(), to.len()) }
+    }
+    #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+    to.copy_from_slice(from)
+}

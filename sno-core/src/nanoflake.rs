@@ -107,7 +107,7 @@ impl Nanoflake {
         let start;
         (*buf, start) = radix::encode_base36_u64(self.bits(), &BASE36);
         // SAFETY: the base36 alphabet is ASCII (asserted by `Alphabet::new` at compile time).
-        unsafe { core::str::from_utf8_unchecked(&buf[start..]) }
+        unsafe { core::str::from_utf8_unchecked(crate::bytes::at(buf, start..)) }
     }
     /// The 13-digit zero-padded text, which sorts like the values.
     pub fn encode_padded(&self) -> [u8; MAX_ENCODED_LEN] {

@@ -250,7 +250,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
         self.rng.fill_bytes(&mut random);
         let random16 = u16::from_be_bytes([random[0], random[1]]);
         let mut random80 = [0u8; 16];
-        random80[6..].copy_from_slice(&random[2..]);
+        crate::bytes::copy(&mut random80[6..], &random[2..]);
         Scru160Id::from_fields(ts, counter, random16, u128::from_be_bytes(random80))
     }
 

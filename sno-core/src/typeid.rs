@@ -45,7 +45,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::alphabet::Alphabet;
-use crate::bytes::array_from_slice;
+use crate::bytes::{array_from_slice, at, at_mut, copy};
 use crate::error::Error;
 use crate::format::Setting;
 use crate::model::{Extras, Format, IdFormat, MAX_TEXT_LEN, Param, TextForm, put};
@@ -124,7 +124,7 @@ impl TypeId {
             prefix_len: prefix.len() as u8,
             uuid,
         };
-        id.prefix[..prefix.len()].copy_from_slice(prefix);
+        copy(at_mut(&mut id.prefix, ..prefix.len()), prefix);
         id
     }
 
@@ -164,13 +164,13 @@ impl TypeId {
     /// Strictly decodes the text form (see the module docs for the errors).
     pub fn decode(input: &[u8]) -> Result<TypeId, Error> {
         let (prefix, suffix, offset) = match input.iter().rposition(|&c| c == b'_') {
-            None => (&input[..0], input, 0),
+            None => (at(input, ..0), input, 0),
             Some(0) => {
                 return Err(Error::InvalidPrefix {
                     reason: "'_' separates a prefix from the suffix: without a prefix it is left out",
                 });
             }
-            Some(at) => (&input[..at], &input[at + 1..], at + 1),
+            Some(i) => (at(input, ..i), at(input, i + 1..), i + 1),
         };
         check_prefix(prefix)?;
         if suffix.len() != SUFFIX_LEN {
@@ -193,7 +193,7 @@ impl TypeId {
     /// The prefix (empty, or `[a-z_]` characters as the spec allows).
     pub fn prefix(&self) -> &str {
         // SAFETY: every constructor checks the prefix to be ASCII (`check_prefix`).
-        unsafe { core::str::from_utf8_unchecked(&self.prefix[..usize::from(self.prefix_len)]) }
+        unsafe { core::str::from_utf8_unchecked(at(&self.prefix, ..usize::from(self.prefix_len))) }
     }
 
     /// The UUID's 16 bytes.
@@ -237,22 +237,22 @@ impl TypeId {
     pub fn encode<'a>(&self, buf: &'a mut [u8; MAX_ENCODED_LEN]) -> &'a str {
         let len = self.write(buf);
         // SAFETY: `write` writes the ASCII prefix, `_` and ASCII alphabet symbols.
-        unsafe { core::str::from_utf8_unchecked(&buf[..len]) }
+        unsafe { core::str::from_utf8_unchecked(at(buf, ..len)) }
     }
 
     /// Writes the text into `buf`, returning its length.
     fn write(&self, buf: &mut [u8; MAX_ENCODED_LEN]) -> usize {
         let n = usize::from(self.prefix_len);
-        let mut at = 0;
+        let mut start = 0;
         if n > 0 {
-            buf[..n].copy_from_slice(&self.prefix[..n]);
-            buf[n] = b'_';
-            at = n + 1;
+            copy(at_mut(buf, ..n), at(&self.prefix, ..n));
+            *at_mut(buf, n) = b'_';
+            start = n + 1;
         }
         let mut suffix = [0u8; SUFFIX_LEN];
         self.encode_suffix(&mut suffix);
-        buf[at..at + SUFFIX_LEN].copy_from_slice(&suffix);
-        at + SUFFIX_LEN
+        copy(at_mut(buf, start..start + SUFFIX_LEN), &suffix);
+        start + SUFFIX_LEN
     }
 }
 

@@ -239,7 +239,8 @@ impl<R: RngCore> Monotonic<R> {
     /// `bytes` random bytes as a big-endian number.
     fn draw(&mut self, bytes: usize) -> u32 {
         let mut buf = [0u8; 4];
-        self.rng.fill_bytes(&mut buf[4 - bytes..]);
+        self.rng
+            .fill_bytes(crate::bytes::at_mut(&mut buf, 4 - bytes..));
         u32::from_be_bytes(buf)
     }
 }

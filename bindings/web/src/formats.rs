@@ -23,7 +23,7 @@ use sno_core::{
 };
 
 use crate::errors::{Fail, R, range_error};
-use crate::io::{ascii_text, call, output, put, put_decimal};
+use crate::io::{ascii_text, boxed, call, output, put, put_decimal, put_many};
 use crate::local::Local;
 use crate::values::{format_arg, put_text, uuid7_bytes};
 
@@ -64,7 +64,7 @@ where
 /// The state of `$ty`'s generator made from `$settings`, where the table gives it one.
 macro_rules! made {
     (true, $ty:ty, $settings:ident) => {
-        Ok(Box::new(<$ty as HasGenerator>::state($settings)?) as Box<dyn Mint>)
+        Ok(boxed(<$ty as HasGenerator>::state($settings)?) as Box<dyn Mint>)
     };
     (false, $ty:ty, $settings:ident) => {
         Err(range_error(
@@ -151,7 +151,7 @@ fn hold<T>(table: &mut Vec<Option<T>>, item: T, out: &mut Vec<u8>) {
         .position(Option::is_none)
         .unwrap_or(table.len());
     if free == table.len() {
-        table.push(None);
+        put_many(table, 1, || None);
     }
     if let Some(slot) = table.get_mut(free) {
         *slot = Some(item);

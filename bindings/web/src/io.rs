@@ -97,6 +97,46 @@ pub(crate) fn reserve(buf: &mut Vec<u8>, n: usize) {
     }
 }
 
+/// Appends `n` values `make` gives to `vec`, trapping where memory cannot grow (as [`reserve`]):
+/// not `Vec::resize` nor `Vec::push`, whose growth fails through the allocator's default error
+/// handler, which formats the size with `core::fmt` (docs/wasm.md, "Sizes").
+#[cfg(feature = "formats")]
+pub(crate) fn put_many<T>(vec: &mut Vec<T>, n: usize, mut make: impl FnMut() -> T) {
+    if vec.try_reserve(n).is_err() {
+        core::arch::wasm32::unreachable()
+    }
+    let len = vec.len();
+    let mut written = 0;
+    for to in vec.spare_capacity_mut().iter_mut().take(n) {
+        to.write(make());
+        written += 1;
+    }
+    // SAFETY: the `written` slots after `len` were written just above.
+    unsafe { vec.set_len(len + written) };
+}
+
+/// `Box::new(value)` for a value of a type that is not zero-sized, trapping where memory cannot
+/// grow, without `Box::new`'s failure path (the allocator's default error handler, which formats
+/// with `core::fmt`: docs/wasm.md, "Sizes").
+#[cfg(feature = "formats")]
+pub(crate) fn boxed<T>(value: T) -> alloc::boxed::Box<T> {
+    let layout = core::alloc::Layout::new::<T>();
+    if layout.size() == 0 {
+        return alloc::boxed::Box::new(value);
+    }
+    // SAFETY: the layout's size is not zero.
+    let at = unsafe { alloc::alloc::alloc(layout) }.cast::<T>();
+    if at.is_null() {
+        core::arch::wasm32::unreachable()
+    }
+    // SAFETY: `at` is a block of the global allocator with `T`'s layout (size and alignment),
+    // written here before the box owns it; the box frees it with the same layout.
+    unsafe {
+        at.write(value);
+        alloc::boxed::Box::from_raw(at)
+    }
+}
+
 /// Appends `bytes` to `buf` (not inlined: one copy in the module).
 #[inline(never)]
 pub(crate) fn put(buf: &mut Vec<u8>, bytes: &[u8]) {

@@ -248,7 +248,9 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
             Op::UuidBytes => uuid_bytes(input, out)?,
             Op::FirstInvalid => {
                 let mut ids = Vec::new();
-                ids.resize(input.len() / sno_core::ENCODED_LEN, sno_core::Id::ZERO);
+                crate::io::put_many(&mut ids, input.len() / sno_core::ENCODED_LEN, || {
+                    sno_core::Id::ZERO
+                });
                 if let Err(e) = sno_core::Id::decode_many(input, &mut ids) {
                     let index = sno_core::Id::batch_index(&e).ok_or(e)?;
                     put_decimal(out, false, index as u64);

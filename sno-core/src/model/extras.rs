@@ -44,7 +44,10 @@ impl<T> TextForm<T> {
 /// does with a fixed-length text.
 pub(crate) fn put(buf: &mut [u8; MAX_TEXT_LEN], text: &[u8]) -> usize {
     let len = text.len().min(MAX_TEXT_LEN);
-    buf[..len].copy_from_slice(&text[..len]);
+    crate::bytes::copy(
+        crate::bytes::at_mut(buf, ..len),
+        crate::bytes::at(text, ..len),
+    );
     len
 }
 

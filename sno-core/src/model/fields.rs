@@ -193,7 +193,7 @@ impl<'a> Fields<'a> {
 impl<'a> core::ops::Deref for Fields<'a> {
     type Target = [Field<'a>];
     fn deref(&self) -> &[Field<'a>] {
-        &self.items[..self.len]
+        crate::bytes::at(&self.items, ..self.len)
     }
 }
 

@@ -240,7 +240,9 @@ impl Text {
     pub fn as_str(&self) -> &str {
         // SAFETY: `IdFormat::write_text` writes ASCII only (every alphabet of the crate is ASCII,
         // `Alphabet::new` asserts it; prefixes are checked to be `[a-z_]`).
-        unsafe { core::str::from_utf8_unchecked(&self.buf[..usize::from(self.len)]) }
+        unsafe {
+            core::str::from_utf8_unchecked(crate::bytes::at(&self.buf, ..usize::from(self.len)))
+        }
     }
 }
 

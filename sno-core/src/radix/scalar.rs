@@ -3,6 +3,7 @@
 //! paths are tested against.
 
 use crate::alphabet::{Alphabet, BASE36, CROCKFORD};
+use crate::bytes::{at, at_mut, copy};
 use crate::error::Error;
 
 /// Positions of the hyphens in the hyphenated UUID form (`8-4-4-4-12`).
@@ -20,8 +21,8 @@ pub(crate) fn encode_uuid_scalar(bytes: &[u8; 16], out: &mut [u8; 36]) {
     for group in UUID_GROUPS {
         let len = group.len() / 2;
         encode_hex(
-            &bytes[from..from + len],
-            &mut out[group],
+            at(bytes, from..from + len),
+            at_mut(out, group),
             &crate::alphabet::HEX,
         );
         from += len;
@@ -32,13 +33,16 @@ pub(crate) fn encode_uuid_scalar(bytes: &[u8; 16], out: &mut [u8; 36]) {
 #[cfg(any(test, not(all(feature = "simd", target_arch = "x86_64"))))]
 pub(crate) fn decode_uuid_scalar(text: &[u8; 36]) -> Option<[u8; 16]> {
     let mut digits = [0u8; 32];
-    let mut at = 0;
+    let mut offset = 0;
     for group in UUID_GROUPS {
-        digits[at..at + group.len()].copy_from_slice(&text[group.clone()]);
-        at += group.len();
+        copy(
+            at_mut(&mut digits, offset..offset + group.len()),
+            at(text, group.clone()),
+        );
+        offset += group.len();
     }
     let mut bytes = [0u8; 16];
-    let hyphens = UUID_HYPHENS.iter().all(|&h| text[h] == b'-');
+    let hyphens = UUID_HYPHENS.iter().all(|&h| *at(text, h) == b'-');
     (hyphens && decode_hex(&digits, &mut bytes, 0, &crate::alphabet::HEX).is_ok()).then_some(bytes)
 }
 
@@ -58,7 +62,7 @@ pub(crate) fn encode_base32<const LEN: usize>(value: u128, alphabet: &Alphabet<3
         let piece = (rest as u64) & ((1 << 60) - 1);
         rest >>= 60;
         let start = end.saturating_sub(12);
-        for (k, o) in out[start..end].iter_mut().rev().enumerate() {
+        for (k, o) in at_mut(&mut out, start..end).iter_mut().rev().enumerate() {
             *o = alphabet.symbols[((piece >> (5 * k)) & 31) as usize];
         }
         end = start;
@@ -170,8 +174,8 @@ fn base36_pair(pair: u32) -> [u8; 2] {
     return BASE36_PAIRS[pair as usize];
     #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
     [
-        BASE36.symbols[(pair / 36) as usize],
-        BASE36.symbols[(pair % 36) as usize],
+        *at(&BASE36.symbols, (pair / 36) as usize),
+        *at(&BASE36.symbols, (pair % 36) as usize),
     ]
 }
 
@@ -295,7 +299,7 @@ pub(crate) fn encode_base_n<const BYTES: usize, const LEN: usize, const N: usize
             rem = cur % power;
         }
         let start = end.saturating_sub(width);
-        for o in out[start..end].iter_mut().rev() {
+        for o in at_mut(&mut out, start..end).iter_mut().rev() {
             *o = alphabet.symbols[(rem % N as u64) as usize];
             rem /= N as u64;
         }
@@ -325,7 +329,7 @@ pub(crate) fn decode_base_n<const BYTES: usize, const LEN: usize, const N: usize
         short => short,
     };
     while at < LEN {
-        let chunk = digits[at..at + take]
+        let chunk = self::at(&digits, at..at + take)
             .iter()
             .fold(0u64, |v, &d| v * N as u64 + u64::from(d));
         // limb · power + carry < 2^64 (limb < 2^32, power ≤ 2^32, carry < 2^32).
@@ -344,7 +348,7 @@ pub(crate) fn decode_base_n<const BYTES: usize, const LEN: usize, const N: usize
     }
     let mut out = [0u8; BYTES];
     for (b, limb) in out.chunks_exact_mut(4).zip(limbs.iter()) {
-        b.copy_from_slice(&limb.to_be_bytes());
+        copy(b, &limb.to_be_bytes());
     }
     Ok(out)
 }
@@ -379,7 +383,7 @@ fn digit_values<const N: usize>(
     }
     // Values are below 128; only INVALID has the top bit set.
     if bad & 0x80 != 0 {
-        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, *at(input, 0)));
         return Err(Error::InvalidByte { position, byte });
     }
     Ok(())
@@ -405,7 +409,7 @@ pub(crate) fn decode_base32_groups<const LEN: usize>(
     let digits = digits::<LEN, 32>(input, alphabet)?;
     for (text, group) in digits.chunks_exact(8).zip(out.chunks_exact_mut(5)) {
         let v = text.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
-        group.copy_from_slice(&v.to_be_bytes()[3..]);
+        copy(group, &v.to_be_bytes()[3..]);
     }
     Ok(())
 }
@@ -436,7 +440,7 @@ pub(crate) fn decode_hex(
         *o = (h << 4) | (l & 15);
     }
     if bad & 0x80 != 0 {
-        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, input[0]));
+        let (position, byte) = alphabet.first_invalid(input).unwrap_or((0, *at(input, 0)));
         return Err(Error::InvalidByte {
             position: offset + position,
             byte,

@@ -82,8 +82,8 @@ impl Id {
         // `Id::compose`").
         let mut out = [0u8; BINARY_LEN];
         let (h, s) = out.split_at_mut(8);
-        h.copy_from_slice(&head.to_be_bytes());
-        s.copy_from_slice(&sequence.to_be_bytes());
+        crate::bytes::copy(h, &head.to_be_bytes());
+        crate::bytes::copy(s, &sequence.to_be_bytes());
         Id(out)
     }
 

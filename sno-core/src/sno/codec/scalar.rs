@@ -81,8 +81,8 @@ impl Decoded {
             return None;
         }
         let mut id = [0u8; 10];
-        id[..8].copy_from_slice(&self.head.to_le_bytes());
-        id[8..].copy_from_slice(&(self.tail as u16).to_le_bytes());
+        crate::bytes::copy(&mut id[..8], &self.head.to_le_bytes());
+        crate::bytes::copy(&mut id[8..], &(self.tail as u16).to_le_bytes());
         Some(id)
     }
 
