@@ -91,18 +91,17 @@ pub(crate) fn at_mut<T, I: core::slice::SliceIndex<[T]>>(s: &mut [T], i: I) -> &
     &mut s[i]
 }
 
-/// `to.copy_from_slice(from)` (the web build panics where the lengths differ with a message
-/// that formats nothing, and so traps).
+/// `to.copy_from_slice(from)` (the web build traps where the lengths differ).
 #[inline(always)]
 #[cfg_attr(
     not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
     track_caller
 )]
-pub(crate) const fn copy<T: Copy>(to: &mut [T], from: &[T]) {
+pub(crate) fn copy<T: Copy>(to: &mut [T], from: &[T]) {
     #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
     {
         if to.len() != from.len() {
-            panic!("copy between slices of different lengths")
+            core::arch::wasm32::unreachable()
         }
         // SAFETY: as `copy_from_slice`, whose outlined length check would stay in the module:
         // the lengths are equal (checked above), and a shared and a unique borrow cannot
@@ -111,4 +110,22 @@ pub(crate) const fn copy<T: Copy>(to: &mut [T], from: &[T]) {
     }
     #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
     to.copy_from_slice(from)
+}
+
+/// `n % d` (the web build traps where `d` is zero).
+#[inline(always)]
+#[cfg_attr(
+    not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
+    track_caller
+)]
+pub(crate) fn rem(n: u64, d: u64) -> u64 {
+    #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+    match n.checked_rem(d) {
+        Some(r) => r,
+        None => core::arch::wasm32::unreachable(),
+    }
+    #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+    {
+        n % d
+    }
 }

@@ -392,7 +392,14 @@ fn digit_values<const N: usize>(
 /// Writes `bytes` (a multiple of 5 long) as RFC 4648 base32 without padding into `out` (8 symbols
 /// per 5 bytes).
 pub(crate) fn encode_base32_groups(bytes: &[u8], out: &mut [u8], alphabet: &Alphabet<32>) {
-    for (group, text) in bytes.chunks_exact(5).zip(out.chunks_exact_mut(8)) {
+    // Whole groups (`as_chunks`: no division by a chunk size in the zip, whose panic's message
+    // would be in the web build's modules).
+    for (group, text) in bytes
+        .as_chunks::<5>()
+        .0
+        .iter()
+        .zip(out.as_chunks_mut::<8>().0)
+    {
         let v = group.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
         for (k, o) in text.iter_mut().rev().enumerate() {
             *o = alphabet.symbols[((v >> (5 * k)) & 31) as usize];
@@ -407,7 +414,12 @@ pub(crate) fn decode_base32_groups<const LEN: usize>(
     alphabet: &Alphabet<32>,
 ) -> Result<(), Error> {
     let digits = digits::<LEN, 32>(input, alphabet)?;
-    for (text, group) in digits.chunks_exact(8).zip(out.chunks_exact_mut(5)) {
+    for (text, group) in digits
+        .as_chunks::<8>()
+        .0
+        .iter()
+        .zip(out.as_chunks_mut::<5>().0)
+    {
         let v = text.iter().fold(0u64, |v, &d| (v << 5) | u64::from(d));
         copy(group, &v.to_be_bytes()[3..]);
     }

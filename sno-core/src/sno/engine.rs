@@ -500,7 +500,10 @@ impl<C: Clock> Generator<C> {
         let units = unix_ns_to_units(unix_ns).ok_or(Error::TimeOutOfRange {
             unix_nanos: unix_ns,
         })?;
-        let n = self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed) % self.cap;
+        let n = crate::bytes::rem(
+            self.counters.0.static_seq.fetch_add(1, Ordering::Relaxed),
+            self.cap,
+        );
         Ok(Id::compose(
             units,
             false,

@@ -80,11 +80,27 @@ impl Id {
         // partial stores around constant fields (meta 0), and reading the ID back as one word
         // then stalls store forwarding (measured: scripts/bench-notes.md, "Two stores in
         // `Id::compose`").
-        let mut out = [0u8; BINARY_LEN];
-        let (h, s) = out.split_at_mut(8);
-        crate::bytes::copy(h, &head.to_be_bytes());
-        crate::bytes::copy(s, &sequence.to_be_bytes());
-        Id(out)
+        #[cfg(not(all(feature = "web", target_family = "wasm", target_os = "unknown")))]
+        {
+            let mut out = [0u8; BINARY_LEN];
+            let (h, s) = out.split_at_mut(8);
+            h.copy_from_slice(&head.to_be_bytes());
+            s.copy_from_slice(&sequence.to_be_bytes());
+            Id(out)
+        }
+        // The web build (bindings/web): the same bytes, without the slices' length checks,
+        // whose panics' messages would be in its modules (docs/wasm.md, "Sizes").
+        #[cfg(all(feature = "web", target_family = "wasm", target_os = "unknown"))]
+        {
+            let mut out = [0u8; BINARY_LEN];
+            if let Some((h, rest)) = out.split_first_chunk_mut::<8>() {
+                *h = head.to_be_bytes();
+                if let Some(s) = rest.first_chunk_mut::<2>() {
+                    *s = sequence.to_be_bytes();
+                }
+            }
+            Id(out)
+        }
     }
 
     /// The 10 bytes.
