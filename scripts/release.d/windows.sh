@@ -620,15 +620,31 @@ JS
   fi
   echo "  node --test under wine: $(grep -E '^# (tests|pass|fail)' "$log-test.out" | tr '\n' ' ')"
 
-  # native.js on win32: without the platform package, the error names it; with a damaged addon,
-  # it says the installed addon did not load.
+  # Without the platform package, Node falls back to the light WebAssembly build of the main
+  # package's web/fs/ (wasm/fallback.js): the same API, leases refused.
   mv "$app/node_modules/@libsno/libsno-win32-x64-gnu" "$app/win32-package"
+  cat >"$app/fallback.cjs" <<'JS'
+const sno = require('libsno')
+const id = sno.newString()
+if (sno.Id.parse(id).toString() !== id) throw new Error('sno')
+const u = sno.ulid.new()
+if (!sno.Ulid.parse(String(u)).equals(u)) throw new Error('ulid')
+try { new sno.Lease({ url: 'redis://127.0.0.1:1/0' }); throw new Error('a lease without the addon') } catch (e) {
+  if (e.code !== 'ERR_SNO_LEASE_INVALID_URL') throw e
+}
+console.log(`the WebAssembly build without the addon: ${id} ${u}`)
+JS
+  (cd "$app" && win_run "$log-fallback" "$node" fallback.cjs) || die "no addon, the WebAssembly fallback: $(cat "$log-fallback.out" "$log-fallback.err")"
+  echo "  $(cat "$log-fallback.out")"
+  # native.js on win32 with the fallback turned off (SNO_WASM=0): without the platform package,
+  # the error names it; with a damaged addon, it says the installed addon did not load.
   cat >"$app/missing.cjs" <<'JS'
 try { require('libsno'); throw new Error('loaded without an addon') } catch (e) {
   if (e.code !== 'ERR_SNO_NATIVE_MISSING') throw e
   console.log(e.message)
 }
 JS
+  export SNO_WASM=0
   (cd "$app" && win_run "$log-missing" "$node" missing.cjs) || die "missing addon: $(cat "$log-missing.out" "$log-missing.err")"
   grep -q "the native addon for win32-x64-gnu is not installed: it is the package @libsno/libsno-win32-x64-gnu" "$log-missing.out" \
     || die "native.js's message for a missing win32 addon: $(cat "$log-missing.out")"
@@ -636,9 +652,10 @@ JS
   head -c 4096 "$app/node_modules/@libsno/libsno-win32-x64-gnu/sno.win32-x64-gnu.node" >"$app/damaged.node"
   cp "$app/damaged.node" "$app/node_modules/@libsno/libsno-win32-x64-gnu/sno.win32-x64-gnu.node"
   (cd "$app" && win_run "$log-damaged" "$node" missing.cjs) || die "damaged addon: $(cat "$log-damaged.out" "$log-damaged.err")"
+  unset SNO_WASM
   grep -q "the native addon for win32-x64-gnu is installed but did not load" "$log-damaged.out" \
     || die "native.js's message for a damaged win32 addon: $(cat "$log-damaged.out")"
-  echo "  ERR_SNO_NATIVE_MISSING on win32: names @libsno/libsno-win32-x64-gnu when missing, says 'did not load' when damaged"
+  echo "  ERR_SNO_NATIVE_MISSING on win32 (SNO_WASM=0): names @libsno/libsno-win32-x64-gnu when missing, says 'did not load' when damaged"
 }
 
 # The C programs built by win_c_build_examples, run under wine: sno.dll found on PATH.
