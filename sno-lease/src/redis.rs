@@ -343,13 +343,22 @@ impl RedisStore {
                 if silent_tls { SILENT_TLS } else { "" }
             ),
         };
+        // Whether an attempt of this call got no answer to its TLS handshake: the words of the
+        // final timeout say so even when the last attempt ran out of time earlier (a slow name
+        // lookup on a loaded machine).
+        let mut silent_seen = false;
         loop {
             let mut con = match self.connection.take() {
                 Some(con) => con,
                 None => match self.connect(left()) {
                     Ok(con) => con,
-                    Err(Attempt::Again { .. }) if !left().is_zero() => continue,
-                    Err(Attempt::Again { silent_tls }) => return Err(too_late(silent_tls)),
+                    Err(Attempt::Again { silent_tls }) if !left().is_zero() => {
+                        silent_seen |= silent_tls;
+                        continue;
+                    }
+                    Err(Attempt::Again { silent_tls }) => {
+                        return Err(too_late(silent_seen || silent_tls));
+                    }
                     Err(Attempt::Failed(e)) => return Err(e),
                 },
             };
