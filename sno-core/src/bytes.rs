@@ -112,7 +112,9 @@ pub(crate) fn copy<T: Copy>(to: &mut [T], from: &[T]) {
     to.copy_from_slice(from)
 }
 
-/// `n % d` (the web build traps where `d` is zero).
+/// `n % d` (the web build traps where `d` is zero). For sno's generator, which needs 64-bit
+/// atomics.
+#[cfg(target_has_atomic = "64")]
 #[inline(always)]
 #[cfg_attr(
     not(all(feature = "web", target_family = "wasm", target_os = "unknown")),
