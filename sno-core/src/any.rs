@@ -243,11 +243,14 @@ macro_rules! define_any {
                 format: Format,
                 mut get: impl FnMut(&FieldInput) -> Result<FieldValue<'v>, E>,
             ) -> Result<Result<AnyId, Error>, E> {
-                match format {
-                    $(Format::$variant => {
-                        Ok(from_inputs::<$ty, E>(&mut get)?.map(AnyId::$variant))
-                    })*
+                let mut args = [FieldValue::Uint(0); MAX_FIELDS];
+                let mut len = 0;
+                let inputs = format.fields().iter().filter(|spec| spec.input);
+                for (slot, spec) in args.iter_mut().zip(inputs) {
+                    *slot = get(&FieldInput { name: spec.name, kind: spec.kind })?;
+                    len += 1;
                 }
+                Ok(AnyId::from_inputs(format, crate::bytes::at(&args, ..len)))
             }
 
             /// Strictly decodes `text` as a value of `format`.
@@ -350,17 +353,30 @@ macro_rules! define_any {
 
 crate::for_each_format!(define_any);
 
-/// `T::from_inputs` of the values `get` gives for `T::INPUTS`.
-fn from_inputs<'v, T: FromFields, E>(
-    get: &mut impl FnMut(&FieldInput) -> Result<FieldValue<'v>, E>,
-) -> Result<Result<T, Error>, E> {
-    let mut args = [FieldValue::Uint(0); MAX_FIELDS];
-    let mut len = 0;
-    for (slot, input) in args.iter_mut().zip(T::INPUTS) {
-        *slot = get(input)?;
-        len += 1;
+impl AnyId {
+    /// The value of `format` made from `args`, one per [`inputs`](Self::inputs) entry, in that
+    /// order: as [`FromFields::from_inputs`], for a format known at run time.
+    ///
+    /// ```
+    /// use sno_core::{AnyId, Error, FieldValue, Format};
+    /// let args = [FieldValue::Uint(1_469_922_850_259), FieldValue::Uint(0), FieldValue::Uint(7)];
+    /// let id = AnyId::from_inputs(Format::Uuid7, &args)?;
+    /// assert_eq!(id.text().as_str(), "01563e3a-b5d3-7000-8000-000000000007");
+    /// assert_eq!(AnyId::from_inputs(Format::Uuid7, &args[..2]).map(drop).unwrap_err().kind(), sno_core::ErrorKind::InvalidArgument);
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`FromFields::from_inputs`].
+    pub fn from_inputs(format: Format, args: &[FieldValue<'_>]) -> Result<AnyId, Error> {
+        let made = crate::model::compose(format, args)?;
+        let binary = crate::bytes::at(&made.binary, ..format.binary_len());
+        match made.text {
+            Some(text) => AnyId::with_param(format, text, binary)
+                .unwrap_or_else(|| AnyId::from_slice_as(format, binary)),
+            None => AnyId::from_slice_as(format, binary),
+        }
     }
-    Ok(T::from_inputs(&args[..len]))
 }
 
 impl FromStr for Format {

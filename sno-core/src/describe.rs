@@ -88,6 +88,10 @@ pub struct FieldSpec {
     /// not a field the format computes (UUIDv7's version and variant) nor a second reading of
     /// other fields' bits (a Ulid-Flake's scalable view).
     pub input: bool,
+    /// The value every value of the format has in this field, for a field the format computes
+    /// as a constant (UUIDv7's version 7 and variant `0b10`): what
+    /// [`from_fields`](crate::AnyId::from_fields) writes there.
+    pub constant: Option<u8>,
     /// What it is, in a few words ("the generator id").
     pub doc: &'static str,
 }
@@ -112,6 +116,7 @@ impl FieldSpec {
             unit,
             at,
             input: true,
+            constant: None,
             doc: described(doc),
         }
     }
@@ -132,10 +137,19 @@ impl FieldSpec {
         }
     }
 
-    /// The same field, computed from the others or read again from their bits: not an input.
+    /// The same field, read again from other fields' bits: not an input.
     pub const fn derived(self) -> Self {
         FieldSpec {
             input: false,
+            ..self
+        }
+    }
+
+    /// The same field, which the format computes as `value` in every value: not an input.
+    pub const fn constant(self, value: u8) -> Self {
+        FieldSpec {
+            input: false,
+            constant: Some(value),
             ..self
         }
     }

@@ -31,8 +31,8 @@ use crate::describe::{About, FieldSpec, Unit};
 ///
 /// Each field is `(name, first bit, bits, Unit variant, "doc")`, with a last word for a field
 /// that is not a plain input number: `flag` (a one-bit flag), `text` (the text part outside the
-/// binary form), `derived` (computed from the others, or read again from their bits): a
-/// [`FieldSpec`].
+/// binary form), `derived` (read again from other fields' bits), `constant(N)` (the value
+/// `N` in every value, computed): a [`FieldSpec`].
 ///
 /// The facts are those of [`Format`]'s methods of the same names. A callback that needs only
 /// some of them matches the rest as `$($fact:ident: $value:tt),*`; the C ABI, the Python and
@@ -98,9 +98,9 @@ macro_rules! for_each_format {
                 python_class: "UUID7", node_class: "Uuid7",
                 fields: [
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
-                    ("version", 48, 4, None, "the UUID version, 7", derived),
+                    ("version", 48, 4, None, "the UUID version, 7", constant(7)),
                     ("rand_a", 52, 12, None, "the counter's high 12 bits"),
-                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", derived),
+                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", constant(2)),
                     ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
                 ],
                 about: {
@@ -199,9 +199,9 @@ macro_rules! for_each_format {
                 fields: [
                     ("prefix", 0, 0, None, "the type prefix", text),
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
-                    ("version", 48, 4, None, "the UUID version, 7", derived),
+                    ("version", 48, 4, None, "the UUID version, 7", constant(7)),
                     ("rand_a", 52, 12, None, "the counter's high 12 bits"),
-                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", derived),
+                    ("variant", 64, 2, None, "the RFC 9562 variant, 0b10", constant(2)),
                     ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
                 ],
                 about: {
@@ -241,6 +241,9 @@ macro_rules! field_spec {
     ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, derived) => {
         FieldSpec::uint($name, $at, $bits, Unit::$unit, $doc).derived()
     };
+    ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, constant($value:literal)) => {
+        FieldSpec::uint($name, $at, $bits, Unit::$unit, $doc).constant($value)
+    };
     ($name:literal, $at:literal, $bits:literal, $unit:ident, $doc:literal, flag) => {
         FieldSpec::flag($name, $at, $doc)
     };
@@ -257,7 +260,7 @@ macro_rules! define_format {
         text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:literal, generator: $generator:literal,
         settings: [$($setting:ident),*], required: [$($required:ident),*],
         python_class: $python:literal, node_class: $node:literal,
-        fields: [$(($fname:literal, $at:literal, $fbits:literal, $unit:ident, $fdoc:literal $(, $fkind:ident)?)),* $(,)?],
+        fields: [$(($fname:literal, $at:literal, $fbits:literal, $unit:ident, $fdoc:literal $(, $fkind:ident $(($fvalue:literal))?)?)),* $(,)?],
         about: { text: $about_text:literal, decode: $about_decode:literal, generation: $about_generation:literal, process_wide: $about_process:literal $(,)? } $(,)?
     }),* $(,)?) => {
         /// Every format the crate speaks.
@@ -418,9 +421,13 @@ macro_rules! define_format {
             /// let names: Vec<_> = Format::Ksuid.fields().iter().map(|f| f.name).collect();
             /// assert_eq!(names, ["timestamp_secs", "payload"]);
             /// ```
+            // Not inlined: a copy inlined into another crate would carry a second copy of the
+            // tables (and of their names) into a build that links both (the web build's
+            // modules: docs/wasm.md, "Sizes").
+            #[inline(never)]
             pub const fn fields(self) -> &'static [FieldSpec] {
                 match self { $(Format::$variant => {
-                    const FIELDS: &[FieldSpec] = &[$(field_spec!($fname, $at, $fbits, $unit, $fdoc $(, $fkind)?)),*];
+                    const FIELDS: &[FieldSpec] = &[$(field_spec!($fname, $at, $fbits, $unit, $fdoc $(, $fkind $(($fvalue))?)?)),*];
                     FIELDS
                 }),* }
             }

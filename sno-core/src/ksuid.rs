@@ -260,11 +260,3 @@ mod tests {
         }
     }
 }
-
-/// Made from its fields by name (the bindings' `from_fields`): [`Ksuid::from_fields`].
-impl crate::model::FromFields for Ksuid {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Ok(Ksuid::from_fields(a.uint(0)?, a.uint(1)?))
-    }
-}

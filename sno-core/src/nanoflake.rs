@@ -290,14 +290,6 @@ impl crate::model::IdFormat for Nanoflake {
     }
 }
 
-/// Made from its fields by name (the bindings' `from_fields`): [`Nanoflake::from_fields`].
-impl crate::model::FromFields for Nanoflake {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Nanoflake::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
-    }
-}
-
 /// The generator of [`Setting::EpochMs`](crate::Setting::EpochMs) and
 /// [`Setting::GeneratorId`](crate::Setting::GeneratorId), both required.
 #[cfg(any(feature = "std", feature = "web"))]

@@ -344,11 +344,3 @@ mod tests {
         }
     }
 }
-
-/// Made from its fields by name (the bindings' `from_fields`): [`Scru128Id::from_fields`].
-impl crate::model::FromFields for Scru128Id {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Scru128Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)
-    }
-}

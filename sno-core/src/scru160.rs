@@ -288,11 +288,3 @@ crate::model::fixed_text_format!(
         };
     }
 );
-
-/// Made from its fields by name (the bindings' `from_fields`): [`Scru160Id::from_fields`].
-impl crate::model::FromFields for Scru160Id {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Scru160Id::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?, a.uint(3)?)
-    }
-}

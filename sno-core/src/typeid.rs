@@ -356,15 +356,6 @@ impl crate::serde::TextId for TypeId {
 #[cfg(feature = "serde")]
 crate::serde::text_serde!(TypeId);
 
-/// Made from its fields by name (the bindings' `from_fields`): a UUIDv7 from its fields ([`Uuid7::from_fields`]) and the prefix.
-impl crate::model::FromFields for TypeId {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        let uuid = Uuid7::from_fields(a.uint(1)?, a.uint(2)?, a.uint(3)?)?;
-        TypeId::from_uuid7(a.text(0)?, uuid)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

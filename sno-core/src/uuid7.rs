@@ -276,14 +276,6 @@ impl crate::HasGenerator for Uuid7 {
     }
 }
 
-/// Made from its fields by name (the bindings' `from_fields`): [`Uuid7::from_fields`].
-impl crate::model::FromFields for Uuid7 {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Uuid7::from_fields(a.uint(0)?, a.uint(1)?, a.uint(2)?)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

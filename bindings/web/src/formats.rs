@@ -14,11 +14,10 @@ use alloc::vec::Vec;
 use core::time::Duration;
 
 use sno_core::generator::Reservation;
-use sno_core::model::{IdFormat, MAX_TEXT_LEN};
 use sno_core::monotonic::MillisState;
 use sno_core::typeid::TypeId;
 use sno_core::{
-    Error as SnoError, Format, Generator, GeneratorBuilder, GeneratorSettings, HasGenerator,
+    AnyId, Error as SnoError, Format, Generator, GeneratorBuilder, GeneratorSettings, HasGenerator,
     HostClock, MillisClock, Snapshot,
 };
 
@@ -50,13 +49,12 @@ trait Mint {
 impl<S> Mint for S
 where
     S: MillisState,
-    S::Id: IdFormat,
+    S::Id: Into<AnyId>,
 {
     fn next_at(&mut self, unix_ms: i64, out: &mut Vec<u8>) -> R<()> {
-        let id = MillisState::next_at(self, unix_ms)?;
-        let mut buf = [0u8; MAX_TEXT_LEN];
-        let len = id.write_text(&mut buf);
-        put(out, buf.get(..len).unwrap_or_default());
+        // The text through the core's dispatch over the formats (`put_text`): one copy of
+        // each format's encoder in the module, not one more per generator.
+        put_text(out, &MillisState::next_at(self, unix_ms)?.into());
         Ok(())
     }
 }

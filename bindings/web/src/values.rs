@@ -295,17 +295,25 @@ fn from_hex(format: Format, input: &[u8]) -> R<AnyId> {
 /// `AnyId::from_fields`; its refusal (a number above its field's width, a time outside the
 /// format's range) is about the fields given, a `RangeError`.
 fn from_fields(format: Format, input: &[u8]) -> R<AnyId> {
-    let overflow = Fail::Argument(SnoError::ValueOverflow);
     let mut lines = input.split(|&b| b == b'\n').map(crate::io::ascii_text);
-    AnyId::from_fields(format, |input| -> R<FieldValue<'_>> {
-        let value = lines.next().unwrap_or_default();
-        Ok(match input.kind {
-            FieldKind::Bool => FieldValue::Bool(value == "1"),
-            FieldKind::Text => FieldValue::Text(value),
-            _ => FieldValue::Uint(value.parse::<u128>().map_err(|_| overflow)?),
-        })
-    })?
-    .map_err(Fail::Argument)
+    AnyId::from_fields(format, |input| field_value(input.kind, lines.next()))?
+        .map_err(Fail::Argument)
+}
+
+/// A field's value read from its line of text (absent: empty). Not inlined: one copy serves the
+/// `from_fields` of every format.
+#[inline(never)]
+fn field_value(kind: FieldKind, line: Option<&str>) -> R<FieldValue<'_>> {
+    let value = line.unwrap_or_default();
+    Ok(match kind {
+        FieldKind::Bool => FieldValue::Bool(value == "1"),
+        FieldKind::Text => FieldValue::Text(value),
+        _ => FieldValue::Uint(
+            value
+                .parse::<u128>()
+                .map_err(|_| Fail::Argument(SnoError::ValueOverflow))?,
+        ),
+    })
 }
 
 /// Characters of a hyphenated UUID text.

@@ -3,8 +3,9 @@
 
 use core::fmt;
 
-use crate::describe::{FieldInput, FieldKind, FieldSpec, MAX_FIELDS, Unit};
+use crate::describe::{FieldInput, FieldKind, FieldSpec, MAX_BINARY_LEN, MAX_FIELDS, Unit};
 use crate::error::Error;
+use crate::format::Format;
 
 /// The `bits` bits (at most 128) of `bytes` starting at bit `at` (from the most significant bit
 /// of the first byte), as a number; bits past the end read as zero.
@@ -22,8 +23,114 @@ fn read_bits(bytes: &[u8], at: u8, bits: u8) -> u128 {
     value
 }
 
+/// Writes the low `bits` bits of `value` into `bytes` at bit `at`, where [`read_bits`] reads
+/// them (the bits there are zero: they are or-ed in); bits past the end are left out.
+fn write_bits(bytes: &mut [u8], at: u8, bits: u8, value: u128) {
+    let (mut at, end) = (usize::from(at), usize::from(at) + usize::from(bits));
+    while at < end {
+        let offset = at % 8;
+        let take = (8 - offset).min(end - at);
+        let chunk = (value >> (end - at - take)) as u8 & (0xFF >> (8 - take));
+        if let Some(byte) = bytes.get_mut(at / 8) {
+            *byte |= chunk << (8 - offset - take);
+        }
+        at += take;
+    }
+}
+
+/// A value's binary form and text part as [`compose`] makes them from its fields.
+pub(crate) struct Composed<'v> {
+    /// The binary form, in the first [`Format::binary_len`] bytes.
+    pub binary: [u8; MAX_BINARY_LEN],
+    /// The text part (a TypeID's prefix), for a format with a text field.
+    pub text: Option<&'v str>,
+}
+
+/// The binary form and text part of a value of `format` made from `args`, one per input of its
+/// [fields](Format::fields), in order (the format's table is all it reads: each number is
+/// written into its bits, each constant field's value into its own, a text field's value kept
+/// as the text part); the format's own constructor of a binary form and text part finishes
+/// the value ([`FromFields::from_inputs`](super::FromFields::from_inputs),
+/// [`AnyId::from_fields`](crate::AnyId::from_fields)).
+///
+/// # Errors
+/// Every argument is checked against its input first: [`Error::InvalidArgument`] for one
+/// missing or of another kind. Then field by field, in layout order, a number above its
+/// field's width: the format's time error for its time field where the number fits 64 bits
+/// (sno: [`Error::TimestampOverflow`]; milliseconds: [`Error::MillisOutOfRange`], at the
+/// format's default epoch for a field counted from one), [`Error::ValueOverflow`] otherwise.
+pub(crate) fn compose<'v>(format: Format, args: &[FieldValue<'v>]) -> Result<Composed<'v>, Error> {
+    let mut given = args.iter();
+    for spec in format.fields().iter().filter(|spec| spec.input) {
+        match (spec.kind, given.next()) {
+            (FieldKind::Uint { .. }, Some(FieldValue::Uint(_)))
+            | (FieldKind::Bool, Some(FieldValue::Bool(_)))
+            | (FieldKind::Text, Some(FieldValue::Text(_))) => {}
+            (kind, _) => return Err(wrong_kind(spec.name, kind)),
+        }
+    }
+    let mut made = Composed {
+        binary: [0; MAX_BINARY_LEN],
+        text: None,
+    };
+    let mut given = args.iter();
+    for spec in format.fields() {
+        let value = match (spec.input, spec.constant) {
+            (true, _) => given.next().copied(),
+            (false, Some(constant)) => Some(FieldValue::Uint(constant.into())),
+            (false, None) => None,
+        };
+        match (spec.kind, value) {
+            (FieldKind::Uint { bits }, Some(FieldValue::Uint(v))) => {
+                if bits < 128 && v >> bits != 0 {
+                    return Err(too_wide(format, spec.unit, v));
+                }
+                write_bits(&mut made.binary, spec.at, bits, v);
+            }
+            (FieldKind::Bool, Some(FieldValue::Bool(b))) => {
+                write_bits(&mut made.binary, spec.at, 1, b.into());
+            }
+            (FieldKind::Text, Some(FieldValue::Text(t))) => made.text = Some(t),
+            _ => {}
+        }
+    }
+    Ok(made)
+}
+
+/// The error of an argument for the input `name` missing or not of its `kind`.
+fn wrong_kind(name: &'static str, kind: FieldKind) -> Error {
+    Error::InvalidArgument {
+        name,
+        reason: match kind {
+            FieldKind::Uint { .. } => "must be a non-negative integer",
+            FieldKind::Bool => "must be a boolean",
+            FieldKind::Text => "must be a string",
+        },
+    }
+}
+
+/// The error of the number `value`, above the width of `format`'s field counted in `unit`.
+fn too_wide(format: Format, unit: Unit, value: u128) -> Error {
+    let Ok(v) = u64::try_from(value) else {
+        return Error::ValueOverflow;
+    };
+    match unit {
+        Unit::SnoUnits => Error::TimestampOverflow { units: v },
+        Unit::UnixMs => Error::MillisOutOfRange {
+            unix_millis: v as i64,
+        },
+        Unit::EpochMs => Error::MillisOutOfRange {
+            unix_millis: match format.epoch_time() {
+                Some(Some(epoch_ms)) => epoch_ms.saturating_add(v as i64),
+                _ => v as i64,
+            },
+        },
+        Unit::EpochSecs | Unit::None => Error::ValueOverflow,
+    }
+}
+
 /// The arguments of a [`FromFields::from_inputs`](super::FromFields::from_inputs) call read by
-/// position, each checked against its [`FieldInput`]: what the formats' implementations use.
+/// position, each checked against its [`FieldInput`].
 ///
 /// ```
 /// use sno_core::model::{FieldInput, FieldValue, Inputs};
@@ -47,11 +154,8 @@ impl<'a, 'v> Inputs<'a, 'v> {
         Inputs { args, inputs }
     }
 
-    fn wrong(&self, index: usize, reason: &'static str) -> Error {
-        Error::InvalidArgument {
-            name: self.inputs.get(index).map_or("field", |f| f.name),
-            reason,
-        }
+    fn wrong(&self, index: usize, kind: FieldKind) -> Error {
+        wrong_kind(self.inputs.get(index).map_or("field", |f| f.name), kind)
     }
 
     /// Argument `index` as a number of type `T`.
@@ -62,7 +166,7 @@ impl<'a, 'v> Inputs<'a, 'v> {
     pub fn uint<T: TryFrom<u128>>(&self, index: usize) -> Result<T, Error> {
         match self.args.get(index) {
             Some(FieldValue::Uint(v)) => T::try_from(*v).map_err(|_| Error::ValueOverflow),
-            _ => Err(self.wrong(index, "must be a non-negative integer")),
+            _ => Err(self.wrong(index, FieldKind::Uint { bits: 128 })),
         }
     }
 
@@ -73,7 +177,7 @@ impl<'a, 'v> Inputs<'a, 'v> {
     pub fn flag(&self, index: usize) -> Result<bool, Error> {
         match self.args.get(index) {
             Some(FieldValue::Bool(b)) => Ok(*b),
-            _ => Err(self.wrong(index, "must be a boolean")),
+            _ => Err(self.wrong(index, FieldKind::Bool)),
         }
     }
 
@@ -84,7 +188,7 @@ impl<'a, 'v> Inputs<'a, 'v> {
     pub fn text(&self, index: usize) -> Result<&'v str, Error> {
         match self.args.get(index) {
             Some(FieldValue::Text(t)) => Ok(t),
-            _ => Err(self.wrong(index, "must be a string")),
+            _ => Err(self.wrong(index, FieldKind::Text)),
         }
     }
 }
@@ -209,5 +313,26 @@ mod tests {
         assert_eq!(read_bits(&bytes, 4, 20), 0xC_FF01);
         assert_eq!(read_bits(&bytes, 20, 8), 0x10);
         assert_eq!(read_bits(&[0xFF; 20], 32, 128), u128::MAX);
+    }
+
+    #[test]
+    fn bits_written_are_read_back() {
+        let mut bytes = [0u8; 20];
+        for (at, bits, value) in [
+            (0, 3, 0b101),
+            (3, 9, 0b1_0110_0111),
+            (12, 20, 0xA_BCDE),
+            (32, 128, u128::MAX - 5),
+        ] {
+            write_bits(&mut bytes, at, bits, value);
+            assert_eq!(read_bits(&bytes, at, bits), value, "at {at}, {bits} bits");
+        }
+        assert_eq!(
+            read_bits(&bytes, 0, 32),
+            0b1011_0110_0111_1010_1011_1100_1101_1110
+        );
+        let mut short = [0u8; 2];
+        write_bits(&mut short, 8, 16, 0xFFFF);
+        assert_eq!(short, [0, 0xFF]);
     }
 }

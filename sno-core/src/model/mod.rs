@@ -42,6 +42,7 @@ pub use crate::describe::{
 };
 pub(crate) use extras::put;
 pub use extras::{EpochTime, Extras, Lenient, Number, Param, TextForm};
+pub(crate) use fields::compose;
 pub use fields::{Field, FieldValue, Fields, Inputs};
 
 /// What every ID type of the crate is: a `Copy` value with a strict text codec, a binary form,
@@ -190,10 +191,12 @@ impl fmt::Display for CamelCase<'_> {
     }
 }
 
-/// A format whose values can be made from their named fields: the bindings' generic
+/// Values made from their named fields, for every format: the numbers written into the bits
+/// the format's [fields](Format::fields) state (its constant fields' values beside them), then
+/// the format's own constructor of a binary form (and text part); the bindings' generic
 /// `from_fields` ([`AnyId::from_fields`](crate::AnyId::from_fields)) reads
-/// [`INPUTS`](Self::INPUTS) by name and calls [`from_inputs`](Self::from_inputs), each
-/// format's own `from_fields` underneath.
+/// [`INPUTS`](Self::INPUTS) by name the same way. The table is all it reads, so a format
+/// states nothing more for it.
 ///
 /// ```
 /// use sno_core::model::{FieldValue, FromFields};
@@ -215,10 +218,21 @@ pub trait FromFields: IdFormat {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an argument missing or of another kind than its
-    /// input's; [`Error::ValueOverflow`] for a number above its field's width; the format's
-    /// own `from_fields` errors (a time outside its range).
-    fn from_inputs(args: &[FieldValue<'_>]) -> Result<Self, Error>;
+    /// input's (every argument is checked first); then, field by field, a number above its
+    /// field's width: [`Error::ValueOverflow`], or the format's time error for its time field
+    /// (sno's [`Error::TimestampOverflow`], [`Error::MillisOutOfRange`]); last the format's
+    /// own refusal of the text part (a TypeID prefix: [`Error::InvalidPrefix`]).
+    fn from_inputs(args: &[FieldValue<'_>]) -> Result<Self, Error> {
+        let made = fields::compose(Self::FORMAT, args)?;
+        let binary = crate::bytes::at(&made.binary, ..Self::FORMAT.binary_len());
+        match (made.text, Self::EXTRAS.param) {
+            (Some(text), Some(param)) => (param.with)(text, binary),
+            _ => Self::from_slice(binary),
+        }
+    }
 }
+
+impl<T: IdFormat> FromFields for T {}
 
 /// The [`FromFields::INPUTS`] of `T`, made from its format's fields at compile time.
 struct InputsOf<T>(T);

@@ -272,11 +272,3 @@ impl Id {
         }
     }
 }
-
-/// Made from its fields by name (the bindings' `from_fields`): [`Id::from_fields`].
-impl crate::model::FromFields for Id {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Id::from_fields(a.uint(0)?, a.flag(1)?, a.uint(2)?, a.uint(3)?, a.uint(4)?)
-    }
-}

@@ -117,11 +117,3 @@ crate::model::fixed_text_format!(
         };
     }
 );
-
-/// Made from its fields by name (the bindings' `from_fields`): [`Ulid::from_fields`].
-impl crate::model::FromFields for Ulid {
-    fn from_inputs(args: &[crate::model::FieldValue<'_>]) -> Result<Self, Error> {
-        let a = crate::model::Inputs::new(args, Self::INPUTS);
-        Ulid::from_fields(a.uint(0)?, a.uint(1)?)
-    }
-}
