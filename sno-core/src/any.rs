@@ -245,6 +245,9 @@ macro_rules! define_any {
             ) -> Result<Result<AnyId, Error>, E> {
                 let mut args = [FieldValue::Uint(0); MAX_FIELDS];
                 let mut len = 0;
+                // The inputs as `compose` reads them, from the fields themselves (the same list
+                // as `inputs`, whose per-type constants would be one more copy of the names in
+                // a build that makes values from fields: the web build).
                 let inputs = format.fields().iter().filter(|spec| spec.input);
                 for (slot, spec) in args.iter_mut().zip(inputs) {
                     *slot = get(&FieldInput { name: spec.name, kind: spec.kind })?;
