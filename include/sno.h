@@ -96,13 +96,6 @@
 // Room for a text field's value (a TypeID prefix: at most 63 characters) with its NUL.
 #define SNO_FIELD_TEXT_LEN 64
 
-// Characters in the longest TypeID text (a 63-character prefix, '_' and the 26-character
-// suffix; no terminating NUL).
-#define SNO_TYPEID_MAX_ENCODED_LEN 90
-
-// Characters in the longest TypeID prefix.
-#define SNO_TYPEID_MAX_PREFIX_LEN 63
-
 // The default epoch, 2024-01-01T00:00:00Z, in Unix milliseconds.
 #define SNO_ULIDFLAKE_DEFAULT_EPOCH_MS 1704067200000
 
@@ -129,6 +122,12 @@
 
 // Characters in the text of a KSUID (no terminating NUL).
 #define SNO_KSUID_ENCODED_LEN 27
+
+// Characters in the longest TypeID text (no terminating NUL).
+#define SNO_TYPEID_MAX_ENCODED_LEN 90
+
+// Characters in the longest TypeID prefix.
+#define SNO_TYPEID_MAX_PREFIX_LEN 63
 
 // Result of every fallible function. Values are fixed and never reused.
 typedef enum sno_status {
@@ -785,33 +784,6 @@ uint16_t sno_scru160_counter(struct sno_scru160 id);
 
 // The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
 uint16_t sno_scru160_random16(struct sno_scru160 id);
-
-// Writes the text of a new TypeID, with `prefix` (NUL-terminated; "" for none) and a UUIDv7
-// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL to `out`. `out_len`
-// must exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
-// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
-// prefix the spec refuses (at most 63 of `a-z` and `_`, not starting or ending with `_`) is
-// SNO_STATUS_INVALID_PREFIX, with the rule in sno_last_error_message. Thread-safe.
-//
-// # Safety
-// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL
-// or writable.
-enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
-
-// Writes the text of the TypeID with `prefix` (NUL-terminated; "" for none) and the UUID in
-// `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; any UUID, as the spec allows),
-// and a NUL to `out`, as sno_typeid_new does. With sno_parse_as (which gives the UUID) and the
-// prefix field of sno_inspect, it round-trips a TypeID. Thread-safe.
-//
-// # Safety
-// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length
-// 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
-enum sno_status sno_typeid_from_uuid(const char *prefix,
-                                     const uint8_t *uuid,
-                                     size_t uuid_len,
-                                     char *out,
-                                     size_t out_len,
-                                     size_t *written);
 
 // The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
 // SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
@@ -1577,6 +1549,36 @@ SNO_DEPRECATED("use sno_ksuid_generator_next_at_unix_ms")
 enum sno_status sno_ksuid_generator_next_at(const struct sno_ksuid_generator *generator,
                                             int64_t unix_ms,
                                             struct sno_ksuid *out);
+
+// Writes the text of a new TypeID, of `prefix` (NUL-terminated): the type prefix: empty, or 1 to
+// 63 characters of a-z and '_', neither first nor last (SNO_STATUS_INVALID_PREFIX); and a UUIDv7
+// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL, to `out`. `out_len` must
+// exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
+// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
+// prefix its rules refuse has the rule in sno_last_error_message. Thread-safe.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL or
+// writable.
+enum sno_status sno_typeid_new(const char *prefix, char *out, size_t out_len, size_t *written);
+
+// Writes the text of the TypeID of `prefix` (NUL-terminated, as sno_typeid_new takes it) and the
+// uuid in `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; the binary form
+// sno_parse_as gives), and a NUL, to `out`. `out_len` must exceed the text's length
+// (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else SNO_STATUS_BUFFER_TOO_SMALL; the length
+// without the NUL goes to `written` (may be NULL). A prefix its rules refuse has the rule in
+// sno_last_error_message. Thread-safe. With sno_parse_as and the prefix field of sno_inspect, it
+// round-trips a TypeID.
+//
+// # Safety
+// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length 0);
+// `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+enum sno_status sno_typeid_from_uuid(const char *prefix,
+                                     const uint8_t *uuid,
+                                     size_t uuid_len,
+                                     char *out,
+                                     size_t out_len,
+                                     size_t *written);
 
 // Leases a free partition of a namespace from the store at `url` and starts renewing it on a
 // background thread (every third of the TTL) until sno_lease_free. Every lease of a namespace

@@ -183,6 +183,14 @@ function defineClass(info) {
       return Cls[MAKE](native.fmtCanonicalLenient(f, text) ?? text)
     }
   }
+  if (info.param) {
+    const { name: param, binary: binaryName, fromName, sourceClass } = info.param
+    /** The value of `param` and a binary form: a value of the source format, its text, or bytes. */
+    Cls[fromName] = function (value, binary) {
+      const bytes = binary instanceof classes[sourceClass] ? binary.toString() : binary
+      return Cls[MAKE](native.fmtWithParam(f, value, bytes, `${name}.${fromName}(${param}, ${binaryName})`))
+    }
+  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -195,10 +203,7 @@ function defineClass(info) {
 
 const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
 
-/**
- * What a format has beyond the model, by class name; what an entry returns joins the format's
- * namespace.
- */
+/** What single formats have beyond the core's table, by class name: conversions and 0.2 names. */
 const EXTRAS = {
   Ulid(Cls) {
     /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
@@ -218,23 +223,14 @@ const EXTRAS = {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
     }
   },
-  TypeId(Cls) {
-    /** @deprecated use `typeid.new(prefix)`: a new TypeID with `prefix` and a UUIDv7 from the
-     * process-wide generator. */
+  TypeId(Cls, f) {
+    /** @deprecated use `typeid.new(prefix)`. */
     Cls.generate = function generate(prefix) {
-      return Cls[MAKE](native.typeidNewString(prefix))
+      return Cls[MAKE](native.fmtNewWithParam(f, prefix, 'TypeId.generate(prefix)'))
     }
-    /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
-    Cls.fromUuid = function fromUuid(prefix, uuid) {
-      return Cls[MAKE](native.typeidFromUuid(prefix, uuid instanceof classes.Uuid7 ? uuid.toString() : uuid))
-    }
-    /** A new TypeID with `prefix` and a UUIDv7 from the process-wide generator. */
-    const make = (prefix) => Cls[MAKE](native.typeidNewString(prefix))
-    return { new: make, newString: (prefix) => native.typeidNewString(prefix) }
   },
 }
-const extraMembers = {}
-for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMembers[name] = extend(classes[name])
+for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className], info.index)
 
 /**
  * The namespace of table entry `info` (every format but sno, whose functions are sno.js's):
@@ -244,7 +240,7 @@ for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMem
 function namespace(info) {
   const f = info.index
   const Cls = classes[info.className]
-  const ns = { [info.className]: Cls, ...extraMembers[info.className] }
+  const ns = { [info.className]: Cls }
   if (info.generatorOptions) {
     const where = `${info.name}.Generator`
     const numbers = [...info.generatorOptions, 'maxWaitMs']
@@ -296,6 +292,12 @@ function namespace(info) {
         return this.#maxWaitMs
       }
     }
+  }
+  if (info.param) {
+    const where = (method) => `${info.name}.${method}(${info.param.name})`
+    /** A new value of `param` and a binary form from the source format's process-wide generator. */
+    ns.new = (param) => Cls[MAKE](native.fmtNewWithParam(f, param, where('new')))
+    ns.newString = (param) => native.fmtNewWithParam(f, param, where('newString'))
   }
   if (info.hasGlobal) {
     const width = info.textLen

@@ -262,6 +262,14 @@ export declare function fmtNewString(format: number): string
 export declare function fmtNewText(format: number, n: number): string
 
 /**
+ * The text of a new value of `format`, a format with a param (the core's `Extras::param`: a
+ * text part outside the binary form), of `param` and a binary form from the process-wide
+ * generator of the param's source format (`<ns>.new`, `<ns>.newString`). `method` names the
+ * call in errors; a param its rules refuse is a `RangeError` with the core's code.
+ */
+export declare function fmtNewWithParam(format: number, param: string, method: string): string
+
+/**
  * The number `name` (the core's `Extras::numbers`: a Nanoflake's `reference_timestamp_ms`) of
  * a canonical text of `format`.
  */
@@ -269,7 +277,7 @@ export declare function fmtNumber(format: number, text: string, name: string): n
 
 /**
  * The text form `name` (the core's `Extras::texts`: SCRU160's `hex`, a Nanoflake's `padded`,
- * TypeID's `suffix`) of a canonical text of `format`.
+ * a prefixed value's `suffix`) of a canonical text of `format`.
  */
 export declare function fmtTextForm(format: number, text: string, name: string): string
 
@@ -299,6 +307,13 @@ export declare function fmtUnixNs(format: number, text: string): bigint | undefi
  */
 export declare function fmtUuid(format: number, text: string): string
 
+/**
+ * The text of the value of `format` (a format with a param) of `param` and a binary form:
+ * its bytes (any the format takes), or a text of the param's source format, which the core's
+ * decoder of it reads (`<Class>.from<Binary>`).
+ */
+export declare function fmtWithParam(format: number, param: string, binary: string | Uint8Array, method: string): string
+
 /** One format of the core's table, as JavaScript builds its class from it. */
 export interface FormatInfo {
   /** The position in the table: the first argument of the `fmt*` functions. */
@@ -320,7 +335,7 @@ export interface FormatInfo {
   textLen?: number
   /**
    * Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
-   * (and a TypeID only when its UUID is a version 7 one).
+   * (and a value with a UUID only when it is a version 7 one).
    */
   hasUnixMs: boolean
   /** Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`). */
@@ -347,6 +362,8 @@ export interface FormatInfo {
   numbers: Array<ExtraInfo>
   /** Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`). */
   lenient: boolean
+  /** The param, for a format with one. */
+  param?: ParamInfo
   /**
    * The recommended database column (the core's `Format::column_type`): `bytes` (the
    * binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
@@ -389,6 +406,25 @@ export declare function newStringPlain(): string
 export declare function newText(n: number, meta?: number | undefined | null): string
 
 /**
+ * A format's param (the core's `Extras::param`: a text part outside the binary form), whose
+ * constructors are the namespace's `new(param)` and `newString(param)` and the class's
+ * `from<Binary>(param, binary)`.
+ */
+export interface ParamInfo {
+  /** The JavaScript name of the param (`prefix`). */
+  name: string
+  /** The JavaScript name of the binary form (`uuid`). */
+  binary: string
+  /** The constructor from a binary form: `from` and the binary form's name (`fromUuid`). */
+  fromName: string
+  /**
+   * The class of the format whose values give the binary form (`Uuid7`): its values and
+   * texts are taken there.
+   */
+  sourceClass: string
+}
+
+/**
  * Releases the lease of the process-wide generator (`newId()` … with `SNO_LEASE_URL`), if this
  * process acquired one: its partition can be granted again at once, to a holder whose IDs come
  * after this process's. Returns whether a lease was released. `sno.js` calls it on the
@@ -417,18 +453,6 @@ export interface Stats {
   regressions: number
   waits: number
 }
-
-/**
- * The text of the TypeID with `prefix` and the UUID `uuid`: its 16 bytes (any version) or a
- * UUIDv7's text, which the core's UUIDv7 decoder reads (`TypeId.fromUuid`).
- */
-export declare function typeidFromUuid(prefix: string, uuid: string | Uint8Array): string
-
-/**
- * The text of a new TypeID with `prefix` and a UUIDv7 from the process-wide generator
- * (`TypeId.generate`, `typeid.new`, `typeid.newString`).
- */
-export declare function typeidNewString(prefix: string): string
 
 /**
  * The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`

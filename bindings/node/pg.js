@@ -26,19 +26,29 @@ function checkClass(Cls, where) {
   return Cls
 }
 
+// The params (a text part outside the binary form, such as a prefix: the core's table) the
+// classes take, by name, with the classes that take each.
+const PARAMS = {}
+for (const Cls of CLASSES) if (Cls.FORMAT.param) (PARAMS[Cls.FORMAT.param.name] ??= []).push(Cls.name)
+
 /**
  * The parser of `Cls`'s PostgreSQL column (its text form → a value of `Cls`); `base` is the
- * registry's own parser of that column (for bytea: the `\x` hex text → a Buffer).
+ * registry's own parser of that column (for bytea: the `\x` hex text → a Buffer). A class with a
+ * param needs the column's (it is not stored); the others take none.
  */
 function columnParser(Cls, options, where, base) {
-  const { prefix } = checkOptions(options, where, ['prefix'])
-  const isTypeId = Cls === formats.TypeId
-  if (isTypeId ? typeof prefix !== 'string' : prefix !== undefined) {
-    const want = isTypeId ? `the column's TypeID prefix (a string, '' for none: it is not stored), got ${describe(prefix)}` : 'no prefix (only TypeId takes one)'
-    throw typeError(`${where}: ${Cls.name} needs ${want}`, isTypeId ? 'ERR_INVALID_ARG_TYPE' : 'ERR_INVALID_ARG_VALUE')
+  const given = checkOptions(options, where, Object.keys(PARAMS))
+  const param = Cls.FORMAT.param
+  for (const key of Object.keys(PARAMS)) {
+    const own = key === param?.name
+    if (own ? typeof given[key] !== 'string' : given[key] !== undefined) {
+      const want = own ? `the column's ${Cls.FORMAT.displayName} ${key} (a string, '' for none: it is not stored), got ${describe(given[key])}` : `no ${key} (only ${PARAMS[key].join(', ')} takes one)`
+      throw typeError(`${where}: ${Cls.name} needs ${want}`, own ? 'ERR_INVALID_ARG_TYPE' : 'ERR_INVALID_ARG_VALUE')
+    }
   }
-  // A prefix the spec refuses fails here (RangeError, ERR_SNO_INVALID_PREFIX), not at every read.
-  if (isTypeId) Cls.fromUuid(prefix, new Uint8Array(16))
+  const fromBinary = param && ((binary) => Cls[param.fromName](given[param.name], binary))
+  // A param its rules refuse fails here (RangeError with the core's code), not at every read.
+  if (fromBinary) fromBinary(new Uint8Array(Cls.FORMAT.binaryLen))
   switch (Cls.FORMAT.postgresType) {
     case 'bytea': {
       const decode = BYTEA_BASE.get(base) ?? base
@@ -47,7 +57,7 @@ function columnParser(Cls, options, where, base) {
       return parse
     }
     case 'uuid':
-      return isTypeId ? (text) => Cls.fromUuid(prefix, native.uuidBytes(text)) : (text) => Cls.fromUuid(text)
+      return fromBinary ? (text) => fromBinary(native.uuidBytes(text)) : (text) => Cls.fromUuid(text)
     case 'bigint':
       return (text) => Cls.fromBigInt(BigInt(text))
     default:
@@ -55,7 +65,7 @@ function columnParser(Cls, options, where, base) {
   }
 }
 
-/** [class, options] of a `registerTypes` entry: a class, or `{ type, prefix }` (TypeId). */
+/** [class, options] of a `registerTypes` entry: a class, or `{ type, <param> }` (`{ type, prefix }`). */
 function entry(value, where) {
   if (typeof value === 'function') return [checkClass(value, where), undefined]
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -67,9 +77,9 @@ function entry(value, where) {
 
 /**
  * Sets the text parsers of the columns named in `columns` on `types` (`pg.types`, or a
- * `pg.TypeOverrides` for one client): `{ bytea: Id, uuid: Ulid, bigint: Nanoflake }`, and for a
- * TypeID column `{ uuid: { type: TypeId, prefix: 'user' } }`. Every column of that type then
- * reads as the class (NULL stays null); a value the class cannot hold throws the libsno error,
+ * `pg.TypeOverrides` for one client): `{ bytea: Id, uuid: Ulid, bigint: Nanoflake }`, and for
+ * a class with a param, the column's (`{ uuid: { type: TypeId, prefix: 'user' } }`). Every
+ * column of that type then reads as the class (NULL stays null); a value the class cannot hold throws the libsno error,
  * and the query rejects with it. A class in a column of another type is a TypeError.
  */
 function registerTypes(types, columns) {

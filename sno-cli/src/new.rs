@@ -3,11 +3,9 @@
 
 use std::io::{self, Write};
 
-use sno_core::typeid::TypeId;
 use sno_core::{AnyId, Error, Format, Setting, nanoflake, ulidflake};
 
 use crate::args::{NewArgs, usage};
-use crate::convert::check_prefix;
 use crate::inspect::{Epochs, write_reading};
 use crate::output::report;
 use crate::status::{EXIT_FAILURE, EXIT_OK};
@@ -190,10 +188,15 @@ fn generator(format: Format, args: &NewArgs) -> Result<Next, Setup> {
             })?;
             Box::new(move || g.next(sno_core::time::DEFAULT_MAX_WAIT))
         }
-        Format::TypeId => {
-            let prefix = args.prefix.clone().unwrap_or_default();
-            check_prefix(&prefix).map_err(|e| Setup::Usage(e.to_string()))?;
-            Box::new(move || TypeId::try_new(&prefix).map(AnyId::from))
+        // A format with a param (its `--prefix`), checked before any ID is made.
+        other if other.param().is_some() => {
+            let param = args.prefix.clone().unwrap_or_default();
+            if let Some(Err(e)) = other.check_param(&param) {
+                return Err(Setup::Usage(e.to_string()));
+            }
+            Box::new(move || {
+                AnyId::try_new_with_param(other, &param).unwrap_or(Err(Error::UnknownFormat))
+            })
         }
         // The process-wide generator of a format that has one.
         other if other.has_process_generator() => {

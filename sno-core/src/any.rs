@@ -77,6 +77,36 @@ macro_rules! define_any {
                 }),* }
             }
 
+            /// The facts of the format's [`Param`](crate::model::Param) (its setting, rules,
+            /// longest length, the name of its binary form, the format of a new value's
+            /// binary form), for a format that has one.
+            ///
+            /// ```
+            /// use sno_core::{Format, Setting};
+            /// let facts = Format::TypeId.param_facts().expect("a prefix");
+            /// assert_eq!((facts.setting, facts.max_len, facts.binary), (Setting::Prefix, 63, "uuid"));
+            /// assert!(Format::Ksuid.param_facts().is_none());
+            /// ```
+            pub const fn param_facts(self) -> Option<crate::model::ParamFacts> {
+                match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.param {
+                    Some(p) => Some(p.facts()),
+                    None => None,
+                }),* }
+            }
+
+            /// Checks `param` against the rules of the format's [`Param`](crate::model::Param)
+            /// (a TypeID prefix's: [`Error::InvalidPrefix`]); `None` for a format without one.
+            ///
+            /// ```
+            /// use sno_core::Format;
+            /// assert!(matches!(Format::TypeId.check_param("user"), Some(Ok(()))));
+            /// assert!(matches!(Format::TypeId.check_param("User"), Some(Err(_))));
+            /// assert!(Format::Ulid.check_param("user").is_none());
+            /// ```
+            pub fn check_param(self, param: &str) -> Option<Result<(), Error>> {
+                match self { $(Format::$variant => <$ty as IdFormat>::EXTRAS.param.map(|p| (p.check)(param)),)* }
+            }
+
             /// The names, lengths and documentation of the format's other text forms
             /// ([`Extras::texts`](crate::model::Extras::texts)): what the bindings' generators
             /// write a property of.
@@ -159,13 +189,6 @@ macro_rules! define_any {
                 match format { $(Format::$variant => {
                     <$ty as IdFormat>::EXTRAS.param.map(|p| (p.with)(param, binary).map(AnyId::$variant))
                 }),* }
-            }
-
-            /// The source format of `format`'s param, once `param` is checked; `None` for a
-            /// format without a param.
-            #[cfg(feature = "std")]
-            fn param_source(format: Format, param: &str) -> Option<Result<Format, Error>> {
-                match format { $(Format::$variant => <$ty as IdFormat>::EXTRAS.param.map(|p| (p.check)(param).map(|()| p.source)),)* }
             }
 
             /// `format`'s lenient decoder ([`Extras::lenient`](crate::model::Extras::lenient)),
@@ -454,8 +477,8 @@ impl AnyId {
     /// ```
     #[cfg(feature = "std")]
     pub fn try_new_with_param(format: Format, param: &str) -> Option<Result<AnyId, Error>> {
-        let source = AnyId::param_source(format, param)?;
-        Some(source.and_then(|source| {
+        let source = format.param_facts()?.source;
+        Some(format.check_param(param)?.and_then(|()| {
             let binary = AnyId::try_new(source).ok_or(Error::UnknownFormat)??;
             AnyId::with_param(format, param, binary.as_slice()).ok_or(Error::UnknownFormat)?
         }))

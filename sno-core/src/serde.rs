@@ -24,7 +24,7 @@ pub(crate) trait TextId: Sized {
     /// The binary length.
     const BINARY_LEN: usize;
     /// Whether binary formats get the text too: the binary form does not hold the whole value
-    /// (a TypeID's prefix).
+    /// (a prefix outside it).
     const TEXT_ONLY: bool = false;
     /// Calls `f` with the canonical text.
     fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R;

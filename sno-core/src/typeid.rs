@@ -298,6 +298,8 @@ impl IdFormat for TypeId {
             doc: crate::describe::described(
                 "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
             ),
+            max_len: MAX_PREFIX_LEN,
+            binary: "uuid",
             check: |prefix| check_prefix(prefix.as_bytes()),
             with: |prefix, uuid| TypeId::from_slice(uuid)?.with_prefix(prefix),
             source: Format::Uuid7,

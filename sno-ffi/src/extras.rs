@@ -1,11 +1,10 @@
 //! What single formats add to the C surface beyond the generated common functions and the
-//! generic API: one module per format (UUIDv7's lenient forms, SCRU160's hex, TypeID's prefix,
+//! generic API: one module per format (UUIDv7's lenient forms, SCRU160's hex,
 //! the flakes' generator settings, …).
 
 mod nanoflake;
 mod scru128;
 mod scru160;
-mod typeid;
 mod ulid;
 mod ulidflake;
 mod uuid7;
@@ -13,7 +12,6 @@ mod uuid7;
 pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
-pub use typeid::*;
 pub use ulid::*;
 pub use ulidflake::*;
 pub use uuid7::*;

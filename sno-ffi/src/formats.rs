@@ -406,3 +406,49 @@ pub(crate) unsafe fn build<T: CId>(
         unsafe { write_out(out, value) }
     })
 }
+
+/// `sno_<fmt>_new` and `sno_<fmt>_from_<binary>` of a format with a param (a text part outside
+/// its binary form, [`Param`](sno_core::model::Param)): writes the text of the value of
+/// `format` with the param behind `param` (bytes that are no UTF-8 are refused by the param's
+/// rules) and the binary form `binary` (`None`: a new one from the process-wide generator of the
+/// param's source format), and a NUL, to `out`; its length to `written`.
+///
+/// # Safety
+/// `param` NULL or NUL-terminated; `binary`'s pointer valid for its length's reads (NULL only
+/// with length 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+pub(crate) unsafe fn with_param(
+    format: sno_core::Format,
+    param: *const c_char,
+    binary: Option<(*const u8, usize)>,
+    out: *mut c_char,
+    out_len: usize,
+    written: *mut usize,
+) -> sno_status {
+    crate::errors::recording_boundary(|| {
+        if param.is_null() || out.is_null() {
+            return Err(sno_status::NullArgument.into());
+        }
+        // SAFETY: non-NULL and NUL-terminated per the contract.
+        let param = unsafe { std::ffi::CStr::from_ptr(param) }.to_bytes();
+        let param = String::from_utf8_lossy(param);
+        let made = match binary {
+            Some((ptr, len)) => {
+                // SAFETY: valid for `len` reads per the contract.
+                let binary = unsafe { try_bytes(ptr, len) }?;
+                sno_core::AnyId::with_param(format, &param, binary)
+            }
+            None => sno_core::AnyId::try_new_with_param(format, &param),
+        };
+        let text = made.ok_or(Error::UnknownFormat)??.text();
+        if out_len <= text.len() {
+            return Err(sno_status::BufferTooSmall.into());
+        }
+        // SAFETY: non-NULL and valid for out_len > text.len() writes per the contract.
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr(), out.cast::<u8>(), text.len());
+            out.add(text.len()).write(0);
+            write_optional(written, text.len());
+        }
+        Ok(())
+    })
+}

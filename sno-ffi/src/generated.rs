@@ -4,8 +4,9 @@
 //!
 //! The common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`, `unix_ms`
 //! (and its deprecated name `timestamp_ms`), `compare`, the generator handle) over the generic
-//! helpers of `formats.rs`, and the `sno_format` enum of the generic API (`any.rs`). Formats
-//! reached through the generic API and their extras alone: typeid.
+//! helpers of `formats.rs`, the functions of the formats with a param outside their binary form (no
+//! fixed C value type: the generic API, `new` and `from_<binary>`, which write the text), and the
+//! `sno_format` enum of the generic API (`any.rs`). Formats with a param: typeid.
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
 
 use std::ffi::c_char;
@@ -1266,6 +1267,60 @@ pub unsafe extern "C" fn sno_ksuid_generator_next_at(
 ) -> sno_status {
     // SAFETY: forwarded contract.
     unsafe { sno_ksuid_generator_next_at_unix_ms(generator, unix_ms, out) }
+}
+
+// TypeID: the value is text (its prefix is outside the binary form)
+
+/// Characters in the longest TypeID text (no terminating NUL).
+pub const SNO_TYPEID_MAX_ENCODED_LEN: usize = 90;
+
+/// Characters in the longest TypeID prefix.
+pub const SNO_TYPEID_MAX_PREFIX_LEN: usize = 63;
+
+/// Writes the text of a new TypeID, of `prefix` (NUL-terminated): the type prefix: empty, or 1 to
+/// 63 characters of a-z and '_', neither first nor last (SNO_STATUS_INVALID_PREFIX); and a UUIDv7
+/// from the process-wide UUIDv7 generator (as sno_uuid7_new), and a NUL, to `out`. `out_len` must
+/// exceed the text's length (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else
+/// SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A
+/// prefix its rules refuse has the rule in sno_last_error_message. Thread-safe.
+///
+/// # Safety
+/// `prefix` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_typeid_new(
+    prefix: *const c_char,
+    out: *mut c_char,
+    out_len: usize,
+    written: *mut usize,
+) -> sno_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::with_param(sno_core::Format::TypeId, prefix, None, out, out_len, written) }
+}
+
+/// Writes the text of the TypeID of `prefix` (NUL-terminated, as sno_typeid_new takes it) and the
+/// uuid in `uuid` (`uuid_len` bytes: 16, else SNO_STATUS_INVALID_LENGTH; the binary form
+/// sno_parse_as gives), and a NUL, to `out`. `out_len` must exceed the text's length
+/// (SNO_TYPEID_MAX_ENCODED_LEN + 1 always does), else SNO_STATUS_BUFFER_TOO_SMALL; the length
+/// without the NUL goes to `written` (may be NULL). A prefix its rules refuse has the rule in
+/// sno_last_error_message. Thread-safe. With sno_parse_as and the prefix field of sno_inspect, it
+/// round-trips a TypeID.
+///
+/// # Safety
+/// `prefix` NULL or NUL-terminated; `uuid` valid for `uuid_len` reads (NULL only with length 0);
+/// `out` NULL or valid for `out_len` writes; `written` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sno_typeid_from_uuid(
+    prefix: *const c_char,
+    uuid: *const u8,
+    uuid_len: usize,
+    out: *mut c_char,
+    out_len: usize,
+    written: *mut usize,
+) -> sno_status {
+    let uuid = Some((uuid, uuid_len));
+    // SAFETY: forwarded contract.
+    unsafe { crate::formats::with_param(sno_core::Format::TypeId, prefix, uuid, out, out_len, written) }
 }
 
 // The generic API's formats (any.rs)

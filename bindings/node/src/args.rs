@@ -41,8 +41,8 @@ pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
     Ok(unsafe { String::from_napi_value(env.raw(), value.raw()) }?)
 }
 
-/// Room for the longest text any decoder accepts (a TypeID, 90 characters) and a character
-/// more: longer strings are read through their UTF-8 copy.
+/// Room for the longest text any decoder accepts (`MAX_TEXT_LEN`: a text with the longest
+/// prefix) and a character more: longer strings are read through their UTF-8 copy.
 const MAX_INPUT: usize = sno_core::model::MAX_TEXT_LEN + 2;
 
 /// Calls `f` with the bytes of a JS string: an ASCII string shorter than `MAX_INPUT` read into a

@@ -1,7 +1,7 @@
 //! What formats have beyond the core's model, for `formats.js`: the extras the core states as
 //! data (`IdFormat::EXTRAS`), each read generically (the time for a caller's epoch, `unixMsAt`;
-//! a lenient decoder, `parseLenient`; other text forms and numbers, getters), and TypeID's
-//! constructors. Everything every format has (value, process-wide generator, `fromFields`,
+//! a lenient decoder, `parseLenient`; other text forms and numbers, getters; a param's
+//! constructors, `new` and `from<Binary>`). Everything every format has (value, process-wide generator, `fromFields`,
 //! `Generator`) is generic, in `formats.rs`; a format added to the core appears there, its
 //! extras included, with no edit here.
 
@@ -10,13 +10,11 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::typeid::TypeId;
-use sno_core::uuid7::Uuid7;
-use sno_core::{AnyId, Error as SnoError};
+use sno_core::{AnyId, Error as SnoError, Format};
 
 use crate::args::{MAX_DATE_MS, bytes_arg, epoch_arg, text_arg, with_text};
-use crate::errors::{Fail, OrThrow, range_error};
-use crate::formats::{format_arg, id_text, js_text};
+use crate::errors::{Fail, OrThrow, R, range_error};
+use crate::formats::{format_arg, js_text};
 
 /// Milliseconds since 1970 of a canonical text of a format with an epoch (the core's
 /// `Extras::epoch`: Ulid-Flake, Nanoflake) made with the epoch `epochMs`: the core's saturating
@@ -73,7 +71,7 @@ pub fn fmt_canonical_lenient<'e>(
 }
 
 /// The text form `name` (the core's `Extras::texts`: SCRU160's `hex`, a Nanoflake's `padded`,
-/// TypeID's `suffix`) of a canonical text of `format`.
+/// a prefixed value's `suffix`) of a canonical text of `format`.
 #[napi(catch_unwind)]
 pub fn fmt_text_form(env: &Env, format: u32, text: String, name: String) -> Result<String, String> {
     (|| {
@@ -101,53 +99,90 @@ pub fn fmt_number(env: &Env, format: u32, text: String, name: String) -> Result<
     .or_throw(env)
 }
 
-/// The text of a new TypeID with `prefix` and a UUIDv7 from the process-wide generator
-/// (`TypeId.generate`, `typeid.new`, `typeid.newString`).
+/// The text of a new value of `format`, a format with a param (the core's `Extras::param`: a
+/// text part outside the binary form), of `param` and a binary form from the process-wide
+/// generator of the param's source format (`<ns>.new`, `<ns>.newString`). `method` names the
+/// call in errors; a param its rules refuse is a `RangeError` with the core's code.
 #[napi(
-    ts_args_type = "prefix: string",
+    ts_args_type = "format: number, param: string, method: string",
     ts_return_type = "string",
     catch_unwind
 )]
-pub fn typeid_new_string<'e>(env: &'e Env, prefix: Unknown) -> Result<JsString<'e>, String> {
+pub fn fmt_new_with_param<'e>(
+    env: &'e Env,
+    format: u32,
+    param: Unknown,
+    method: String,
+) -> Result<JsString<'e>, String> {
     (|| {
-        let prefix = text_arg(env, &prefix, "TypeId.generate(prefix): prefix")?;
-        let id = TypeId::try_new(&prefix).map_err(|e| match e {
-            SnoError::InvalidPrefix { .. } => Fail::Argument(e),
-            e => e.into(),
-        })?;
-        id_text(env, &id)
+        let (format, param) = param_arg(env, format, &param, &method)?;
+        let id = AnyId::try_new_with_param(format, &param).ok_or_else(|| no_param(format))?;
+        js_text(
+            env,
+            id.map_err(|e| fail_of(format, &param, e))?
+                .text()
+                .as_bytes(),
+        )
     })()
     .or_throw(env)
 }
 
-/// The text of the TypeID with `prefix` and the UUID `uuid`: its 16 bytes (any version) or a
-/// UUIDv7's text, which the core's UUIDv7 decoder reads (`TypeId.fromUuid`).
+/// The text of the value of `format` (a format with a param) of `param` and a binary form:
+/// its bytes (any the format takes), or a text of the param's source format, which the core's
+/// decoder of it reads (`<Class>.from<Binary>`).
 #[napi(
-    ts_args_type = "prefix: string, uuid: string | Uint8Array",
+    ts_args_type = "format: number, param: string, binary: string | Uint8Array, method: string",
     ts_return_type = "string",
     catch_unwind
 )]
-pub fn typeid_from_uuid<'e>(
+pub fn fmt_with_param<'e>(
     env: &'e Env,
-    prefix: Unknown,
-    uuid: Unknown,
+    format: u32,
+    param: Unknown,
+    binary: Unknown,
+    method: String,
 ) -> Result<JsString<'e>, String> {
     (|| {
-        let prefix = text_arg(env, &prefix, "TypeId.fromUuid(prefix, uuid): prefix")?;
-        let bytes: [u8; 16] = if uuid.get_type()? == ValueType::String {
-            with_text(
-                env,
-                &uuid,
-                "TypeId.fromUuid(prefix, uuid): uuid",
-                Uuid7::decode,
-            )??
-            .to_bytes()
+        let (format, param) = param_arg(env, format, &param, &method)?;
+        let facts = format.param_facts().ok_or_else(|| no_param(format))?;
+        let what = format!("{method}: {}", facts.binary);
+        let id = if binary.get_type()? == ValueType::String {
+            let source = with_text(env, &binary, &what, |text| {
+                AnyId::parse_as(facts.source, text)
+            })??;
+            AnyId::with_param(format, &param, source.as_slice())
         } else {
-            let bytes = bytes_arg(env, &uuid, "TypeId.fromUuid(prefix, uuid): uuid")?;
-            TypeId::from_slice(&bytes)?.uuid_bytes()
+            AnyId::with_param(format, &param, &bytes_arg(env, &binary, &what)?)
         };
-        let id = TypeId::from_uuid(&prefix, bytes).map_err(Fail::Argument)?;
-        id_text(env, &id)
+        let id = id.ok_or_else(|| no_param(format))?;
+        js_text(
+            env,
+            id.map_err(|e| fail_of(format, &param, e))?
+                .text()
+                .as_bytes(),
+        )
     })()
     .or_throw(env)
+}
+
+/// The format of table index `format` and the param text (`method`'s first argument).
+fn param_arg(env: &Env, format: u32, param: &Unknown, method: &str) -> R<(Format, String)> {
+    let format = format_arg(format)?;
+    let facts = format.param_facts().ok_or_else(|| no_param(format))?;
+    let param = text_arg(env, param, &format!("{method}: {}", facts.setting.name()))?;
+    Ok((format, param))
+}
+
+/// A core error of a value made with `param`: an argument's (a `RangeError`) when it is the
+/// param's refusal.
+fn fail_of(format: Format, param: &str, e: SnoError) -> Fail {
+    match format.check_param(param) {
+        Some(Err(refusal)) if refusal == e => Fail::Argument(e),
+        _ => Fail::Core(e),
+    }
+}
+
+/// The error of a format without a param where one was needed.
+fn no_param(format: Format) -> Fail {
+    range_error(format!("{format} values have no param"))
 }

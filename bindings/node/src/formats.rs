@@ -341,7 +341,7 @@ pub fn fmt_from_bigint<'e>(
 }
 
 /// -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
-/// value order: Nanoflakes' unpadded base36, TypeIDs' prefixes).
+/// value order: Nanoflakes' unpadded base36, prefixes outside the binary form).
 #[napi(ts_return_type = "-1 | 0 | 1", catch_unwind)]
 pub fn fmt_compare(env: &Env, format: u32, a: String, b: String) -> Result<i32, String> {
     struct Compare<'a>(&'a str, &'a str);

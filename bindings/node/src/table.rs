@@ -55,6 +55,22 @@ pub struct ExtraInfo {
     pub core_name: String,
 }
 
+/// A format's param (the core's `Extras::param`: a text part outside the binary form), whose
+/// constructors are the namespace's `new(param)` and `newString(param)` and the class's
+/// `from<Binary>(param, binary)`.
+#[napi(object)]
+pub struct ParamInfo {
+    /// The JavaScript name of the param (`prefix`).
+    pub name: String,
+    /// The JavaScript name of the binary form (`uuid`).
+    pub binary: String,
+    /// The constructor from a binary form: `from` and the binary form's name (`fromUuid`).
+    pub from_name: String,
+    /// The class of the format whose values give the binary form (`Uuid7`): its values and
+    /// texts are taken there.
+    pub source_class: String,
+}
+
 /// One format of the core's table, as JavaScript builds its class from it.
 #[napi(object)]
 pub struct FormatInfo {
@@ -74,7 +90,7 @@ pub struct FormatInfo {
     /// absent otherwise.
     pub text_len: Option<u32>,
     /// Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
-    /// (and a TypeID only when its UUID is a version 7 one).
+    /// (and a value with a UUID only when it is a version 7 one).
     pub has_unix_ms: bool,
     /// Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`).
     pub has_epoch: bool,
@@ -96,6 +112,8 @@ pub struct FormatInfo {
     pub numbers: Vec<ExtraInfo>,
     /// Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`).
     pub lenient: bool,
+    /// The param, for a format with one.
+    pub param: Option<ParamInfo>,
     /// The recommended database column (the core's `Format::column_type`): `bytes` (the
     /// binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
     #[napi(ts_type = "'bytes' | 'uuid' | 'bigint'")]
@@ -171,6 +189,12 @@ pub fn formats() -> Vec<FormatInfo> {
                 .collect(),
             numbers: format.numbers().map(|(name, _)| extra_info(name)).collect(),
             lenient: format.lenient().is_some(),
+            param: format.param_facts().map(|p| ParamInfo {
+                name: camel_case(p.setting.name()),
+                binary: camel_case(p.binary),
+                from_name: camel_case(&format!("from_{}", p.binary)),
+                source_class: p.source.node_class().to_owned(),
+            }),
             column_type: format.column_type().name().to_owned(),
             postgres_type: format.column_type().postgres().to_owned(),
             sqlite_type: format.column_type().sqlite().to_owned(),

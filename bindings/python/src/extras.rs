@@ -1,23 +1,22 @@
 //! What single formats add to their value classes beyond what is generated from the core's
 //! table and extras (a property per named field, per other text form and number, `from_fields`,
 //! `unix_ms_at`, the generators of the formats without settings): conversions, UUIDv7's lenient
-//! `parse`, TypeID's constructors, a Nanoflake's `datetime(epoch_ms)`; and
+//! `parse`, a Nanoflake's `datetime(epoch_ms)`; and
 //! the generators of Nanoflakes and Ulid-Flake, which take the formats' settings (epoch,
 //! generator id, sid) and can be given another generator id or sid after a fork.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::PyList;
 use sno_core::monotonic::Shared;
 use sno_core::nanoflake;
 use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config};
 use sno_core::{Error, SystemClock};
 
-use crate::batch::{global_value, next};
-use crate::formats::{Nanoflake as PyNanoflake, TypeId, Ulid, UlidFlake as PyUlidFlake, Uuid7};
+use crate::batch::next;
+use crate::formats::{Nanoflake as PyNanoflake, Ulid, UlidFlake as PyUlidFlake, Uuid7};
 use crate::generators::{global, new_list, process_value};
-use crate::values::uuid_arg;
-use crate::{args, datetime_from_ms, decode_text, raise_code, to_py, with_utf8};
+use crate::{args, datetime_from_ms, raise_code, to_py};
 
 #[pymethods]
 impl Ulid {
@@ -44,61 +43,6 @@ impl Uuid7 {
     fn as_ulid(&self) -> Ulid {
         Ulid(self.0.into())
     }
-}
-
-#[pymethods]
-impl TypeId {
-    /// A new TypeID: `prefix` (`""`, or 1 to 63 of `a-z` and `_`, not at either end; else a
-    /// `DecodeError`, code `"invalid_prefix"`) and a UUIDv7 from the process-wide generator.
-    #[staticmethod]
-    #[pyo3(name = "new")]
-    fn new_value(prefix: &Bound<'_, PyString>) -> PyResult<Self> {
-        let py = prefix.py();
-        let uuid = global_value(
-            py,
-            sno_core::uuid7::try_new_nonblocking,
-            sno_core::uuid7::try_new,
-        )
-        .map_err(|e| to_py(py, e))?;
-        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid7(p, uuid))
-    }
-
-    /// The TypeID with `prefix` and any UUID: a `uuid.UUID`, its 16 bytes, a `sno.UUID7` or
-    /// `sno.ULID` (the same 128 bits), or a UUID's text (a `sno.UUID7`'s strict form).
-    #[staticmethod]
-    fn from_uuid(prefix: &Bound<'_, PyString>, uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let py = uuid.py();
-        let raw = if let Ok(u) = uuid.cast::<Uuid7>() {
-            u.get().0.to_bytes()
-        } else if let Ok(u) = uuid.cast::<Ulid>() {
-            u.get().0.to_bytes()
-        } else if let Ok(s) = uuid.cast::<PyString>() {
-            decode_text(s, sno_core::uuid7::Uuid7::decode)?.to_bytes()
-        } else {
-            let bytes = uuid_arg(uuid)?;
-            // The core checks the length (the binary form of a TypeID is the UUID's 16 bytes).
-            sno_core::typeid::TypeId::from_slice(bytes.as_bytes())
-                .map_err(|e| to_py(py, e))?
-                .uuid_bytes()
-        };
-        with_prefix(prefix, |p| sno_core::typeid::TypeId::from_uuid(p, raw))
-    }
-
-    /// The UUID, as a `uuid.UUID` (as `to_uuid()`).
-    #[getter]
-    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::values::to_uuid(py, &self.0)
-    }
-}
-
-/// `make` with the prefix text (a `str` with lone surrogates reaches the core's check as
-/// U+FFFD, which it refuses).
-fn with_prefix(
-    prefix: &Bound<'_, PyString>,
-    make: impl FnOnce(&str) -> Result<sno_core::typeid::TypeId, sno_core::Error>,
-) -> PyResult<TypeId> {
-    let made = with_utf8(prefix, |p| make(&String::from_utf8_lossy(p)))?;
-    made.map(TypeId).map_err(|e| to_py(prefix.py(), e))
 }
 
 // The signatures spell the default epoch as a literal, so that Python shows its value.

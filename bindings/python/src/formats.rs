@@ -17,7 +17,6 @@
 //! `#[pymethods]` block of its own beside it: `sno.rs`, `extras.rs`.
 
 use pyo3::IntoPyObjectExt;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyString, PyTuple, PyType};
@@ -56,6 +55,14 @@ macro_rules! py_formats {
                 // `AnyId` is generated from the same table: every variant is listed above.
                 _ => Err(to_py(py, Error::UnknownFormat)),
             }
+        }
+
+        /// The core value of `value` when it is an instance of a value class.
+        pub(crate) fn any_value(value: &Bound<'_, PyAny>) -> Option<sno_core::AnyId> {
+            $( if let Ok(v) = value.cast::<$variant>() {
+                return Some(sno_core::AnyId::$variant(v.get().0));
+            } )*
+            None
         }
 
         /// Adds every value class, `ID_CLASSES` (the classes in the core's table order) and
@@ -277,37 +284,30 @@ macro_rules! value_class {
     };
 }
 
-/// `to_uuid()` for the 128-bit formats, and `from_uuid(uuid)` for those whose value is the 128
-/// bits alone (TypeID's `from_uuid` also takes the prefix: `formats.rs`).
+/// `to_uuid()` for the 128-bit formats.
 macro_rules! bits128 {
-    (16, TypeId, $ty:ty) => {
-        to_uuid_method!(TypeId);
-    };
     (16, $variant:ident, $ty:ty) => {
         to_uuid_method!($variant);
+    };
+    ($other:tt, $variant:ident, $ty:ty) => {};
+}
 
+/// `from_uuid(uuid)` of a 128-bit format whose value is the 128 bits alone (a format with a
+/// param has `param_constructors!`'s): written into `generated.rs` by `tests/surfaces`.
+macro_rules! from_uuid {
+    ($variant:ident) => {
         #[pymethods]
         impl $variant {
             /// The value with the 128 bits of a `uuid.UUID` (any other type is a `TypeError`;
             /// bits the format refuses a `DecodeError`, e.g. a UUID7 of another version).
             #[staticmethod]
             fn from_uuid(uuid: &Bound<'_, PyAny>) -> PyResult<Self> {
-                let py = uuid.py();
-                if !uuid.is_instance(uuid_class(py)?)? {
-                    return Err(PyTypeError::new_err(format!(
-                        "from_uuid() takes a uuid.UUID, not {}",
-                        uuid.get_type().name()?
-                    )));
-                }
-                let bytes = uuid.getattr("bytes")?;
-                <$ty as IdFormat>::from_slice(bytes.cast::<PyBytes>()?.as_bytes())
-                    .map($variant)
-                    .map_err(|e| to_py(py, e))
+                $crate::values::from_uuid(uuid).map($variant)
             }
         }
     };
-    ($other:tt, $variant:ident, $ty:ty) => {};
 }
+pub(crate) use from_uuid;
 
 /// `to_uuid()`: the same 128 bits as a `uuid.UUID`.
 macro_rules! to_uuid_method {

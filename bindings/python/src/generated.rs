@@ -6,9 +6,11 @@
 
 use pyo3::prelude::*;
 
-use crate::formats::{Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7};
+use crate::formats::{
+    Ksuid, Nanoflake, Scru128, Scru160, Sno, TypeId, Ulid, UlidFlake, Uuid7, from_uuid,
+};
 use crate::generators::monotonic;
-use crate::members::{extra_properties, field_properties, from_fields, parse};
+use crate::members::{extra_properties, field_properties, from_fields, param_constructors, parse};
 
 from_fields!(Sno, "(units, tick_tock, meta, partition, sequence)");
 from_fields!(Ulid, "(unix_ms, randomness)");
@@ -108,6 +110,21 @@ extra_properties!(UlidFlake {
 extra_properties!(TypeId {
     text suffix, "The 26-character suffix: the UUID in lower-case Crockford base32.";
 });
+
+from_uuid!(Ulid);
+
+from_uuid!(Uuid7);
+
+from_uuid!(Scru128);
+
+param_constructors!(
+    TypeId,
+    prefix,
+    from_uuid,
+    uuid,
+    "A new TypeID: `prefix` (the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`); else a `DecodeError`) and a UUIDv7 from the process-wide generator.",
+    "The TypeID of `prefix` and a uuid: `sno.ULID`, `sno.UUID7` (the same bits), a UUIDv7's text, or the binary form (a `uuid.UUID` or its 16 bytes)."
+);
 
 monotonic!(
     Ulid,

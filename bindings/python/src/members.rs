@@ -10,8 +10,8 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{Field, FieldValue, IdFormat};
 
-use crate::to_py;
 use crate::values::*;
+use crate::{text_error, to_py, with_utf8};
 
 /// Field `index` of the format's named fields (the core's `Format::fields`), read from `id`:
 /// an `int`, a `bool` flag or `str` text. What the generated field properties return.
@@ -293,3 +293,112 @@ macro_rules! parse {
     };
 }
 pub(crate) use parse;
+
+/// `new(<param>)` and `from_<binary>(<param>, <binary>)` of class `$variant`, whose format has a
+/// param (the core's `Extras::param`: a text part outside the binary form, a prefix), written
+/// into `generated.rs` by `tests/surfaces` with the core's names and documentation.
+macro_rules! param_constructors {
+    ($variant:ident, $param:ident, $from:ident, $binary:ident, $new_doc:literal, $from_doc:literal) => {
+        #[pymethods]
+        impl $variant {
+            #[doc = $new_doc]
+            #[staticmethod]
+            #[pyo3(name = "new")]
+            fn new_with_param($param: &Bound<'_, pyo3::types::PyString>) -> PyResult<Self> {
+                $crate::members::new_with_param($param).map($variant)
+            }
+
+            /// The binary form (a `uuid.UUID` for a 128-bit format, else `bytes`).
+            #[getter]
+            fn $binary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                $crate::members::binary_value(py, &self.0)
+            }
+
+            #[doc = $from_doc]
+            #[staticmethod]
+            fn $from(
+                $param: &Bound<'_, pyo3::types::PyString>,
+                $binary: &Bound<'_, PyAny>,
+            ) -> PyResult<Self> {
+                $crate::members::with_param($param, $binary).map($variant)
+            }
+        }
+    };
+}
+pub(crate) use param_constructors;
+
+/// The binary form of `id`: a `uuid.UUID` for a 128-bit format, else `bytes`.
+pub(crate) fn binary_value<'py, T: IdFormat>(
+    py: Python<'py>,
+    id: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    if T::FORMAT.column_type() == sno_core::ColumnType::Uuid {
+        to_uuid(py, id)
+    } else {
+        pyo3::types::PyBytes::new(py, id.as_slice()).into_bound_py_any(py)
+    }
+}
+
+/// `T`'s param (only formats with one have the constructors that ask).
+fn param_of<T: IdFormat>() -> PyResult<sno_core::model::Param<T>> {
+    T::EXTRAS
+        .param
+        .ok_or_else(|| PyTypeError::new_err(format!("{} values have no param", T::FORMAT)))
+}
+
+/// `make` with the param's text (a `str` with lone surrogates reaches the core's check as
+/// U+FFFD, which it refuses), its error as a Python exception.
+fn with_param_text<T>(
+    param: &Bound<'_, PyString>,
+    make: impl FnOnce(&str) -> Result<T, sno_core::Error>,
+) -> PyResult<T> {
+    with_utf8(param, |p| make(&String::from_utf8_lossy(p)))?.map_err(|e| to_py(param.py(), e))
+}
+
+/// A new value of `T` of `param` and a binary form from the process-wide generator of the
+/// param's source format (the call that never blocks, and where it would wait, the core's
+/// bounded wait with the thread detached).
+pub(crate) fn new_with_param<T: IdFormat>(param: &Bound<'_, PyString>) -> PyResult<T> {
+    let py = param.py();
+    let p = param_of::<T>()?;
+    let new = |nonblocking: bool| {
+        let made = match nonblocking {
+            true => sno_core::AnyId::try_new_nonblocking(p.source),
+            false => sno_core::AnyId::try_new(p.source),
+        };
+        made.ok_or(sno_core::Error::UnknownFormat)?
+    };
+    with_param_text(param, |text| {
+        (p.check)(text)?;
+        let binary = match new(true) {
+            Err(e) if e.is_retryable() => py.detach(|| new(false)),
+            other => other,
+        }?;
+        (p.with)(text, binary.as_slice())
+    })
+}
+
+/// The value of `T` of `param` and `binary`: a value of a format with the same bits
+/// (`sno.UUID7`, `sno.ULID`), a text of the param's source format, or the binary form (a
+/// `uuid.UUID` or its bytes for a 128-bit format; `bytes`), its length checked by the core.
+pub(crate) fn with_param<T: IdFormat>(
+    param: &Bound<'_, PyString>,
+    binary: &Bound<'_, PyAny>,
+) -> PyResult<T> {
+    let p = param_of::<T>()?;
+    let same_bits = crate::formats::any_value(binary).filter(|v| T::FORMAT.same_bits(v.format()));
+    let bytes = if let Some(value) = same_bits {
+        value.as_slice().to_vec()
+    } else if let Ok(text) = binary.cast::<PyString>() {
+        with_utf8(text, |t| {
+            sno_core::AnyId::parse_as(p.source, t).map_err(|e| text_error(binary.py(), t, e))
+        })??
+        .as_slice()
+        .to_vec()
+    } else if T::FORMAT.column_type() == sno_core::ColumnType::Uuid {
+        uuid_arg(binary)?.as_bytes().to_vec()
+    } else {
+        binary.cast::<pyo3::types::PyBytes>()?.as_bytes().to_vec()
+    };
+    with_param_text(param, |text| (p.with)(text, &bytes))
+}

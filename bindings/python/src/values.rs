@@ -168,7 +168,7 @@ pub(crate) fn fields<'py, T: IdFormat>(py: Python<'py>, id: &T) -> PyResult<Boun
 }
 
 /// `__reduce__` of an ID class: rebuild with `type(obj).from_str(text)` (the text holds the
-/// whole value; a TypeID's binary form lacks its prefix).
+/// whole value; a binary form lacks a param such as a prefix).
 pub(crate) fn pickle_reduce<'py, T: IdFormat>(
     obj: &Bound<'py, PyAny>,
     id: &T,
@@ -189,4 +189,17 @@ pub(crate) fn uuid_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
         .cast::<PyBytes>()
         .cloned()
         .map_err(|_| PyTypeError::new_err("a UUID is a uuid.UUID or its 16 bytes".to_owned()))
+}
+
+/// The value of `T` with the 128 bits of a `uuid.UUID` (any other type is a `TypeError`).
+pub(crate) fn from_uuid<T: IdFormat>(uuid: &Bound<'_, PyAny>) -> PyResult<T> {
+    let py = uuid.py();
+    if !uuid.is_instance(uuid_class(py)?)? {
+        return Err(PyTypeError::new_err(format!(
+            "from_uuid() takes a uuid.UUID, not {}",
+            uuid.get_type().name()?
+        )));
+    }
+    let bytes = uuid.getattr("bytes")?;
+    T::from_slice(bytes.cast::<PyBytes>()?.as_bytes()).map_err(|e| to_py(py, e))
 }

@@ -42,7 +42,7 @@ fn write_bits(bytes: &mut [u8], at: u8, bits: u8, value: u128) {
 pub(crate) struct Composed<'v> {
     /// The binary form, in the first [`Format::binary_len`] bytes.
     pub binary: [u8; MAX_BINARY_LEN],
-    /// The text part (a TypeID's prefix), for a format with a text field.
+    /// The text part (a [`Param`](super::Param): a prefix), for a format with a text field.
     pub text: Option<&'v str>,
 }
 

@@ -41,7 +41,7 @@ pub use crate::describe::{
     Unit,
 };
 pub(crate) use extras::put;
-pub use extras::{EpochTime, Extras, Lenient, Number, Param, TextForm};
+pub use extras::{EpochTime, Extras, Lenient, Number, Param, ParamFacts, TextForm};
 pub(crate) use fields::compose;
 pub use fields::{Field, FieldValue, Fields, Inputs};
 
@@ -130,7 +130,7 @@ pub trait IdFormat:
         self.unix_ns()
     }
 
-    /// The part of the value outside its binary form ([`Param`]: a TypeID's prefix); empty
+    /// The part of the value outside its binary form ([`Param`]: a prefix); empty
     /// for the other formats.
     fn param(&self) -> &str {
         ""
@@ -146,7 +146,7 @@ pub trait IdFormat:
 /// A format whose process-wide generator needs no argument (`<format>::try_new()`): what
 /// [`AnyId::try_new`](crate::AnyId::try_new) calls for the formats the table marks so
 /// (`process_generator: true`). sno's process-wide generator takes a meta byte
-/// ([`crate::new`]), TypeID's a prefix: they are not among them.
+/// ([`crate::new`]), a format with a [`Param`] takes it: they are not among them.
 #[cfg(feature = "std")]
 pub trait ProcessWide: IdFormat {
     /// The next value of the process-wide generator, waiting (bounded) through a used-up
@@ -221,7 +221,7 @@ pub trait FromFields: IdFormat {
     /// input's (every argument is checked first); then, field by field, a number above its
     /// field's width: [`Error::ValueOverflow`], or the format's time error for its time field
     /// (sno's [`Error::TimestampOverflow`], [`Error::MillisOutOfRange`]); last the format's
-    /// own refusal of the text part (a TypeID prefix: [`Error::InvalidPrefix`]).
+    /// own refusal of the text part (its [`Param`]'s check).
     fn from_inputs(args: &[FieldValue<'_>]) -> Result<Self, Error> {
         let made = fields::compose(Self::FORMAT, args)?;
         let binary = crate::bytes::at(&made.binary, ..Self::FORMAT.binary_len());

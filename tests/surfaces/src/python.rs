@@ -865,6 +865,8 @@ fn generated_rs(rows: &[Row]) -> Surface {
     let mut imports: Vec<&str> = rows.iter().map(|r| r.variant).collect();
     imports.sort_unstable();
     // As rustfmt writes a `use`: on one line up to 100 columns, else the names indented.
+    // rustfmt's order (2024 style): capitalised names first.
+    imports.push("from_uuid");
     let line = format!("use crate::formats::{{{}}};", imports.join(", "));
     if line.len() <= 100 {
         let _ = writeln!(out, "{line}");
@@ -876,7 +878,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
         );
     }
     out.push_str(
-        "use crate::generators::monotonic;\nuse crate::members::{extra_properties, field_properties, from_fields, parse};\n\n",
+        "use crate::generators::monotonic;\nuse crate::members::{extra_properties, field_properties, from_fields, param_constructors, parse};\n\n",
     );
     for row in rows {
         // `from_fields` with the core's inputs as its Python signature (`inspect.signature`).
@@ -941,6 +943,50 @@ fn generated_rs(rows: &[Row]) -> Surface {
                 row.variant,
                 items.join("\n")
             );
+        }
+    }
+    for row in rows {
+        let f = row.format;
+        match f.param_facts() {
+            // `new(<param>)`, the binary form's property and `from_<binary>(<param>, <binary>)`.
+            Some(p) => {
+                let (param, binary, source) = (p.setting.name(), p.binary, p.source);
+                let new_doc = format!(
+                    "A new {}: `{param}` ({}; else a `{}`) and a {} from the process-wide generator.",
+                    f.display_name(),
+                    p.doc,
+                    sno_core::ErrorKind::ALL
+                        .iter()
+                        .find(|k| p.doc.contains(&format!("`{}`", k.code())))
+                        .map_or("DecodeError", |k| k.python_class()),
+                    source.display_name()
+                );
+                let same: Vec<String> = Format::ALL
+                    .into_iter()
+                    .filter(|o| f.same_bits(*o))
+                    .map(|o| format!("`sno.{}`", o.python_class()))
+                    .collect();
+                let from_doc = format!(
+                    "The {} of `{param}` and a {binary}: {} (the same bits), a {}'s text, or the binary form ({}).",
+                    f.display_name(),
+                    same.join(", "),
+                    source.display_name(),
+                    if f.column_type() == sno_core::ColumnType::Uuid {
+                        "a `uuid.UUID` or its 16 bytes"
+                    } else {
+                        "`bytes`"
+                    }
+                );
+                let _ = write!(
+                    out,
+                    "\nparam_constructors!(\n    {},\n    {param},\n    from_{binary},\n    {binary},\n    {new_doc:?},\n    {from_doc:?}\n);\n",
+                    row.variant
+                );
+            }
+            None if f.column_type() == sno_core::ColumnType::Uuid => {
+                let _ = write!(out, "\nfrom_uuid!({});\n", row.variant);
+            }
+            None => {}
         }
     }
     for row in &mono {

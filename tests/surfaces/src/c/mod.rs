@@ -4,7 +4,7 @@
 //!   `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name `timestamp_ms`),
 //!   `compare`, the generator handle and its `new`/`free`/`next`/`try_next`/`next_at_unix_ms`) as plain
 //!   `extern "C"` items, so that cbindgen sees them, and the `sno_format` enum of the generic
-//!   API. Every name, length and line of documentation is read from the core's format table
+//!   API, and the functions of a format with a param (`new`, `from_<binary>`: its text). Every name, length and line of documentation is read from the core's format table
 //!   ([`Format`]: its facts, [`Format::fields`], [`Format::about`]) and the format's
 //!   [`Extras`](sno_core::model::Extras); [`Abi`] holds what the published ABI fixed otherwise
 //!   (a name kept from 0.2). The bodies are calls of the generic helpers of
@@ -80,8 +80,8 @@ struct Spec {
 }
 
 impl Spec {
-    /// The formats with a per-format C surface: all but those with a text part outside their
-    /// binary form (TypeID: no fixed C value type), in table order.
+    /// The formats with a per-format C value type: all but those with a text part outside their
+    /// binary form (a param: [`param_surface`]), in table order.
     fn all() -> Vec<Spec> {
         Format::ALL
             .into_iter()
@@ -596,6 +596,82 @@ fn format_surface(out: &mut String, spec: &Spec) {
     }
 }
 
+/// The functions of a format with a param (a text part outside its binary form, so no fixed C
+/// value type): `sno_<fmt>_new` and `sno_<fmt>_from_<binary>`, which write its text, and the
+/// constants of its longest text and param.
+fn param_surface(out: &mut String, f: Format) {
+    let Some(param) = f.param_facts() else { return };
+    let (name, display, setting) = (f.name(), f.display_name(), param.setting.name());
+    let upper = name.to_ascii_uppercase();
+    let text_const = format!("SNO_{upper}_MAX_ENCODED_LEN");
+    let param_const = format!("SNO_{upper}_MAX_{}_LEN", setting.to_ascii_uppercase());
+    let variant = CORE_TYPES
+        .iter()
+        .find(|(core, _, _)| *core == f)
+        .map(|(_, _, v)| *v)
+        .unwrap_or_else(|| panic!("{f} is not in for_each_format!"));
+    out.push_str(&format!(
+        "// {display}: the value is text (its {setting} is outside the binary form)\n\n"
+    ));
+    doc(
+        out,
+        "",
+        &format!("Characters in the longest {display} text (no terminating NUL)."),
+    );
+    let _ = writeln!(
+        out,
+        "pub const {text_const}: usize = {};\n",
+        f.max_text_len()
+    );
+    doc(
+        out,
+        "",
+        &format!("Characters in the longest {display} {setting}."),
+    );
+    let _ = writeln!(out, "pub const {param_const}: usize = {};\n", param.max_len);
+    let written = format!(
+        "and a NUL, to `out`. `out_len` must exceed the text's length ({text_const} + 1 always does), else SNO_STATUS_BUFFER_TOO_SMALL; the length without the NUL goes to `written` (may be NULL). A {setting} its rules refuse has the rule in sno_last_error_message. Thread-safe."
+    );
+    let safety = format!(
+        "`{setting}` NULL or NUL-terminated; `out` NULL or valid for `out_len` writes; `written` NULL or writable."
+    );
+    let source = param.source;
+    function(
+        out,
+        &format!(
+            "Writes the text of a new {display}, of `{setting}` (NUL-terminated): {}; and a {} from the process-wide {} generator (as sno_{}_new), {written}",
+            c_prose(param.doc),
+            source.display_name(),
+            source.display_name(),
+            source.name(),
+        ),
+        Some(&safety),
+        &format!(
+            "sno_{name}_new(\n    {setting}: *const c_char,\n    out: *mut c_char,\n    out_len: usize,\n    written: *mut usize,\n) -> sno_status"
+        ),
+        &format!(
+            "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::with_param(sno_core::Format::{variant}, {setting}, None, out, out_len, written) }}"
+        ),
+    );
+    let binary = param.binary;
+    function(
+        out,
+        &format!(
+            "Writes the text of the {display} of `{setting}` (NUL-terminated, as sno_{name}_new takes it) and the {binary} in `{binary}` (`{binary}_len` bytes: {}, else SNO_STATUS_INVALID_LENGTH; the binary form sno_parse_as gives), {written} With sno_parse_as and the {setting} field of sno_inspect, it round-trips a {display}.",
+            f.binary_len()
+        ),
+        Some(&format!(
+            "`{setting}` NULL or NUL-terminated; `{binary}` valid for `{binary}_len` reads (NULL only with length 0); `out` NULL or valid for `out_len` writes; `written` NULL or writable."
+        )),
+        &format!(
+            "sno_{name}_from_{binary}(\n    {setting}: *const c_char,\n    {binary}: *const u8,\n    {binary}_len: usize,\n    out: *mut c_char,\n    out_len: usize,\n    written: *mut usize,\n) -> sno_status"
+        ),
+        &format!(
+            "let {binary} = Some(({binary}, {binary}_len));\n// SAFETY: forwarded contract.\nunsafe {{ crate::formats::with_param(sno_core::Format::{variant}, {setting}, {binary}, out, out_len, written) }}"
+        ),
+    );
+}
+
 /// The `sno_format` enum and the table the generic API reads it with.
 fn format_enum(out: &mut String, specs: &[Spec]) {
     out.push_str("// The generic API's formats (any.rs)\n\n");
@@ -662,7 +738,7 @@ fn generate() -> String {
         .map(Format::name)
         .collect();
     let header = format!(
-        "GENERATED by `tests/surfaces` (src/c) from the core's format table (`sno_core::for_each_format!`, the formats' extras); do not edit. Regenerate with `SNO_BLESS=1 cargo test -p sno-surfaces`.\n\nThe common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name `timestamp_ms`), `compare`, the generator handle) over the generic helpers of `formats.rs`, and the `sno_format` enum of the generic API (`any.rs`). Formats reached through the generic API and their extras alone: {}.",
+        "GENERATED by `tests/surfaces` (src/c) from the core's format table (`sno_core::for_each_format!`, the formats' extras); do not edit. Regenerate with `SNO_BLESS=1 cargo test -p sno-surfaces`.\n\nThe common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name `timestamp_ms`), `compare`, the generator handle) over the generic helpers of `formats.rs`, the functions of the formats with a param outside their binary form (no fixed C value type: the generic API, `new` and `from_<binary>`, which write the text), and the `sno_format` enum of the generic API (`any.rs`). Formats with a param: {}.",
         if generic_only.is_empty() {
             "none".to_string()
         } else {
@@ -686,6 +762,9 @@ fn generate() -> String {
     out.push_str("use crate::status::sno_status;\n\n");
     for spec in &specs {
         format_surface(&mut out, spec);
+    }
+    for f in Format::ALL {
+        param_surface(&mut out, f);
     }
     format_enum(&mut out, &specs);
     out
