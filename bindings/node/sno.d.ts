@@ -342,7 +342,7 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   static fromBigInt(value: bigint): TypeId
   /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB`. */
   static readonly columnType: 'uuid'
-  /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes of any version. */
+  /** The TypeID of `prefix` and a binary form (`uuid`): a `Uuid7`, a UUIDv7's text, or 16 bytes (any the format takes). */
   static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
   /** From the prefix and a UUIDv7's fields (version and variant are set). */
   static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
@@ -696,11 +696,10 @@ export interface UlidFlakeOptions extends WaitOptions {
 /** Ulid-Flake: the process-wide generator's `new`, `newString`, `newStrings`, `newMany`, and `Generator`. */
 export declare const ulidflake: FormatNamespace<UlidFlake, UlidFlakeOptions> & { UlidFlake: typeof UlidFlake }
 
-/** TypeIDs: generated with a prefix of your own. */
+/** TypeID: new values of a `prefix` and a UUIDv7 from its process-wide generator. */
 export declare const typeid: {
   TypeId: typeof TypeId
-  /** A new TypeID: `prefix` (a RangeError ERR_SNO_INVALID_PREFIX if the spec refuses it) and a
-   * UUIDv7 from the process-wide generator. */
+  /** A new TypeID of `prefix` (the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (ERR_SNO_INVALID_PREFIX): a RangeError where refused) and a UUIDv7. */
   new: (prefix: string) => TypeId
   /** A new TypeID's text. */
   newString(prefix: string): string

@@ -313,11 +313,31 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             &format!("static readonly columnType: '{}'", column.name()),
         ),
     ];
-    if column == ColumnType::Uuid {
-        m.push(Member::new(
+    match f.param_facts() {
+        // A format with a param (a text part outside the binary form): the value of the param
+        // and a binary form (`formats.js`: `from<Binary>`).
+        Some(p) => {
+            let (param, binary, source) = (camel_case(p.setting.name()), camel_case(p.binary), p.source);
+            m.push(Member::new(
+                &format!(
+                    "The {} of `{param}` and a binary form (`{binary}`): a `{}`, a {}'s text, or {} bytes (any the format takes).",
+                    f.display_name(),
+                    source.node_class(),
+                    source.display_name(),
+                    f.binary_len()
+                ),
+                &format!(
+                    "static {}({param}: string, {binary}: {} | string | Uint8Array): {c}",
+                    camel_case(&format!("from_{}", p.binary)),
+                    source.node_class()
+                ),
+            ));
+        }
+        None if column == ColumnType::Uuid => m.push(Member::new(
             "Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value).",
             &format!("static fromUuid(uuid: string): {c}"),
-        ));
+        )),
+        None => {}
     }
     m.push(Member::new(
         "From the fields.",
@@ -744,12 +764,46 @@ fn namespace_declaration(d: &FormatDesc, options: Option<&str>) -> Vec<String> {
             format!("  Generator: new (options{opt}: {arg}) => FormatGenerator<{c}>"),
             "}".into(),
         ]
+    } else if let Some(p) = f.param_facts() {
+        let param = camel_case(p.setting.name());
+        vec![
+            format!(
+                "/** {display}: new values of a `{param}` and a {} from its process-wide generator. */",
+                p.source.display_name()
+            ),
+            format!("export declare const {n}: {{"),
+            format!("  {c}: typeof {c}"),
+            format!(
+                "  /** A new {display} of `{param}` ({}: a RangeError where refused) and a {}. */",
+                js_prose(p.doc),
+                p.source.display_name()
+            ),
+            format!("  new: ({param}: string) => {c}"),
+            format!("  /** A new {display}'s text. */"),
+            format!("  newString({param}: string): string"),
+            "}".into(),
+        ]
     } else {
         vec![
             format!("/** {display}: its class. */"),
             format!("export declare const {n}: {{ {c}: typeof {c} }}"),
         ]
     }
+}
+
+/// The core's prose with each error code in backquotes (`` `invalid_prefix` ``) written as its
+/// JavaScript code (`ERR_SNO_INVALID_PREFIX`).
+fn js_prose(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        match sno_core::ErrorKind::ALL.iter().find(|k| k.code() == part) {
+            Some(kind) if i % 2 == 1 => out.push_str(kind.js_code()),
+            _ if i % 2 == 1 => out.push_str(&format!("`{part}`")),
+            _ => out.push_str(part),
+        }
+    }
+    assert!(!out.contains("*/"), "the prose would end the doc comment");
+    out
 }
 
 /// `sno.d.ts` from its template and the formats.
