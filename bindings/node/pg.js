@@ -52,7 +52,7 @@ function columnParser(Cls, options, where, base) {
   switch (Cls.FORMAT.postgresType) {
     case 'bytea': {
       const decode = BYTEA_BASE.get(base) ?? base
-      const parse = (text) => Cls.fromBytes(decode(text))
+      const parse = fromBinary ? (text) => fromBinary(decode(text)) : (text) => Cls.fromBytes(decode(text))
       BYTEA_BASE.set(parse, decode)
       return parse
     }

@@ -123,7 +123,7 @@ param_constructors!(
     from_uuid,
     uuid,
     "A new TypeID: `prefix` (the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`); else a `DecodeError`) and a UUIDv7 from the process-wide generator.",
-    "The TypeID of `prefix` and a uuid: `sno.ULID`, `sno.UUID7` (the same bits), a UUIDv7's text, or the binary form (a `uuid.UUID` or its 16 bytes)."
+    "The TypeID of `prefix` and a binary form (`uuid`): `sno.ULID`, `sno.UUID7` (the same bits), a UUIDv7's text, or the binary form (a `uuid.UUID` or its 16 bytes)."
 );
 
 monotonic!(

@@ -678,10 +678,50 @@ fn stub(rows: &[Row]) -> Surface {
                 "to_uuid",
                 "    def to_uuid(self) -> _UUID: ...\n".to_owned(),
             ));
-            members.push((
+        }
+        let from_name;
+        match f.param_facts() {
+            // `param_constructors!`: `new(<param>)`, the binary form and `from_<binary>`.
+            Some(p) => {
+                let (param, binary) = (p.setting.name(), p.binary);
+                from_name = format!("from_{binary}");
+                let binary_ty = if f.column_type() == sno_core::ColumnType::Uuid {
+                    "_UUID"
+                } else {
+                    "builtins.bytes"
+                };
+                let mut takes: Vec<&str> = vec![binary_ty];
+                if binary_ty != "builtins.bytes" {
+                    takes.push("builtins.bytes");
+                }
+                takes.extend(
+                    Format::ALL
+                        .into_iter()
+                        .filter(|o| f.same_bits(*o))
+                        .map(Format::python_class),
+                );
+                takes.push("str");
+                members.push((
+                    "new",
+                    format!("    @staticmethod\n    def new({param}: str) -> {class}: ...\n"),
+                ));
+                members.push((
+                    p.binary,
+                    format!("    @property\n    def {binary}(self) -> {binary_ty}: ...\n"),
+                ));
+                members.push((
+                    from_name.as_str(),
+                    format!(
+                        "    @staticmethod\n    def from_{binary}({param}: str, {binary}: {}) -> {class}: ...\n",
+                        takes.join(" | ")
+                    ),
+                ));
+            }
+            None if f.column_type() == sno_core::ColumnType::Uuid => members.push((
                 "from_uuid",
                 format!("    @staticmethod\n    def from_uuid(uuid: _UUID) -> {class}: ...\n"),
-            ));
+            )),
+            None => {}
         }
         stub_class(
             &mut out,
@@ -782,19 +822,38 @@ fn sqlalchemy(rows: &[Row]) -> Surface {
         .collect();
     let mut names: Vec<String> = vec!["IDTypeBase".to_owned()];
     names.extend(own.values().map(|n| (*n).to_owned()));
+    let mut imports = names.clone();
+    if rows.iter().any(|r| r.format.param().is_some()) {
+        imports.insert(1, "ParamIDTypeBase".to_owned());
+    }
     let mut out = String::from(PY_HEADER);
     let _ = write!(
         out,
         "import sno\nfrom sno import _sqlalchemy\nfrom sno._sqlalchemy import {}\n\n\
          __doc__ = _sqlalchemy.__doc__\n",
-        names.join(", ")
+        imports.join(", ")
     );
     for row in rows.iter().filter(|r| !own.contains_key(r.class())) {
         let class = row.class();
-        let _ = write!(
-            out,
-            "\n\nclass {class}Type(IDTypeBase[sno.{class}], id_class=sno.{class}):\n    pass\n"
-        );
+        match row.format.param_facts() {
+            // The column's param given to the type (`ParamIDTypeBase`), by its own name.
+            Some(p) => {
+                let (param, binary) = (p.setting.name(), p.binary);
+                let column = row.format.column_type();
+                let _ = write!(
+                    out,
+                    "\n\nclass {class}Type(\n    ParamIDTypeBase[sno.{class}], id_class=sno.{class}, param=\"{param}\", from_binary=\"from_{binary}\"\n):\n    \"\"\"``sno.{class}`` with the column's ``{param}`` (not stored), in a ``{}`` column (SQLite:\n    ``{}``); a value of another {param} is refused.\"\"\"\n\n    def __init__(self, {param}: str) -> None:\n        super().__init__({param})\n",
+                    column.postgres(),
+                    column.sqlite()
+                );
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "\n\nclass {class}Type(IDTypeBase[sno.{class}], id_class=sno.{class}):\n    pass\n"
+                );
+            }
+        }
         names.push(format!("{class}Type"));
     }
     for row in rows {
@@ -966,16 +1025,19 @@ fn generated_rs(rows: &[Row]) -> Surface {
                     .filter(|o| f.same_bits(*o))
                     .map(|o| format!("`sno.{}`", o.python_class()))
                     .collect();
+                let same = match same.as_slice() {
+                    [] => String::new(),
+                    same => format!("{} (the same bits), ", same.join(", ")),
+                };
+                let bytes = if f.column_type() == sno_core::ColumnType::Uuid {
+                    "a `uuid.UUID` or its 16 bytes"
+                } else {
+                    "`bytes`"
+                };
                 let from_doc = format!(
-                    "The {} of `{param}` and a {binary}: {} (the same bits), a {}'s text, or the binary form ({}).",
+                    "The {} of `{param}` and a binary form (`{binary}`): {same}a {}'s text, or the binary form ({bytes}).",
                     f.display_name(),
-                    same.join(", "),
                     source.display_name(),
-                    if f.column_type() == sno_core::ColumnType::Uuid {
-                        "a `uuid.UUID` or its 16 bytes"
-                    } else {
-                        "`bytes`"
-                    }
                 );
                 let _ = write!(
                     out,

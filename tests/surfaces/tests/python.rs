@@ -55,7 +55,7 @@ fn python_surfaces_cover_every_format() {
             formats.contains(&format!("    {class},\n")),
             "{class} in _formats.py"
         );
-        let column = format!("(IDTypeBase[sno.{class}], id_class=sno.{class})");
+        let column = format!("IDTypeBase[sno.{class}], id_class=sno.{class}");
         assert!(
             sqlalchemy.contains(&column) || hand_written.contains(&column),
             "no SQLAlchemy column type of {class}"

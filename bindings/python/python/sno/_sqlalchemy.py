@@ -2,9 +2,9 @@
 ``<Class>Type`` for ``sno.<Class>``, ``SnoIDType`` for ``sno.ID``:
 
 >>> from sqlalchemy import Column, MetaData, Table
->>> from sno.sqlalchemy import TypeIDType, ULIDType
->>> users = Table("users", MetaData(), Column("id", TypeIDType("user"), primary_key=True),
-...               Column("session", ULIDType()))
+>>> from sno.sqlalchemy import SCRU128Type, ULIDType
+>>> users = Table("users", MetaData(), Column("id", ULIDType(), primary_key=True),
+...               Column("session", SCRU128Type()))
 
 Each type stores its class in the column the core recommends (``cls.COLUMN_TYPE``, from
 ``Format::column_type()``), chosen per dialect: PostgreSQL ``uuid`` / ``bytea`` / ``bigint``;
@@ -16,14 +16,15 @@ Parameters take a value of the class or its canonical text (decoded strictly, so
 ``table.c.id == "01ARZ3NDEKTSV4RRFFQ69G5FAV"`` works); ``None`` is ``NULL``. Anything else is a
 ``TypeError``, bad text a ``sno.DecodeError`` (SQLAlchemy wraps both in ``StatementError``).
 Rows come back as values of the class; a stored value of the wrong length or one the format
-refuses raises ``sno.DecodeError``. A TypeID column stores the UUID alone: its type takes the
-prefix (``TypeIDType("user")``), refuses TypeIDs of another prefix, and gives it back when
-reading.
+refuses raises ``sno.DecodeError``. A class with a param (a text part outside the binary
+form, such as a prefix) stores its binary form alone: its type takes the column's param
+(``<Class>Type("user")``), refuses values of another one, and gives it back when reading.
 """
 
-# The base class, and the types of the formats that take more than their class (sno's
-# null_as_zero, TypeID's prefix). sno/sqlalchemy.py, the module to import, re-exports them and adds
-# the type of every other format: it is written by tests/surfaces from the core's format table.
+# The base classes (`ParamIDTypeBase` for a class with a param) and the types of the formats that
+# take more than their class (sno's null_as_zero). sno/sqlalchemy.py, the module to import,
+# re-exports them and adds the type of every other format: it is written by tests/surfaces from
+# the core's format table.
 
 from __future__ import annotations
 
@@ -161,29 +162,42 @@ class SnoIDType(IDTypeBase[sno.ID], id_class=sno.ID):
         return super().process_result_value(value, dialect)
 
 
-class TypeIDType(IDTypeBase[sno.TypeID], id_class=sno.TypeID):
-    """``sno.TypeID`` with the column's ``prefix`` (``""`` for none), in a ``uuid`` column
-    (SQLite: 16-byte ``BLOB``). The prefix is not stored; a TypeID of another prefix is
-    refused."""
+class ParamIDTypeBase(IDTypeBase[T]):
+    """The column type of an ID class with a param (``param``: a text part outside the binary
+    form, such as a prefix; ``from_binary``: the class's constructor from the param and the
+    binary form): the column's param is given to the type (it is not stored), values of another
+    param are refused, and values read back get it."""
 
-    def __init__(self, prefix: str) -> None:
-        if not isinstance(prefix, str):
-            raise TypeError(f"TypeIDType(prefix): a str, not {type(prefix).__name__}")
-        sno.TypeID.from_uuid(prefix, uuid.UUID(int=0))  # a bad prefix: DecodeError
+    _param_name: ClassVar[str]
+    _from_binary_name: ClassVar[str]
+
+    def __init_subclass__(cls, param: str = "", from_binary: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if param:
+            cls._param_name, cls._from_binary_name = param, from_binary
+
+    def __init__(self, param: str) -> None:
+        if not isinstance(param, str):
+            raise TypeError(f"{type(self).__name__}({self._param_name}): a str, not {type(param).__name__}")
+        self._from_param(param, bytes(self.id_class.BINARY_LEN))  # a bad param: DecodeError
         super().__init__()
-        self.prefix = prefix
+        self.param = param
+        setattr(self, self._param_name, param)  # the param's own name too (`.prefix`)
+
+    def _from_param(self, param: str, data: bytes) -> Any:
+        return getattr(self.id_class, self._from_binary_name)(param, data)
 
     def _check(self, value: Any) -> Any:
         value = super()._check(value)
-        if value.prefix != self.prefix:
+        if getattr(value, self._param_name) != self.param:
             raise ValueError(
-                f"TypeIDType({self.prefix!r}) takes TypeIDs with the prefix {self.prefix!r}, "
-                f"not {value.prefix!r} ({value})"
+                f"{type(self).__name__}({self.param!r}) takes {self.id_class.__name__}s with the "
+                f"{self._param_name} {self.param!r}, not {getattr(value, self._param_name)!r} ({value})"
             )
         return value
 
     def _from_binary(self, data: bytes) -> Any:
-        return sno.TypeID.from_uuid(self.prefix, data)
+        return self._from_param(self.param, data)
 
     def __repr__(self) -> str:
-        return f"TypeIDType({self.prefix!r})"
+        return f"{type(self).__name__}({self.param!r})"
