@@ -220,7 +220,7 @@ export declare function fmtCanonicalLenient(format: number, text: string): strin
 
 /**
  * -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
- * value order: Nanoflakes' unpadded base36, TypeIDs' prefixes).
+ * value order: Nanoflakes' unpadded base36, prefixes outside the binary form).
  */
 export declare function fmtCompare(format: number, a: string, b: string): -1 | 0 | 1
 

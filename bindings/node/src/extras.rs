@@ -116,12 +116,11 @@ pub fn fmt_new_with_param<'e>(
 ) -> Result<JsString<'e>, String> {
     (|| {
         let (format, param) = param_arg(env, format, &param, &method)?;
-        let id = AnyId::try_new_with_param(format, &param).ok_or_else(|| no_param(format))?;
-        js_text(
+        param_text(
             env,
-            id.map_err(|e| fail_of(format, &param, e))?
-                .text()
-                .as_bytes(),
+            format,
+            &param,
+            AnyId::try_new_with_param(format, &param),
         )
     })()
     .or_throw(env)
@@ -154,13 +153,7 @@ pub fn fmt_with_param<'e>(
         } else {
             AnyId::with_param(format, &param, &bytes_arg(env, &binary, &what)?)
         };
-        let id = id.ok_or_else(|| no_param(format))?;
-        js_text(
-            env,
-            id.map_err(|e| fail_of(format, &param, e))?
-                .text()
-                .as_bytes(),
-        )
+        param_text(env, format, &param, id)
     })()
     .or_throw(env)
 }
@@ -173,13 +166,21 @@ fn param_arg(env: &Env, format: u32, param: &Unknown, method: &str) -> R<(Format
     Ok((format, param))
 }
 
-/// A core error of a value made with `param`: an argument's (a `RangeError`) when it is the
-/// param's refusal.
-fn fail_of(format: Format, param: &str, e: SnoError) -> Fail {
-    match format.check_param(param) {
-        Some(Err(refusal)) if refusal == e => Fail::Argument(e),
-        _ => Fail::Core(e),
-    }
+/// The text of a value of `format` made with `param` (`None`: the format has no param); a
+/// core error is an argument's (a `RangeError`) when it is the param's refusal.
+fn param_text<'e>(
+    env: &'e Env,
+    format: Format,
+    param: &str,
+    made: Option<std::result::Result<AnyId, SnoError>>,
+) -> R<JsString<'e>> {
+    let id =
+        made.ok_or_else(|| no_param(format))?
+            .map_err(|e| match format.check_param(param) {
+                Some(Err(refusal)) if refusal == e => Fail::Argument(e),
+                _ => Fail::Core(e),
+            })?;
+    js_text(env, id.text().as_bytes())
 }
 
 /// The error of a format without a param where one was needed.
