@@ -342,9 +342,10 @@ function getters(Cls, table) {
   for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
 }
 
-/** A new TypeID's text with `prefix` and a UUIDv7 of the process-wide generator. */
-function typeidNewString(prefix) {
-  return out(x, e.sno_typeid_new(put(x, text(prefix, 'TypeId.generate(prefix): prefix'))))
+/** A new TypeID's text with `prefix` and a UUIDv7 of the process-wide generator (`method`: the
+ * call, in errors, as the native package names it). */
+function typeidNewString(prefix, method = 'typeid.newString') {
+  return out(x, e.sno_typeid_new(put(x, text(prefix, `${method}(prefix): prefix`))))
 }
 
 /**
@@ -386,7 +387,7 @@ const EXTRAS = {
     /** @deprecated use `typeid.new(prefix)`: a new TypeID with `prefix` and a UUIDv7 from the
      * process-wide generator. */
     Cls.generate = function generate(prefix) {
-      return Cls[MAKE](typeidNewString(prefix))
+      return Cls[MAKE](typeidNewString(prefix, 'TypeId.generate'))
     }
     /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
     Cls.fromUuid = function fromUuid(prefix, uuid) {
@@ -406,7 +407,7 @@ const EXTRAS = {
         return op(TYPEID_SUFFIX, 0, this.toString())
       },
     })
-    return { new: Cls.generate, newString: typeidNewString }
+    return { new: (prefix) => Cls[MAKE](typeidNewString(prefix, 'typeid.new')), newString: (prefix) => typeidNewString(prefix) }
   },
   Nanoflake(Cls) {
     getters(Cls, {
