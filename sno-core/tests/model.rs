@@ -488,6 +488,72 @@ fn process_wide_generators_are_what_the_table_says() {
     }
 }
 
+/// A format's param (`Extras::param`), as the bindings' generators read it: its setting names a
+/// text field and a setting of the format; its source format has a process-wide generator whose
+/// values are binary forms of the format (the same length; a new value is the source's bits with
+/// the param); its longest length is refused one character further; `check_param` and `with`
+/// agree; the formats without one answer `None` everywhere.
+#[test]
+#[cfg(feature = "std")]
+fn params_are_what_the_bindings_read() {
+    for format in Format::ALL {
+        let Some(p) = format.param_facts() else {
+            assert!(format.param().is_none() && format.check_param("").is_none());
+            assert!(AnyId::try_new_with_param(format, "").is_none());
+            assert!(AnyId::with_param(format, "", &[0; 16]).is_none());
+            continue;
+        };
+        assert_eq!(format.param(), Some(p.setting), "{format}");
+        assert!(
+            format.settings().contains(&p.setting),
+            "{format}: {:?}",
+            p.setting
+        );
+        let field = format.fields().iter().find(|f| f.name == p.setting.name());
+        assert!(
+            field.is_some(),
+            "{format}: no text field {}",
+            p.setting.name()
+        );
+        assert!(!p.binary.is_empty() && !p.doc.is_empty(), "{format}");
+        assert_eq!(
+            p.source.binary_len(),
+            format.binary_len(),
+            "{format}: its source's bits"
+        );
+        assert!(
+            p.source.has_process_generator(),
+            "{format}: {} has no generator",
+            p.source
+        );
+        let longest = "a".repeat(p.max_len);
+        assert!(
+            matches!(format.check_param(&longest), Some(Ok(()))),
+            "{format}"
+        );
+        let longer = "a".repeat(p.max_len + 1);
+        let refusal = format
+            .check_param(&longer)
+            .expect("a param")
+            .expect_err("too long");
+        assert_eq!(
+            AnyId::try_new_with_param(format, &longer).expect("a param"),
+            Err(refusal),
+            "{format}: a new value checks the param first"
+        );
+        let id = AnyId::try_new_with_param(format, &longest)
+            .expect("a param")
+            .expect("a new value");
+        assert_eq!((id.format(), id.param()), (format, longest.as_str()));
+        let again = AnyId::with_param(format, &longest, id.as_slice()).expect("a param");
+        assert_eq!(
+            again,
+            Ok(id),
+            "{format}: the param and the binary form are the value"
+        );
+    }
+}
+
 /// `AnyId::from_fields` by name: every value is made again from its own fields (the inputs are
 /// fields of `fields()`, by the same names); a field of the wrong kind, one bit above its
 /// width, or the binding's own error, each comes back as such.
