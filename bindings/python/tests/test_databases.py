@@ -18,6 +18,7 @@ from sqlalchemy.schema import CreateTable
 
 import sno
 import sno.psycopg
+from sno._formats import _PARAMS
 import sno.sqlalchemy as snosa
 from _ids import PREFIX, generator, in_order
 
@@ -51,10 +52,8 @@ def shuffled(ids, seed):
 
 
 def register_kwargs(cls):
-    kwargs = {LOADER_ARG[cls.POSTGRES_TYPE]: cls}
-    if cls is sno.TypeID:
-        kwargs["typeid_prefix"] = PREFIX
-    return kwargs
+    # A class with a param (a prefix the column does not store) goes as a pair with the column's.
+    return {LOADER_ARG[cls.POSTGRES_TYPE]: (cls, PREFIX) if cls in _PARAMS else cls}
 
 
 @pytest.fixture(scope="module")
@@ -163,9 +162,27 @@ def test_psycopg_write_errors(pg):
             sno.psycopg.register(conn, uuid=str)
         with pytest.raises(ValueError, match="typeid_prefix"):
             sno.psycopg.register(conn, uuid=sno.TypeID)
+        with pytest.raises(ValueError, match="needs the column's prefix"):
+            sno.psycopg.register(conn, uuid=(sno.TypeID, None))
         with pytest.raises(sno.DecodeError) as e:
             sno.psycopg.register(conn, uuid=sno.TypeID, typeid_prefix="Bad")
         assert e.value.code == "invalid_prefix"
+        with pytest.raises(sno.DecodeError, match="prefix"):
+            sno.psycopg.register(conn, uuid=(sno.TypeID, "Bad"))
+        with pytest.raises(TypeError, match="takes no param"):
+            sno.psycopg.register(conn, uuid=(sno.ULID, "x"))
+        with pytest.raises(ValueError, match="stored as uuid, not bytea"):
+            sno.psycopg.register(conn, bytea=(sno.TypeID, "x"))
+
+
+def test_psycopg_a_param_as_a_pair_or_typeid_prefix(pg):
+    t = sno.typeid.new(PREFIX)
+    for kwargs in ({"uuid": (sno.TypeID, PREFIX)}, {"uuid": sno.TypeID, "typeid_prefix": PREFIX}):
+        with psycopg.connect(pg.url) as conn:
+            sno.psycopg.register(conn, **kwargs)
+            for binary in (False, True):
+                got = conn.cursor(binary=binary).execute("SELECT %s::uuid", [t]).fetchone()[0]
+                assert (got, got.prefix) == (t, PREFIX), kwargs
 
 
 # --- SQLAlchemy: PostgreSQL and SQLite ------------------------------------------------------

@@ -410,6 +410,22 @@ fn formats_module(rows: &[Row]) -> Surface {
     }
     out.push_str(")\n\n");
     out.push_str(&py_list("__all__", &format_exports(rows)));
+    out.push_str(
+        "\n# The classes with a param (a text part outside the binary form): its name and the\n\
+         # constructor from it and a binary form, as sno.psycopg reads them.\n_PARAMS = {\n",
+    );
+    for row in rows {
+        if let Some(p) = row.format.param_facts() {
+            let _ = writeln!(
+                out,
+                "    {}: (\"{}\", \"from_{}\"),",
+                row.class(),
+                p.setting.name(),
+                p.binary
+            );
+        }
+    }
+    out.push_str("}\n");
     Surface {
         path: format!("{PACKAGE}/_formats.py"),
         text: out,

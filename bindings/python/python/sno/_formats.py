@@ -42,3 +42,9 @@ __all__ = [
     "typeid",
     "ksuid",
 ]
+
+# The classes with a param (a text part outside the binary form): its name and the
+# constructor from it and a binary form, as sno.psycopg reads them.
+_PARAMS = {
+    TypeID: ("prefix", "from_uuid"),
+}

@@ -13,8 +13,10 @@ connection, cursor or ``psycopg.adapters`` (any ``AdaptContext``):
   as docs/databases.md lists them; a TypeID is sent as its UUID, without the prefix); text and
   binary both;
 - **loaders**, only where asked, so that columns of a PostgreSQL type come back as libsno
-  objects: ``uuid=`` a class stored as ``uuid`` (``sno.TypeID`` with ``typeid_prefix``),
-  ``bytea=`` one stored as ``bytea``, ``int8=`` one stored as ``bigint``. They apply to every
+  objects: ``uuid=`` a class stored as ``uuid``, ``bytea=`` one stored as ``bytea``, ``int8=``
+  one stored as ``bigint``; a class with a param (a text part outside the binary form, which
+  the column does not store: ``sno.TypeID``'s prefix) with the column's, as a pair:
+  ``uuid=(sno.TypeID, "user")`` (``typeid_prefix="user"`` with ``uuid=sno.TypeID`` is the same). They apply to every
   column of that type read through the context. A value the class refuses (a ``bytea`` of the
   wrong length, a UUID that is not version 7 for ``sno.UUID7``, a negative ``bigint``) raises
   ``sno.DecodeError``.
@@ -22,6 +24,7 @@ connection, cursor or ``psycopg.adapters`` (any ``AdaptContext``):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +34,7 @@ from psycopg.pq import Format
 from psycopg.types.string import ByteaLoader, BytesDumper
 
 import sno
+from sno._formats import _PARAMS
 from sno._sno import ID_CLASSES
 
 __all__ = ["register"]
@@ -157,28 +161,33 @@ def register(
 ) -> None:
     """Registers the dumpers of every ID class on ``context`` (a connection, a cursor or
     ``psycopg.adapters``) and the loaders asked for: ``uuid`` columns as ``uuid`` (a class
-    stored as ``uuid``; ``sno.TypeID`` needs ``typeid_prefix``), ``bytea`` columns as
-    ``bytea``, ``bigint`` columns as ``int8``. ``None`` leaves psycopg's own loader."""
+    stored as ``uuid``), ``bytea`` columns as ``bytea``, ``bigint`` columns as ``int8``; a class
+    with a param as a pair with the column's (``uuid=(sno.TypeID, "user")``, or
+    ``typeid_prefix``). ``None`` leaves psycopg's own loader."""
     adapters = context.adapters
-    if typeid_prefix is not None and uuid is not sno.TypeID:
-        raise ValueError("typeid_prefix is for uuid=sno.TypeID")
+    if typeid_prefix is not None:
+        if uuid is not sno.TypeID:
+            raise ValueError("typeid_prefix is for uuid=sno.TypeID")
+        uuid = (uuid, typeid_prefix)
     loaders: list[tuple[str, type[_SnoLoader]]] = []
-    for arg, cls, column in (("uuid", uuid, "uuid"), ("bytea", bytea, "bytea"), ("int8", int8, "bigint")):
-        if cls is None:
+    for arg, value, column in (("uuid", uuid, "uuid"), ("bytea", bytea, "bytea"), ("int8", int8, "bigint")):
+        if value is None:
             continue
+        cls, param = value if isinstance(value, tuple) and len(value) == 2 else (value, None)
         cls = _loader_class(arg, cls, column)
-        make: Callable[[bytes], Any]
-        if cls is sno.TypeID:
-            if typeid_prefix is None:
-                raise ValueError('register(uuid=sno.TypeID) needs typeid_prefix ("" for none)')
-            prefix = typeid_prefix
-            sno.TypeID.from_uuid(prefix, bytes(16))  # a bad prefix: DecodeError, here
-
-            def make(data: bytes, prefix: str = prefix) -> Any:
-                return sno.TypeID.from_uuid(prefix, data)
-
-        else:
-            make = cls.from_bytes
+        make: Callable[[bytes], Any] = cls.from_bytes
+        if cls in _PARAMS:
+            param_name, from_binary = _PARAMS[cls]
+            if not isinstance(param, str):
+                hint = " or typeid_prefix" if cls is sno.TypeID else ""
+                raise ValueError(
+                    f"register({arg}=sno.{cls.__name__}) needs the column's {param_name}: "
+                    f'{arg}=(sno.{cls.__name__}, "…"){hint} ("" for none)'
+                )
+            make = functools.partial(getattr(cls, from_binary), param)
+            make(bytes(cls.BINARY_LEN))  # a bad param: DecodeError, here
+        elif param is not None or value is not cls:
+            raise TypeError(f"register({arg}=...): sno.{cls.__name__} takes no param, not {value!r}")
         for base in _LOADERS[column]:
             name = f"{cls.__name__}{base.__name__[1:]}"
             loaders.append((column, type(name, (base,), {"make": staticmethod(make)})))
