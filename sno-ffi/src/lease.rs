@@ -155,6 +155,24 @@ pub unsafe extern "C" fn sno_lease_acquire(
     })
 }
 
+/// Writes what `read` gives of the lease behind `lease` to `out`.
+///
+/// # Safety
+/// `lease` must be NULL or live; `out` NULL or writable.
+#[cfg(feature = "lease")]
+unsafe fn read_lease<T>(
+    lease: *const sno_lease,
+    out: *mut T,
+    read: impl FnOnce(&Lease) -> T,
+) -> sno_status {
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let lease = unsafe { try_ref(lease) }?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_out(out, read(&lease.inner)) }
+    })
+}
+
 /// The partition currently leased. It changes only if the lease is lost (it expired while the
 /// store was unreachable and another holder took the partition): the renewal thread then
 /// leases a new one, and the generator follows. Thread-safe.
@@ -164,12 +182,8 @@ pub unsafe extern "C" fn sno_lease_acquire(
 #[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_partition(lease: *const sno_lease, out: *mut u16) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.partition()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, Lease::partition) }
 }
 
 /// The fencing token of the current grant: larger than every token granted before it in the
@@ -180,12 +194,8 @@ pub unsafe extern "C" fn sno_lease_partition(lease: *const sno_lease, out: *mut 
 #[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_token(lease: *const sno_lease, out: *mut u64) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.token()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, Lease::token) }
 }
 
 /// When the store lets the current grant lapse unless it is renewed (Unix ms, the store's
@@ -199,12 +209,8 @@ pub unsafe extern "C" fn sno_lease_expires_unix_ms(
     lease: *const sno_lease,
     out: *mut i64,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.expires_unix_ms()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, Lease::expires_unix_ms) }
 }
 
 /// How many renewals the store granted so far (a new partition after a lost lease counts as
@@ -216,12 +222,8 @@ pub unsafe extern "C" fn sno_lease_expires_unix_ms(
 #[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_renewals(lease: *const sno_lease, out: *mut u64) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.renewals()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, Lease::renewals) }
 }
 
 /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
@@ -235,12 +237,8 @@ pub unsafe extern "C" fn sno_lease_renewal_failures(
     lease: *const sno_lease,
     out: *mut u64,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.renewal_failures()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, Lease::renewal_failures) }
 }
 
 /// Milliseconds until the current grant lapses unless it is renewed, by this machine's clock

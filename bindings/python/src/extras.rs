@@ -13,7 +13,6 @@ use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config};
 use sno_core::{Error, SystemClock};
 
-use crate::batch::next;
 use crate::formats::{Nanoflake as PyNanoflake, Ulid, UlidFlake as PyUlidFlake, Uuid7};
 use crate::generators::{global, new_list, process_value};
 use crate::{args, datetime_from_ms, raise_code, to_py};
@@ -99,43 +98,6 @@ impl PyNanoflakeGenerator {
             .map_err(|e| config_error(py, e))
     }
 
-    /// The next value: sequence 0 in a new millisecond, +1 within one. Waits for the next
-    /// millisecond when 4096 were made in this one, and up to 1 s for a clock that went back
-    /// (further: `ClockRegressionError`).
-    #[pyo3(name = "new")]
-    fn next_value(&self, py: Python<'_>) -> PyResult<PyNanoflake> {
-        next(py, &self.0).map(PyNanoflake)
-    }
-
-    /// Like `new`, but raises at once: `RandomnessExhaustedError` (4096 made this millisecond)
-    /// or `ClockRegressionError` (the clock went back).
-    fn try_new(&self, py: Python<'_>) -> PyResult<PyNanoflake> {
-        self.0.try_next().map(PyNanoflake).map_err(|e| to_py(py, e))
-    }
-
-    /// The next value for an explicit time in Unix milliseconds (the clock is not read), with
-    /// the rules of `try_new`.
-    fn new_at_unix_ms(
-        &self,
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
-    ) -> PyResult<PyNanoflake> {
-        self.0
-            .next_at_unix_ms(unix_ms)
-            .map(PyNanoflake)
-            .map_err(|e| to_py(py, e))
-    }
-
-    /// The old name of `new_at_unix_ms` (a `DeprecationWarning`).
-    fn new_at(
-        &self,
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
-    ) -> PyResult<PyNanoflake> {
-        crate::errors::deprecated(py, "new_at", "new_at_unix_ms")?;
-        self.new_at_unix_ms(py, unix_ms)
-    }
-
     /// Gives the generator another generator id (0 ..= 1023), keeping its epoch and its last
     /// timestamp and sequence (it never repeats its own values): in a `fork()` child an
     /// inherited generator raises `ForkedGeneratorError` until it has one of its own. The new
@@ -149,11 +111,16 @@ impl PyNanoflakeGenerator {
             .repartition(generator_id)
             .map_err(|e| config_error(py, e))
     }
-
-    fn __repr__(&self) -> &'static str {
-        "sno.NanoflakeGenerator()"
-    }
 }
+
+crate::generators::generator_methods!(
+    PyNanoflakeGenerator,
+    PyNanoflake,
+    "NanoflakeGenerator",
+    "The next value: sequence 0 in a new millisecond, +1 within one. Waits for the next millisecond when 4096 were made in this one, and up to 1 s for a clock that went back (further: `ClockRegressionError`).",
+    "Like `new`, but raises at once: `RandomnessExhaustedError` (4096 made this millisecond) or `ClockRegressionError` (the clock went back).",
+    "The next value for an explicit time in Unix milliseconds (the clock is not read), with the rules of `try_new`."
+);
 
 /// A thread-safe monotonic Ulid-Flake generator on the system clock.
 #[pyclass(frozen, module = "sno", name = "UlidFlakeGenerator")]
@@ -193,42 +160,6 @@ impl PyUlidFlakeGenerator {
             .map_err(|e| config_error(py, e))
     }
 
-    /// The next value, greater than every earlier one of this generator (a clock that went back
-    /// keeps the last timestamp); waits for the next millisecond when this one's randomness is
-    /// used up.
-    #[pyo3(name = "new")]
-    fn next_value(&self, py: Python<'_>) -> PyResult<PyUlidFlake> {
-        next(py, &self.0).map(PyUlidFlake)
-    }
-
-    /// Like `new`, but raises `RandomnessExhaustedError` at once (the spec's overflow error; a
-    /// retry may fit).
-    fn try_new(&self, py: Python<'_>) -> PyResult<PyUlidFlake> {
-        self.0.try_next().map(PyUlidFlake).map_err(|e| to_py(py, e))
-    }
-
-    /// The next value for an explicit time in Unix milliseconds (the clock is not read).
-    fn new_at_unix_ms(
-        &self,
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
-    ) -> PyResult<PyUlidFlake> {
-        self.0
-            .next_at_unix_ms(unix_ms)
-            .map(PyUlidFlake)
-            .map_err(|e| to_py(py, e))
-    }
-
-    /// The old name of `new_at_unix_ms` (a `DeprecationWarning`).
-    fn new_at(
-        &self,
-        py: Python<'_>,
-        #[pyo3(from_py_with = args::time_i64)] unix_ms: i64,
-    ) -> PyResult<PyUlidFlake> {
-        crate::errors::deprecated(py, "new_at", "new_at_unix_ms")?;
-        self.new_at_unix_ms(py, unix_ms)
-    }
-
     /// Gives the generator the scalable `sid` (0 ..= 31): in a `fork()` child a scalable
     /// generator inherited from the parent raises `ForkedGeneratorError` until it has a sid of
     /// its own (a stand-alone one reseeds by itself). A scalable generator keeps its last
@@ -241,11 +172,16 @@ impl PyUlidFlakeGenerator {
     ) -> PyResult<()> {
         self.0.repartition(sid).map_err(|e| config_error(py, e))
     }
-
-    fn __repr__(&self) -> &'static str {
-        "sno.UlidFlakeGenerator()"
-    }
 }
+
+crate::generators::generator_methods!(
+    PyUlidFlakeGenerator,
+    PyUlidFlake,
+    "UlidFlakeGenerator",
+    "The next value, greater than every earlier one of this generator (a clock that went back keeps the last timestamp); waits for the next millisecond when this one's randomness is used up.",
+    "Like `new`, but raises `RandomnessExhaustedError` at once (the spec's overflow error; a retry may fit).",
+    "The next value for an explicit time in Unix milliseconds (the clock is not read)."
+);
 
 /// A new stand-alone Ulid-Flake (default epoch) from the process-wide generator (reset after
 /// `os.fork()`).

@@ -64,21 +64,61 @@ macro_rules! monotonic {
                     clock.unwrap_or_default(),
                 )))
             }
+        }
 
-            /// The next value, greater than every earlier one of this generator.
+        $crate::generators::generator_methods!(
+            $gen,
+            $class,
+            $gen_name,
+            "The next value, greater than every earlier one of this generator.",
+            "Like `new`, but raises at once where `new` would wait (a millisecond's randomness used up: `RandomnessExhaustedError`).",
+            "The next value for an explicit time in Unix milliseconds (the clock is not read); outside the format's range a `TimeRangeError`."
+        );
+
+        /// A new value from the process-wide generator (reset after `os.fork()`); a system
+        /// clock outside the format's range is a `TimeRangeError`.
+        #[pyfunction]
+        fn $new(py: Python<'_>) -> PyResult<$class> {
+            $crate::generators::process_value(py).map($class)
+        }
+
+        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
+        /// text.
+        #[pyfunction]
+        #[pyo3(signature = (n, *, as_str = false))]
+        fn $new_many<'py>(
+            py: Python<'py>,
+            #[pyo3(from_py_with = $crate::args::count)] n: usize,
+            as_str: bool,
+        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+            $crate::generators::new_list(py, n, as_str, || $crate::generators::global(py), $class)
+        }
+    };
+}
+pub(crate) use monotonic;
+
+/// The methods every generator class has over its core generator (`.0`, a `Shared`): `new`
+/// (`$new_doc`), `try_new` (`$try_doc`), `new_at_unix_ms` (`$at_doc`), the deprecated `new_at`,
+/// and `repr()` (`sno.$gen_name()`).
+macro_rules! generator_methods {
+    ($gen:ident, $class:ident, $gen_name:literal, $new_doc:literal, $try_doc:literal, $at_doc:literal) => {
+        #[pymethods]
+        impl $gen {
+            #[doc = $new_doc]
             #[pyo3(name = "new")]
             fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
                 $crate::batch::next(py, &self.0).map($class)
             }
 
-            /// Like `new`, but raises at once where `new` would wait (a millisecond's
-            /// randomness used up: `RandomnessExhaustedError`).
+            #[doc = $try_doc]
             fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
-                self.0.try_next().map($class).map_err(|e| $crate::to_py(py, e))
+                self.0
+                    .try_next()
+                    .map($class)
+                    .map_err(|e| $crate::to_py(py, e))
             }
 
-            /// The next value for an explicit time in Unix milliseconds (the clock is not read);
-            /// outside the format's range a `TimeRangeError`.
+            #[doc = $at_doc]
             fn new_at_unix_ms(
                 &self,
                 py: Python<'_>,
@@ -104,28 +144,9 @@ macro_rules! monotonic {
                 concat!("sno.", $gen_name, "()")
             }
         }
-
-        /// A new value from the process-wide generator (reset after `os.fork()`); a system
-        /// clock outside the format's range is a `TimeRangeError`.
-        #[pyfunction]
-        fn $new(py: Python<'_>) -> PyResult<$class> {
-            $crate::generators::process_value(py).map($class)
-        }
-
-        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
-        /// text.
-        #[pyfunction]
-        #[pyo3(signature = (n, *, as_str = false))]
-        fn $new_many<'py>(
-            py: Python<'py>,
-            #[pyo3(from_py_with = $crate::args::count)] n: usize,
-            as_str: bool,
-        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-            $crate::generators::new_list(py, n, as_str, || $crate::generators::global(py), $class)
-        }
     };
 }
-pub(crate) use monotonic;
+pub(crate) use generator_methods;
 
 /// The next value of `T`'s process-wide generator, waiting (detached from the interpreter)
 /// where it must, as a Python exception.
