@@ -72,7 +72,7 @@ macro_rules! define_any {
             /// ```
             pub const fn param(self) -> Option<Setting> {
                 match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.param {
-                    Some(p) => Some(p.setting),
+                    Some(p) => Some(p.facts.setting),
                     None => None,
                 }),* }
             }
@@ -89,7 +89,7 @@ macro_rules! define_any {
             /// ```
             pub const fn param_facts(self) -> Option<crate::model::ParamFacts> {
                 match self { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.param {
-                    Some(p) => Some(p.facts()),
+                    Some(p) => Some(p.facts),
                     None => None,
                 }),* }
             }

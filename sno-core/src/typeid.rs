@@ -48,7 +48,7 @@ use crate::alphabet::Alphabet;
 use crate::bytes::{array_from_slice, at, at_mut, copy};
 use crate::error::Error;
 use crate::format::Setting;
-use crate::model::{Extras, Format, IdFormat, MAX_TEXT_LEN, Param, TextForm, put};
+use crate::model::{Extras, Format, IdFormat, MAX_TEXT_LEN, Param, ParamFacts, TextForm, put};
 use crate::radix;
 use crate::uuid7::Uuid7;
 
@@ -294,15 +294,17 @@ impl IdFormat for TypeId {
         )],
         same_bits: &[Format::Ulid, Format::Uuid7],
         param: Some(Param {
-            setting: Setting::Prefix,
-            doc: crate::describe::described(
-                "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
-            ),
-            max_len: MAX_PREFIX_LEN,
-            binary: "uuid",
+            facts: ParamFacts {
+                setting: Setting::Prefix,
+                doc: crate::describe::described(
+                    "the type prefix: empty, or 1 to 63 characters of a-z and '_', neither first nor last (`invalid_prefix`)",
+                ),
+                max_len: MAX_PREFIX_LEN,
+                binary: "uuid",
+                source: Format::Uuid7,
+            },
             check: |prefix| check_prefix(prefix.as_bytes()),
             with: |prefix, uuid| TypeId::from_slice(uuid)?.with_prefix(prefix),
-            source: Format::Uuid7,
         }),
         ..Extras::NONE
     };

@@ -10,7 +10,7 @@ use std::ffi::{CStr, c_char};
 use sno_core::model::{MAX_BINARY_LEN, MAX_FIELDS, MAX_TEXT_LEN};
 use sno_core::{AnyId, Error, FieldValue, Format};
 
-use crate::args::{try_bytes, write_optional};
+use crate::args::{copy_text, try_bytes, write_optional};
 use crate::errors::{Failure, recording_boundary, value_boundary};
 use crate::generated::{FORMATS, sno_format};
 use crate::status::sno_status;
@@ -117,17 +117,6 @@ fn c_format(format: Format) -> Result<sno_format, Failure> {
         .find(|entry| entry.0 == format)
         .map(|entry| entry.1)
         .ok_or_else(|| Error::UnknownFormat.into())
-}
-
-/// Copies `text` and a NUL into `out`, or BufferTooSmall if it does not fit.
-fn copy_text(out: &mut [c_char], text: &str) -> Result<(), Failure> {
-    if text.len() >= out.len() {
-        return Err(sno_status::BufferTooSmall.into());
-    }
-    for (o, b) in out.iter_mut().zip(text.bytes().chain([0])) {
-        *o = b as c_char;
-    }
-    Ok(())
 }
 
 /// Writes the inspection of `id` to `out`, or nothing on failure. Padding bytes are written

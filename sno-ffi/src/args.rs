@@ -55,3 +55,14 @@ pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
         unsafe { ptr.write(value) };
     }
 }
+
+/// Copies `text` and a NUL into `out`, or `BufferTooSmall` if it does not fit.
+pub(crate) fn copy_text(out: &mut [std::ffi::c_char], text: &str) -> Result<(), sno_status> {
+    if text.len() >= out.len() {
+        return Err(sno_status::BufferTooSmall);
+    }
+    for (o, b) in out.iter_mut().zip(text.bytes().chain([0])) {
+        *o = b as std::ffi::c_char;
+    }
+    Ok(())
+}

@@ -440,15 +440,13 @@ pub(crate) unsafe fn with_param(
             None => sno_core::AnyId::try_new_with_param(format, &param),
         };
         let text = made.ok_or(Error::UnknownFormat)??.text();
-        if out_len <= text.len() {
-            return Err(sno_status::BufferTooSmall.into());
-        }
-        // SAFETY: non-NULL and valid for out_len > text.len() writes per the contract.
-        unsafe {
-            std::ptr::copy_nonoverlapping(text.as_ptr(), out.cast::<u8>(), text.len());
-            out.add(text.len()).write(0);
-            write_optional(written, text.len());
-        }
+        // Only what is written is borrowed (a caller may pass a generous `out_len`).
+        let len = out_len.min(text.len() + 1);
+        // SAFETY: non-NULL and valid for `out_len` >= `len` writes per the contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(out, len) };
+        crate::args::copy_text(out, &text)?;
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_optional(written, text.len()) };
         Ok(())
     })
 }

@@ -229,8 +229,8 @@ where
 #[inline]
 pub(crate) fn global_value<Id: Send>(
     py: Python<'_>,
-    try_now: fn() -> Result<Id, Error>,
-    wait: fn() -> Result<Id, Error>,
+    try_now: impl FnOnce() -> Result<Id, Error>,
+    wait: impl FnOnce() -> Result<Id, Error> + Send,
 ) -> Result<Id, Error> {
     match try_now() {
         Err(e) if e.is_retryable() => py.detach(wait),

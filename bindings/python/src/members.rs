@@ -361,19 +361,15 @@ fn with_param_text<T>(
 pub(crate) fn new_with_param<T: IdFormat>(param: &Bound<'_, PyString>) -> PyResult<T> {
     let py = param.py();
     let p = param_of::<T>()?;
-    let new = |nonblocking: bool| {
-        let made = match nonblocking {
-            true => sno_core::AnyId::try_new_nonblocking(p.source),
-            false => sno_core::AnyId::try_new(p.source),
-        };
-        made.ok_or(sno_core::Error::UnknownFormat)?
-    };
+    let source = p.facts.source;
+    let unknown = || Err(sno_core::Error::UnknownFormat);
     with_param_text(param, |text| {
         (p.check)(text)?;
-        let binary = match new(true) {
-            Err(e) if e.is_retryable() => py.detach(|| new(false)),
-            other => other,
-        }?;
+        let binary = crate::batch::global_value(
+            py,
+            || sno_core::AnyId::try_new_nonblocking(source).unwrap_or_else(unknown),
+            move || sno_core::AnyId::try_new(source).unwrap_or_else(unknown),
+        )?;
         (p.with)(text, binary.as_slice())
     })
 }
@@ -391,7 +387,7 @@ pub(crate) fn with_param<T: IdFormat>(
         value.as_slice().to_vec()
     } else if let Ok(text) = binary.cast::<PyString>() {
         with_utf8(text, |t| {
-            sno_core::AnyId::parse_as(p.source, t).map_err(|e| text_error(binary.py(), t, e))
+            sno_core::AnyId::parse_as(p.facts.source, t).map_err(|e| text_error(binary.py(), t, e))
         })??
         .as_slice()
         .to_vec()

@@ -73,9 +73,21 @@ pub struct Number<T: 'static> {
 }
 
 /// A text part of a value outside its binary form (a prefix), given when a value is made from
-/// a binary form or generated, and named by a [`Setting`] and a text field of the same name.
+/// a binary form or generated, and named by a [`Setting`] and a text field of the same name:
+/// its facts and the functions behind them.
 #[derive(Clone, Copy, Debug)]
 pub struct Param<T: 'static> {
+    /// What it is, as the bindings' generators read it ([`Format::param_facts`]).
+    pub facts: ParamFacts,
+    /// Checks a value of it.
+    pub check: fn(&str) -> Result<(), Error>,
+    /// The value of the part and a binary form (any binary form of the format).
+    pub with: fn(&str, &[u8]) -> Result<T, Error>,
+}
+
+/// What a [`Param`] is, for any format ([`Format::param_facts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamFacts {
     /// The setting (and field) that names it.
     pub setting: Setting,
     /// What it is and its rules, errors by their codes.
@@ -85,10 +97,6 @@ pub struct Param<T: 'static> {
     /// What the binary form is called (`uuid`): the bindings name the constructor of a value
     /// from the param and a binary form `from_<binary>`.
     pub binary: &'static str,
-    /// Checks a value of it.
-    pub check: fn(&str) -> Result<(), Error>,
-    /// The value of the part and a binary form (any binary form of the format).
-    pub with: fn(&str, &[u8]) -> Result<T, Error>,
     /// The format whose process-wide generator gives a new value's binary form.
     pub source: Format,
 }
@@ -101,35 +109,6 @@ pub struct EpochTime<T: 'static> {
     pub unix_ms_at: fn(&T, i64) -> i64,
     /// The default epoch in Unix milliseconds, for a format that has one.
     pub default_ms: Option<i64>,
-}
-
-/// A [`Param`]'s facts without its functions, for any format
-/// ([`Format::param_facts`](crate::Format::param_facts)): what the bindings' generators read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParamFacts {
-    /// The setting (and field) that names it.
-    pub setting: Setting,
-    /// What it is and its rules, errors by their codes.
-    pub doc: &'static str,
-    /// Its most characters.
-    pub max_len: usize,
-    /// What the binary form is called.
-    pub binary: &'static str,
-    /// The format whose process-wide generator gives a new value's binary form.
-    pub source: Format,
-}
-
-impl<T> Param<T> {
-    /// Its facts.
-    pub const fn facts(&self) -> ParamFacts {
-        ParamFacts {
-            setting: self.setting,
-            doc: self.doc,
-            max_len: self.max_len,
-            binary: self.binary,
-            source: self.source,
-        }
-    }
 }
 
 /// What a format has beyond the model ([`IdFormat::EXTRAS`](super::IdFormat::EXTRAS)).

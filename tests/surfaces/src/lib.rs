@@ -12,6 +12,22 @@ pub mod c;
 pub mod node;
 pub mod python;
 
+/// The core's prose with each error code in backquotes (`` `invalid_prefix` ``) written as
+/// `spell` names that kind in a binding (C's status, JavaScript's code); other backquoted text
+/// stays as it is.
+pub fn prose_with_codes(text: &str, spell: impl Fn(sno_core::ErrorKind) -> String) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        let kind = sno_core::ErrorKind::ALL.iter().find(|k| k.code() == part);
+        match (i % 2, kind) {
+            (1, Some(kind)) => out.push_str(&spell(*kind)),
+            (1, None) => out.push_str(&format!("`{part}`")),
+            _ => out.push_str(part),
+        }
+    }
+    out
+}
+
 /// One generated file: its path relative to the repository root and its whole text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Surface {

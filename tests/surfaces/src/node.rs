@@ -794,14 +794,7 @@ fn namespace_declaration(d: &FormatDesc, options: Option<&str>) -> Vec<String> {
 /// The core's prose with each error code in backquotes (`` `invalid_prefix` ``) written as its
 /// JavaScript code (`ERR_SNO_INVALID_PREFIX`).
 fn js_prose(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        match sno_core::ErrorKind::ALL.iter().find(|k| k.code() == part) {
-            Some(kind) if i % 2 == 1 => out.push_str(kind.js_code()),
-            _ if i % 2 == 1 => out.push_str(&format!("`{part}`")),
-            _ => out.push_str(part),
-        }
-    }
+    let out = crate::prose_with_codes(text, |kind| kind.js_code().to_owned());
     assert!(!out.contains("*/"), "the prose would end the doc comment");
     out
 }

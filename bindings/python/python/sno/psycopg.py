@@ -187,7 +187,7 @@ def register(
             make = functools.partial(getattr(cls, from_binary), param)
             make(bytes(cls.BINARY_LEN))  # a bad param: DecodeError, here
         elif param is not None or value is not cls:
-            raise TypeError(f"register({arg}=...): sno.{cls.__name__} takes no param, not {value!r}")
+            raise TypeError(f"register({arg}=...): sno.{cls.__name__} takes no param: pass the class alone")
         for base in _LOADERS[column]:
             name = f"{cls.__name__}{base.__name__[1:]}"
             loaders.append((column, type(name, (base,), {"make": staticmethod(make)})))

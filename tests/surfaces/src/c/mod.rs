@@ -44,10 +44,9 @@ impl Abi {
     const TRY_NEXT: &[Format] = &[Format::Ulid, Format::Nanoflake, Format::UlidFlake];
 }
 
-/// The C spelling of a status named by its core code: `SNO_STATUS_` and the variant's name in
-/// upper snake case, as cbindgen writes it (`not_version_7` is `SNO_STATUS_NOT_VERSION7`).
-fn status_name(code: &str) -> Option<String> {
-    let kind = ErrorKind::ALL.iter().find(|k| k.code() == code)?;
+/// The C spelling of a status: `SNO_STATUS_` and the variant's name in upper snake case, as
+/// cbindgen writes it (`not_version_7` is `SNO_STATUS_NOT_VERSION7`).
+fn status_name(kind: ErrorKind) -> String {
     let mut out = String::from("SNO_STATUS_");
     for (i, c) in format!("{kind:?}").chars().enumerate() {
         if c.is_ascii_uppercase() && i > 0 {
@@ -55,23 +54,13 @@ fn status_name(code: &str) -> Option<String> {
         }
         out.push(c.to_ascii_uppercase());
     }
-    Some(out)
+    out
 }
 
 /// The core's prose with each error code in backquotes (`` `value_overflow` ``) written as its
 /// C status.
 fn c_prose(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        match (i % 2, status_name(part)) {
-            (1, Some(status)) => out.push_str(&status),
-            (1, None) => {
-                let _ = write!(out, "`{part}`");
-            }
-            _ => out.push_str(part),
-        }
-    }
-    out
+    crate::prose_with_codes(text, status_name)
 }
 
 /// One format's C surface, read from the core's table.
