@@ -78,9 +78,10 @@ function entry(value, where) {
 /**
  * Sets the text parsers of the columns named in `columns` on `types` (`pg.types`, or a
  * `pg.TypeOverrides` for one client): `{ bytea: Id, uuid: Ulid, bigint: Nanoflake }`, and for
- * a class with a param, the column's (`{ uuid: { type: TypeId, prefix: 'user' } }`). Every
- * column of that type then reads as the class (NULL stays null); a value the class cannot hold throws the libsno error,
- * and the query rejects with it. A class in a column of another type is a TypeError.
+ * a class with a param, the column's (`{ uuid: { type, <param>: … } }`: pg.d.ts names them).
+ * Every column of that type then reads as the class (NULL stays null); a value the class
+ * cannot hold throws the libsno error, and the query rejects with it. A class in a column of
+ * another type is a TypeError.
  */
 function registerTypes(types, columns) {
   const where = 'registerTypes'

@@ -29,7 +29,7 @@ declare abstract class IdValue<Fields> {
   /**
    * node-postgres's parameter hook: the text the class's column (`columnType`) reads, so that
    * the value is a query parameter as it is (also inside an array parameter): `bytea`'s `\x`
-   * hex form, the UUID text (a TypeID's suffix UUID), or the decimal integer.
+   * hex form, the UUID text (the binary form's, without a param), or the decimal integer.
    */
   toPostgres(): string
   /** The named fields (the core's, in camel case: numbers up to 53 bits, wider ones bigints). */
@@ -48,6 +48,16 @@ declare abstract class TimedValue<Fields> extends IdValue<Fields> {
   get unixNs(): bigint
   /** The time as a Date (an Invalid Date past the year 275760). */
   get timestamp(): Date
+}
+
+/** What the classes whose values may carry no time have (a fixed epoch where they carry one). */
+declare abstract class SometimesTimedValue<Fields> extends IdValue<Fields> {
+  /** Milliseconds since the Unix epoch, or undefined where the value carries no time. */
+  get unixMs(): number | undefined
+  /** Nanoseconds since the Unix epoch, or undefined where the value carries no time. */
+  get unixNs(): bigint | undefined
+  /** The time as a Date, or undefined where the value carries no time. */
+  get timestamp(): Date | undefined
 }
 
 /** What the 128-bit classes have besides: the bits as a UUID. */
@@ -326,28 +336,26 @@ export interface TypeIdFields {
   randB: bigint
 }
 
-/**
- * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
- * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`). Any UUID is a valid suffix;
- * generation makes UUIDv7s. The binary form (`bytes`, `fromBytes`, `bigint`, `fromBigInt`) is
- * the UUID's 16 bytes, without the prefix (`fromBytes` gives an empty prefix: `fromUuid` attaches
- * one). Ordered by prefix, then by UUID.
- */
-export declare class TypeId extends IdValue<TypeIdFields> {
-  /** Strictly decodes the text (lower case only); errors: ERR_SNO_INVALID_PREFIX, ERR_SNO_INVALID_LENGTH, ERR_SNO_INVALID_BYTE (with `position`), ERR_SNO_VALUE_OVERFLOW. */
+/** A TypeID value: `prefix` (text), 48-bit `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes, 26 to 90 characters of text. Its binary form (`bytes`, `bigint`) is its `uuid` alone, without the `prefix`. */
+export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
+  /** Strictly decodes the text form (`^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
   static parse(text: string): TypeId
-  /** Takes the UUID's 16 bytes (an empty prefix). */
+  /** Takes the 16-byte binary form (an empty `prefix`: `fromUuid` attaches one). */
   static fromBytes(bytes: Uint8Array): TypeId
-  /** From the UUID as a 128-bit integer (an empty prefix). */
+  /** From the binary form as one unsigned big-endian integer (0 ..= 2^128 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW) (an empty `prefix`: `fromUuid` attaches one). */
   static fromBigInt(value: bigint): TypeId
   /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB`. */
   static readonly columnType: 'uuid'
   /** The TypeID of `prefix` and a binary form (`uuid`): a `Uuid7`, a UUIDv7's text, or 16 bytes (any the format takes). */
   static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
-  /** From the prefix and a UUIDv7's fields (version and variant are set). */
+  /** @deprecated use `typeid.new(prefix)`. */
+  static generate(prefix: string): TypeId
+  /** From the fields (version and variant are set). */
   static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
   /** Validates like `TypeId.parse`. */
   constructor(text: string)
+  /** The 128 bits as hyphenated lower-case UUID text. */
+  get uuid(): string
   get prefix(): string
   get version(): number
   get randA(): number
@@ -355,17 +363,6 @@ export declare class TypeId extends IdValue<TypeIdFields> {
   get randB(): bigint
   /** The 26-character suffix: the UUID in lower-case Crockford base32. */
   get suffix(): string
-  /** @deprecated use `typeid.new(prefix)`: a new TypeID, `prefix` (a RangeError
-   * ERR_SNO_INVALID_PREFIX if the spec refuses it) and a UUIDv7 from the process-wide generator. */
-  static generate(prefix: string): TypeId
-  /** Milliseconds since 1970 when the UUID is a version 7 one, else undefined. */
-  get unixMs(): number | undefined
-  /** Nanoseconds since 1970 when the UUID is a version 7 one, else undefined. */
-  get unixNs(): bigint | undefined
-  /** The time as a Date when the UUID is a version 7 one, else undefined. */
-  get timestamp(): Date | undefined
-  /** The UUID as hyphenated lower-case text. */
-  get uuid(): string
 }
 
 /** The named fields of `Ksuid` values. */

@@ -123,6 +123,11 @@ mod tests {
 
     #[test]
     fn every_short_command_line_ends_with_a_status() {
+        let with_param = sno_core::Format::ALL
+            .into_iter()
+            .find(|f| f.param_facts().is_some())
+            .expect("a format with a param")
+            .name();
         let words = [
             "new",
             "inspect",
@@ -149,7 +154,7 @@ mod tests {
             "01ARZ3NDEKTSV4RRFFQ69G5FAV",
             "",
             "é",
-            "typeid",
+            with_param,
             "--prefix",
             "a\n\nb",
             "\x1b[2J",

@@ -193,7 +193,7 @@ macro_rules! for_each_format {
                 ty: $crate::typeid::TypeId, name: "typeid", display: "TypeID",
                 binary_len: 16, max_text_len: 90, min_text_len: 26, column: Uuid,
                 pattern: "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
-                text_order: false, epoch: Fixed, process_generator: false, generator: false,
+                text_order: false, epoch: FixedWhenPresent, process_generator: false, generator: false,
                 settings: [Prefix], required: [],
                 python_class: "TypeID", node_class: "TypeId",
                 fields: [
@@ -458,6 +458,23 @@ pub enum Epoch {
     /// The application's own epoch, which a value does not carry (Nanoflakes): its time is
     /// read with `unix_ms_at(epoch)`.
     Required,
+    /// A fixed epoch, in the values that carry a time at all (TypeID: any UUID is a valid
+    /// suffix, and only a version-7 one has a time): the others' time is absent (`None`).
+    FixedWhenPresent,
+}
+
+impl Epoch {
+    /// Whether a value's time is read for an epoch the application gives (`unix_ms_at`):
+    /// [`Optional`](Epoch::Optional) and [`Required`](Epoch::Required).
+    ///
+    /// ```
+    /// use sno_core::{Epoch, Format};
+    /// assert!(Format::Nanoflake.epoch().is_set_by_application());
+    /// assert!(!Format::Ulid.epoch().is_set_by_application());
+    /// ```
+    pub const fn is_set_by_application(self) -> bool {
+        matches!(self, Epoch::Optional | Epoch::Required)
+    }
 }
 
 /// A setting of a format's generation ([`Format::settings`]); its [`name`](Setting::name) is the

@@ -1,6 +1,6 @@
 //! serde support for every ID type: the canonical string in human-readable formats (JSON, TOML,
-//! …), the raw bytes in binary ones (a TypeID: its text in both, as its binary form lacks the
-//! prefix). One generic implementation, instantiated beside each type ([`TextId`] and
+//! …), the raw bytes in binary ones (a format with a param: its text in both, as its binary
+//! form lacks the param). One generic implementation, instantiated beside each type ([`TextId`] and
 //! `text_serde!`).
 //!
 //! Unlike the Go original, the zero sno ID serialises as `"2222222222222222"`, not `null`, and

@@ -443,7 +443,7 @@ fn text_order_is_what_the_table_says() {
 }
 
 /// `Format::epoch`: a format whose values do not carry their epoch has no `unix_ms`; the others
-/// have one (TypeID only for a UUIDv7 suffix).
+/// have one (`FixedWhenPresent`: some of them).
 #[test]
 fn epochs_are_what_the_table_says() {
     use sno_core::Epoch;
@@ -452,7 +452,7 @@ fn epochs_are_what_the_table_says() {
         let timed = values.iter().filter(|id| id.unix_ms().is_some()).count();
         match format.epoch() {
             Epoch::Required => assert_eq!(timed, 0, "{format}"),
-            _ if format == Format::TypeId => assert!(timed > 0, "{format}"),
+            Epoch::FixedWhenPresent => assert!(timed > 0 && timed < values.len(), "{format}"),
             _ => assert_eq!(timed, values.len(), "{format}"),
         }
     }
@@ -896,7 +896,7 @@ fn every_format_states_itself_consistently() {
             }
             assert_eq!(
                 id.unix_ms_at(0).is_some(),
-                format.epoch() != sno_core::Epoch::Fixed
+                format.epoch().is_set_by_application()
             );
         }
     }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use sno_core::model::MAX_BINARY_LEN;
 use sno_core::uuid7::Uuid7;
-use sno_core::{AnyId, Epoch, Field, FieldValue, Format};
+use sno_core::{AnyId, Field, FieldValue, Format};
 
 use crate::errors::R;
 use crate::io::{output, put, put_camel, put_decimal};
@@ -33,7 +33,7 @@ pub extern "C" fn sno_formats() -> i32 {
             number(out, "binaryLen", format.binary_len());
             number(out, "maxTextLen", format.max_text_len());
             flag(out, "hasUnixMs", sample.unix_ms().is_some());
-            flag(out, "hasEpoch", format.epoch() != Epoch::Fixed);
+            flag(out, "hasEpoch", format.epoch().is_set_by_application());
             flag(out, "textOrder", format.text_order());
             flag(out, "hasGlobal", format.has_process_generator());
             string(out, "columnType", column.name());

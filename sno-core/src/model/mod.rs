@@ -52,9 +52,9 @@ pub use fields::{Field, FieldValue, Fields, Inputs};
 /// trait; each format's own methods (constructors from fields, conversions) stay inherent.
 ///
 /// The types also have inherent methods of the same names with their exact types
-/// (`Ulid::unix_ms() -> u64`, `Id::unix_ms() -> i64`, `TypeId::unix_ms() -> Option<u64>`); a
-/// method call on a concrete type picks those, generic code and `IdFormat::unix_ms(&id)` this
-/// trait's `Option<i64>`.
+/// (`Ulid::unix_ms() -> u64`, `Id::unix_ms() -> i64`, an `Option` where a value may carry no
+/// time); a method call on a concrete type picks those, generic code and `IdFormat::unix_ms(&id)`
+/// this trait's `Option<i64>`.
 pub trait IdFormat:
     Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + FromStr<Err = Error> + Send + Sync + 'static
 {

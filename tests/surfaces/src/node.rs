@@ -49,7 +49,99 @@ pub fn surfaces() -> Vec<Surface> {
             path: WEB_ENTRY.into(),
             text: web_entry(&exports),
         },
+        Surface {
+            path: "bindings/node/pg.d.ts".into(),
+            text: pg_declarations(&read(PG_TEMPLATE)),
+        },
     ]
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(crate::repo_root().join(path))
+        .unwrap_or_else(|e| panic!("reading {path}: {e}"))
+}
+
+/// The template of `pg.d.ts` (libsno/pg), relative to the repository root.
+const PG_TEMPLATE: &str = "bindings/node/pg.d.ts.in";
+
+/// `pg.d.ts` from its template: the classes each PostgreSQL column type takes, by the table's
+/// column types, a format with a param in a column type of its own (`{ type, <param> }`).
+fn pg_declarations(template: &str) -> String {
+    let mut out = vec![generated_line(" and pg.d.ts.in (hand-written)")];
+    for line in template.lines().filter(|l| !l.starts_with("//%")) {
+        match line.strip_prefix("//@").map(str::trim) {
+            Some("import") => {
+                let mut classes: Vec<&str> = Format::ALL.iter().map(|f| f.node_class()).collect();
+                classes.sort_unstable();
+                out.push(format!(
+                    "import type {{ {} }} from './sno'",
+                    classes.join(", ")
+                ));
+            }
+            Some("columns") => out.extend(pg_columns()),
+            Some(other) => panic!("{PG_TEMPLATE}: unknown directive `{other}`"),
+            None => out.push(line.into()),
+        }
+    }
+    out.join("\n") + "\n"
+}
+
+/// Each param format's column type, then `PgColumns`.
+fn pg_columns() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut entries = Vec::new();
+    for column in [ColumnType::Bytes, ColumnType::Uuid, ColumnType::BigInt] {
+        let (mut types, mut names) = (Vec::new(), Vec::new());
+        for f in Format::ALL
+            .into_iter()
+            .filter(|f| f.column_type() == column)
+        {
+            let c = f.node_class();
+            match f.param_facts() {
+                Some(p) => {
+                    let param = camel_case(p.setting.name());
+                    out.extend([
+                        format!(
+                            "/** A {} column: the `{param}` its values are read with (it is not stored). */",
+                            f.display_name()
+                        ),
+                        format!("export interface {c}Column {{"),
+                        format!("  type: typeof {c}"),
+                        format!("  {param}: string"),
+                        "}".into(),
+                        String::new(),
+                    ]);
+                    types.push(format!("{c}Column"));
+                    names.push(format!(
+                        "a {} with its column's `{param}`",
+                        f.display_name()
+                    ));
+                }
+                None => {
+                    types.push(format!("typeof {c}"));
+                    names.push(f.display_name().into());
+                }
+            }
+        }
+        let what = match column {
+            ColumnType::Bytes => "the binary form",
+            ColumnType::Uuid => "the 128 bits",
+            ColumnType::BigInt => "the 64 bits; never negative",
+            other => panic!("describe {other:?} in tests/surfaces/src/node.rs"),
+        };
+        entries.push(format!("  /** {} ({what}). */", names.join(", ")));
+        entries.push(format!("  {}?: {}", column.postgres(), types.join(" | ")));
+    }
+    out.extend([
+        "/**".into(),
+        " * The class each PostgreSQL column type reads as (`Cls.columnType`, from the core's table, says".into(),
+        " * which column a class goes in: `bytes` in `bytea`, `uuid` in `uuid`, `bigint` in `bigint`).".into(),
+        " */".into(),
+        "export interface PgColumns {".into(),
+    ]);
+    out.extend(entries);
+    out.push("}".into());
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,18 +230,21 @@ impl FormatDesc {
     /// or the application's.
     fn epoch(&self) -> String {
         match self.format.epoch() {
-            Epoch::Fixed => self.epoch_date(),
+            Epoch::Fixed | Epoch::FixedWhenPresent => self.epoch_date(),
             Epoch::Optional => format!("the epoch ({} by default)", self.epoch_date()),
             Epoch::Required => "the application's epoch".into(),
             other => panic!("describe {other:?} in tests/surfaces/src/node.rs"),
         }
     }
 
-    /// The base class: `IdValue` for values that do not carry their epoch, `Value128` for the
-    /// 128-bit ones (the `uuid` getter), else `TimedValue`.
+    /// The base class: `IdValue` for values that do not carry their epoch, `SometimesTimedValue`
+    /// for those that may carry no time, `Value128` for the 128-bit ones (the `uuid` getter),
+    /// else `TimedValue`.
     fn base(&self) -> String {
         let base = if self.format.epoch() == Epoch::Required {
             "IdValue"
+        } else if self.format.epoch() == Epoch::FixedWhenPresent {
+            "SometimesTimedValue"
         } else if self.format.binary_len() == 16 {
             "Value128"
         } else {
@@ -286,6 +381,15 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
         !f.text_pattern().contains("*/"),
         "the pattern would end the doc comment"
     );
+    // A format with a param: the binary form alone has an empty one (where the format takes it).
+    let no_param = match f.param_facts() {
+        Some(p) if f.check_param("") == Some(Ok(())) => format!(
+            " (an empty `{}`: `{}` attaches one)",
+            camel_case(p.setting.name()),
+            camel_case(&format!("from_{}", p.binary))
+        ),
+        _ => String::new(),
+    };
     let mut m = vec![
         Member::new(
             &format!(
@@ -295,12 +399,12 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             &format!("static parse(text: string): {c}"),
         ),
         Member::new(
-            &format!("Takes the {bytes}-byte binary form."),
+            &format!("Takes the {bytes}-byte binary form{no_param}."),
             &format!("static fromBytes(bytes: Uint8Array): {c}"),
         ),
         Member::new(
             &format!(
-                "From the binary form as one unsigned big-endian integer ({range}, else a RangeError ERR_SNO_VALUE_OVERFLOW)."
+                "From the binary form as one unsigned big-endian integer ({range}, else a RangeError ERR_SNO_VALUE_OVERFLOW){no_param}."
             ),
             &format!("static fromBigInt(value: bigint): {c}"),
         ),
@@ -332,6 +436,11 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
                     source.node_class()
                 ),
             ));
+            // `formats.js`: 0.2's name of the namespace's `new(<param>)`.
+            m.push(Member::new(
+                &format!("@deprecated use `{}.new({param})`.", f.name()),
+                &format!("static generate({param}: string): {c}"),
+            ));
         }
         None if column == ColumnType::Uuid => m.push(Member::new(
             "Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value).",
@@ -339,16 +448,19 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
         )),
         None => {}
     }
-    m.push(Member::new(
-        "From the fields.",
-        &format!("static fromFields(fields: {c}Fields): {c}"),
-    ));
+    m.push(from_fields(f));
     m.push(Member::new(
         &format!("Validates like `{c}.parse`."),
         "constructor(text: string)",
     ));
     match f.epoch() {
         Epoch::Fixed => {}
+        // `SometimesTimedValue`'s getters, and a 128-bit value's `uuid` (`Value128`'s).
+        Epoch::FixedWhenPresent if bytes == 16 => m.push(Member::new(
+            "The 128 bits as hyphenated lower-case UUID text.",
+            "get uuid(): string",
+        )),
+        Epoch::FixedWhenPresent => {}
         Epoch::Optional => {
             m.push(Member::new(
                 "Milliseconds since 1970, with the default epoch.",
@@ -388,7 +500,7 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             lines: vec![format!("  get {}(): {}", field.name, field.kind)],
         });
     }
-    if f.epoch() != Epoch::Fixed {
+    if f.epoch().is_set_by_application() {
         let known = if f.epoch() == Epoch::Optional {
             "for values made with another epoch"
         } else {
@@ -425,6 +537,36 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
         ));
     }
     m
+}
+
+/// `fromFields`: every field, or the input fields where others are set (constants) or read from
+/// them (derived).
+fn from_fields(f: Format) -> Member {
+    let c = f.node_class();
+    let quoted = |fields: Vec<&FieldSpec>| {
+        let names: Vec<String> = fields
+            .iter()
+            .map(|s| format!("'{}'", camel_case(s.name)))
+            .collect();
+        names.join(" | ")
+    };
+    let (inputs, others): (Vec<&FieldSpec>, Vec<&FieldSpec>) =
+        f.fields().iter().partition(|s| s.input);
+    let (doc, ty) = if others.is_empty() {
+        ("From the fields.".to_owned(), format!("{c}Fields"))
+    } else if others.iter().all(|s| s.constant.is_some()) {
+        let names: Vec<String> = others.iter().map(|s| camel_case(s.name)).collect();
+        (
+            format!("From the fields ({} are set).", names.join(" and ")),
+            format!("Omit<{c}Fields, {}>", quoted(others)),
+        )
+    } else {
+        (
+            "From the input fields (the others are read from them).".to_owned(),
+            format!("Pick<{c}Fields, {}>", quoted(inputs)),
+        )
+    };
+    Member::new(&doc, &format!("static fromFields(fields: {ty}): {c}"))
 }
 
 /// The core's prose (`"the 40 lower-case hex digits"`) as a sentence: a capital, a full stop.
@@ -619,8 +761,16 @@ fn parse_members(class: &str, body: &[&str]) -> Vec<Member> {
 fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
     let own = own.cloned().unwrap_or_default();
     let mut out = if own.doc.is_empty() {
+        // A param is not in the binary form (`fromBytes`, `bytes`): `from<Binary>` adds one.
+        let param = d.format.param_facts().map_or(String::new(), |p| {
+            format!(
+                " Its binary form (`bytes`, `bigint`) is its `{}` alone, without the `{}`.",
+                camel_case(p.binary),
+                camel_case(p.setting.name())
+            )
+        });
         vec![format!(
-            "/** A {} value: {}; {} bytes, {} characters of text. */",
+            "/** A {} value: {}; {} bytes, {} characters of text.{param} */",
             d.format.display_name(),
             fields_prose(d),
             d.format.binary_len(),

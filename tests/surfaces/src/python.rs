@@ -285,6 +285,9 @@ fn module(row: &Row) -> Surface {
         Epoch::Required => prose.push_str(
             " A value does not carry its epoch: ``unix_ms_at(epoch_ms)`` reads its time.",
         ),
+        Epoch::FixedWhenPresent => {
+            prose.push_str(" A value may carry no time: its ``unix_ms`` is then ``None``.")
+        }
         _ => {}
     }
     prose.push_str(" The format's layout and rules: docs/formats.md.");
@@ -599,6 +602,7 @@ fn stub(rows: &[Row]) -> Surface {
         let bases = extra.bases.clone().unwrap_or_else(|| {
             match f.epoch() {
                 Epoch::Required => "_UntimedId",
+                Epoch::FixedWhenPresent => "_SometimesTimedId",
                 _ => "_TimedId",
             }
             .to_owned()

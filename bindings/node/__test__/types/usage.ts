@@ -181,7 +181,7 @@ const columns: ['bytes', 'uuid', 'uuid', 'uuid', 'bytes', 'bigint', 'bigint', 'u
 const params: string[] = [id.toPostgres(), a.toPostgres(), u.toPostgres(), s.toPostgres(), t.toPostgres(), f.toPostgres(), n.toPostgres(), ti.toPostgres()]
 const fromUuids: [Ulid, Uuid7, Scru128] = [Ulid.fromUuid(a.uuid), Uuid7.fromUuid(u.uuid), Scru128.fromUuid(s.uuid)]
 const tiColumn: TypeIdColumn = { type: TypeId, prefix: 'user' }
-const pgColumns: PgColumns[] = [{ bytea: Id, uuid: Ulid, bigint: Nanoflake }, { bytea: Scru160, uuid: tiColumn, bigint: UlidFlake }, { uuid: Uuid7 }, { uuid: Scru128 }]
+const pgColumns: PgColumns[] = [{ bytea: Id, uuid: Ulid, bigint: Nanoflake }, { bytea: Scru160, uuid: tiColumn, bigint: UlidFlake }, { uuid: Uuid7 }, { uuid: Scru128 }, { bytea: Ksuid }]
 // A structural registry (pg.types and pg.TypeOverrides have this shape; node.ts uses them).
 const parsers = new Map<number, (text: string) => unknown>()
 const registry: TypeRegistry = {

@@ -12,7 +12,7 @@ class DecodeError(SnoError, ValueError):
 
     ``.position`` is ``None`` where the whole value is at fault (``code`` ``"value_overflow"``:
     above the format's maximum; ``"not_version_7"``: a UUID of another version;
-    ``"invalid_prefix"``: a TypeID prefix against the spec's rules; ``"unrecognized_format"``,
+    ``"invalid_prefix"``: a prefix its format refuses; ``"unrecognized_format"``,
     ``"ambiguous_format"``: ``sno.detect`` found no format, or several).
     From ``decode_many``, ``.index`` is the bad item and ``.position`` the byte within it.
     """

@@ -3,7 +3,7 @@ import builtins
 from datetime import datetime
 from collections.abc import Iterable
 import uuid
-from uuid import UUID as _UUID  # classes with a property named uuid (TypeID)
+from uuid import UUID as _UUID  # classes with a property named uuid
 from typing import Any, ClassVar, Final, Literal, final, overload
 
 from typing_extensions import Self, deprecated, disjoint_base
@@ -66,6 +66,15 @@ class _UntimedId(_IdBase):
     def unix_ns(self) -> None: ...
     @property
     def timestamp(self) -> None: ...
+
+class _SometimesTimedId(_IdBase):
+    """A value of a fixed epoch that may carry no time: ``None`` where it carries none."""
+    @property
+    def unix_ms(self) -> builtins.int | None: ...
+    @property
+    def unix_ns(self) -> builtins.int | None: ...
+    @property
+    def timestamp(self) -> datetime | None: ...
 
 @disjoint_base
 class Generator:
@@ -433,7 +442,7 @@ def ulidflake_new_many(n: int, *, as_str: Literal[False] = False) -> list[UlidFl
 def ulidflake_new_many(n: int, *, as_str: Literal[True]) -> list[str]: ...
 
 @final
-class TypeID(_IdBase):
+class TypeID(_SometimesTimedId):
     def __new__(cls, value: str | builtins.bytes | TypeID | _UUID) -> TypeID: ...
     @staticmethod
     def from_str(text: str) -> TypeID: ...
@@ -464,12 +473,6 @@ class TypeID(_IdBase):
     def uuid(self) -> _UUID: ...
     @staticmethod
     def from_uuid(prefix: str, uuid: _UUID | builtins.bytes | ULID | UUID7 | str) -> TypeID: ...
-    @property
-    def unix_ms(self) -> builtins.int | None: ...
-    @property
-    def unix_ns(self) -> builtins.int | None: ...
-    @property
-    def timestamp(self) -> datetime | None: ...
 
 @final
 class KSUID(_TimedId):
