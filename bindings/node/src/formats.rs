@@ -12,10 +12,10 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
 
-use sno_core::{Error as SnoError, FieldValue, Format, IdFormat};
+use sno_core::{FieldValue, Format, IdFormat};
 
-use crate::args::{bytes_arg, type_name, with_text};
-use crate::errors::{Fail, OrThrow, R, napi_error, range_error, type_error};
+use crate::args::{bytes_arg, with_text};
+use crate::errors::{OrThrow, R, napi_error, range_error};
 use crate::table::{MAX_NUMBER_BITS, js_name};
 
 /// An operation written once over [`IdFormat`], run by [`dispatch`] for one format's type.
@@ -61,7 +61,7 @@ pub(crate) fn id_text<'e, T: IdFormat>(env: &'e Env, id: &T) -> R<JsString<'e>> 
 
 /// A value of `format` decoded from its canonical text (the class holds only canonical text,
 /// so this does not fail for the `fmt*` calls on a value's text).
-fn decode<T: IdFormat>(text: &str) -> R<T> {
+pub(crate) fn decode<T: IdFormat>(text: &str) -> R<T> {
     Ok(T::decode(text.as_bytes())?)
 }
 
@@ -179,7 +179,7 @@ pub fn fmt_to_bytes<'e>(
 /// A new Buffer holding a copy of `bytes` (`napi_create_buffer_copy`). Not napi-rs's `Buffer`,
 /// an external buffer over Rust's memory: in WebAssembly that memory is the module's, and a
 /// Buffer over it is detached (empty) once the memory grows.
-fn js_bytes<'e>(env: &'e Env, bytes: &[u8]) -> R<BufferSlice<'e>> {
+pub(crate) fn js_bytes<'e>(env: &'e Env, bytes: &[u8]) -> R<BufferSlice<'e>> {
     Ok(BufferSlice::copy_from(env, bytes)?)
 }
 
@@ -248,98 +248,6 @@ pub fn fmt_unix_ns(env: &Env, format: u32, text: String) -> Result<Option<i64n>,
         .or_throw(env)
 }
 
-/// The binary form of a canonical text read as one unsigned big-endian integer.
-#[napi(ts_return_type = "bigint", catch_unwind)]
-pub fn fmt_bigint(env: &Env, format: u32, text: String) -> Result<BigInt, String> {
-    struct Integer<'a>(&'a str);
-    impl Op for Integer<'_> {
-        type Out = BigInt;
-        fn run<T: IdFormat>(self) -> R<BigInt> {
-            let id = decode::<T>(self.0)?;
-            // Little-endian 64-bit words, from the last byte up.
-            let words = id
-                .as_slice()
-                .rchunks(8)
-                .map(|chunk| {
-                    let mut word = [0u8; 8];
-                    word[8 - chunk.len()..].copy_from_slice(chunk);
-                    u64::from_be_bytes(word)
-                })
-                .collect();
-            Ok(BigInt {
-                sign_bit: false,
-                words,
-            })
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, Integer(&text)))
-        .or_throw(env)
-}
-
-/// The binary form of `value` (`binary_len` bytes, big-endian), or `ERR_SNO_VALUE_OVERFLOW` for
-/// a negative value or one that does not fit.
-fn integer_bytes(value: &BigInt, binary_len: usize) -> R<Vec<u8>> {
-    let overflow = || Fail::Argument(SnoError::ValueOverflow);
-    let nonzero = value.words.iter().any(|w| *w != 0);
-    if value.sign_bit && nonzero {
-        return Err(overflow());
-    }
-    let mut bytes = vec![0u8; value.words.len() * 8];
-    for (i, word) in value.words.iter().enumerate() {
-        let end = bytes.len() - 8 * i;
-        bytes[end - 8..end].copy_from_slice(&word.to_be_bytes());
-    }
-    let extra = bytes.len().saturating_sub(binary_len);
-    if bytes[..extra].iter().any(|b| *b != 0) {
-        return Err(overflow());
-    }
-    let mut out = vec![0u8; binary_len.saturating_sub(bytes.len())];
-    out.extend_from_slice(&bytes[extra..]);
-    Ok(out)
-}
-
-/// The canonical text of the value whose binary form, read as an unsigned big-endian integer,
-/// is `value` (`fromBigInt`). A value the format cannot hold (negative, too wide, above the
-/// format's maximum) is a `RangeError` with code `ERR_SNO_VALUE_OVERFLOW`; bytes that are not a
-/// value of the format for another reason throw what `fromBytes` would.
-#[napi(
-    ts_args_type = "format: number, value: bigint",
-    ts_return_type = "string",
-    catch_unwind
-)]
-pub fn fmt_from_bigint<'e>(
-    env: &'e Env,
-    format: u32,
-    value: Unknown,
-) -> Result<JsString<'e>, String> {
-    struct FromInteger<'e>(&'e Env, Vec<u8>);
-    impl<'e> Op for FromInteger<'e> {
-        type Out = JsString<'e>;
-        fn run<T: IdFormat>(self) -> R<Self::Out> {
-            match T::from_slice(&self.1) {
-                Ok(id) => id_text(self.0, &id),
-                Err(e @ SnoError::ValueOverflow) => Err(Fail::Argument(e)),
-                Err(e) => Err(e.into()),
-            }
-        }
-    }
-    (|| {
-        let format = format_arg(format)?;
-        if value.get_type()? != ValueType::BigInt {
-            return Err(type_error(format!(
-                "fromBigInt(value): value must be a bigint, got {}",
-                type_name(&value)
-            )));
-        }
-        // SAFETY: the value was just checked to be a BigInt.
-        let value = unsafe { BigInt::from_napi_value(env.raw(), value.raw()) }?;
-        let bytes = integer_bytes(&value, format.binary_len())?;
-        dispatch(format, FromInteger(env, bytes))
-    })()
-    .or_throw(env)
-}
-
 /// -1, 0 or 1: the order of two canonical texts' values (the formats whose text order is not
 /// value order: Nanoflakes' unpadded base36, prefixes outside the binary form).
 #[napi(ts_return_type = "-1 | 0 | 1", catch_unwind)]
@@ -354,82 +262,4 @@ pub fn fmt_compare(env: &Env, format: u32, a: String, b: String) -> Result<i32, 
     format_arg(format)
         .and_then(|f| dispatch(f, Compare(&a, &b)))
         .or_throw(env)
-}
-
-/// The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
-/// as they are), for the 16-byte formats.
-#[napi(catch_unwind)]
-pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> {
-    struct AsUuid<'a>(&'a str);
-    impl Op for AsUuid<'_> {
-        type Out = String;
-        fn run<T: IdFormat>(self) -> R<String> {
-            let id = decode::<T>(self.0)?;
-            let bytes: [u8; 16] = id.as_slice().try_into().map_err(|_| {
-                range_error(format!(
-                    "{} values are not 128 bits",
-                    T::FORMAT.display_name()
-                ))
-            })?;
-            Ok(uuid_text(&bytes))
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, AsUuid(&text)))
-        .or_throw(env)
-}
-
-/// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
-/// parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
-/// `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
-#[napi(
-    ts_args_type = "text: string",
-    ts_return_type = "Uint8Array",
-    catch_unwind
-)]
-pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, String> {
-    (|| {
-        with_text(env, &text, "fromUuid(uuid): uuid", |input| {
-            if input.len() != UUID_TEXT_LEN {
-                return Err(SnoError::InvalidLength {
-                    expected: UUID_TEXT_LEN,
-                    actual: input.len(),
-                });
-            }
-            // At 36 characters the crate reads the hyphenated form only.
-            match uuid::Uuid::try_parse_ascii(input) {
-                Ok(uuid) => Ok(*uuid.as_bytes()),
-                Err(_) => {
-                    let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
-                    let (position, byte) = input
-                        .iter()
-                        .enumerate()
-                        .find(|&(i, c)| {
-                            hyphen(i) != (*c == b'-') || !(hyphen(i) || c.is_ascii_hexdigit())
-                        })
-                        .map_or((0, input[0]), |(i, c)| (i, *c));
-                    Err(SnoError::InvalidByte { position, byte })
-                }
-            }
-        })?
-        .map_err(Fail::from)
-        .and_then(|bytes| js_bytes(env, &bytes))
-    })()
-    .or_throw(env)
-}
-
-/// Characters of a hyphenated UUID text.
-const UUID_TEXT_LEN: usize = 36;
-
-/// 16 bytes as the hyphenated lower-case UUID text (8-4-4-4-12 hex digits).
-fn uuid_text(bytes: &[u8; 16]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(36);
-    for (i, b) in bytes.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
-        }
-        let _ = write!(out, "{b:02x}");
-    }
-    out
 }

@@ -1,6 +1,7 @@
 //! The native half of the Node.js package, all on the text form, in the layout every binding
 //! shares (docs/layout.md): every format's class (`table`: the core's table as JavaScript reads it;
-//! `formats`: the operations written once over `sno_core::IdFormat`; `generators`: new values;
+//! `formats`: the operations written once over `sno_core::IdFormat`, `bits`: the binary form as
+//! one integer or UUID text; `generators`: new values;
 //! `extras`: what a format has beyond that), sno's hot
 //! paths and generator (`sno`), leases (`lease`), errors (`errors`), arguments (`args`).
 //! `formats.js` and `sno.js` build the public classes on top (JS objects holding the canonical
@@ -10,6 +11,7 @@
 #![allow(missing_docs, reason = "napi-derive generates undocumented glue")]
 
 pub mod args;
+pub mod bits;
 pub mod errors;
 pub mod extras;
 pub mod formats;

@@ -1,17 +1,19 @@
-//! What the per-format C functions (`sno_id_*`, `sno_ulid_*`, `sno_uuid7_*`, `sno_scru128_*`,
-//! `sno_scru160_*`, `sno_nanoflake_*`, `sno_ulidflake_*`) share: the generic helpers their
-//! bodies call. The common functions are generated (`generated.rs`, plain `extern "C"` items
-//! that cbindgen reads); each format's extras are short items in its own module.
+//! What the per-format C functions (`sno_<format>_*`) share: the generic helpers their bodies
+//! call, for values here and for generator handles in [`generators`]. The functions themselves
+//! are generated (`generated.rs`, plain `extern "C"` items that cbindgen reads) from the core's
+//! table.
 
 use std::ffi::c_char;
 
 use sno_core::model::MAX_TEXT_LEN;
-use sno_core::monotonic::{MillisState, Shared};
 use sno_core::{Error, Field, FieldValue, IdFormat, Unit};
 
 use crate::args::{try_bytes, try_ref, write_optional, write_out};
 use crate::errors::ffi_boundary;
 use crate::status::sno_status;
+
+mod generators;
+pub(crate) use generators::*;
 
 /// A C value type (a `{ uint8_t bytes[N]; }` struct, or an `int64_t` typedef) and the core type
 /// it stands for.
@@ -26,16 +28,6 @@ pub(crate) trait CId: Copy {
     fn from_core(id: Self::Core) -> Self;
     /// Writes the canonical text into `out` (`TEXT_LEN` bytes).
     fn encode(id: &Self::Core, out: &mut [u8]);
-}
-
-/// An opaque C generator handle over a core [`Shared`] generator.
-pub(crate) trait CGenerator: Sized {
-    /// The format's state machine.
-    type State: MillisState + Clone;
-    /// Wraps a fresh core generator.
-    fn wrap(inner: Shared<Self::State>) -> Self;
-    /// The core generator.
-    fn inner(&self) -> &Shared<Self::State>;
 }
 
 /// Implements [`CId`] for a `{ bytes: [u8; N] }` struct: the core value is the format's
@@ -125,32 +117,6 @@ pub(crate) fn unix_ms<T: IdFormat>(bytes: &[u8]) -> u64 {
     };
     ms.and_then(|ms| u64::try_from(ms).ok()).unwrap_or(0)
 }
-
-/// The state machine behind a core [`Shared`] generator type (a format's `Generator` alias).
-pub(crate) trait SharedGenerator {
-    /// The format's state machine.
-    type State;
-}
-
-impl<S> SharedGenerator for Shared<S> {
-    type State = S;
-}
-
-/// Implements [`CGenerator`] for a `struct X { inner: <format>::Generator }` handle.
-macro_rules! c_generator {
-    ($handle:ty, $generator:ty) => {
-        impl $crate::formats::CGenerator for $handle {
-            type State = <$generator as $crate::formats::SharedGenerator>::State;
-            fn wrap(inner: sno_core::monotonic::Shared<Self::State>) -> Self {
-                Self { inner }
-            }
-            fn inner(&self) -> &sno_core::monotonic::Shared<Self::State> {
-                &self.inner
-            }
-        }
-    };
-}
-pub(crate) use c_generator;
 
 /// Writes the text of `*id` (exactly `T::TEXT_LEN` bytes, no NUL) to `out`.
 ///
@@ -277,104 +243,6 @@ pub(crate) unsafe fn new_global<T: CId>(
             return Err(sno_status::NullArgument);
         }
         let id = make()?;
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, T::from_core(id)) }
-    })
-}
-
-/// Creates a generator handle with the format's default settings on the system clock.
-///
-/// # Safety
-/// `out` NULL or writable.
-pub(crate) unsafe fn generator_new<G: CGenerator>(out: *mut *mut G) -> sno_status
-where
-    G::State: Default,
-{
-    // SAFETY: forwarded contract.
-    unsafe { generator_with(out, || Ok(G::State::default())) }
-}
-
-/// [`generator_new`] on the C clock value `clock` (a `sno_clock`).
-///
-/// # Safety
-/// `out` NULL or writable.
-pub(crate) unsafe fn generator_new_with_clock<G: CGenerator>(
-    clock: i32,
-    out: *mut *mut G,
-) -> sno_status
-where
-    G::State: Default,
-{
-    // SAFETY: forwarded contract.
-    unsafe { generator_on(out, clock, || Ok(G::State::default())) }
-}
-
-/// Creates a generator handle over the state `make` builds (it may refuse the settings), on
-/// the system clock.
-///
-/// # Safety
-/// `out` NULL or writable.
-pub(crate) unsafe fn generator_with<G: CGenerator>(
-    out: *mut *mut G,
-    make: impl FnOnce() -> Result<G::State, Error>,
-) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { generator_on(out, crate::types::sno_clock::Precise as i32, make) }
-}
-
-/// [`generator_with`] on the C clock value `clock` (a `sno_clock`).
-///
-/// # Safety
-/// `out` NULL or writable.
-unsafe fn generator_on<G: CGenerator>(
-    out: *mut *mut G,
-    clock: i32,
-    make: impl FnOnce() -> Result<G::State, Error>,
-) -> sno_status {
-    ffi_boundary(|| {
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let clock = crate::types::sno_clock::system_clock(clock)?;
-        let g = Box::new(G::wrap(Shared::with_state_and_clock(make()?, clock)));
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, Box::into_raw(g)) }
-    })
-}
-
-/// Frees a generator handle (NULL accepted).
-///
-/// # Safety
-/// `g` NULL or a live handle from `generator_new`, freed once.
-pub(crate) unsafe fn generator_free<G: CGenerator>(g: *mut G) {
-    if !g.is_null() {
-        crate::errors::value_boundary((), || {
-            // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
-            drop(unsafe { Box::from_raw(g) });
-        })
-    }
-}
-
-/// Runs `step` on a generator handle and writes the ID it returns.
-///
-/// # Safety
-/// `g` NULL or live; `out` NULL or writable.
-pub(crate) unsafe fn generator_step<G, T>(
-    g: *const G,
-    out: *mut T,
-    step: impl FnOnce(&Shared<G::State>) -> Result<T::Core, Error>,
-) -> sno_status
-where
-    G: CGenerator,
-    T: CId,
-{
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(g) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let id = step(g.inner())?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, T::from_core(id)) }
     })

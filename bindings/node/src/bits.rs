@@ -1,0 +1,181 @@
+//! A value's binary form read another way: as one unsigned big-endian integer (`bigint`,
+//! `fromBigInt`) or, for the 128-bit formats, as UUID text (`uuid`, `fromUuid`).
+
+use napi::JsString;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use sno_core::{Error as SnoError, IdFormat};
+
+use crate::args::{type_name, with_text};
+use crate::errors::{Fail, OrThrow, R, range_error, type_error};
+use crate::formats::{Op, decode, dispatch, format_arg, id_text, js_bytes};
+
+/// The binary form of a canonical text read as one unsigned big-endian integer.
+#[napi(ts_return_type = "bigint", catch_unwind)]
+pub fn fmt_bigint(env: &Env, format: u32, text: String) -> Result<BigInt, String> {
+    struct Integer<'a>(&'a str);
+    impl Op for Integer<'_> {
+        type Out = BigInt;
+        fn run<T: IdFormat>(self) -> R<BigInt> {
+            let id = decode::<T>(self.0)?;
+            // Little-endian 64-bit words, from the last byte up.
+            let words = id
+                .as_slice()
+                .rchunks(8)
+                .map(|chunk| {
+                    let mut word = [0u8; 8];
+                    word[8 - chunk.len()..].copy_from_slice(chunk);
+                    u64::from_be_bytes(word)
+                })
+                .collect();
+            Ok(BigInt {
+                sign_bit: false,
+                words,
+            })
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, Integer(&text)))
+        .or_throw(env)
+}
+
+/// The binary form of `value` (`binary_len` bytes, big-endian), or `ERR_SNO_VALUE_OVERFLOW` for
+/// a negative value or one that does not fit.
+fn integer_bytes(value: &BigInt, binary_len: usize) -> R<Vec<u8>> {
+    let overflow = || Fail::Argument(SnoError::ValueOverflow);
+    let nonzero = value.words.iter().any(|w| *w != 0);
+    if value.sign_bit && nonzero {
+        return Err(overflow());
+    }
+    let mut bytes = vec![0u8; value.words.len() * 8];
+    for (i, word) in value.words.iter().enumerate() {
+        let end = bytes.len() - 8 * i;
+        bytes[end - 8..end].copy_from_slice(&word.to_be_bytes());
+    }
+    let extra = bytes.len().saturating_sub(binary_len);
+    if bytes[..extra].iter().any(|b| *b != 0) {
+        return Err(overflow());
+    }
+    let mut out = vec![0u8; binary_len.saturating_sub(bytes.len())];
+    out.extend_from_slice(&bytes[extra..]);
+    Ok(out)
+}
+
+/// The canonical text of the value whose binary form, read as an unsigned big-endian integer,
+/// is `value` (`fromBigInt`). A value the format cannot hold (negative, too wide, above the
+/// format's maximum) is a `RangeError` with code `ERR_SNO_VALUE_OVERFLOW`; bytes that are not a
+/// value of the format for another reason throw what `fromBytes` would.
+#[napi(
+    ts_args_type = "format: number, value: bigint",
+    ts_return_type = "string",
+    catch_unwind
+)]
+pub fn fmt_from_bigint<'e>(
+    env: &'e Env,
+    format: u32,
+    value: Unknown,
+) -> Result<JsString<'e>, String> {
+    struct FromInteger<'e>(&'e Env, Vec<u8>);
+    impl<'e> Op for FromInteger<'e> {
+        type Out = JsString<'e>;
+        fn run<T: IdFormat>(self) -> R<Self::Out> {
+            match T::from_slice(&self.1) {
+                Ok(id) => id_text(self.0, &id),
+                Err(e @ SnoError::ValueOverflow) => Err(Fail::Argument(e)),
+                Err(e) => Err(e.into()),
+            }
+        }
+    }
+    (|| {
+        let format = format_arg(format)?;
+        if value.get_type()? != ValueType::BigInt {
+            return Err(type_error(format!(
+                "fromBigInt(value): value must be a bigint, got {}",
+                type_name(&value)
+            )));
+        }
+        // SAFETY: the value was just checked to be a BigInt.
+        let value = unsafe { BigInt::from_napi_value(env.raw(), value.raw()) }?;
+        let bytes = integer_bytes(&value, format.binary_len())?;
+        dispatch(format, FromInteger(env, bytes))
+    })()
+    .or_throw(env)
+}
+
+/// The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
+/// as they are), for the 16-byte formats.
+#[napi(catch_unwind)]
+pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> {
+    struct AsUuid<'a>(&'a str);
+    impl Op for AsUuid<'_> {
+        type Out = String;
+        fn run<T: IdFormat>(self) -> R<String> {
+            let id = decode::<T>(self.0)?;
+            let bytes: [u8; 16] = id.as_slice().try_into().map_err(|_| {
+                range_error(format!(
+                    "{} values are not 128 bits",
+                    T::FORMAT.display_name()
+                ))
+            })?;
+            Ok(uuid_text(&bytes))
+        }
+    }
+    format_arg(format)
+        .and_then(|f| dispatch(f, AsUuid(&text)))
+        .or_throw(env)
+}
+
+/// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
+/// parsers of `uuid` columns). Throws `TypeError` for a non-string and the core's
+/// `ERR_SNO_INVALID_LENGTH` / `ERR_SNO_INVALID_BYTE` (with `position`) for other text.
+#[napi(
+    ts_args_type = "text: string",
+    ts_return_type = "Uint8Array",
+    catch_unwind
+)]
+pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, String> {
+    (|| {
+        with_text(env, &text, "fromUuid(uuid): uuid", |input| {
+            if input.len() != UUID_TEXT_LEN {
+                return Err(SnoError::InvalidLength {
+                    expected: UUID_TEXT_LEN,
+                    actual: input.len(),
+                });
+            }
+            // At 36 characters the crate reads the hyphenated form only.
+            match uuid::Uuid::try_parse_ascii(input) {
+                Ok(uuid) => Ok(*uuid.as_bytes()),
+                Err(_) => {
+                    let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
+                    let (position, byte) = input
+                        .iter()
+                        .enumerate()
+                        .find(|&(i, c)| {
+                            hyphen(i) != (*c == b'-') || !(hyphen(i) || c.is_ascii_hexdigit())
+                        })
+                        .map_or((0, input[0]), |(i, c)| (i, *c));
+                    Err(SnoError::InvalidByte { position, byte })
+                }
+            }
+        })?
+        .map_err(Fail::from)
+        .and_then(|bytes| js_bytes(env, &bytes))
+    })()
+    .or_throw(env)
+}
+
+/// Characters of a hyphenated UUID text.
+const UUID_TEXT_LEN: usize = 36;
+
+/// 16 bytes as the hyphenated lower-case UUID text (8-4-4-4-12 hex digits).
+fn uuid_text(bytes: &[u8; 16]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(36);
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            out.push('-');
+        }
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
