@@ -190,10 +190,6 @@ function defineClass(info) {
       const bytes = binary instanceof classes[sourceClass] ? binary.toString() : binary
       return Cls[MAKE](native.fmtWithParam(f, value, bytes, `${name}.${fromName}(${param}, ${binaryName})`))
     }
-    /** @deprecated 0.2's name of the namespace's `new(param)`. */
-    Cls.generate = function generate(value) {
-      return Cls[MAKE](native.fmtNewWithParam(f, value, `${name}.generate(${param})`))
-    }
   }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
@@ -227,8 +223,14 @@ const EXTRAS = {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
     }
   },
+  TypeId(Cls, f) {
+    /** @deprecated use `typeid.new(prefix)`. */
+    Cls.generate = function generate(prefix) {
+      return Cls[MAKE](native.fmtNewWithParam(f, prefix, 'TypeId.generate(prefix)'))
+    }
+  },
 }
-for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className])
+for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className], info.index)
 
 /**
  * The namespace of table entry `info` (every format but sno, whose functions are sno.js's):

@@ -8,7 +8,7 @@ export interface TypeRegistry {
   setTypeParser(oid: number, format: 'text', parseFn: (text: string) => any): void
 }
 
-/** A TypeID column: the `prefix` its values are read with (it is not stored). */
+/** A TypeID column: the `prefix` its values are read with (it is not stored: `''` for none). */
 export interface TypeIdColumn {
   type: typeof TypeId
   prefix: string

@@ -5,8 +5,8 @@
 // nothing from here: every ID class has `toPostgres()`, so an ID is a query parameter as it is.
 //
 // Which class goes with which column comes from the core's format table (`Cls.columnType`,
-// `Cls.FORMAT.postgresType`): sno and SCRU160 in `bytea`, the 128-bit formats in `uuid`, the
-// 64-bit ones in `bigint`.
+// `Cls.FORMAT.postgresType`): sno, SCRU160 and KSUID in `bytea`, the 128-bit formats in
+// `uuid`, the 64-bit ones in `bigint` (pg.d.ts lists them, generated from the table).
 const native = require('./native.js')
 const formats = require('./formats.js')
 const { typeError, describe, checkOptions } = require('./value.js')

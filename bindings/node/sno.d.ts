@@ -336,20 +336,24 @@ export interface TypeIdFields {
   randB: bigint
 }
 
-/** A TypeID value: `prefix` (text), 48-bit `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes, 26 to 90 characters of text. Its binary form (`bytes`, `bigint`) is its `uuid` alone, without the `prefix`. */
+/**
+ * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
+ * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`). Any UUID is a valid suffix;
+ * generation makes UUIDv7s. The binary form (`bytes`, `fromBytes`, `bigint`, `fromBigInt`) is
+ * the UUID's 16 bytes, without the prefix (`fromBytes` gives an empty prefix: `fromUuid` attaches
+ * one). Ordered by prefix, then by UUID.
+ */
 export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   /** Strictly decodes the text form (`^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
   static parse(text: string): TypeId
   /** Takes the 16-byte binary form (an empty `prefix`: `fromUuid` attaches one). */
   static fromBytes(bytes: Uint8Array): TypeId
-  /** From the binary form as one unsigned big-endian integer (0 ..= 2^128 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW) (an empty `prefix`: `fromUuid` attaches one). */
+  /** From the binary form as one unsigned big-endian integer (0 ..= 2^128 - 1, else a RangeError ERR_SNO_VALUE_OVERFLOW; an empty `prefix`: `fromUuid` attaches one). */
   static fromBigInt(value: bigint): TypeId
   /** The recommended database column (the core's table): PostgreSQL `uuid`, SQLite `BLOB`. */
   static readonly columnType: 'uuid'
   /** The TypeID of `prefix` and a binary form (`uuid`): a `Uuid7`, a UUIDv7's text, or 16 bytes (any the format takes). */
   static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
-  /** @deprecated use `typeid.new(prefix)`. */
-  static generate(prefix: string): TypeId
   /** From the fields (version and variant are set). */
   static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
   /** Validates like `TypeId.parse`. */
@@ -363,6 +367,9 @@ export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   get randB(): bigint
   /** The 26-character suffix: the UUID in lower-case Crockford base32. */
   get suffix(): string
+  /** @deprecated use `typeid.new(prefix)`: a new TypeID, `prefix` (a RangeError
+   * ERR_SNO_INVALID_PREFIX if the spec refuses it) and a UUIDv7 from the process-wide generator. */
+  static generate(prefix: string): TypeId
 }
 
 /** The named fields of `Ksuid` values. */

@@ -88,7 +88,7 @@ macro_rules! make_generator {
     (false, $ty:ty, $settings:ident) => {
         Err(Error::InvalidArgument {
             name: "format",
-            reason: "has no generator of its settings alone (sno: the Generator; a format with a param: its process-wide generator, which takes the param)",
+            reason: "has no generator of its settings alone (sno: the Generator; a format with a param: new(<param>), which takes it)",
         })
     };
 }

@@ -464,15 +464,18 @@ pub enum Epoch {
 }
 
 impl Epoch {
-    /// Whether a value's time is read for an epoch the application gives (`unix_ms_at`):
+    /// Whether a value's time is read for an epoch the application may give (`unix_ms_at`):
     /// [`Optional`](Epoch::Optional) and [`Required`](Epoch::Required).
     ///
     /// ```
     /// use sno_core::{Epoch, Format};
-    /// assert!(Format::Nanoflake.epoch().is_set_by_application());
-    /// assert!(!Format::Ulid.epoch().is_set_by_application());
+    /// assert!(Format::Nanoflake.epoch().takes_application_epoch());
+    /// assert!(Format::UlidFlake.epoch().takes_application_epoch());
+    /// assert!(!Format::Ulid.epoch().takes_application_epoch());
+    /// assert!(!Format::TypeId.epoch().takes_application_epoch());
+    /// assert_eq!(Format::TypeId.epoch(), Epoch::FixedWhenPresent);
     /// ```
-    pub const fn is_set_by_application(self) -> bool {
+    pub const fn takes_application_epoch(self) -> bool {
         matches!(self, Epoch::Optional | Epoch::Required)
     }
 }

@@ -896,7 +896,7 @@ fn every_format_states_itself_consistently() {
             }
             assert_eq!(
                 id.unix_ms_at(0).is_some(),
-                format.epoch().is_set_by_application()
+                format.epoch().takes_application_epoch()
             );
         }
     }

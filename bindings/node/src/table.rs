@@ -175,7 +175,7 @@ pub fn formats() -> Vec<FormatInfo> {
             // The canonical text of a format with fixed-length text is its shortest accepted one.
             text_len: text_order.then_some(format.min_text_len() as u32),
             has_unix_ms: format.epoch() != Epoch::Required,
-            has_epoch: format.epoch().is_set_by_application(),
+            has_epoch: format.epoch().takes_application_epoch(),
             text_order,
             has_global: format.has_process_generator(),
             generator_required: generator

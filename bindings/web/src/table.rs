@@ -33,7 +33,7 @@ pub extern "C" fn sno_formats() -> i32 {
             number(out, "binaryLen", format.binary_len());
             number(out, "maxTextLen", format.max_text_len());
             flag(out, "hasUnixMs", sample.unix_ms().is_some());
-            flag(out, "hasEpoch", format.epoch().is_set_by_application());
+            flag(out, "hasEpoch", format.epoch().takes_application_epoch());
             flag(out, "textOrder", format.text_order());
             flag(out, "hasGlobal", format.has_process_generator());
             string(out, "columnType", column.name());

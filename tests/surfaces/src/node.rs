@@ -90,7 +90,13 @@ fn pg_declarations(template: &str) -> String {
 fn pg_columns() -> Vec<String> {
     let mut out = Vec::new();
     let mut entries = Vec::new();
-    for column in [ColumnType::Bytes, ColumnType::Uuid, ColumnType::BigInt] {
+    let mut columns: Vec<ColumnType> = Vec::new();
+    for f in Format::ALL {
+        if !columns.contains(&f.column_type()) {
+            columns.push(f.column_type());
+        }
+    }
+    for column in columns {
         let (mut types, mut names) = (Vec::new(), Vec::new());
         for f in Format::ALL
             .into_iter()
@@ -100,9 +106,14 @@ fn pg_columns() -> Vec<String> {
             match f.param_facts() {
                 Some(p) => {
                     let param = camel_case(p.setting.name());
+                    let empty = if f.check_param("") == Some(Ok(())) {
+                        ": `''` for none"
+                    } else {
+                        ""
+                    };
                     out.extend([
                         format!(
-                            "/** A {} column: the `{param}` its values are read with (it is not stored). */",
+                            "/** A {} column: the `{param}` its values are read with (it is not stored{empty}). */",
                             f.display_name()
                         ),
                         format!("export interface {c}Column {{"),
@@ -384,7 +395,7 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
     // A format with a param: the binary form alone has an empty one (where the format takes it).
     let no_param = match f.param_facts() {
         Some(p) if f.check_param("") == Some(Ok(())) => format!(
-            " (an empty `{}`: `{}` attaches one)",
+            "an empty `{}`: `{}` attaches one",
             camel_case(p.setting.name()),
             camel_case(&format!("from_{}", p.binary))
         ),
@@ -399,12 +410,21 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             &format!("static parse(text: string): {c}"),
         ),
         Member::new(
-            &format!("Takes the {bytes}-byte binary form{no_param}."),
+            &if no_param.is_empty() {
+                format!("Takes the {bytes}-byte binary form.")
+            } else {
+                format!("Takes the {bytes}-byte binary form ({no_param}).")
+            },
             &format!("static fromBytes(bytes: Uint8Array): {c}"),
         ),
         Member::new(
             &format!(
-                "From the binary form as one unsigned big-endian integer ({range}, else a RangeError ERR_SNO_VALUE_OVERFLOW){no_param}."
+                "From the binary form as one unsigned big-endian integer ({range}, else a RangeError ERR_SNO_VALUE_OVERFLOW{}).",
+                if no_param.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {no_param}")
+                }
             ),
             &format!("static fromBigInt(value: bigint): {c}"),
         ),
@@ -435,11 +455,6 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
                     camel_case(&format!("from_{}", p.binary)),
                     source.node_class()
                 ),
-            ));
-            // `formats.js`: 0.2's name of the namespace's `new(<param>)`.
-            m.push(Member::new(
-                &format!("@deprecated use `{}.new({param})`.", f.name()),
-                &format!("static generate({param}: string): {c}"),
             ));
         }
         None if column == ColumnType::Uuid => m.push(Member::new(
@@ -500,7 +515,7 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             lines: vec![format!("  get {}(): {}", field.name, field.kind)],
         });
     }
-    if f.epoch().is_set_by_application() {
+    if f.epoch().takes_application_epoch() {
         let known = if f.epoch() == Epoch::Optional {
             "for values made with another epoch"
         } else {
