@@ -80,17 +80,12 @@ unsafe fn lease_options(opts: &sno_lease_options) -> Result<LeaseOptions, Failur
         0 => u16::MAX,
         last => last,
     };
-    let mut options = LeaseOptions::new(namespace).partitions(opts.partition_first..=last);
-    if opts.ttl_ms != 0 {
-        options = options.ttl(Duration::from_millis(opts.ttl_ms.into()));
-    }
-    if opts.margin_ms != 0 {
-        options = options.margin(Duration::from_millis(opts.margin_ms.into()));
-    }
-    if opts.timeout_ms != 0 {
-        options = options.timeout(Duration::from_millis(opts.timeout_ms.into()));
-    }
-    Ok(options)
+    let ms = |ms: u32| (ms != 0).then(|| Duration::from_millis(ms.into()));
+    let (ttl, margin, timeout) = (ms(opts.ttl_ms), ms(opts.margin_ms), ms(opts.timeout_ms));
+    let range = Some(opts.partition_first..=last);
+    Ok(LeaseOptions::from_parts(
+        namespace, range, ttl, margin, timeout,
+    )?)
 }
 
 /// Leases a free partition of a namespace from the store at `url` and starts renewing it on a
@@ -252,13 +247,9 @@ pub unsafe extern "C" fn sno_lease_expires_in_ms(
     lease: *const sno_lease,
     out: *mut u64,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        let ms = u64::try_from(lease.inner.expires_in().as_millis()).unwrap_or(u64::MAX);
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, ms) }
-    })
+    let ms = |lease: &Lease| u64::try_from(lease.expires_in().as_millis()).unwrap_or(u64::MAX);
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, ms) }
 }
 
 /// The current grant in one consistent read: partition, token, the window its IDs lie in, and
@@ -273,12 +264,8 @@ pub unsafe extern "C" fn sno_lease_current_grant(
     lease: *const sno_lease,
     out: *mut sno_lease_grant,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, lease.inner.grant().into()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_lease(lease, out, |lease| lease.grant().into()) }
 }
 
 /// The state of the renewals: SNO_STATUS_OK while the last renewal succeeded, otherwise the

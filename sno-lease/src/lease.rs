@@ -320,8 +320,10 @@ impl Lease {
         self.close_shared();
     }
 
-    /// [`close`](Self::close) through a shared reference (the process-wide lease).
-    pub(crate) fn close_shared(&self) {
+    /// [`close`](Self::close) through a shared reference: for a lease that other threads may
+    /// be reading meanwhile (the process-wide lease, a binding's lease object). Idempotent; a
+    /// second call while the first releases returns at once.
+    pub fn close_shared(&self) {
         let renewer = self
             .renewer
             .lock()

@@ -86,6 +86,27 @@ impl LeaseOptions {
         self
     }
 
+    /// Options as a binding takes them: `namespace`, and each other option when given (`None`:
+    /// [`new`](Self::new)'s default), checked by [`validate`](Self::validate). The C, Python
+    /// and Node bindings build their options here, each after reading its own argument types.
+    pub fn from_parts(
+        namespace: impl Into<String>,
+        partitions: Option<RangeInclusive<u16>>,
+        ttl: Option<Duration>,
+        margin: Option<Duration>,
+        timeout: Option<Duration>,
+    ) -> Result<LeaseOptions, Error> {
+        let mut options = LeaseOptions::new(namespace);
+        if let Some(range) = partitions {
+            options = options.partitions(range);
+        }
+        options.ttl = ttl.unwrap_or(options.ttl);
+        options.margin = margin.or(options.margin);
+        options.timeout = timeout.unwrap_or(options.timeout);
+        options.validate()?;
+        Ok(options)
+    }
+
     /// The namespace.
     pub fn namespace(&self) -> &str {
         &self.namespace
@@ -335,6 +356,28 @@ mod tests {
         assert!(e(wide).contains("margin"));
         assert!(e(LeaseOptions::new("n").timeout(Duration::from_millis(99))).contains("timeout"));
         assert_eq!(LeaseOptions::new("a-Z_0.9:x").validate(), Ok(()));
+    }
+
+    #[test]
+    fn from_parts_takes_defaults_and_validates() {
+        let none = LeaseOptions::from_parts("n", None, None, None, None);
+        assert_eq!(none, Ok(LeaseOptions::new("n")));
+        let some = LeaseOptions::from_parts(
+            "n",
+            Some(3..=9),
+            Some(Duration::from_secs(9)),
+            Some(Duration::from_millis(5)),
+            Some(Duration::from_secs(2)),
+        );
+        let built = LeaseOptions::new("n")
+            .partitions(3..=9)
+            .ttl(Duration::from_secs(9))
+            .margin(Duration::from_millis(5))
+            .timeout(Duration::from_secs(2));
+        assert_eq!(some, Ok(built));
+        let bad = LeaseOptions::from_parts("n", None, Some(Duration::ZERO), None, None);
+        let refused = LeaseOptions::new("n").ttl(Duration::ZERO).validate();
+        assert_eq!(bad.map(drop), refused);
     }
 
     #[test]

@@ -33,10 +33,11 @@ fn invalid(detail: String) -> Fail {
     Fail::Lease(sno_lease::Error::InvalidOptions { detail })
 }
 
-/// An option in milliseconds: a non-negative integer JS number holds exactly.
-fn millis(name: &str, value: f64) -> R<Duration> {
+/// An option in milliseconds, if given: a non-negative integer JS number holds exactly.
+fn millis(name: &str, value: Option<f64>) -> R<Option<Duration>> {
+    let Some(value) = value else { return Ok(None) };
     if value.fract() == 0.0 && (0.0..=crate::args::MAX_SAFE_INTEGER as f64).contains(&value) {
-        Ok(Duration::from_millis(value as u64))
+        Ok(Some(Duration::from_millis(value as u64)))
     } else {
         Err(invalid(format!(
             "option {name} must be an integer number of milliseconds, got {value}"
@@ -64,27 +65,21 @@ fn lease_options(
     margin_ms: Option<f64>,
     timeout_ms: Option<f64>,
 ) -> R<LeaseOptions> {
-    let mut o = LeaseOptions::new(namespace.unwrap_or_else(|| "default".to_owned()));
-    if let Some(ttl) = ttl_ms {
-        o = o.ttl(millis("ttlMs", ttl)?);
-    }
-    if let Some(range) = partitions {
-        let [first, last] = range[..] else {
+    let ttl = millis("ttlMs", ttl_ms)?;
+    let range = match partitions.as_deref() {
+        None => None,
+        Some(&[first, last]) => Some(partition_bound(0, first)?..=partition_bound(1, last)?),
+        Some(range) => {
             return Err(invalid(format!(
                 "option partitions must be [first, last], got {} numbers",
                 range.len()
             )));
-        };
-        o = o.partitions(partition_bound(0, first)?..=partition_bound(1, last)?);
-    }
-    if let Some(margin) = margin_ms {
-        o = o.margin(millis("marginMs", margin)?);
-    }
-    if let Some(timeout) = timeout_ms {
-        o = o.timeout(millis("timeoutMs", timeout)?);
-    }
-    o.validate()?;
-    Ok(o)
+        }
+    };
+    let margin = millis("marginMs", margin_ms)?;
+    let timeout = millis("timeoutMs", timeout_ms)?;
+    let ns = namespace.as_deref().unwrap_or("default");
+    Ok(LeaseOptions::from_parts(ns, range, ttl, margin, timeout)?)
 }
 
 /// A partition leased from a store for this process.
@@ -132,12 +127,8 @@ impl Lease {
     /// (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`), on the calling thread.
     #[napi(factory, catch_unwind)]
     pub fn from_env(env: &Env) -> Result<Self, String> {
-        (|| -> R<Self> {
-            Ok(Lease {
-                inner: sno_lease::Lease::from_env()?,
-            })
-        })()
-        .or_throw(env)
+        let lease = sno_lease::Lease::from_env().map(|inner| Lease { inner });
+        lease.map_err(Fail::from).or_throw(env)
     }
 
     /// The lease's generator (`new Generator({ lease, ... })`): one per lease. `partition` and

@@ -6,15 +6,15 @@
 //! for signals: Ctrl-C interrupts it (the helper thread finishes alone and releases what it
 //! got). Closing waits detached, bounded by the store timeout.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use sno_lease::{Error, Grant, Lease, LeaseOptions, ProcessGenerator};
+use sno_lease::{Error, Lease, LeaseOptions, ProcessGenerator};
 
 use crate::batch::WAIT_STEP;
 use crate::datetime_from_ms;
@@ -130,29 +130,12 @@ fn partitions(obj: &Bound<'_, PyAny>) -> PyResult<(u16, u16)> {
 /// A partition leased from PostgreSQL or Redis, renewed in the background until closed.
 #[pyclass(frozen, module = "sno._sno", name = "Lease")]
 pub(crate) struct PyLease {
-    /// The lease while open; its last grant once closed.
-    slot: Mutex<Slot>,
+    lease: Lease,
+    /// Set by `close()` before it releases; in a `fork()` child too, where the lease itself
+    /// stays the parent's.
+    closed: AtomicBool,
     /// Held by `close()` while it releases, so that a second `close()` returns once released.
     closing: Mutex<()>,
-    namespace: String,
-    holder: String,
-    ttl: Duration,
-    margin: Duration,
-    first: u16,
-    last: u16,
-    /// The process that acquired the lease.
-    pid: u32,
-}
-
-struct Slot {
-    lease: Option<Lease>,
-    last: Grant,
-    /// The renewal counters when the lease was closed: `(renewals, failures)`.
-    counted: (u64, u64),
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl PyLease {
@@ -162,29 +145,16 @@ impl PyLease {
         acquire: impl FnOnce() -> Result<Lease, Error> + Send + 'static,
     ) -> PyResult<Self> {
         let lease = interruptible(py, acquire)?.map_err(|e| lease_to_py(py, e))?;
-        let options = lease.options();
-        let range = options.partition_range();
+        let (closed, closing) = (AtomicBool::new(false), Mutex::new(()));
         Ok(PyLease {
-            namespace: options.namespace().to_owned(),
-            holder: lease.holder().to_owned(),
-            ttl: options.ttl_duration(),
-            margin: options.margin_duration(),
-            first: *range.start(),
-            last: *range.end(),
-            pid: std::process::id(),
-            closing: Mutex::new(()),
-            slot: Mutex::new(Slot {
-                last: lease.grant(),
-                counted: (0, 0),
-                lease: Some(lease),
-            }),
+            lease,
+            closed,
+            closing,
         })
     }
 
-    /// The current grant (the last one once closed).
-    fn grant(&self) -> Grant {
-        let slot = lock(&self.slot);
-        slot.lease.as_ref().map_or(slot.last, Lease::grant)
+    fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
     }
 
     /// Calls `f` with the open lease, or returns the closed lease's error.
@@ -193,23 +163,20 @@ impl PyLease {
         py: Python<'_>,
         f: impl FnOnce(&Lease) -> Result<R, Error>,
     ) -> PyResult<R> {
-        let slot = lock(&self.slot);
-        let result = match slot.lease.as_ref() {
-            Some(lease) => f(lease),
-            None => Err(Error::Unavailable {
+        let result = match self.is_closed() {
+            false => f(&self.lease),
+            true => Err(Error::Unavailable {
                 detail: "the lease is closed",
             }),
         };
-        drop(slot);
         result.map_err(|e| lease_to_py(py, e))
     }
 
     /// The short description used by `repr()` of the lease and of its generator.
     pub(crate) fn describe(&self) -> String {
-        let grant = self.grant();
-        let closed = self.is_closed();
+        let grant = self.lease.grant();
         let mut utc = [0u8; sno_core::time::UTC_LEN];
-        let state = if closed {
+        let state = if self.is_closed() {
             "closed".to_owned()
         } else {
             format!(
@@ -222,47 +189,20 @@ impl PyLease {
         };
         format!(
             "<sno.Lease namespace='{}' partition={} token={} {state}>",
-            self.namespace, grant.partition, grant.token
+            self.lease.options().namespace(),
+            grant.partition,
+            grant.token
         )
-    }
-
-    fn is_closed(&self) -> bool {
-        lock(&self.slot).lease.as_ref().is_none_or(Lease::is_closed)
-    }
-
-    fn close_now(&self) {
-        let _closing = lock(&self.closing);
-        let taken = {
-            let mut slot = lock(&self.slot);
-            let lease = slot.lease.take();
-            // In a fork() child the lease is the parent's, and its lock may have been held by
-            // the parent's renewal thread at the fork: the child keeps the grant it saw.
-            if let Some(l) = lease.as_ref().filter(|_| std::process::id() == self.pid) {
-                slot.last = l.grant();
-                slot.counted = (l.renewals(), l.renewal_failures());
-            }
-            lease
-        };
-        if let Some(mut lease) = taken {
-            lease.close();
-        }
     }
 }
 
 impl Drop for PyLease {
     fn drop(&mut self) {
-        let taken = self
-            .slot
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .lease
-            .take();
-        if let Some(lease) = taken {
-            // Releasing waits for the store (within the timeout): let other threads run
-            // meanwhile. Where the interpreter cannot be attached to (shutting down), the
-            // closure is dropped unrun, which closes the lease all the same.
-            Python::try_attach(move |py| py.detach(move || drop(lease)));
-        }
+        // Releasing waits for the store (within the timeout): let other threads run meanwhile.
+        // Where the interpreter cannot be attached to (shutting down), dropping the lease
+        // closes it all the same.
+        let lease = &self.lease;
+        Python::try_attach(|py| py.detach(|| lease.close_shared()));
     }
 }
 
@@ -289,14 +229,11 @@ impl PyLease {
         margin: Option<f64>,
         timeout: f64,
     ) -> PyResult<Self> {
-        let mut options = LeaseOptions::new(namespace)
-            .partitions(partitions.0..=partitions.1)
-            .ttl(seconds(py, ttl, "ttl")?)
-            .timeout(seconds(py, timeout, "timeout")?);
-        if let Some(m) = margin {
-            options = options.margin(seconds(py, m, "margin")?);
-        }
-        options.validate().map_err(|e| lease_to_py(py, e))?;
+        let (ttl, timeout) = (seconds(py, ttl, "ttl")?, seconds(py, timeout, "timeout")?);
+        let margin = margin.map(|m| seconds(py, m, "margin")).transpose()?;
+        let range = Some(partitions.0..=partitions.1);
+        let options = LeaseOptions::from_parts(namespace, range, Some(ttl), margin, Some(timeout))
+            .map_err(|e| lease_to_py(py, e))?;
         PyLease::acquire(py, move || Lease::acquire(&url, &options))
     }
 
@@ -311,86 +248,82 @@ impl PyLease {
     /// The partition leased (a lost lease is replaced by a new partition).
     #[getter]
     fn partition(&self) -> u16 {
-        self.grant().partition
+        self.lease.partition()
     }
 
     /// The fencing token of the grant: larger than every token granted before it in the
     /// namespace.
     #[getter]
     fn token(&self) -> u64 {
-        self.grant().token
+        self.lease.token()
     }
 
     /// When the store lets the grant lapse unless it is renewed: an aware UTC `datetime` (the
     /// store's clock).
     #[getter]
     fn expires_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        datetime_from_ms(py, self.grant().expires_unix_ms)
+        datetime_from_ms(py, self.lease.expires_unix_ms())
     }
 
     /// `expires_at` in milliseconds since the Unix epoch.
     #[getter]
     fn expires_unix_ms(&self) -> i64 {
-        self.grant().expires_unix_ms
+        self.lease.expires_unix_ms()
     }
 
     /// The namespace.
     #[getter]
     fn namespace(&self) -> &str {
-        &self.namespace
+        self.lease.options().namespace()
     }
 
     /// How many renewals the store granted so far (a new partition after a lost lease counts as
     /// none).
     #[getter]
     fn renewals(&self) -> u64 {
-        let slot = lock(&self.slot);
-        slot.lease.as_ref().map_or(slot.counted.0, Lease::renewals)
+        self.lease.renewals()
     }
 
     /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
     /// found lost (`last_error` says the latest).
     #[getter]
     fn renewal_failures(&self) -> u64 {
-        let slot = lock(&self.slot);
-        slot.lease
-            .as_ref()
-            .map_or(slot.counted.1, Lease::renewal_failures)
+        self.lease.renewal_failures()
     }
 
     /// Seconds until the grant lapses unless it is renewed, by this machine's clock against the
     /// store's expiry (0.0 once past, and once closed).
     #[getter]
     fn expires_in(&self) -> f64 {
-        lock(&self.slot)
-            .lease
-            .as_ref()
-            .map_or(0.0, |l| l.expires_in().as_secs_f64())
+        match self.is_closed() {
+            false => self.lease.expires_in().as_secs_f64(),
+            true => 0.0,
+        }
     }
 
     /// The holder name kept in the store (`host/pid/program/random`: `sno lease status` shows
     /// who holds what).
     #[getter]
     fn holder(&self) -> &str {
-        &self.holder
+        self.lease.holder()
     }
 
     /// The TTL in seconds.
     #[getter]
     fn ttl(&self) -> f64 {
-        self.ttl.as_secs_f64()
+        self.lease.options().ttl_duration().as_secs_f64()
     }
 
     /// How much sooner than the store's expiry the generator stops minting, in seconds.
     #[getter]
     fn margin(&self) -> f64 {
-        self.margin.as_secs_f64()
+        self.lease.options().margin_duration().as_secs_f64()
     }
 
     /// The range leased from, `(first, last)` inclusive.
     #[getter]
     fn partitions(&self) -> (u16, u16) {
-        (self.first, self.last)
+        self.lease.options().partition_range().into_inner()
     }
 
     /// Whether the lease is closed.
@@ -402,10 +335,7 @@ impl PyLease {
     /// The last renewal error (a `LeaseError`, not raised), until a renewal succeeds again.
     #[getter]
     fn last_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        let error = lock(&self.slot)
-            .lease
-            .as_ref()
-            .and_then(Lease::last_error)?;
+        let error = (!self.is_closed()).then(|| self.lease.last_error())??;
         Some(lease_to_py(py, error).into_value(py).into_any())
     }
 
@@ -413,7 +343,11 @@ impl PyLease {
     /// reached the grant simply expires). Its generator raises `LeaseExpiredError` from now
     /// on. Idempotent.
     fn close(&self, py: Python<'_>) {
-        py.detach(|| self.close_now());
+        py.detach(|| {
+            let _closing = self.closing.lock().unwrap_or_else(PoisonError::into_inner);
+            self.closed.store(true, Ordering::Release);
+            self.lease.close_shared();
+        });
     }
 
     fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
