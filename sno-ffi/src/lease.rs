@@ -144,9 +144,8 @@ pub unsafe extern "C" fn sno_lease_acquire(
         let options = unsafe { lease_options(&opts) }?;
         let lease = Lease::acquire(url, &options)?;
         let handle = Box::into_raw(Box::new(sno_lease { inner: lease }));
-        // SAFETY: checked non-NULL; the caller guarantees it is writable.
-        unsafe { out.write(handle) };
-        Ok(())
+        // SAFETY: checked non-NULL above; writable per the contract.
+        Ok(unsafe { write_out(out, handle) }?)
     })
 }
 
@@ -333,12 +332,9 @@ pub unsafe extern "C" fn sno_generator_new_leased(
         }
         let builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
         let generator = lease.inner.generator_with(builder)?;
-        let handle = Box::into_raw(Box::new(sno_generator {
-            inner: GeneratorKind::Leased(generator),
-        }));
-        // SAFETY: checked non-NULL; the caller guarantees it is writable.
-        unsafe { out.write(handle) };
-        Ok(())
+        let inner = GeneratorKind::Leased(generator);
+        // SAFETY: checked non-NULL above; writable per the contract.
+        Ok(unsafe { write_out(out, Box::into_raw(Box::new(sno_generator { inner }))) }?)
     })
 }
 

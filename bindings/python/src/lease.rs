@@ -245,50 +245,11 @@ impl PyLease {
         PyLease::acquire(py, Lease::from_env)
     }
 
-    /// The partition leased (a lost lease is replaced by a new partition).
-    #[getter]
-    fn partition(&self) -> u16 {
-        self.lease.partition()
-    }
-
-    /// The fencing token of the grant: larger than every token granted before it in the
-    /// namespace.
-    #[getter]
-    fn token(&self) -> u64 {
-        self.lease.token()
-    }
-
     /// When the store lets the grant lapse unless it is renewed: an aware UTC `datetime` (the
     /// store's clock).
     #[getter]
     fn expires_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         datetime_from_ms(py, self.lease.expires_unix_ms())
-    }
-
-    /// `expires_at` in milliseconds since the Unix epoch.
-    #[getter]
-    fn expires_unix_ms(&self) -> i64 {
-        self.lease.expires_unix_ms()
-    }
-
-    /// The namespace.
-    #[getter]
-    fn namespace(&self) -> &str {
-        self.lease.options().namespace()
-    }
-
-    /// How many renewals the store granted so far (a new partition after a lost lease counts as
-    /// none).
-    #[getter]
-    fn renewals(&self) -> u64 {
-        self.lease.renewals()
-    }
-
-    /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
-    /// found lost (`last_error` says the latest).
-    #[getter]
-    fn renewal_failures(&self) -> u64 {
-        self.lease.renewal_failures()
     }
 
     /// Seconds until the grant lapses unless it is renewed, by this machine's clock against the
@@ -301,31 +262,6 @@ impl PyLease {
         }
     }
 
-    /// The holder name kept in the store (`host/pid/program/random`: `sno lease status` shows
-    /// who holds what).
-    #[getter]
-    fn holder(&self) -> &str {
-        self.lease.holder()
-    }
-
-    /// The TTL in seconds.
-    #[getter]
-    fn ttl(&self) -> f64 {
-        self.lease.options().ttl_duration().as_secs_f64()
-    }
-
-    /// How much sooner than the store's expiry the generator stops minting, in seconds.
-    #[getter]
-    fn margin(&self) -> f64 {
-        self.lease.options().margin_duration().as_secs_f64()
-    }
-
-    /// The range leased from, `(first, last)` inclusive.
-    #[getter]
-    fn partitions(&self) -> (u16, u16) {
-        self.lease.options().partition_range().into_inner()
-    }
-
     /// Whether the lease is closed.
     #[getter]
     fn closed(&self) -> bool {
@@ -335,7 +271,7 @@ impl PyLease {
     /// The last renewal error (a `LeaseError`, not raised), until a renewal succeeds again.
     #[getter]
     fn last_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        let error = (!self.is_closed()).then(|| self.lease.last_error())??;
+        let error = self.lease.last_error().filter(|_| !self.is_closed())?;
         Some(lease_to_py(py, error).into_value(py).into_any())
     }
 
@@ -363,6 +299,44 @@ impl PyLease {
     fn __repr__(&self) -> String {
         self.describe()
     }
+}
+
+/// `sno.Lease`'s properties that read the lease as it is (`name -> type = |lease| value`): a
+/// second `#[pymethods]` block.
+macro_rules! lease_properties {
+    ($($(#[$doc:meta])* $name:ident -> $ty:ty = |$lease:ident| $read:expr;)*) => {
+        #[pymethods]
+        impl PyLease {
+            $($(#[$doc])* #[getter] fn $name(&self) -> $ty { let $lease = &self.lease; $read })*
+        }
+    };
+}
+
+lease_properties! {
+    /// The partition leased (a lost lease is replaced by a new partition).
+    partition -> u16 = |lease| lease.partition();
+    /// The fencing token of the grant: larger than every token granted before it in the
+    /// namespace.
+    token -> u64 = |lease| lease.token();
+    /// `expires_at` in milliseconds since the Unix epoch.
+    expires_unix_ms -> i64 = |lease| lease.expires_unix_ms();
+    /// The namespace.
+    namespace -> &str = |lease| lease.options().namespace();
+    /// How many renewals the store granted so far (a new partition after a lost lease counts as
+    /// none).
+    renewals -> u64 = |lease| lease.renewals();
+    /// How many renewals failed so far: the store unreachable or silent, an error, or the lease
+    /// found lost (`last_error` says the latest).
+    renewal_failures -> u64 = |lease| lease.renewal_failures();
+    /// The holder name kept in the store (`host/pid/program/random`: `sno lease status` shows
+    /// who holds what).
+    holder -> &str = |lease| lease.holder();
+    /// The TTL in seconds.
+    ttl -> f64 = |lease| lease.options().ttl_duration().as_secs_f64();
+    /// How much sooner than the store's expiry the generator stops minting, in seconds.
+    margin -> f64 = |lease| lease.options().margin_duration().as_secs_f64();
+    /// The range leased from, `(first, last)` inclusive.
+    partitions -> (u16, u16) = |lease| lease.options().partition_range().into_inner();
 }
 
 /// The fork generation (plus one) in which the process-wide generator was last built: a call
