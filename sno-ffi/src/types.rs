@@ -6,6 +6,21 @@ use std::ffi::c_char;
 use crate::status::{ALL, sno_status};
 use sno_core::{Error, Id, Snapshot, Stats, SystemClock};
 
+/// `From` between a core struct and its C mirror of the same field names (`<->` both ways).
+macro_rules! same_fields {
+    ($core:ident -> $c:ident { $($field:ident),* $(,)? }) => {
+        impl From<$core> for $c {
+            fn from(s: $core) -> Self {
+                $c { $($field: s.$field),* }
+            }
+        }
+    };
+    ($core:ident <-> $c:ident { $($field:ident),* $(,)? }) => {
+        same_fields!($core -> $c { $($field),* });
+        same_fields!($c -> $core { $($field),* });
+    };
+}
+
 /// A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 /// order.
 #[repr(C)]
@@ -164,35 +179,9 @@ pub struct sno_snapshot {
     pub drifts: u32,
 }
 
-impl From<Snapshot> for sno_snapshot {
-    fn from(s: Snapshot) -> Self {
-        sno_snapshot {
-            partition: s.partition,
-            sequence_min: s.sequence_min,
-            sequence_max: s.sequence_max,
-            sequence: s.sequence,
-            now: s.now,
-            wall_hi: s.wall_hi,
-            wall_safe: s.wall_safe,
-            drifts: s.drifts,
-        }
-    }
-}
-
-impl From<sno_snapshot> for Snapshot {
-    fn from(s: sno_snapshot) -> Self {
-        Snapshot {
-            partition: s.partition,
-            sequence_min: s.sequence_min,
-            sequence_max: s.sequence_max,
-            sequence: s.sequence,
-            now: s.now,
-            wall_hi: s.wall_hi,
-            wall_safe: s.wall_safe,
-            drifts: s.drifts,
-        }
-    }
-}
+same_fields!(Snapshot <-> sno_snapshot {
+    partition, sequence_min, sequence_max, sequence, now, wall_hi, wall_safe, drifts
+});
 
 /// Counters of rare generator events.
 #[repr(C)]
@@ -210,17 +199,7 @@ pub struct sno_stats {
     pub waits: u64,
 }
 
-impl From<Stats> for sno_stats {
-    fn from(s: Stats) -> Self {
-        sno_stats {
-            overflows: s.overflows,
-            overflow_episodes: s.overflow_episodes,
-            drifts: s.drifts,
-            regressions: s.regressions,
-            waits: s.waits,
-        }
-    }
-}
+same_fields!(Stats -> sno_stats { overflows, overflow_episodes, drifts, regressions, waits });
 
 /// An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
 /// sno_generator_new_leased, release with sno_generator_free.
