@@ -41,7 +41,7 @@ fn a_partition_chosen_by_hand_is_refused_beside_a_lease_url() {
     let server = Server::start(Kind::Postgres);
     let ns = "cli-partition";
     // Another process of the fleet holds partition 5 by lease.
-    let mut held = Lease::acquire(&server.url, &LeaseOptions::new(ns).partitions(5..=5))
+    let held = Lease::acquire(&server.url, &LeaseOptions::new(ns).partitions(5..=5))
         .expect("partition 5 leased");
     let unreachable = format!("postgres://postgres@127.0.0.1:{}/postgres", free_port());
     for url in [server.url.as_str(), &unreachable] {

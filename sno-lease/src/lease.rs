@@ -315,15 +315,10 @@ impl Lease {
     /// (the argument: `src/fence.rs`, "Releasing"); a process that crashes instead frees its
     /// partition one TTL later. Returns within the options' timeout: if the store is slow, the
     /// release goes on in the background (bounded by the same timeout), and if it cannot be
-    /// reached the grant simply expires. Idempotent.
-    pub fn close(&mut self) {
-        self.close_shared();
-    }
-
-    /// [`close`](Self::close) through a shared reference: for a lease that other threads may
-    /// be reading meanwhile (the process-wide lease, a binding's lease object). Idempotent; a
-    /// second call while the first releases returns at once.
-    pub fn close_shared(&self) {
+    /// reached the grant simply expires. Idempotent; it takes `&self`, so a lease that other
+    /// threads read meanwhile (the process-wide lease, a binding's lease object) closes where
+    /// it is shared, and a second call while the first releases returns at once.
+    pub fn close(&self) {
         let renewer = self
             .renewer
             .lock()

@@ -89,6 +89,17 @@ impl LeaseOptions {
     /// Options as a binding takes them: `namespace`, and each other option when given (`None`:
     /// [`new`](Self::new)'s default), checked by [`validate`](Self::validate). The C, Python
     /// and Node bindings build their options here, each after reading its own argument types.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use sno_lease::LeaseOptions;
+    ///
+    /// let options = LeaseOptions::from_parts("api", Some(0..=99), Some(Duration::from_secs(30)), None, None)?;
+    /// assert_eq!(options, LeaseOptions::new("api").partitions(0..=99).ttl(Duration::from_secs(30)));
+    /// // Each part is checked: a TTL under 1 s is refused.
+    /// assert!(LeaseOptions::from_parts("api", None, Some(Duration::from_millis(10)), None, None).is_err());
+    /// # Ok::<(), sno_lease::Error>(())
+    /// ```
     pub fn from_parts(
         namespace: impl Into<String>,
         partitions: Option<RangeInclusive<u16>>,

@@ -179,7 +179,7 @@ pub fn release_process_lease() -> bool {
     };
     match process.lease {
         Some(lease) => {
-            lease.close_shared();
+            lease.close();
             // Kept reachable (callers may still hold its generator, which refuses now): leak
             // checkers see a live allocation, not a lost one.
             RELEASED

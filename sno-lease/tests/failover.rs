@@ -172,7 +172,7 @@ fn holder(
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
-            let mut lease = lease;
+            let lease = lease;
             lease.close();
             let last = lease.grant();
             run.see(&last);

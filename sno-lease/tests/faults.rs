@@ -285,7 +285,7 @@ fn a_release_hands_the_partition_over_at_once() {
         );
 
         // A holder that never minted releases with the bound at its own window's start.
-        let mut idle = acquire();
+        let idle = acquire();
         let from = idle.grant().ids_from_unix_ms;
         idle.close();
         let (bound, live) = stored_bound(&server, ns, 7);

@@ -89,7 +89,7 @@ fn processes_mint_under_one_lease_in_shared_memory() {
             mint.try_next(0),
             Err(IdError::LeaseExpired { .. })
         ));
-        let mut lease = Lease::acquire_shared(&server.url, &opts, mint).unwrap();
+        let lease = Lease::acquire_shared(&server.url, &opts, mint).unwrap();
         assert!(mint.is_leased());
         assert!(matches!(lease.generator(), Err(Error::Unavailable { .. })));
         assert!(matches!(

@@ -54,7 +54,7 @@ fn grants_mint_and_close() {
         assert_eq!(id.partition(), a.partition());
         assert_eq!(id.meta(), 7);
         assert!(matches!(a.generator(), Err(Error::Unavailable { .. })));
-        let mut a = a;
+        let a = a;
         a.close();
         assert!(a.is_closed());
         let e = ids.try_next(0).unwrap_err();
@@ -342,7 +342,7 @@ fn a_paused_store_is_a_timeout_not_a_hang() {
         let acquire = within(limit, move || Lease::acquire(&url, &opts).map(drop));
         // Closing while the store is silent returns within the timeout too.
         let closed = within(limit, move || {
-            let mut held = held;
+            let held = held;
             held.close();
             held.is_closed()
         });

@@ -240,7 +240,7 @@ fn redis_tls_acquires_renews_and_releases() {
     let at = |host: &str, ca: &str| format!("rediss://:sno-test@{host}:{tls}/?ssl_ca_certs={ca}");
 
     // The first grant of a Redis namespace starts one TTL after the namespace is born.
-    let mut lease = acquire(&at("localhost", &ca), &options("tls"))
+    let lease = acquire(&at("localhost", &ca), &options("tls"))
         .unwrap_or_else(|e| panic!("rediss:// to localhost: {e}"));
     let first = lease.grant();
     let ids = lease.generator().unwrap();

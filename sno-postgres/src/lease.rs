@@ -186,9 +186,7 @@ pub(crate) fn release_held() {
 /// Releases a lease: the store lets the next holder start just past the last ID it minted.
 fn release(held: Held) {
     let Held {
-        generator,
-        mut lease,
-        ..
+        generator, lease, ..
     } = held;
     drop(generator);
     lease.close();

@@ -159,7 +159,7 @@ fn start_acquiring(settings: Settings, mint: &'static SharedMint) -> Acquiring {
 
 /// Closes the lease: backends refuse from now on, and the store lets the next holder start past
 /// the highest ID any backend minted.
-fn release(mut lease: Lease) {
+fn release(lease: Lease) {
     lease.close();
     let mut status = STATUS.exclusive();
     status.state = State::Starting;

@@ -202,7 +202,7 @@ impl Drop for PyLease {
         // Where the interpreter cannot be attached to (shutting down), dropping the lease
         // closes it all the same.
         let lease = &self.lease;
-        Python::try_attach(|py| py.detach(|| lease.close_shared()));
+        Python::try_attach(|py| py.detach(|| lease.close()));
     }
 }
 
@@ -282,7 +282,7 @@ impl PyLease {
         py.detach(|| {
             let _closing = self.closing.lock().unwrap_or_else(PoisonError::into_inner);
             self.closed.store(true, Ordering::Release);
-            self.lease.close_shared();
+            self.lease.close();
         });
     }
 
