@@ -38,8 +38,9 @@ macro_rules! define_any {
         settings: [$($setting:ident),*], required: [$($required:ident),*]
         $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
-        /// A value of any format.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        /// A value of any format. Values order by format (the table's order), then by value:
+        /// within one format, as the format's own type orders them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum AnyId {
             $(

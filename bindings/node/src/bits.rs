@@ -4,38 +4,28 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::{Error as SnoError, IdFormat};
+use sno_core::{AnyId, Error as SnoError};
 
 use crate::args::{type_name, with_text};
 use crate::errors::{Fail, OrThrow, R, range_error, type_error};
-use crate::formats::{Op, decode, dispatch, format_arg, id_text, js_bytes};
+use crate::formats::{format_arg, js_bytes, js_text, value};
 
 /// The binary form of a canonical text read as one unsigned big-endian integer.
 #[napi(ts_return_type = "bigint", catch_unwind)]
 pub fn fmt_bigint(env: &Env, format: u32, text: String) -> Result<BigInt, String> {
-    struct Integer<'a>(&'a str);
-    impl Op for Integer<'_> {
-        type Out = BigInt;
-        fn run<T: IdFormat>(self) -> R<BigInt> {
-            let id = decode::<T>(self.0)?;
+    value(format, &text)
+        .map(|id| {
             // Little-endian 64-bit words, from the last byte up.
-            let words = id
-                .as_slice()
-                .rchunks(8)
-                .map(|chunk| {
-                    let mut word = [0u8; 8];
-                    word[8 - chunk.len()..].copy_from_slice(chunk);
-                    u64::from_be_bytes(word)
-                })
-                .collect();
-            Ok(BigInt {
+            let words = id.as_slice().rchunks(8).map(|chunk| {
+                let mut word = [0u8; 8];
+                word[8 - chunk.len()..].copy_from_slice(chunk);
+                u64::from_be_bytes(word)
+            });
+            BigInt {
                 sign_bit: false,
-                words,
-            })
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, Integer(&text)))
+                words: words.collect(),
+            }
+        })
         .or_throw(env)
 }
 
@@ -75,17 +65,6 @@ pub fn fmt_from_bigint<'e>(
     format: u32,
     value: Unknown,
 ) -> Result<JsString<'e>, String> {
-    struct FromInteger<'e>(&'e Env, Vec<u8>);
-    impl<'e> Op for FromInteger<'e> {
-        type Out = JsString<'e>;
-        fn run<T: IdFormat>(self) -> R<Self::Out> {
-            match T::from_slice(&self.1) {
-                Ok(id) => id_text(self.0, &id),
-                Err(e @ SnoError::ValueOverflow) => Err(Fail::Argument(e)),
-                Err(e) => Err(e.into()),
-            }
-        }
-    }
     (|| {
         let format = format_arg(format)?;
         if value.get_type()? != ValueType::BigInt {
@@ -97,7 +76,11 @@ pub fn fmt_from_bigint<'e>(
         // SAFETY: the value was just checked to be a BigInt.
         let value = unsafe { BigInt::from_napi_value(env.raw(), value.raw()) }?;
         let bytes = integer_bytes(&value, format.binary_len())?;
-        dispatch(format, FromInteger(env, bytes))
+        let id = AnyId::from_slice_as(format, &bytes).map_err(|e| match e {
+            SnoError::ValueOverflow => Fail::Argument(e),
+            e => e.into(),
+        })?;
+        js_text(env, id.text().as_bytes())
     })()
     .or_throw(env)
 }
@@ -106,23 +89,17 @@ pub fn fmt_from_bigint<'e>(
 /// as they are), for the 16-byte formats.
 #[napi(catch_unwind)]
 pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> {
-    struct AsUuid<'a>(&'a str);
-    impl Op for AsUuid<'_> {
-        type Out = String;
-        fn run<T: IdFormat>(self) -> R<String> {
-            let id = decode::<T>(self.0)?;
-            let bytes: [u8; 16] = id.as_slice().try_into().map_err(|_| {
-                range_error(format!(
-                    "{} values are not 128 bits",
-                    T::FORMAT.display_name()
-                ))
-            })?;
-            Ok(uuid_text(&bytes))
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, AsUuid(&text)))
-        .or_throw(env)
+    (|| {
+        let id = value(format, &text)?;
+        let bytes: &[u8; 16] = id.as_slice().try_into().map_err(|_| {
+            range_error(format!(
+                "{} values are not 128 bits",
+                id.format().display_name()
+            ))
+        })?;
+        Ok(uuid_text(bytes))
+    })()
+    .or_throw(env)
 }
 
 /// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`

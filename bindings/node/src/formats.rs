@@ -1,8 +1,8 @@
-//! The native half of every format's class, written once over the core's model
-//! (`sno_core::IdFormat`): every function here takes a format index (the position in
-//! `sno_core::Format::ALL`) and runs one generic operation for that format's type, chosen by
-//! [`dispatch`], which `sno_core::for_each_format!` writes. `table.rs` hands JavaScript the
-//! core's table (`formats()`), from which `formats.js` builds one class per format;
+//! The native half of every format's class, written once over the core's `AnyId` (a value
+//! of any format): every function here takes a format index (the position in
+//! `sno_core::Format::ALL`) and the value's canonical text, the one thing a class holds.
+//! `table.rs` hands JavaScript the core's table (`formats()`), from which `formats.js` builds one
+//! class per format; `bits.rs` reads the binary form as one integer or UUID text;
 //! `generators.rs` makes new values. A format registered in the core therefore gets its class
 //! (parse, bytes, bigint, named fields, time, order, its extras), its process-wide generator,
 //! `fromFields` and its monotonic `Generator` (the core's `AnyGenerator`) with no edit here.
@@ -10,34 +10,11 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::model::MAX_TEXT_LEN;
-
-use sno_core::{FieldValue, Format, IdFormat};
+use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
 use crate::errors::{OrThrow, R, napi_error, range_error};
 use crate::table::{MAX_NUMBER_BITS, js_name};
-
-/// An operation written once over [`IdFormat`], run by [`dispatch`] for one format's type.
-pub(crate) trait Op {
-    /// What the operation gives.
-    type Out;
-    /// Runs the operation with `T`, the type of the format asked for.
-    fn run<T: IdFormat>(self) -> R<Self::Out>;
-}
-
-macro_rules! define_dispatch {
-    ($($variant:ident { ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt, max_text_len: $text:tt $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
-        /// Runs `op` with the type of `format` (one arm per entry of the core's format table).
-        pub(crate) fn dispatch<O: Op>(format: Format, op: O) -> R<O::Out> {
-            match format {
-                $(Format::$variant => op.run::<$ty>(),)*
-                other => Err(range_error(format!("format {other} is not in this build's table"))),
-            }
-        }
-    };
-}
-sno_core::for_each_format!(define_dispatch);
 
 /// The format at `index` of `Format::ALL` (the index JavaScript passes), or a `RangeError`.
 pub(crate) fn format_arg(index: u32) -> R<Format> {
@@ -52,32 +29,10 @@ pub(crate) fn js_text<'e>(env: &'e Env, text: &[u8]) -> R<JsString<'e>> {
     env.create_string_latin1(text).map_err(napi_error)
 }
 
-/// The canonical text of `id`, as a JS string.
-pub(crate) fn id_text<'e, T: IdFormat>(env: &'e Env, id: &T) -> R<JsString<'e>> {
-    let mut buf = [0u8; MAX_TEXT_LEN];
-    let len = id.write_text(&mut buf);
-    js_text(env, &buf[..len])
-}
-
-/// A value of `format` decoded from its canonical text (the class holds only canonical text,
-/// so this does not fail for the `fmt*` calls on a value's text).
-pub(crate) fn decode<T: IdFormat>(text: &str) -> R<T> {
-    Ok(T::decode(text.as_bytes())?)
-}
-
-/// The canonical text of `id`, decoded from `input`, or `None` when `input` is that text
-/// already (no new string).
-pub(crate) fn canonical_text<'e, T: IdFormat>(
-    env: &'e Env,
-    id: &T,
-    input: &[u8],
-) -> R<Option<JsString<'e>>> {
-    let mut buf = [0u8; MAX_TEXT_LEN];
-    let len = id.write_text(&mut buf);
-    if buf[..len] == *input {
-        return Ok(None);
-    }
-    js_text(env, &buf[..len]).map(Some)
+/// The value of format index `format` whose canonical text is `text` (a class holds only
+/// canonical text, so this does not fail for the `fmt*` calls on a value's text).
+pub(crate) fn value(format: u32, text: &str) -> R<AnyId> {
+    Ok(AnyId::parse_as(format_arg(format)?, text.as_bytes())?)
 }
 
 /// Strictly decodes `text` and returns its canonical text, or `undefined` when `text` is
@@ -93,17 +48,14 @@ pub fn fmt_canonical<'e>(
     format: u32,
     text: Unknown,
 ) -> Result<Option<JsString<'e>>, String> {
-    struct Canonical<'a, 'e>(&'e Env, &'a [u8]);
-    impl<'e> Op for Canonical<'_, 'e> {
-        type Out = Option<JsString<'e>>;
-        fn run<T: IdFormat>(self) -> R<Self::Out> {
-            canonical_text(self.0, &T::decode(self.1)?, self.1)
-        }
-    }
     (|| {
         let format = format_arg(format)?;
         with_text(env, &text, "parse(text): text", |input| {
-            dispatch(format, Canonical(env, input))
+            let canonical = AnyId::parse_as(format, input)?.text();
+            if canonical.as_bytes() == input {
+                return Ok(None);
+            }
+            js_text(env, canonical.as_bytes()).map(Some)
         })?
     })()
     .or_throw(env)
@@ -140,17 +92,10 @@ pub fn fmt_from_bytes<'e>(
     format: u32,
     bytes: Unknown,
 ) -> Result<JsString<'e>, String> {
-    struct FromBytes<'a, 'e>(&'e Env, &'a [u8]);
-    impl<'e> Op for FromBytes<'_, 'e> {
-        type Out = JsString<'e>;
-        fn run<T: IdFormat>(self) -> R<Self::Out> {
-            id_text(self.0, &T::from_slice(self.1)?)
-        }
-    }
     (|| {
         let format = format_arg(format)?;
         let bytes = bytes_arg(env, &bytes, "fromBytes(bytes): bytes")?;
-        dispatch(format, FromBytes(env, &bytes))
+        js_text(env, AnyId::from_slice_as(format, &bytes)?.text().as_bytes())
     })()
     .or_throw(env)
 }
@@ -163,16 +108,8 @@ pub fn fmt_to_bytes<'e>(
     format: u32,
     text: String,
 ) -> Result<BufferSlice<'e>, String> {
-    struct ToBytes<'a>(&'a str);
-    impl Op for ToBytes<'_> {
-        type Out = Vec<u8>;
-        fn run<T: IdFormat>(self) -> R<Vec<u8>> {
-            Ok(decode::<T>(self.0)?.as_slice().to_vec())
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, ToBytes(&text)))
-        .and_then(|bytes| js_bytes(env, &bytes))
+    value(format, &text)
+        .and_then(|id| js_bytes(env, id.as_slice()))
         .or_throw(env)
 }
 
@@ -191,60 +128,40 @@ pub(crate) fn js_bytes<'e>(env: &'e Env, bytes: &[u8]) -> R<BufferSlice<'e>> {
     catch_unwind
 )]
 pub fn fmt_fields<'e>(env: &'e Env, format: u32, text: String) -> Result<Object<'e>, String> {
-    struct Fields<'a, 'e>(&'e Env, &'a str);
-    impl<'e> Op for Fields<'_, 'e> {
-        type Out = Object<'e>;
-        fn run<T: IdFormat>(self) -> R<Object<'e>> {
-            let id = decode::<T>(self.1)?;
-            let mut object = Object::new(self.0)?;
-            for field in id.fields().iter() {
-                let name = js_name(field);
-                match field.value {
-                    FieldValue::Uint(v) if field.bits <= MAX_NUMBER_BITS => {
-                        object.set(name, v as f64)?
-                    }
-                    FieldValue::Uint(v) => object.set(name, v)?,
-                    FieldValue::Bool(b) => object.set(name, b)?,
-                    FieldValue::Text(t) => object.set(name, t)?,
+    (|| {
+        let id = value(format, &text)?;
+        let mut object = Object::new(env)?;
+        for field in id.fields().iter() {
+            let name = js_name(field);
+            match field.value {
+                FieldValue::Uint(v) if field.bits <= MAX_NUMBER_BITS => {
+                    object.set(name, v as f64)?
                 }
+                FieldValue::Uint(v) => object.set(name, v)?,
+                FieldValue::Bool(b) => object.set(name, b)?,
+                FieldValue::Text(t) => object.set(name, t)?,
             }
-            Ok(object)
         }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, Fields(env, &text)))
-        .or_throw(env)
+        Ok(object)
+    })()
+    .or_throw(env)
 }
 
 /// Milliseconds since 1970 of a canonical text, or `undefined` for a format whose values do not
 /// carry their epoch (Nanoflakes).
 #[napi(catch_unwind)]
 pub fn fmt_unix_ms(env: &Env, format: u32, text: String) -> Result<Option<f64>, String> {
-    struct UnixMs<'a>(&'a str);
-    impl Op for UnixMs<'_> {
-        type Out = Option<f64>;
-        fn run<T: IdFormat>(self) -> R<Option<f64>> {
-            // Below 2^53 in every format (48-bit milliseconds, or an epoch plus 43 bits).
-            Ok(decode::<T>(self.0)?.unix_ms().map(|ms| ms as f64))
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, UnixMs(&text)))
+    // Below 2^53 in every format (48-bit milliseconds, or an epoch plus 43 bits).
+    value(format, &text)
+        .map(|id| id.unix_ms().map(|ms| ms as f64))
         .or_throw(env)
 }
 
 /// Nanoseconds since 1970 of a canonical text (a bigint), or `undefined` as for `fmtUnixMs`.
 #[napi(ts_return_type = "bigint | undefined", catch_unwind)]
 pub fn fmt_unix_ns(env: &Env, format: u32, text: String) -> Result<Option<i64n>, String> {
-    struct UnixNanos<'a>(&'a str);
-    impl Op for UnixNanos<'_> {
-        type Out = Option<i64n>;
-        fn run<T: IdFormat>(self) -> R<Option<i64n>> {
-            Ok(decode::<T>(self.0)?.unix_ns().map(i64n))
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, UnixNanos(&text)))
+    value(format, &text)
+        .map(|id| id.unix_ns().map(i64n))
         .or_throw(env)
 }
 
@@ -252,14 +169,5 @@ pub fn fmt_unix_ns(env: &Env, format: u32, text: String) -> Result<Option<i64n>,
 /// value order: Nanoflakes' unpadded base36, prefixes outside the binary form).
 #[napi(ts_return_type = "-1 | 0 | 1", catch_unwind)]
 pub fn fmt_compare(env: &Env, format: u32, a: String, b: String) -> Result<i32, String> {
-    struct Compare<'a>(&'a str, &'a str);
-    impl Op for Compare<'_> {
-        type Out = i32;
-        fn run<T: IdFormat>(self) -> R<i32> {
-            Ok(decode::<T>(self.0)?.cmp(&decode::<T>(self.1)?) as i32)
-        }
-    }
-    format_arg(format)
-        .and_then(|f| dispatch(f, Compare(&a, &b)))
-        .or_throw(env)
+    (|| Ok(value(format, &a)?.cmp(&value(format, &b)?) as i32))().or_throw(env)
 }
