@@ -288,6 +288,25 @@ macro_rules! define_any {
                 match format { $(Format::$variant => <$ty as IdFormat>::decode(text).map(AnyId::$variant)),* }
             }
 
+            /// Strictly decodes `text` as `format` and writes its canonical text to `buf`,
+            /// returning its length: [`parse_as`](Self::parse_as) then
+            /// [`write_text`](Self::write_text) without building the `AnyId` (a binding's
+            /// `parse`, which keeps only the text).
+            ///
+            /// ```
+            /// use sno_core::{AnyId, Format, model::MAX_TEXT_LEN};
+            /// let mut buf = [0u8; MAX_TEXT_LEN];
+            /// let len = AnyId::canonical_text_as(Format::Ulid, b"01arz3ndektsv4rrffq69g5fav", &mut buf)?;
+            /// assert_eq!(&buf[..len], b"01ARZ3NDEKTSV4RRFFQ69G5FAV");
+            /// # Ok::<(), sno_core::Error>(())
+            /// ```
+            ///
+            /// # Errors
+            /// The format's decoding error.
+            pub fn canonical_text_as(format: Format, text: &[u8], buf: &mut [u8; MAX_TEXT_LEN]) -> Result<usize, Error> {
+                match format { $(Format::$variant => <$ty as IdFormat>::decode(text).map(|id| IdFormat::write_text(&id, buf))),* }
+            }
+
             /// Takes the binary form of a value of `format`.
             ///
             /// # Errors

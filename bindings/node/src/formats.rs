@@ -10,6 +10,7 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
@@ -51,11 +52,12 @@ pub fn fmt_canonical<'e>(
     (|| {
         let format = format_arg(format)?;
         with_text(env, &text, "parse(text): text", |input| {
-            let canonical = AnyId::parse_as(format, input)?.text();
-            if canonical.as_bytes() == input {
+            let mut buf = [0u8; MAX_TEXT_LEN];
+            let len = AnyId::canonical_text_as(format, input, &mut buf)?;
+            if buf[..len] == *input {
                 return Ok(None);
             }
-            js_text(env, canonical.as_bytes()).map(Some)
+            js_text(env, &buf[..len]).map(Some)
         })?
     })()
     .or_throw(env)
