@@ -9,7 +9,7 @@ use crate::args::{try_ref, write_out};
 use crate::errors::ffi_boundary;
 use crate::status::sno_status;
 
-use super::CId;
+use super::value_type::CId;
 
 /// An opaque C generator handle over a core [`Shared`] generator.
 pub(crate) trait CGenerator: Sized {
@@ -34,8 +34,8 @@ impl<S> SharedGenerator for Shared<S> {
 /// Implements [`CGenerator`] for a `struct X { inner: <format>::Generator }` handle.
 macro_rules! c_generator {
     ($handle:ty, $generator:ty) => {
-        impl $crate::formats::CGenerator for $handle {
-            type State = <$generator as $crate::formats::SharedGenerator>::State;
+        impl $crate::formats::generators::CGenerator for $handle {
+            type State = <$generator as $crate::formats::generators::SharedGenerator>::State;
             fn wrap(inner: sno_core::monotonic::Shared<Self::State>) -> Self {
                 Self { inner }
             }

@@ -12,23 +12,10 @@ use crate::args::{try_bytes, try_ref, write_optional, write_out};
 use crate::errors::ffi_boundary;
 use crate::status::sno_status;
 
-mod generators;
+pub(crate) mod generators;
+mod value_type;
 pub(crate) use generators::*;
-
-/// A C value type (a `{ uint8_t bytes[N]; }` struct, or an `int64_t` typedef) and the core type
-/// it stands for.
-pub(crate) trait CId: Copy {
-    /// The core value type.
-    type Core: Copy;
-    /// Length of the fixed-length text (`encode`).
-    const TEXT_LEN: usize;
-    /// The core value, or an error if the bytes are not a value of the format (UUIDv7 only).
-    fn to_core(self) -> Result<Self::Core, Error>;
-    /// The C struct of a core value.
-    fn from_core(id: Self::Core) -> Self;
-    /// Writes the canonical text into `out` (`TEXT_LEN` bytes).
-    fn encode(id: &Self::Core, out: &mut [u8]);
-}
+pub(crate) use value_type::CId;
 
 /// Implements [`CId`] for a `{ bytes: [u8; N] }` struct: the core value is the format's
 /// [`IdFormat::from_slice`](sno_core::IdFormat::from_slice) (which refuses bytes that are no
