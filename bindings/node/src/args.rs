@@ -29,16 +29,29 @@ pub(crate) fn type_name(value: &Unknown) -> &'static str {
     }
 }
 
-/// The UTF-8 text of `value`, or a `TypeError` naming `what`.
-pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
-    if value.get_type()? != ValueType::String {
+/// `value` read as `T` when its JavaScript type is `ty`, else a `TypeError`: "`what` must be
+/// `expected`, got <its type>".
+pub(crate) fn typed_arg<T: FromNapiValue>(
+    env: &Env,
+    value: &Unknown,
+    ty: ValueType,
+    what: &str,
+    expected: &str,
+) -> R<T> {
+    if value.get_type()? != ty {
         return Err(type_error(format!(
-            "{what} must be a string, got {}",
+            "{what} must be {expected}, got {}",
             type_name(value)
         )));
     }
-    // SAFETY: the value was just checked to be a JS string.
-    Ok(unsafe { String::from_napi_value(env.raw(), value.raw()) }?)
+    // SAFETY: `env` and `value` are the live handles of the current call; the value was just
+    // checked to be of type `ty` (and napi checks the type `T` reads again).
+    Ok(unsafe { T::from_napi_value(env.raw(), value.raw()) }?)
+}
+
+/// The UTF-8 text of `value`, or a `TypeError` naming `what`.
+pub(crate) fn text_arg(env: &Env, value: &Unknown, what: &str) -> R<String> {
+    typed_arg(env, value, ValueType::String, what, "a string")
 }
 
 /// Room for the longest text any decoder accepts (`MAX_TEXT_LEN`: a text with the longest

@@ -6,8 +6,8 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::{AnyId, Error as SnoError};
 
-use crate::args::{type_name, with_text};
-use crate::errors::{Fail, OrThrow, R, range_error, type_error};
+use crate::args::{typed_arg, with_text};
+use crate::errors::{Fail, OrThrow, R, range_error};
 use crate::formats::{format_arg, js_bytes, js_text, value};
 
 /// The binary form of a canonical text read as one unsigned big-endian integer.
@@ -67,14 +67,8 @@ pub fn fmt_from_bigint<'e>(
 ) -> Result<JsString<'e>, String> {
     (|| {
         let format = format_arg(format)?;
-        if value.get_type()? != ValueType::BigInt {
-            return Err(type_error(format!(
-                "fromBigInt(value): value must be a bigint, got {}",
-                type_name(&value)
-            )));
-        }
-        // SAFETY: the value was just checked to be a BigInt.
-        let value = unsafe { BigInt::from_napi_value(env.raw(), value.raw()) }?;
+        let what = "fromBigInt(value): value";
+        let value: BigInt = typed_arg(env, &value, ValueType::BigInt, what, "a bigint")?;
         let bytes = integer_bytes(&value, format.binary_len())?;
         let id = AnyId::from_slice_as(format, &bytes).map_err(|e| match e {
             SnoError::ValueOverflow => Fail::Argument(e),

@@ -12,7 +12,7 @@ use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Fo
 
 use crate::args::{
     MAX_DATE_MS, batch_count, clock_arg, epoch_arg, int_arg, max_wait_ms, text_arg, try_vec,
-    type_name,
+    type_name, typed_arg,
 };
 use crate::errors::{Fail, OrThrow, R, range_error, type_error};
 use crate::formats::{format_arg, js_text};
@@ -163,14 +163,8 @@ pub fn fmt_from_fields<'e>(
 ) -> Result<JsString<'e>, String> {
     (|| {
         let format = format_arg(format)?;
-        if fields.get_type()? != ValueType::Object {
-            return Err(type_error(format!(
-                "fromFields(fields): fields must be an object, got {}",
-                type_name(&fields)
-            )));
-        }
-        // SAFETY: the value was just checked to be an object.
-        let object = unsafe { Object::from_napi_value(env.raw(), fields.raw()) }?;
+        let what = "fromFields(fields): fields";
+        let object: Object = typed_arg(env, &fields, ValueType::Object, what, "an object")?;
         let f = FieldArgs { env, object };
         let inputs = AnyId::inputs(format);
         // The text fields first: the values handed to the core borrow them.

@@ -5,7 +5,9 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use sno_core::{Error as SnoError, Generator as CoreGenerator, SystemClock};
 
-use crate::args::{batch_count, clock_arg, int_arg, try_vec, type_name, u16_arg, with_text};
+use crate::args::{
+    batch_count, clock_arg, int_arg, try_vec, type_name, typed_arg, u16_arg, with_text,
+};
 use crate::errors::{self, Fail, OrThrow, R, napi_error, range_error, type_error};
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
@@ -77,14 +79,8 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
 #[napi(ts_args_type = "joined: string", catch_unwind)]
 pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
     (|| -> R<i64> {
-        if joined.get_type()? != ValueType::String {
-            return Err(type_error(format!(
-                "firstInvalid(joined): joined must be a string, got {}",
-                type_name(&joined)
-            )));
-        }
-        // SAFETY: the value was just checked to be a JS string.
-        let units = unsafe { Utf16String::from_napi_value(env.raw(), joined.raw()) }?;
+        let what = "firstInvalid(joined): joined";
+        let units: Utf16String = typed_arg(&env, &joined, ValueType::String, what, "a string")?;
         // A unit outside ASCII can never be in the alphabet: 0xFF marks it invalid.
         let mut bytes = try_vec(units.len(), "decodeMany's text")?;
         bytes.extend(
