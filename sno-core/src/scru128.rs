@@ -186,8 +186,16 @@ impl<R: RngCore> Monotonic<R> {
     /// exactly those of `n` successive calls.
     fn reserve_or_abort(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error> {
         let first = self.step(unix_millis)?;
+        // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
+        let earliest = self
+            .timestamp
+            .saturating_sub(self.rollback_allowance)
+            .max(1) as i64;
+        // A reading before that (the step carried into the next millisecond at the edge of
+        // the allowance): the next call at it is a rollback, so the block ends at `first`.
+        let n = if unix_millis < earliest { 1 } else { n.max(1) };
         // At least 1 (`first` < 2^48), at most `n`.
-        let count = ((1 << 48) - 1 - first as u64).min(u64::from(n.max(1)) - 1) as u32 + 1;
+        let count = ((1 << 48) - 1 - first as u64).min(u64::from(n) - 1) as u32 + 1;
         let last = first as u64 + u64::from(count - 1);
         self.counter_hi = (last >> 24) as u32;
         self.counter_lo = last as u32 & MAX_COUNTER;
@@ -195,11 +203,7 @@ impl<R: RngCore> Monotonic<R> {
             unix_ms: self.timestamp,
             counter: first,
             count,
-            // Readings from here on continue the sequence (`ts + allowance >= timestamp`).
-            earliest: self
-                .timestamp
-                .saturating_sub(self.rollback_allowance)
-                .max(1) as i64,
+            earliest,
         })
     }
 
@@ -342,5 +346,26 @@ mod tests {
             (state.counter_hi, state.counter_lo) = (counters.0 as u32, counters.1 as u32);
             blocks_match_next_at(state, &rng, &steps);
         }
+    }
+
+    /// A carry out of full counters at a reading on the allowance's edge moves the timestamp
+    /// past what that reading continues: the next call at it is a rollback (a reset), so a
+    /// block there holds only the carried value.
+    #[test]
+    fn a_carry_at_the_allowance_edge_is_a_block_of_one() {
+        let rng = Fixed { word: 7, bytes: 0 };
+        let mut state = Monotonic::new(rng.clone()).with_rollback_allowance(2);
+        (state.timestamp, state.ts_counter_hi) = (1_000, 1);
+        (state.counter_hi, state.counter_lo) = (MAX_COUNTER, MAX_COUNTER);
+        let mut by_calls = state.clone();
+        let block = state.reserve(998, 5).unwrap();
+        assert_eq!(
+            (block.unix_ms, block.counter, block.count),
+            (1_001, 7 << 24 | 7, 1)
+        );
+        blocks_match_next_at(by_calls.clone(), &rng, &[(998, 5, 0)]);
+        let first = by_calls.next_at(998).unwrap();
+        assert_eq!(first.unix_ms(), 1_001);
+        assert_eq!(by_calls.next_at(998).unwrap().unix_ms(), 998, "a reset");
     }
 }
