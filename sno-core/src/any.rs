@@ -198,7 +198,11 @@ macro_rules! define_any {
             /// # Errors
             /// The format's decoding error.
             pub fn parse_lenient_as(format: Format, text: &[u8]) -> Result<AnyId, Error> {
-                match format { $(Format::$variant => <$ty as IdFormat>::decode_lenient(text).map(AnyId::$variant)),* }
+                // The strict decoders through `parse_as`: one copy of their dispatch.
+                match format { $(Format::$variant => match <$ty as IdFormat>::EXTRAS.lenient {
+                    Some(lenient) => (lenient.decode)(text).map(AnyId::$variant),
+                    None => AnyId::parse_as(format, text),
+                }),* }
             }
 
             /// Writes the value's text form `name` ([`Extras::texts`](crate::model::Extras::texts))

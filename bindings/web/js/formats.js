@@ -34,15 +34,13 @@ const FROM_FIELDS = 6
 const UUID = 7
 const DETECT = 8
 const UNIX_MS_AT = 9
-const UUID7_LENIENT = 10
-const SCRU160_HEX = 11
-const NANOFLAKE_PADDED = 12
-const NANOFLAKE_REFERENCE = 13
-const COMPARE = 14
-const TYPEID_SUFFIX = 15
-const TYPEID_FROM_UUID = 16
-const UUID_BYTES = 17
-const FIRST_INVALID = 18
+const LENIENT = 10
+const TEXT_FORM = 11
+const NUMBER = 12
+const COMPARE = 13
+const WITH_PARAM = 14
+const UUID_BYTES = 15
+const FIRST_INVALID = 16
 
 /** `op` of format `f` on `input` (a string or bytes), its output as text. */
 const op = (code, f, input, arg = 0) => out(x, e.sno_op(code, f, put(x, input), arg))
@@ -67,7 +65,7 @@ const DEFAULT_MAX_WAIT_MS = e.sno_default_max_wait_ms()
 
 /** A string argument `text` of `where`. */
 function text(value, where) {
-  if (typeof value !== 'string') throw typeError(`${where}: must be a string, got ${describe(value)}`)
+  if (typeof value !== 'string') throw typeError(`${where} must be a string, got ${describe(value)}`)
   return value
 }
 
@@ -326,6 +324,36 @@ function defineClass(info) {
       return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
     }
   }
+  // What the core states the format has beyond the model: other text forms and numbers
+  // (getters), a lenient decoder (`parseLenient`), a param (`from<Binary>(param, binary)`).
+  for (const { name: key, coreName } of info.textForms) {
+    Object.defineProperty(proto, key, { get() { return op(TEXT_FORM, f, `${this}\n${coreName}`) }, configurable: true })
+  }
+  for (const { name: key, coreName } of info.numbers) {
+    Object.defineProperty(proto, key, { get() { return Number(op(NUMBER, f, `${this}\n${coreName}`)) }, configurable: true })
+  }
+  if (info.lenient) {
+    /** Like parse, also accepting the forms of the format's lenient decoder. */
+    Cls.parseLenient = function parseLenient(value) {
+      return Cls[MAKE](op(LENIENT, f, text(value, `${name}.parseLenient(text): text`)))
+    }
+  }
+  if (info.param) {
+    const { name: param, binary: binaryName, fromName, sourceClass } = info.param
+    const where = `${name}.${fromName}(${param}, ${binaryName})`
+    /** The value of `param` and a binary form: a value of the source format, its text, or bytes. */
+    Cls[fromName] = function (value, binary) {
+      const head = new TextEncoder().encode(`${text(value, `${where}: ${param}`)}\n`)
+      let rest
+      if (binary instanceof classes[sourceClass] || typeof binary === 'string') rest = new TextEncoder().encode(`t${binary}`)
+      else if (binary instanceof Uint8Array) rest = Uint8Array.of(0x62, ...binary)
+      else throw typeError(`${where}: ${binaryName} must be a ${sourceClass}, a string or a Uint8Array, got ${describe(binary)}`)
+      const input = new Uint8Array(head.length + rest.length)
+      input.set(head)
+      input.set(rest, head.length)
+      return Cls[MAKE](op(WITH_PARAM, f, input, classes[sourceClass].FORMAT.index))
+    }
+  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -338,20 +366,14 @@ function defineClass(info) {
 
 const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
 
-function getters(Cls, table) {
-  for (const [key, get] of Object.entries(table)) Object.defineProperty(Cls.prototype, key, { get, configurable: true })
+/** A new value's text of format `f` (a format with a param) with `param` and a binary form of
+ * the param's source format's process-wide generator (`where`: the call, in errors). */
+function newWithParam(f, param, where) {
+  const source = classes[TABLE[f].param.sourceClass].FORMAT.index
+  return out(x, e.sno_fmt_new_param(f, source, put(x, text(param, where))))
 }
 
-/** A new TypeID's text with `prefix` and a UUIDv7 of the process-wide generator (`method`: the
- * call, in errors, as the native package names it). */
-function typeidNewString(prefix, method = 'typeid.newString') {
-  return out(x, e.sno_typeid_new(put(x, text(prefix, `${method}(prefix): prefix`))))
-}
-
-/**
- * What a format has beyond the model, by class name; what an entry returns joins the format's
- * namespace (as the Node package's formats.js).
- */
+/** What single formats have beyond the core's table, by class name: conversions and 0.2 names. */
 const EXTRAS = {
   Ulid(Cls) {
     /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
@@ -360,22 +382,10 @@ const EXTRAS = {
     }
   },
   Uuid7(Cls) {
-    /** Like parse, also accepting 32 bare hex digits and the braced form. */
-    Cls.parseLenient = function parseLenient(value) {
-      return Cls[MAKE](op(UUID7_LENIENT, 0, text(value, 'Uuid7.parseLenient(text): text')))
-    }
     /** The ULID with the same 128 bits. */
     Cls.prototype.toUlid = function toUlid() {
       return classes.Ulid.fromBytes(this.bytes)
     }
-  },
-  Scru160(Cls) {
-    getters(Cls, {
-      /** The 40 lower-case hex digits (the other text form). */
-      hex() {
-        return op(SCRU160_HEX, 0, this.toString())
-      },
-    })
   },
   UlidFlake(Cls) {
     /** @deprecated renamed `unixMsAt`. */
@@ -383,47 +393,14 @@ const EXTRAS = {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
     }
   },
-  TypeId(Cls) {
-    /** @deprecated use `typeid.new(prefix)`: a new TypeID with `prefix` and a UUIDv7 from the
-     * process-wide generator. */
+  TypeId(Cls, f) {
+    /** @deprecated use `typeid.new(prefix)`. */
     Cls.generate = function generate(prefix) {
-      return Cls[MAKE](typeidNewString(prefix, 'TypeId.generate'))
+      return Cls[MAKE](newWithParam(f, prefix, 'TypeId.generate(prefix): prefix'))
     }
-    /** The TypeID of `prefix` and a UUID: a `Uuid7`, a UUIDv7's text, or 16 bytes (any version). */
-    Cls.fromUuid = function fromUuid(prefix, uuid) {
-      const head = new TextEncoder().encode(`${text(prefix, 'TypeId.fromUuid(prefix, uuid): prefix')}\n`)
-      let rest
-      if (uuid instanceof classes.Uuid7 || typeof uuid === 'string') rest = new TextEncoder().encode(`t${uuid}`)
-      else if (uuid instanceof Uint8Array) rest = Uint8Array.of(0x62, ...uuid)
-      else throw typeError(`TypeId.fromUuid(prefix, uuid): uuid must be a Uuid7, a string or a Uint8Array, got ${describe(uuid)}`)
-      const input = new Uint8Array(head.length + rest.length)
-      input.set(head)
-      input.set(rest, head.length)
-      return Cls[MAKE](op(TYPEID_FROM_UUID, 0, input))
-    }
-    getters(Cls, {
-      /** The 26-character base32 suffix (the UUID). */
-      suffix() {
-        return op(TYPEID_SUFFIX, 0, this.toString())
-      },
-    })
-    return { new: (prefix) => Cls[MAKE](typeidNewString(prefix, 'typeid.new')), newString: (prefix) => typeidNewString(prefix) }
-  },
-  Nanoflake(Cls) {
-    getters(Cls, {
-      /** `value >> 24`: the timestamp as the Java/Kotlin/TypeScript references read it. */
-      referenceTimestampMs() {
-        return Number(op(NANOFLAKE_REFERENCE, 0, this.toString()))
-      },
-      /** The 13-digit zero-padded text, which sorts like the values. */
-      padded() {
-        return op(NANOFLAKE_PADDED, 0, this.toString())
-      },
-    })
   },
 }
-const extraMembers = {}
-for (const [name, extend] of Object.entries(EXTRAS)) if (classes[name]) extraMembers[name] = extend(classes[name])
+for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className], info.index)
 
 /** Registers `owner` so that its handle of the module's `free` table is freed with it. */
 const freeing = (free) => new FinalizationRegistry((handle) => free(handle))
@@ -436,7 +413,7 @@ const freeing = (free) => new FinalizationRegistry((handle) => free(handle))
 function namespace(info) {
   const f = info.index
   const Cls = classes[info.className]
-  const ns = { [info.className]: Cls, ...extraMembers[info.className] }
+  const ns = { [info.className]: Cls }
   if (info.generatorOptions) {
     const where = `${info.name}.Generator`
     const known = [...info.generatorOptions, 'maxWaitMs', 'clock']
@@ -490,6 +467,12 @@ function namespace(info) {
         return this.#maxWaitMs
       }
     }
+  }
+  if (info.param) {
+    const where = (method) => `${info.name}.${method}(${info.param.name}): ${info.param.name}`
+    /** A new value of `param` and a binary form from the source format's process-wide generator. */
+    ns.new = (param) => Cls[MAKE](newWithParam(f, param, where('new')))
+    ns.newString = (param) => newWithParam(f, param, where('newString'))
   }
   if (info.hasGlobal) {
     const width = info.textLen ?? info.maxTextLen

@@ -1,9 +1,8 @@
 //! What `formats.wasm` has besides the value surface (`values.rs`): the core's format table as
 //! JavaScript builds its classes from it, each format's process-wide generator and monotonic
 //! `Generator` (the core's states, made from `GeneratorSettings` by `HasGenerator`, on the
-//! host's clock), sno's `Generator` and batch decoding, and what single formats have beyond
-//! the model (UUID texts, epochs, UUIDv7's lenient forms, SCRU160's hex, the Nanoflake's padded
-//! text and order, TypeID's prefix and suffix).
+//! host's clock), sno's `Generator` and batch decoding, and a new value of a format with a
+//! param (the core's `Extras::param`).
 //!
 //! JavaScript runs a module on one thread, so a generator is its state in a cell: the core's
 //! `MillisState::next_at` with the clock's reading, as the std wrapper (`Shared`) calls it under
@@ -15,7 +14,6 @@ use core::time::Duration;
 
 use sno_core::generator::Reservation;
 use sno_core::monotonic::MillisState;
-use sno_core::typeid::TypeId;
 use sno_core::{
     AnyId, Error as SnoError, Format, Generator, GeneratorBuilder, GeneratorSettings, HasGenerator,
     HostClock, MillisClock, Snapshot,
@@ -24,7 +22,7 @@ use sno_core::{
 use crate::errors::{Fail, R, range_error};
 use crate::io::{ascii_text, boxed, call, output, put, put_decimal, put_many};
 use crate::local::Local;
-use crate::values::{format_arg, put_text, uuid7_bytes};
+use crate::values::{check_param, format_arg, put_text, with_param};
 
 /// The core's `MAX_BATCH`: the most values one batch call makes or decodes.
 #[unsafe(no_mangle)]
@@ -407,25 +405,20 @@ pub extern "C" fn sno_gen_state(handle: u32) -> i32 {
     })
 }
 
-/// A TypeID call's result: a prefix the spec refuses is about the argument (a `RangeError`).
-fn prefixed(made: Result<TypeId, SnoError>) -> R<TypeId> {
-    made.map_err(|e| match e {
-        SnoError::InvalidPrefix { .. } => Fail::Argument(e),
-        e => e.into(),
-    })
-}
-
-/// A new TypeID with the input as prefix and a UUIDv7 of the process-wide UUIDv7 generator,
-/// without waiting (`TypeId.generate`, `typeid.new`): the prefix is checked first.
+/// A new value of `format` (a format with a param: the core's `Extras::param`) with the input as
+/// param and a binary form from the process-wide generator of `source`, the param's source
+/// format (the table's `param.sourceClass`), without waiting (`<ns>.new(param)`,
+/// `<ns>.newString(param)`): the param is checked first.
 #[unsafe(no_mangle)]
-pub extern "C" fn sno_typeid_new(len: usize) -> i32 {
-    call(len, |prefix, out| {
-        let prefix = ascii_text(prefix);
-        prefixed(TypeId::from_uuid(prefix, [0; 16]))?;
-        global_next(Format::Uuid7, out)?;
-        let bytes = uuid7_bytes(out)?;
+pub extern "C" fn sno_fmt_new_param(format: u32, source: u32, len: usize) -> i32 {
+    call(len, |param, out| {
+        let (format, source) = (format_arg(format)?, format_arg(source)?);
+        let param = ascii_text(param);
+        check_param(format, param)?;
+        global_next(source, out)?;
+        let binary = AnyId::parse_as(source, out)?;
         out.clear();
-        put_text(out, &prefixed(TypeId::from_uuid(prefix, bytes))?.into());
+        put_text(out, &with_param(format, param, binary.as_slice())?);
         Ok(())
     })
 }

@@ -14,9 +14,9 @@ use crate::io::{output, put, put_camel, put_decimal};
 /// The core's format table as JSON, in `Format::ALL` order: what `formats.js` builds each class
 /// and namespace from, as the Node package's `formats()` gives it (`index`, `name`,
 /// `className`, `displayName`, `binaryLen`, `maxTextLen`, `textLen`, `hasUnixMs`, `hasEpoch`,
-/// `textOrder`, `hasGlobal`, `generatorOptions`, `generatorRequired`, `fields`, `columnType`,
-/// `postgresType`, `sqliteType`), and `inputs`: the fields a value is made from
-/// (`fromFields`), with their kinds.
+/// `textOrder`, `hasGlobal`, `generatorOptions`, `generatorRequired`, `fields`, `textForms`,
+/// `numbers`, `lenient`, `param`, `columnType`, `postgresType`, `sqliteType`), and `inputs`: the
+/// fields a value is made from (`fromFields`), with their kinds.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_formats() -> i32 {
     output(|out| {
@@ -70,6 +70,31 @@ pub extern "C" fn sno_formats() -> i32 {
                 put(out, b"}");
             }
             put(out, b"]");
+            // What the format has beyond the model (the core's `Extras`), as the Node
+            // package's table names it.
+            key(out, "textForms");
+            for (i, (name, _, _)) in format.text_forms().enumerate() {
+                extra(out, i, name);
+            }
+            put(out, b"]");
+            key(out, "numbers");
+            for (i, (name, _)) in format.numbers().enumerate() {
+                extra(out, i, name);
+            }
+            put(out, b"]");
+            flag(out, "lenient", format.lenient().is_some());
+            if let Some(p) = format.param_facts() {
+                put(out, b",\"param\":{\"name\":\"");
+                put_camel(out, p.setting.name());
+                put(out, b"\",\"binary\":\"");
+                put_camel(out, p.binary);
+                // `from` and the binary form's name: `fromUuid`.
+                put(out, b"\",\"fromName\":\"from");
+                put_camel(out, &alloc::format!("_{}", p.binary));
+                put(out, b"\"");
+                string(out, "sourceClass", p.source.node_class());
+                put(out, b"}");
+            }
             if format.has_generator() {
                 for (name, settings) in [
                     ("generatorOptions", format.settings()),
@@ -89,6 +114,23 @@ pub extern "C" fn sno_formats() -> i32 {
         put(out, b"]");
         Ok(())
     })
+}
+
+/// Appends the `i`th entry `{"name":…,"coreName":…}` of a list of the format's extras (a text
+/// form, a number): `name` in camel case, as JavaScript names the getter.
+fn extra(out: &mut Vec<u8>, i: usize, name: &str) {
+    put(
+        out,
+        if i == 0 {
+            b"{\"name\":\""
+        } else {
+            b",{\"name\":\""
+        },
+    );
+    put_camel(out, name);
+    put(out, b"\"");
+    string(out, "coreName", name);
+    put(out, b"}");
 }
 
 /// Appends the JSON member `,"key":"value"` (`value` has nothing to escape: the core's names).

@@ -1,16 +1,11 @@
 //! Every format's value surface (`formats.wasm`), written once over the core's model of any
-//! format ([`AnyId`]), and what single formats have beyond it: one export, `sno_op`, whose first
-//! argument says what to do ([`Op`]), so that the core's dispatch over the formats is in the
-//! module once.
+//! format ([`AnyId`]), what a format has beyond it included (the core's `Extras`, named by the
+//! table): one export, `sno_op`, whose first argument says what to do ([`Op`]), so that the
+//! core's dispatch over the formats is in the module once.
 
 use alloc::vec::Vec;
 
-use sno_core::model::MAX_BINARY_LEN;
-use sno_core::nanoflake::Nanoflake;
-use sno_core::scru160::{self, Scru160Id};
-use sno_core::typeid::{self, TypeId};
-use sno_core::ulidflake::UlidFlake;
-use sno_core::uuid7::Uuid7;
+use sno_core::model::{MAX_BINARY_LEN, MAX_TEXT_LEN};
 use sno_core::{AnyId, Error as SnoError, FieldKind, FieldValue, Format};
 
 use crate::errors::{Class, Fail, R, range_error};
@@ -48,31 +43,32 @@ enum Op {
     /// Milliseconds since 1970 of a value of a format with an epoch, made with the epoch `arg`
     /// (`unixMsAt`, `dateAt`: an integer in the `Date` range, JavaScript checked).
     UnixMsAt = 9,
-    /// The canonical text of a UUIDv7 in any form `Uuid7.parseLenient` takes.
-    Uuid7Lenient = 10,
-    /// SCRU160's 40 lower-case hex digits (`hex`).
-    Scru160Hex = 11,
-    /// The Nanoflake's 13-digit padded text (`padded`).
-    NanoflakePadded = 12,
-    /// The Nanoflake's reference timestamp (`referenceTimestampMs`: as the references read it).
-    NanoflakeReference = 13,
-    /// `<`, `=` or `>`: the order of two values (`a\nb`) of a format whose text order is not
-    /// value order (the Nanoflake's, TypeID's: the core's `Ord`).
-    Compare = 14,
-    /// A TypeID's 26-character suffix (`suffix`).
-    TypeIdSuffix = 15,
-    /// The TypeID of a prefix and a UUID (`TypeId.fromUuid`): the prefix, a newline, then a
-    /// UUIDv7's text (`t` first) or 16 bytes of any version (`b` first).
-    TypeIdFromUuid = 16,
+    /// The canonical text of a value in any form the format's lenient decoder takes
+    /// (`parseLenient`; the core's `Extras::lenient`).
+    Lenient = 10,
+    /// The value's text form named on the line after the value's text (the table's
+    /// `textForms`: the core's `Extras::texts`).
+    TextForm = 11,
+    /// The value's number named on the line after the value's text (the table's `numbers`: the
+    /// core's `Extras::numbers`), in decimal digits.
+    Number = 12,
+    /// `<`, `=` or `>`: the order of two values (`a\nb`; the core's order of the format's
+    /// values, for a format whose text order is not value order).
+    Compare = 13,
+    /// The value of a format with a param (the table's `param`: the core's `Extras::param`)
+    /// of a param and a binary form (`from<Binary>`): the param, a newline, then a text of the
+    /// param's source format (`t` first; `arg` is that format's index) or the bytes of a binary
+    /// form (`b` first).
+    WithParam = 14,
     /// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`).
-    UuidBytes = 17,
+    UuidBytes = 15,
     /// The index of the first invalid 16-byte sno text of the input (texts end to end), or
     /// nothing when all are valid: one batch decode (`decodeMany`).
-    FirstInvalid = 18,
+    FirstInvalid = 16,
 }
 
 impl Op {
-    const ALL: [Op; 19] = [
+    const ALL: [Op; 17] = [
         Op::Canonical,
         Op::Bytes,
         Op::FromBytes,
@@ -83,13 +79,11 @@ impl Op {
         Op::Uuid,
         Op::Detect,
         Op::UnixMsAt,
-        Op::Uuid7Lenient,
-        Op::Scru160Hex,
-        Op::NanoflakePadded,
-        Op::NanoflakeReference,
+        Op::Lenient,
+        Op::TextForm,
+        Op::Number,
         Op::Compare,
-        Op::TypeIdSuffix,
-        Op::TypeIdFromUuid,
+        Op::WithParam,
         Op::UuidBytes,
         Op::FirstInvalid,
     ];
@@ -113,13 +107,6 @@ fn hex_digit(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
 }
 
-/// The 16 bytes of a UUIDv7's text, decoded by the core's dispatch over the formats (`AnyId`):
-/// a direct call of `Uuid7::decode` from this crate would put a second copy of it in the module.
-pub(crate) fn uuid7_bytes(text: &[u8]) -> R<[u8; 16]> {
-    let id = AnyId::parse_as(Format::Uuid7, text)?;
-    Ok(id.as_slice().try_into().unwrap_or_default())
-}
-
 /// The input split at its first newline.
 fn two(input: &[u8]) -> (&[u8], &[u8]) {
     let at = input
@@ -130,8 +117,25 @@ fn two(input: &[u8]) -> (&[u8], &[u8]) {
     (a, b.get(1..).unwrap_or_default())
 }
 
+/// The value of `format` (a format with a param) of `param` and a binary form: a param the
+/// format's rules refuse is about the argument (a `RangeError`), checked first.
+pub(crate) fn with_param(format: Format, param: &str, binary: &[u8]) -> R<AnyId> {
+    check_param(format, param)?;
+    AnyId::with_param(format, param, binary)
+        .ok_or(range_error("the format's values have no param"))?
+        .map_err(Fail::Core)
+}
+
+/// `param` checked by the rules of `format`'s param: its refusal is about the argument.
+pub(crate) fn check_param(format: Format, param: &str) -> R<()> {
+    format
+        .check_param(param)
+        .ok_or(range_error("the format's values have no param"))?
+        .map_err(Fail::Argument)
+}
+
 /// Does `op` (a number of [`Op`]) for `format` (an index of `Format::ALL`) on the input; `arg`
-/// is `UnixMsAt`'s epoch.
+/// is `UnixMsAt`'s epoch or `WithParam`'s source format.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
     call(len, |input, out| {
@@ -189,35 +193,30 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                 put_text(out, &id);
             }
             Op::UnixMsAt => {
-                let epoch = arg as i64;
-                let ms = match format {
-                    Format::UlidFlake => UlidFlake::decode(input)?.unix_ms_at(epoch),
-                    Format::Nanoflake => Nanoflake::decode(input)?.unix_ms_at(epoch),
-                    _ => return Err(range_error("the format's values carry their epoch")),
-                };
+                let ms = AnyId::parse_as(format, input)?
+                    .unix_ms_at(arg as i64)
+                    .ok_or(range_error("the format's values carry their epoch"))?;
                 put_int(out, ms);
             }
-            Op::Uuid7Lenient => put_text(out, &Uuid7::decode_lenient(input)?.into()),
-            Op::Scru160Hex => {
-                let mut buf = [0u8; scru160::HEX_LEN];
-                put(
-                    out,
-                    Scru160Id::decode(input)?.encode_hex(&mut buf).as_bytes(),
-                );
+            Op::Lenient => put_text(out, &AnyId::parse_lenient_as(format, input)?),
+            Op::TextForm => {
+                let (text, name) = two(input);
+                let mut buf = [0u8; MAX_TEXT_LEN];
+                let len = AnyId::parse_as(format, text)?
+                    .write_text_form(crate::io::ascii_text(name), &mut buf)
+                    .ok_or(range_error("unknown text form"))?;
+                put(out, buf.get(..len).unwrap_or_default());
             }
-            Op::NanoflakePadded => put(out, &Nanoflake::decode(input)?.encode_padded()),
-            Op::NanoflakeReference => {
-                put_decimal(out, false, Nanoflake::decode(input)?.reference_timestamp())
+            Op::Number => {
+                let (text, name) = two(input);
+                let number = AnyId::parse_as(format, text)?
+                    .number(crate::io::ascii_text(name))
+                    .ok_or(range_error("unknown number"))?;
+                put_decimal(out, false, number);
             }
             Op::Compare => {
                 let (a, b) = two(input);
-                let order = match format {
-                    Format::Nanoflake => Nanoflake::decode(a)?.cmp(&Nanoflake::decode(b)?),
-                    Format::TypeId => TypeId::decode(a)?.cmp(&TypeId::decode(b)?),
-                    _ => AnyId::parse_as(format, a)?
-                        .as_slice()
-                        .cmp(AnyId::parse_as(format, b)?.as_slice()),
-                };
+                let order = AnyId::parse_as(format, a)?.cmp(&AnyId::parse_as(format, b)?);
                 put(
                     out,
                     match order {
@@ -227,23 +226,20 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                     },
                 );
             }
-            Op::TypeIdSuffix => {
-                let mut buf = [0u8; typeid::SUFFIX_LEN];
-                put(
-                    out,
-                    TypeId::decode(input)?.encode_suffix(&mut buf).as_bytes(),
-                );
-            }
-            Op::TypeIdFromUuid => {
-                let (prefix, rest) = two(input);
-                let bytes = match rest.split_first() {
-                    Some((b't', uuid)) => uuid7_bytes(uuid)?,
-                    Some((_, bytes)) => TypeId::from_slice(bytes)?.uuid_bytes(),
-                    None => TypeId::from_slice(&[])?.uuid_bytes(),
+            Op::WithParam => {
+                let source = format_arg(arg as u32)?;
+                let (param, rest) = two(input);
+                let param = crate::io::ascii_text(param);
+                let from_text;
+                let binary = match rest.split_first() {
+                    Some((b't', text)) => {
+                        from_text = AnyId::parse_as(source, text)?;
+                        from_text.as_slice()
+                    }
+                    Some((_, bytes)) => bytes,
+                    None => &[],
                 };
-                let prefix = crate::io::ascii_text(prefix);
-                let id = TypeId::from_uuid(prefix, bytes).map_err(Fail::Argument)?;
-                put_text(out, &id.into());
+                put_text(out, &with_param(format, param, binary)?);
             }
             Op::UuidBytes => uuid_bytes(input, out)?,
             Op::FirstInvalid => {
