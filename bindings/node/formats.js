@@ -191,6 +191,11 @@ function defineClass(info) {
       return Cls[MAKE](native.fmtWithParam(f, value, bytes, `${name}.${fromName}(${param}, ${binaryName})`))
     }
   }
+  for (const to of info.conversions) {
+    /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
+    const method = `to${to}`
+    proto[method] = { [method]() { return classes[to].fromBytes(this.bytes) } }[method]
+  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -203,20 +208,8 @@ function defineClass(info) {
 
 const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
 
-/** What single formats have beyond the core's table, by class name: conversions and 0.2 names. */
+/** What single formats have beyond the core's table, by class name: 0.2 names. */
 const EXTRAS = {
-  Ulid(Cls) {
-    /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
-    Cls.prototype.toUuid7 = function toUuid7() {
-      return classes.Uuid7.fromBytes(this.bytes)
-    }
-  },
-  Uuid7(Cls) {
-    /** The ULID with the same 128 bits. */
-    Cls.prototype.toUlid = function toUlid() {
-      return classes.Ulid.fromBytes(this.bytes)
-    }
-  },
   UlidFlake(Cls) {
     /** @deprecated renamed `unixMsAt`. */
     Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {

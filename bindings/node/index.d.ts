@@ -360,6 +360,11 @@ export interface FormatInfo {
   textForms: Array<ExtraInfo>
   /** The numbers besides the fields (a `number` getter each, `fmtNumber`). */
   numbers: Array<ExtraInfo>
+  /**
+   * The classes a value converts to as it is (the core's `Format::conversions`): a method
+   * `to<Class>()` each, which is the class's `fromBytes` of the value's bytes.
+   */
+  conversions: Array<string>
   /** Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`). */
   lenient: boolean
   /** The param, for a format with one. */

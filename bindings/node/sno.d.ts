@@ -126,7 +126,7 @@ export declare class Ulid extends Value128<UlidFields> {
   /** Validates like `Ulid.parse`. */
   constructor(text: string)
   get randomness(): bigint
-  /** The UUIDv7 with the same bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
+  /** The Uuid7 of the same 128 bits, by the rules of `Uuid7.fromBytes` (its errors where they break them). */
   toUuid7(): Uuid7
 }
 
@@ -166,7 +166,7 @@ export declare class Uuid7 extends Value128<Uuid7Fields> {
   get randB(): bigint
   /** Like `parse`, also accepting 32 bare hex digits and the braced "{...}" form. */
   static parseLenient(text: string): Uuid7
-  /** The ULID with the same 128 bits. */
+  /** The Ulid of the same 128 bits, by the rules of `Ulid.fromBytes` (its errors where they break them). */
   toUlid(): Ulid
 }
 

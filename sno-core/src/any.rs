@@ -459,6 +459,25 @@ impl Format {
     pub fn same_bits(self, other: Format) -> bool {
         self.lists_same_bits().contains(&other) || other.lists_same_bits().contains(&self)
     }
+
+    /// The formats a value of `self` converts to as it is, with no param to add or drop: those
+    /// of the same bits ([`Format::same_bits`]) where neither has a
+    /// [`Param`](crate::model::Param). The bindings give a value class a `to_<name>()`
+    /// (`to<Class>()` in JavaScript) for each, which is [`AnyId::convert`] with the target's
+    /// rules (a ULID converts to a UUIDv7 only if its bits carry version 7).
+    ///
+    /// ```
+    /// use sno_core::Format;
+    /// assert!(Format::Ulid.conversions().eq([Format::Uuid7]));
+    /// assert!(Format::Uuid7.conversions().eq([Format::Ulid]));
+    /// assert_eq!(Format::TypeId.conversions().count(), 0);
+    /// ```
+    pub fn conversions(self) -> impl Iterator<Item = Format> {
+        let plain = |f: Format| f.param_facts().is_none();
+        Format::ALL
+            .into_iter()
+            .filter(move |&to| plain(self) && plain(to) && self.same_bits(to))
+    }
 }
 
 impl AnyId {

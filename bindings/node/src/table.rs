@@ -110,6 +110,9 @@ pub struct FormatInfo {
     pub text_forms: Vec<ExtraInfo>,
     /// The numbers besides the fields (a `number` getter each, `fmtNumber`).
     pub numbers: Vec<ExtraInfo>,
+    /// The classes a value converts to as it is (the core's `Format::conversions`): a method
+    /// `to<Class>()` each, which is the class's `fromBytes` of the value's bytes.
+    pub conversions: Vec<String>,
     /// Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`).
     pub lenient: bool,
     /// The param, for a format with one.
@@ -188,6 +191,10 @@ pub fn formats() -> Vec<FormatInfo> {
                 .map(|(name, _, _)| extra_info(name))
                 .collect(),
             numbers: format.numbers().map(|(name, _)| extra_info(name)).collect(),
+            conversions: format
+                .conversions()
+                .map(|to| to.node_class().to_owned())
+                .collect(),
             lenient: format.lenient().is_some(),
             param: format.param_facts().map(|p| ParamInfo {
                 name: camel_case(p.setting.name()),

@@ -1,7 +1,7 @@
 //! What single formats add to their value classes beyond what is generated from the core's
 //! table and extras (a property per named field, per other text form and number, `from_fields`,
-//! `unix_ms_at`, the generators of the formats without settings): conversions, UUIDv7's lenient
-//! `parse`, a Nanoflake's `datetime(epoch_ms)`; and
+//! `unix_ms_at`, conversions, the generators of the formats without settings): UUIDv7's `hex`
+//! (as `uuid.UUID`'s), a Nanoflake's `datetime(epoch_ms)`; and
 //! the generators of Nanoflakes and Ulid-Flake, which take the formats' settings (epoch,
 //! generator id, sid) and can be given another generator id or sid after a fork.
 
@@ -13,21 +13,9 @@ use sno_core::rng::ThreadRng;
 use sno_core::ulidflake::{self, Config};
 use sno_core::{Error, SystemClock};
 
-use crate::formats::{Nanoflake as PyNanoflake, Ulid, UlidFlake as PyUlidFlake, Uuid7};
+use crate::formats::{Nanoflake as PyNanoflake, UlidFlake as PyUlidFlake, Uuid7};
 use crate::generators::{global, new_list, process_value};
 use crate::{args, datetime_from_ms, raise_code, to_py};
-
-#[pymethods]
-impl Ulid {
-    /// The same 128 bits as a `sno.UUID7`, if they carry version 7 and the RFC variant (else
-    /// `DecodeError`).
-    #[pyo3(name = "to_uuid7")]
-    fn as_uuid7(&self, py: Python<'_>) -> PyResult<Uuid7> {
-        sno_core::uuid7::Uuid7::try_from(self.0)
-            .map(Uuid7)
-            .map_err(|e| to_py(py, e))
-    }
-}
 
 #[pymethods]
 impl Uuid7 {
@@ -35,12 +23,6 @@ impl Uuid7 {
     #[getter]
     fn hex(&self) -> String {
         format!("{:032x}", self.0.to_u128())
-    }
-
-    /// The ULID with the same 128 bits (and the same timestamp).
-    #[pyo3(name = "to_ulid")]
-    fn as_ulid(&self) -> Ulid {
-        Ulid(self.0.into())
     }
 }
 

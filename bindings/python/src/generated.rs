@@ -93,6 +93,14 @@ parse!(UlidFlake);
 parse!(TypeId);
 parse!(Ksuid);
 
+extra_properties!(Ulid {
+    convert to_uuid7 -> Uuid7, "The `sno.UUID7` of the same 128 bits, by the rules of `sno.UUID7.from_bytes` (a `DecodeError` where they break them).";
+});
+
+extra_properties!(Uuid7 {
+    convert to_ulid -> Ulid, "The `sno.ULID` of the same 128 bits, by the rules of `sno.ULID.from_bytes` (a `DecodeError` where they break them).";
+});
+
 extra_properties!(Scru160 {
     text hex, "The 40 lower-case hex digits (the other text form).";
 });
@@ -100,11 +108,11 @@ extra_properties!(Scru160 {
 extra_properties!(Nanoflake {
     text padded, "The 13-digit zero-padded text, which sorts like the values.";
     number reference_timestamp_ms, "`value >> 24`: the timestamp as the Java, Kotlin and TypeScript references read it (their layout bug).";
-    epoch;
+    epoch, "Milliseconds since 1970, given the epoch the value was made with (saturating).";
 });
 
 extra_properties!(UlidFlake {
-    epoch 1_704_067_200_000;
+    epoch = 1_704_067_200_000, "Milliseconds since 1970 with `epoch_ms` (the default epoch if omitted; `unix_ms` is this with the default epoch), saturating.";
 });
 
 extra_properties!(TypeId {

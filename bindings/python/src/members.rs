@@ -75,6 +75,12 @@ pub(crate) fn number<T: IdFormat>(id: &T, name: &str) -> PyResult<u64> {
     Ok((number.read)(id))
 }
 
+/// The value of format `To` with the same bits as `id` (one of the core's
+/// `Format::conversions`): `To`'s rules for its binary form, its errors.
+pub(crate) fn convert<From: IdFormat, To: IdFormat>(py: Python<'_>, id: &From) -> PyResult<To> {
+    To::from_slice(id.as_slice()).map_err(|e| to_py(py, e))
+}
+
 /// Milliseconds since 1970 of `id` made with the epoch `epoch_ms` (the format's
 /// `Extras::epoch`).
 pub(crate) fn unix_ms_at<T: IdFormat>(id: &T, epoch_ms: i64) -> PyResult<i64> {
@@ -86,9 +92,11 @@ pub(crate) fn unix_ms_at<T: IdFormat>(id: &T, epoch_ms: i64) -> PyResult<i64> {
 
 /// The properties and methods of what class `$variant`'s format has beyond the model (written
 /// into `generated.rs` by `tests/surfaces` from the core's `IdFormat::EXTRAS`): a `str`
-/// property per other text form (`text`), an `int` property per number (`number`), and
-/// `unix_ms_at(epoch_ms)` for a format whose epoch the caller knows (`epoch`, with the default
-/// epoch where it has one: a `tt`, so that pyo3 sees the literal and shows it in the signature).
+/// property per other text form (`text`), an `int` property per number (`number`), a method
+/// `to_<name>()` per format the value converts to (`convert`: `Format::conversions`), and
+/// `unix_ms_at(epoch_ms)` for a format whose epoch the caller knows (`epoch`, with `= ` and the
+/// default epoch where it has one: a `tt`, so that pyo3 sees the literal and shows it in the
+/// signature).
 macro_rules! extra_properties {
     ($variant:ident { $($item:tt)* }) => {
         $crate::members::extra_properties!(@ $variant $($item)*);
@@ -116,25 +124,25 @@ macro_rules! extra_properties {
         }
         $crate::members::extra_properties!(@ $variant $($rest)*);
     };
-    (@ $variant:ident epoch $default:tt; $($rest:tt)*) => {
+    (@ $variant:ident convert $name:ident -> $target:ident, $doc:literal; $($rest:tt)*) => {
         #[pymethods]
         impl $variant {
-            /// Milliseconds since 1970 with `epoch_ms` (the default epoch if omitted; `unix_ms`
-            /// is this with the default epoch), saturating.
-            #[pyo3(signature = (epoch_ms = $default))]
-            fn unix_ms_at(
-                &self,
-                #[pyo3(from_py_with = $crate::args::any_epoch_ms)] epoch_ms: i64,
-            ) -> PyResult<i64> {
-                $crate::members::unix_ms_at(&self.0, epoch_ms)
+            #[doc = $doc]
+            #[allow(
+                clippy::wrong_self_convention,
+                reason = "a pyo3 method takes `&self`; Python names a conversion `to_<name>`"
+            )]
+            fn $name(&self, py: Python<'_>) -> PyResult<$crate::formats::$target> {
+                $crate::members::convert(py, &self.0).map($crate::formats::$target)
             }
         }
         $crate::members::extra_properties!(@ $variant $($rest)*);
     };
-    (@ $variant:ident epoch; $($rest:tt)*) => {
+    (@ $variant:ident epoch $(= $default:tt)?, $doc:literal; $($rest:tt)*) => {
         #[pymethods]
         impl $variant {
-            /// Milliseconds since 1970, given the epoch the value was made with (saturating).
+            #[doc = $doc]
+            $(#[pyo3(signature = (epoch_ms = $default))])?
             fn unix_ms_at(
                 &self,
                 #[pyo3(from_py_with = $crate::args::any_epoch_ms)] epoch_ms: i64,

@@ -354,6 +354,11 @@ function defineClass(info) {
       return Cls[MAKE](op(WITH_PARAM, f, input, classes[sourceClass].FORMAT.index))
     }
   }
+  for (const to of info.conversions) {
+    /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
+    const method = `to${to}`
+    proto[method] = { [method]() { return classes[to].fromBytes(this.bytes) } }[method]
+  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -373,20 +378,8 @@ function newWithParam(f, param, where) {
   return out(x, e.sno_fmt_new_param(f, source, put(x, text(param, where))))
 }
 
-/** What single formats have beyond the core's table, by class name: conversions and 0.2 names. */
+/** What single formats have beyond the core's table, by class name: 0.2 names. */
 const EXTRAS = {
-  Ulid(Cls) {
-    /** The UUIDv7 with the same 128 bits; throws ERR_SNO_NOT_VERSION_7 unless they carry v7. */
-    Cls.prototype.toUuid7 = function toUuid7() {
-      return classes.Uuid7.fromBytes(this.bytes)
-    }
-  },
-  Uuid7(Cls) {
-    /** The ULID with the same 128 bits. */
-    Cls.prototype.toUlid = function toUlid() {
-      return classes.Ulid.fromBytes(this.bytes)
-    }
-  },
   UlidFlake(Cls) {
     /** @deprecated renamed `unixMsAt`. */
     Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {

@@ -35,7 +35,7 @@ pub extern "C" fn sno_io(len: usize) -> *mut u8 {
     })
 }
 
-/// A text of the input (a clock's name, a TypeID prefix, a line of `fromFields`) as the core
+/// A text of the input (a clock's name, a param, a line of `fromFields`) as the core
 /// reads it: `bytes` themselves where they are ASCII, as every such text the core accepts is;
 /// otherwise a stand-in the core refuses as it would refuse them, as many `-` as they have
 /// bytes (at most 64: a prefix's length counts up to 63). Not `core::str::from_utf8`, whose

@@ -15,7 +15,7 @@ use crate::io::{output, put, put_camel, put_decimal};
 /// and namespace from, as the Node package's `formats()` gives it (`index`, `name`,
 /// `className`, `displayName`, `binaryLen`, `maxTextLen`, `textLen`, `hasUnixMs`, `hasEpoch`,
 /// `textOrder`, `hasGlobal`, `generatorOptions`, `generatorRequired`, `fields`, `textForms`,
-/// `numbers`, `lenient`, `param`, `columnType`, `postgresType`, `sqliteType`), and `inputs`: the
+/// `numbers`, `lenient`, `conversions`, `param`, `columnType`, `postgresType`, `sqliteType`), and `inputs`: the
 /// fields a value is made from (`fromFields`), with their kinds.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_formats() -> i32 {
@@ -83,6 +83,13 @@ pub extern "C" fn sno_formats() -> i32 {
             }
             put(out, b"]");
             flag(out, "lenient", format.lenient().is_some());
+            key(out, "conversions");
+            for (i, to) in format.conversions().enumerate() {
+                put(out, if i == 0 { b"\"" } else { b",\"" });
+                put(out, to.node_class().as_bytes());
+                put(out, b"\"");
+            }
+            put(out, b"]");
             if let Some(p) = format.param_facts() {
                 put(out, b",\"param\":{\"name\":\"");
                 put_camel(out, p.setting.name());

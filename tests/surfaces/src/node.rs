@@ -551,6 +551,16 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
             &format!("get {}(): number", camel_case(name)),
         ));
     }
+    for to in f.conversions() {
+        let to = to.node_class();
+        m.push(Member::new(
+            &format!(
+                "The {to} of the same {} bits, by the rules of `{to}.fromBytes` (its errors where they break them).",
+                8 * f.binary_len()
+            ),
+            &format!("to{to}(): {to}"),
+        ));
+    }
     m
 }
 

@@ -614,6 +614,10 @@ fn stub(rows: &[Row]) -> Surface {
             16 => accepts.push_str(" | _UUID"),
             _ => {}
         }
+        let conversions: Vec<String> = f
+            .conversions()
+            .map(|to| format!("to_{}", to.name()))
+            .collect();
         let mut members = vec![
             (
                 "__new__",
@@ -682,6 +686,12 @@ fn stub(rows: &[Row]) -> Surface {
             members.push((
                 name,
                 format!("    @property\n    def {name}(self) -> builtins.int: ...\n"),
+            ));
+        }
+        for (method, to) in conversions.iter().zip(f.conversions()) {
+            members.push((
+                method,
+                format!("    def {method}(self) -> {}: ...\n", to.python_class()),
             ));
         }
         if let Some(default) = row.extras.epoch {
@@ -1010,9 +1020,25 @@ fn generated_rs(rows: &[Row]) -> Surface {
         for (name, doc) in &e.numbers {
             items.push(format!("    number {name}, {:?};", capitalised(doc)));
         }
+        for to in row.format.conversions() {
+            let target = rows.iter().find(|r| r.format == to).map(|r| r.variant);
+            items.push(format!(
+                "    convert to_{} -> {}, {:?};",
+                to.name(),
+                target.expect("every format has a row"),
+                conversion_doc(row.format, to)
+            ));
+        }
         match e.epoch {
-            Some(Some(default)) => items.push(format!("    epoch {};", rust_int(default))),
-            Some(None) => items.push("    epoch;".to_owned()),
+            Some(Some(default)) => items.push(format!(
+                "    epoch = {}, {:?};",
+                rust_int(default),
+                "Milliseconds since 1970 with `epoch_ms` (the default epoch if omitted; `unix_ms` is this with the default epoch), saturating."
+            )),
+            Some(None) => items.push(format!(
+                "    epoch, {:?};",
+                "Milliseconds since 1970, given the epoch the value was made with (saturating)."
+            )),
             None => {}
         }
         if !items.is_empty() {
@@ -1119,4 +1145,15 @@ pub fn surfaces() -> Vec<crate::Surface> {
     out.push(sqlalchemy(&rows));
     out.push(generated_rs(&rows));
     out
+}
+
+/// The documentation of `to_<name>()`, the conversion of a value of `from` to `to` (the core's
+/// `Format::conversions`).
+fn conversion_doc(from: Format, to: Format) -> String {
+    format!(
+        "The `sno.{}` of the same {} bits, by the rules of `sno.{}.from_bytes` (a `DecodeError` where they break them).",
+        to.python_class(),
+        8 * from.binary_len(),
+        to.python_class()
+    )
 }
