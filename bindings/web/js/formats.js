@@ -478,6 +478,8 @@ function namespace(info) {
   return Object.freeze(ns)
 }
 
+// The two export lists (every class, every namespace) are written from the core's table by
+// tests/surfaces (`SNO_BLESS=1 cargo test -p sno-surfaces`).
 export const { Id, Ulid, Uuid7, Scru128, Scru160, Nanoflake, UlidFlake, TypeId, Ksuid } = classes
 const namespaces = Object.fromEntries(TABLE.filter((info) => info.name !== 'sno').map((info) => [info.name, namespace(info)]))
 export const { ulid, uuid7, scru128, scru160, nanoflake, ulidflake, typeid, ksuid } = namespaces

@@ -12,6 +12,9 @@
 //! - `bindings/node/wasm/libsno.mjs`: the entry of the light web build (browsers, edge runtimes,
 //!   Deno, Bun, Node's fallback), the same list: re-exported from the web build's `index.js`
 //!   and, for the native-only names ([`NATIVE_ONLY`]), from `native-only.js`.
+//! - `bindings/web/js/index.js`: the web build's entry, the same list but the native-only names,
+//!   from its `sno.js` and `formats.js`; and `formats.js`'s two export lists (its classes and
+//!   namespaces), written in place in that hand-written file.
 
 use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
 use sno_core::{AnyId, ColumnType, Epoch, Format, Setting};
@@ -52,6 +55,14 @@ pub fn surfaces() -> Vec<Surface> {
         Surface {
             path: "bindings/node/pg.d.ts".into(),
             text: pg_declarations(&read(PG_TEMPLATE)),
+        },
+        Surface {
+            path: WEB_INDEX.into(),
+            text: web_index(&exports),
+        },
+        Surface {
+            path: WEB_FORMATS.into(),
+            text: web_formats_exports(&read(WEB_FORMATS)),
         },
     ]
 }
@@ -1129,6 +1140,78 @@ fn web_entry(exports: &[String]) -> String {
     }
     text.push_str("\nexport default Object.freeze({ ...web, ...native })\n");
     text
+}
+
+/// The web build's own entry (`bindings/web/js`), which `wasm/libsno.mjs` re-exports.
+const WEB_INDEX: &str = "bindings/web/js/index.js";
+
+/// The web build's `formats.js`, whose export lists of the classes and namespaces are written here.
+const WEB_FORMATS: &str = "bindings/web/js/formats.js";
+
+/// The values of the web build that `sno.js` (sno's process-wide generator, in `sno.wasm`
+/// alone) exports; `formats.js` exports the others.
+const WEB_SNO_ONLY: [&str; 2] = ["newString", "newStrings"];
+
+/// `index.js` before its export lists.
+const WEB_INDEX_JS: &str = "\
+// The web build of libsno (docs/wasm.md): the package's API over two WebAssembly modules,
+// sno.wasm (sno's process-wide generator: sno.js) and formats.wasm (every format's values, sno's
+// `Id` among them, the generators and detection: formats.js). Import what you use: a bundler
+// keeps the modules a page uses (a page with `newString` alone ships sno.wasm alone).
+";
+
+/// The web build's `index.js`: every value of `sno.d.ts` but [`NATIVE_ONLY`], from `sno.js`
+/// ([`WEB_SNO_ONLY`]) or `formats.js`.
+fn web_index(exports: &[String]) -> String {
+    let mut text = format!("{}\n{WEB_INDEX_JS}", generated_line(""));
+    for (from, sno) in [("./sno.js", true), ("./formats.js", false)] {
+        text.push_str("export {\n");
+        for name in exports.iter().filter(|n| {
+            !NATIVE_ONLY.contains(&n.as_str()) && WEB_SNO_ONLY.contains(&n.as_str()) == sno
+        }) {
+            text.push_str(&format!("  {name},\n"));
+        }
+        text.push_str(&format!("}} from '{from}'\n"));
+    }
+    text
+}
+
+/// The web build's `formats.js` (hand-written) with its two export lists written from the
+/// table: every format's class (`export const { Id, Ulid, … } = classes`) and every namespace
+/// (`export const { ulid, … } = namespaces`). ESM names its exports statically, so the lists are
+/// spelled out.
+fn web_formats_exports(source: &str) -> String {
+    let list = |names: Vec<&str>, object: &str| {
+        format!("export const {{ {} }} = {object}", names.join(", "))
+    };
+    let classes = list(Format::ALL.map(Format::node_class).to_vec(), "classes");
+    let namespaces = Format::ALL
+        .into_iter()
+        .filter(|f| *f != Format::Sno)
+        .map(Format::name)
+        .collect();
+    let namespaces = list(namespaces, "namespaces");
+    let mut seen = (false, false);
+    let lines: Vec<String> = source
+        .lines()
+        .map(|line| {
+            if line.starts_with("export const {") && line.ends_with("} = classes") {
+                seen.0 = true;
+                classes.clone()
+            } else if line.starts_with("export const {") && line.ends_with("} = namespaces") {
+                seen.1 = true;
+                namespaces.clone()
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        (true, true),
+        "{WEB_FORMATS}: the lines `export const {{ … }} = classes` and `… = namespaces` are gone"
+    );
+    lines.join("\n") + "\n"
 }
 
 /// An ESM entry: the generated line, `head` (which binds `sno`), and the named exports
