@@ -457,22 +457,6 @@ typedef struct sno_scru160 {
   uint8_t bytes[20];
 } sno_scru160;
 
-// A UUIDv7 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 4-bit version
-// (the UUID version, 7), 12-bit rand_a (the counter's high 12 bits), 2-bit variant (the RFC 9562
-// variant, 0b10), 62-bit rand_b (the counter's low 30 bits, then 32 random bits), big-endian; byte
-// order (memcmp) is time order.
-typedef struct sno_uuid7 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_uuid7;
-
-// A ULID in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 80-bit randomness
-// (random bits, +1 within a millisecond), big-endian; byte order (memcmp) is time order.
-typedef struct sno_ulid {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_ulid;
-
 // A Ulid-Flake: a non-negative int64_t of 43-bit timestamp_ms (milliseconds since the epoch),
 // 20-bit randomness (a stand-alone value's randomness). Valid values are 0 ..= INT64_MAX;
 // functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is
@@ -501,12 +485,28 @@ typedef struct sno_ulidflake_options {
   uint8_t entropy_size;
 } sno_ulidflake_options;
 
+// A UUIDv7 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 4-bit version
+// (the UUID version, 7), 12-bit rand_a (the counter's high 12 bits), 2-bit variant (the RFC 9562
+// variant, 0b10), 62-bit rand_b (the counter's low 30 bits, then 32 random bits), big-endian; byte
+// order (memcmp) is time order.
+typedef struct sno_uuid7 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_uuid7;
+
 // A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 // order.
 typedef struct sno_id {
   // The binary form.
   uint8_t bytes[10];
 } sno_id;
+
+// A ULID in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 80-bit randomness
+// (random bits, +1 within a millisecond), big-endian; byte order (memcmp) is time order.
+typedef struct sno_ulid {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_ulid;
 
 // A KSUID in its 20-byte binary form: 32-bit timestamp_secs (seconds since 2014-05-13T16:53:20Z),
 // 128-bit payload (random bits, +1 within a second), big-endian; byte order (memcmp) is time
@@ -785,13 +785,6 @@ uint16_t sno_scru160_counter(struct sno_scru160 id);
 // The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
 uint16_t sno_scru160_random16(struct sno_scru160 id);
 
-// The ULID with the same 128 bits as a UUIDv7 (its timestamp is the UUID's). Fails only with
-// SNO_STATUS_NOT_VERSION7 for a struct not holding a UUIDv7. Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid, struct sno_ulid *out);
-
 // Writes both readings of `id`. Thread-safe.
 //
 // # Safety
@@ -877,13 +870,6 @@ enum sno_status sno_uuid7_fields(struct sno_uuid7 id,
                                  uint16_t *rand_a,
                                  uint64_t *rand_b);
 
-// The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
-// (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
-//
-// # Safety
-// `out` must be NULL or writable.
-enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
-
 // Writes the 16-character text (no NUL): 16 characters of 23456789abcdefghijklmnopqrstuvwx.
 // Thread-safe.
 //
@@ -956,6 +942,13 @@ SNO_DEPRECATED("use sno_ulid_unix_ms") uint64_t sno_ulid_timestamp_ms(struct sno
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_ulid_compare(struct sno_ulid a, struct sno_ulid b);
+
+// The ULID with the same 128 bits as the UUIDv7 `uuid7`: the status of the ULID's rules where the
+// bits break them, or where `uuid7` does not hold a valid UUIDv7. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_ulid_from_uuid7(struct sno_uuid7 uuid7, struct sno_ulid *out);
 
 // Creates a ULID generator on the system clock and a per-thread CSPRNG. Free it with
 // sno_ulid_generator_free. Thread-safe.
@@ -1068,6 +1061,13 @@ SNO_DEPRECATED("use sno_uuid7_unix_ms") uint64_t sno_uuid7_timestamp_ms(struct s
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
+
+// The UUIDv7 with the same 128 bits as the ULID `ulid`: the status of the UUIDv7's rules where the
+// bits break them, or where `ulid` does not hold a valid ULID. Thread-safe.
+//
+// # Safety
+// `out` must be NULL or writable.
+enum sno_status sno_uuid7_from_ulid(struct sno_ulid ulid, struct sno_uuid7 *out);
 
 // Creates a UUIDv7 generator on the system clock and a per-thread CSPRNG. Free it with
 // sno_uuid7_generator_free. Thread-safe.

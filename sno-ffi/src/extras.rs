@@ -5,13 +5,11 @@
 mod nanoflake;
 mod scru128;
 mod scru160;
-mod ulid;
 mod ulidflake;
 mod uuid7;
 
 pub use nanoflake::*;
 pub use scru128::*;
 pub use scru160::*;
-pub use ulid::*;
 pub use ulidflake::*;
 pub use uuid7::*;

@@ -5,8 +5,8 @@ use sno_core::uuid7::Uuid7;
 
 use crate::args::{try_bytes, write_optional, write_out};
 use crate::errors::ffi_boundary;
-use crate::formats::{self, CId};
-use crate::generated::{sno_ulid, sno_uuid7};
+use crate::formats::CId;
+use crate::generated::sno_uuid7;
 use crate::status::sno_status;
 
 /// A UUIDv7 from `len` raw bytes: exactly 16 (SNO_STATUS_INVALID_LENGTH), with version 7 and
@@ -51,15 +51,4 @@ pub unsafe extern "C" fn sno_uuid7_fields(
         }
         Ok(())
     })
-}
-
-/// The UUIDv7 with the same 128 bits as a ULID, if they carry version 7 and the RFC variant
-/// (else SNO_STATUS_NOT_VERSION7: a random ULID is not a UUIDv7). Thread-safe.
-///
-/// # Safety
-/// `out` must be NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sno_uuid7_from_ulid(ulid: sno_ulid, out: *mut sno_uuid7) -> sno_status {
-    // SAFETY: forwarded contract.
-    unsafe { formats::convert(ulid, out, Uuid7::try_from) }
 }

@@ -580,6 +580,29 @@ fn format_surface(out: &mut String, spec: &Spec) {
             "a.bytes.cmp(&b.bytes) as i32",
         );
     }
+    // The conversions into this format (the core's `Format::conversions` of another).
+    for from in Format::ALL
+        .into_iter()
+        .filter(|from| from.conversions().any(|to| to == f))
+    {
+        let name = from.name();
+        function(
+            out,
+            &format!(
+                "The {} with the same {} bits as the {} `{name}`: the status of the {}'s rules where the bits break them, or where `{name}` does not hold a valid {}. Thread-safe.",
+                f.display_name(),
+                8 * f.binary_len(),
+                from.display_name(),
+                f.display_name(),
+                from.display_name()
+            ),
+            Some("`out` must be NULL or writable."),
+            &format!("{p}_from_{name}({name}: sno_{name}, out: *mut {c}) -> sno_status"),
+            &format!(
+                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::convert({name}, out, crate::formats::same_bits) }}"
+            ),
+        );
+    }
     if f.has_generator() && !spec.own() {
         generator(out, spec);
     }
