@@ -121,6 +121,12 @@ fn typed_array_name(ty: napi::sys::napi_typedarray_type) -> &'static str {
 /// The bytes of a `Buffer`/`Uint8Array`, or a `TypeError` naming `what` (other typed arrays
 /// included: a `Uint16Array` is not bytes).
 pub(crate) fn bytes_arg(env: &Env, value: &Unknown, what: &str) -> R<Uint8Array> {
+    bytes_or(env, value, what, "a Buffer or Uint8Array")
+}
+
+/// [`bytes_arg`] of an argument that takes more than bytes: its `TypeError` says that it must
+/// be `expected`.
+pub(crate) fn bytes_or(env: &Env, value: &Unknown, what: &str, expected: &str) -> R<Uint8Array> {
     let mut is_typed = false;
     // SAFETY: napi_is_typedarray only inspects the value and writes the bool.
     unsafe { napi::sys::napi_is_typedarray(env.raw(), value.raw(), &mut is_typed) };
@@ -147,9 +153,7 @@ pub(crate) fn bytes_arg(env: &Env, value: &Unknown, what: &str) -> R<Uint8Array>
         } else {
             type_name(value)
         };
-        return Err(type_error(format!(
-            "{what} must be a Buffer or Uint8Array, got {got}"
-        )));
+        return Err(type_error(format!("{what} must be {expected}, got {got}")));
     }
     // SAFETY: the value was just checked to be a Uint8Array.
     Ok(unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) }?)

@@ -12,7 +12,7 @@ use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, Error as SnoError, Format};
 
-use crate::args::{MAX_DATE_MS, bytes_arg, epoch_arg, text_arg, with_text};
+use crate::args::{MAX_DATE_MS, bytes_or, epoch_arg, text_arg, with_text};
 use crate::errors::{Fail, OrThrow, R, range_error};
 use crate::formats::{format_arg, js_text};
 
@@ -151,7 +151,8 @@ pub fn fmt_with_param<'e>(
             })??;
             AnyId::with_param(format, &param, source.as_slice())
         } else {
-            AnyId::with_param(format, &param, &bytes_arg(env, &binary, &what)?)
+            let expected = format!("a {}, a string or a Uint8Array", facts.source.node_class());
+            AnyId::with_param(format, &param, &bytes_or(env, &binary, &what, &expected)?)
         };
         param_text(env, format, &param, id)
     })()
