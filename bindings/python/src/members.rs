@@ -400,9 +400,42 @@ pub(crate) fn with_param<T: IdFormat>(
         .as_slice()
         .to_vec()
     } else if T::FORMAT.column_type() == sno_core::ColumnType::Uuid {
-        uuid_arg(binary)?.as_bytes().to_vec()
+        let uuid = uuid_arg(binary)
+            .map_err(|_| binary_type_error::<T>(binary, "a uuid.UUID, its 16 bytes"))?;
+        uuid.as_bytes().to_vec()
     } else {
-        binary.cast::<pyo3::types::PyBytes>()?.as_bytes().to_vec()
+        let bytes = binary
+            .cast::<pyo3::types::PyBytes>()
+            .map_err(|_| binary_type_error::<T>(binary, "bytes"))?;
+        bytes.as_bytes().to_vec()
     };
     with_param_text(param, |text| (p.with)(text, &bytes))
+}
+
+/// The `TypeError` of `from_<binary>(<param>, <binary>)` for a `binary` of another type: every
+/// form it takes (`forms`, the values of the formats of the same bits, a text of the param's
+/// source format), in the table's names.
+fn binary_type_error<T: IdFormat>(binary: &Bound<'_, PyAny>, forms: &str) -> PyErr {
+    let Some(facts) = T::FORMAT.param_facts() else {
+        return PyTypeError::new_err(format!("{} values have no param", T::FORMAT));
+    };
+    let mut forms = vec![forms.to_owned()];
+    forms.extend(
+        sno_core::Format::ALL
+            .into_iter()
+            .filter(|f| T::FORMAT.same_bits(*f))
+            .map(|f| format!("a sno.{}", f.python_class())),
+    );
+    let got = binary
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    PyTypeError::new_err(format!(
+        "{}.from_{binary_name}({}, {binary_name}): {binary_name} must be {} or a {}'s text, got {got}",
+        T::FORMAT.python_class(),
+        facts.setting.name(),
+        forms.join(", "),
+        facts.source.display_name(),
+        binary_name = facts.binary,
+    ))
 }

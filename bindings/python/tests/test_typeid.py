@@ -79,8 +79,13 @@ def test_from_uuid_takes_a_uuid_its_bytes_a_uuid7_a_ulid_or_text():
     with pytest.raises(sno.DecodeError) as e:
         sno.TypeID.from_uuid("user", "not-a-uuid")
     assert e.value.code == "invalid_length"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError) as t:
         sno.TypeID.from_uuid("user", 42)
+    # Every form it takes, named.
+    assert str(t.value) == (
+        "TypeID.from_uuid(prefix, uuid): uuid must be a uuid.UUID, its 16 bytes, a sno.ULID,"
+        " a sno.UUID7 or a UUIDv7's text, got int"
+    )
 
 
 def test_module_docstring_examples():
