@@ -1063,7 +1063,8 @@ SNO_DEPRECATED("use sno_uuid7_unix_ms") uint64_t sno_uuid7_timestamp_ms(struct s
 int32_t sno_uuid7_compare(struct sno_uuid7 a, struct sno_uuid7 b);
 
 // The UUIDv7 with the same 128 bits as the ULID `ulid`: the status of the UUIDv7's rules where the
-// bits break them, or where `ulid` does not hold a valid ULID. Thread-safe.
+// bits break them (its constant fields: version 7, variant 2), or where `ulid` does not hold a
+// valid ULID. Thread-safe.
 //
 // # Safety
 // `out` must be NULL or writable.

@@ -256,7 +256,7 @@ mod tests {
             let rng = Fixed { word: 0, bytes: fresh };
             let mut state = Monotonic::new(rng.clone());
             state.last = last;
-            blocks_match_next_at(state, &rng, &steps);
+            blocks_match_next_at(state, &rng, &steps, 128);
         }
     }
 }

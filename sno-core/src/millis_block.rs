@@ -82,7 +82,8 @@ pub struct Block {
     /// The first value.
     pub counter: u128,
     /// How many values, at least 1 (fewer than asked where the next value would carry into
-    /// another field or run out).
+    /// another field or run out, or where the next call at the same reading would not continue
+    /// the sequence: then `earliest` is after that reading).
     pub count: u32,
     /// The earliest clock reading (Unix milliseconds) at which the state machine would still
     /// continue this block's sequence: a reading in `earliest ..= unix_ms` may use the block.

@@ -344,7 +344,7 @@ mod tests {
             let mut state = Monotonic::new(rng.clone()).with_rollback_allowance(allowance);
             (state.timestamp, state.ts_counter_hi) = (timestamp, ts_counter_hi.min(timestamp));
             (state.counter_hi, state.counter_lo) = (counters.0 as u32, counters.1 as u32);
-            blocks_match_next_at(state, &rng, &steps);
+            blocks_match_next_at(state, &rng, &steps, 48);
         }
     }
 
@@ -363,7 +363,7 @@ mod tests {
             (block.unix_ms, block.counter, block.count),
             (1_001, 7 << 24 | 7, 1)
         );
-        blocks_match_next_at(by_calls.clone(), &rng, &[(998, 5, 0)]);
+        blocks_match_next_at(by_calls.clone(), &rng, &[(998, 5, 0)], 48);
         let first = by_calls.next_at(998).unwrap();
         assert_eq!(first.unix_ms(), 1_001);
         assert_eq!(by_calls.next_at(998).unwrap().unix_ms(), 998, "a reset");

@@ -347,7 +347,7 @@ mod block_tests {
             let rng = Fixed { word, bytes: 0 };
             let mut state = Monotonic::new(rng.clone());
             state.last = last.map(|(ms, c)| (ms, c as u64));
-            blocks_match_next_at(state, &rng, &steps);
+            blocks_match_next_at(state, &rng, &steps, 42);
         }
     }
 }

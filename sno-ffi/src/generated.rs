@@ -165,7 +165,7 @@ pub extern "C" fn sno_ulid_compare(a: sno_ulid, b: sno_ulid) -> i32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_ulid_from_uuid7(uuid7: sno_uuid7, out: *mut sno_ulid) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::convert(uuid7, out, crate::formats::same_bits) }
+    unsafe { crate::formats::convert(uuid7, out, crate::formats::from_same_bits) }
 }
 
 /// An opaque, thread-safe ULID generator (see sno_ulid_generator_new).
@@ -378,14 +378,15 @@ pub extern "C" fn sno_uuid7_compare(a: sno_uuid7, b: sno_uuid7) -> i32 {
 }
 
 /// The UUIDv7 with the same 128 bits as the ULID `ulid`: the status of the UUIDv7's rules where the
-/// bits break them, or where `ulid` does not hold a valid ULID. Thread-safe.
+/// bits break them (its constant fields: version 7, variant 2), or where `ulid` does not hold a
+/// valid ULID. Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_uuid7_from_ulid(ulid: sno_ulid, out: *mut sno_uuid7) -> sno_status {
     // SAFETY: forwarded contract.
-    unsafe { crate::formats::convert(ulid, out, crate::formats::same_bits) }
+    unsafe { crate::formats::convert(ulid, out, crate::formats::from_same_bits) }
 }
 
 /// An opaque, thread-safe UUIDv7 generator (see sno_uuid7_generator_new).

@@ -6,7 +6,7 @@
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{Field, FieldValue, IdFormat};
 
@@ -400,13 +400,18 @@ pub(crate) fn with_param<T: IdFormat>(
         .as_slice()
         .to_vec()
     } else if T::FORMAT.column_type() == sno_core::ColumnType::Uuid {
-        let uuid = uuid_arg(binary)
-            .map_err(|_| binary_type_error::<T>(binary, "a uuid.UUID, its 16 bytes"))?;
-        uuid.as_bytes().to_vec()
+        if !binary.is_instance(uuid_class(binary.py())?)? && !binary.is_instance_of::<PyBytes>() {
+            return Err(binary_type_error::<T>(
+                binary,
+                &p.facts,
+                "a uuid.UUID, its 16 bytes",
+            ));
+        }
+        uuid_arg(binary)?.as_bytes().to_vec()
     } else {
         let bytes = binary
-            .cast::<pyo3::types::PyBytes>()
-            .map_err(|_| binary_type_error::<T>(binary, "bytes"))?;
+            .cast::<PyBytes>()
+            .map_err(|_| binary_type_error::<T>(binary, &p.facts, "bytes"))?;
         bytes.as_bytes().to_vec()
     };
     with_param_text(param, |text| (p.with)(text, &bytes))
@@ -415,10 +420,11 @@ pub(crate) fn with_param<T: IdFormat>(
 /// The `TypeError` of `from_<binary>(<param>, <binary>)` for a `binary` of another type: every
 /// form it takes (`forms`, the values of the formats of the same bits, a text of the param's
 /// source format), in the table's names.
-fn binary_type_error<T: IdFormat>(binary: &Bound<'_, PyAny>, forms: &str) -> PyErr {
-    let Some(facts) = T::FORMAT.param_facts() else {
-        return PyTypeError::new_err(format!("{} values have no param", T::FORMAT));
-    };
+fn binary_type_error<T: IdFormat>(
+    binary: &Bound<'_, PyAny>,
+    facts: &sno_core::model::ParamFacts,
+    forms: &str,
+) -> PyErr {
     let mut forms = vec![forms.to_owned()];
     forms.extend(
         sno_core::Format::ALL

@@ -117,13 +117,16 @@ fn two(input: &[u8]) -> (&[u8], &[u8]) {
     (a, b.get(1..).unwrap_or_default())
 }
 
-/// The value of `format` (a format with a param) of `param` and a binary form: a param the
-/// format's rules refuse is about the argument (a `RangeError`), checked first.
+/// The value of `format` (a format with a param) of `param` and a binary form, with the core's
+/// errors in its order (as the native package): the param's refusal is about the argument (a
+/// `RangeError`), told by its kind (a comparison of whole errors would cost 580 B).
 pub(crate) fn with_param(format: Format, param: &str, binary: &[u8]) -> R<AnyId> {
-    check_param(format, param)?;
     AnyId::with_param(format, param, binary)
         .ok_or(range_error("the format's values have no param"))?
-        .map_err(Fail::Core)
+        .map_err(|e| match format.check_param(param) {
+            Some(Err(refusal)) if refusal.kind() == e.kind() => Fail::Argument(e),
+            _ => Fail::Core(e),
+        })
 }
 
 /// `param` checked by the rules of `format`'s param: its refusal is about the argument.

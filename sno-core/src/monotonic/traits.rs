@@ -57,7 +57,8 @@ pub trait BlockState: MillisState {
     /// Reserves up to `n` (0 counts as 1) consecutive values at the clock reading
     /// `unix_millis`: the values as many successive [`next_at`](MillisState::next_at) calls
     /// would produce, cut short where the next one would carry into another field, move the
-    /// timestamp or run out (the following call does that step), and with the same errors.
+    /// timestamp, run out (the following call does that step) or not continue the sequence at
+    /// all (a rollback at that reading), and with the same errors.
     fn reserve(&mut self, unix_millis: i64, n: u32) -> Result<Block, Error>;
     /// The ID of value `counter` of a block at `unix_ms`, drawing its per-ID random part (if
     /// the format has one) from `rng`.

@@ -219,7 +219,7 @@ pub(crate) unsafe fn convert<A: CId, B: CId>(
 
 /// The value of `B` with the same bits as `value` (a conversion of the core's
 /// `Format::conversions`): `B`'s rules for its binary form, its error where they are broken.
-pub(crate) fn same_bits<A: IdFormat, B: IdFormat>(value: A) -> Result<B, Error> {
+pub(crate) fn from_same_bits<A: IdFormat, B: IdFormat>(value: A) -> Result<B, Error> {
     B::from_slice(value.as_slice())
 }
 

@@ -1148,9 +1148,9 @@ const WEB_INDEX: &str = "bindings/web/js/index.js";
 /// The web build's `formats.js`, whose export lists of the classes and namespaces are written here.
 const WEB_FORMATS: &str = "bindings/web/js/formats.js";
 
-/// The values of the web build that `sno.js` (sno's process-wide generator, in `sno.wasm`
-/// alone) exports; `formats.js` exports the others.
-const WEB_SNO_ONLY: [&str; 2] = ["newString", "newStrings"];
+/// The web build's `sno.js` (sno's process-wide generator, in `sno.wasm` alone), whose exported
+/// functions `index.js` takes from it; `formats.js` exports the others.
+const WEB_SNO: &str = "bindings/web/js/sno.js";
 
 /// `index.js` before its export lists.
 const WEB_INDEX_JS: &str = "\
@@ -1161,14 +1161,21 @@ const WEB_INDEX_JS: &str = "\
 ";
 
 /// The web build's `index.js`: every value of `sno.d.ts` but [`NATIVE_ONLY`], from `sno.js`
-/// ([`WEB_SNO_ONLY`]) or `formats.js`.
+/// (the functions it exports, [`WEB_SNO`]) or `formats.js`.
 fn web_index(exports: &[String]) -> String {
+    let in_sno: Vec<String> = read(WEB_SNO)
+        .lines()
+        .filter_map(|line| line.strip_prefix("export function "))
+        .filter_map(|rest| rest.split('(').next())
+        .map(str::to_owned)
+        .collect();
     let mut text = format!("{}\n{WEB_INDEX_JS}", generated_line(""));
     for (from, sno) in [("./sno.js", true), ("./formats.js", false)] {
         text.push_str("export {\n");
-        for name in exports.iter().filter(|n| {
-            !NATIVE_ONLY.contains(&n.as_str()) && WEB_SNO_ONLY.contains(&n.as_str()) == sno
-        }) {
+        for name in exports
+            .iter()
+            .filter(|n| !NATIVE_ONLY.contains(&n.as_str()) && in_sno.contains(n) == sno)
+        {
             text.push_str(&format!("  {name},\n"));
         }
         text.push_str(&format!("}} from '{from}'\n"));

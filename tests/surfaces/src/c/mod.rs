@@ -586,10 +586,21 @@ fn format_surface(out: &mut String, spec: &Spec) {
         .filter(|from| from.conversions().any(|to| to == f))
     {
         let name = from.name();
+        // The target's constant fields are what a value of the same bits may lack.
+        let constants: Vec<String> = f
+            .fields()
+            .iter()
+            .filter_map(|c| c.constant.map(|v| format!("{} {v}", c.name)))
+            .collect();
+        let rules = if constants.is_empty() {
+            String::new()
+        } else {
+            format!(" (its constant fields: {})", constants.join(", "))
+        };
         function(
             out,
             &format!(
-                "The {} with the same {} bits as the {} `{name}`: the status of the {}'s rules where the bits break them, or where `{name}` does not hold a valid {}. Thread-safe.",
+                "The {} with the same {} bits as the {} `{name}`: the status of the {}'s rules where the bits break them{rules}, or where `{name}` does not hold a valid {}. Thread-safe.",
                 f.display_name(),
                 8 * f.binary_len(),
                 from.display_name(),
@@ -599,7 +610,7 @@ fn format_surface(out: &mut String, spec: &Spec) {
             Some("`out` must be NULL or writable."),
             &format!("{p}_from_{name}({name}: sno_{name}, out: *mut {c}) -> sno_status"),
             &format!(
-                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::convert({name}, out, crate::formats::same_bits) }}"
+                "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::convert({name}, out, crate::formats::from_same_bits) }}"
             ),
         );
     }
