@@ -15,8 +15,8 @@ use crate::io::{output, put, put_camel, put_decimal};
 /// and namespace from, as the Node package's `formats()` gives it (`index`, `name`,
 /// `className`, `displayName`, `binaryLen`, `maxTextLen`, `textLen`, `hasUnixMs`, `hasEpoch`,
 /// `textOrder`, `hasGlobal`, `generatorOptions`, `generatorRequired`, `fields`, `textForms`,
-/// `numbers`, `lenient`, `conversions`, `param`, `columnType`, `postgresType`, `sqliteType`), and `inputs`: the
-/// fields a value is made from (`fromFields`), with their kinds.
+/// `numbers`, `lenient`, `conversions`, `param`, `columnType`, `postgresType`, `sqliteType`),
+/// and `inputs`: the fields a value is made from (`fromFields`), with their kinds.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_formats() -> i32 {
     output(|out| {
