@@ -252,6 +252,8 @@ typedef enum sno_status {
   SNO_STATUS_LEASE_LOST = 32,
   // The lease is closed or already drives a generator.
   SNO_STATUS_LEASE_UNAVAILABLE = 33,
+  // Not available on a leased generator.
+  //
   // The call does not apply to a leased generator (sno_generator_new_leased): its partition
   // belongs to the lease (sno_generator_repartition, an explicit partition in the options), and
   // it mints only at the present time inside the lease (sno_generator_next_at_unix_ns,

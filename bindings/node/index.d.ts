@@ -85,7 +85,7 @@ export declare class Generator {
    */
   nextAtUnixMsString(meta: number, unixMs: number): string
   /**
-   * The state, as a plain object that round-trips through JSON (not for a leased generator:
+   * The state, as a plain object that round-trips through JSON (a leased generator refuses:
    * its state is the lease's).
    */
   snapshot(): Snapshot

@@ -195,6 +195,15 @@ pub enum Error {
     /// A clock name that is not one of [`ClockKind::ALL`](crate::ClockKind::ALL)'s names
     /// (`"precise"`, `"fast"`).
     UnknownClock,
+    /// A call that does not apply to a leased generator (`sno_lease::SnoGenerator`): an
+    /// explicit partition or a snapshot (its partition and its window are the lease's), an ID
+    /// for a given time (it mints only inside its lease's window), a snapshot of its state.
+    LeasedGenerator {
+        /// What was asked for.
+        call: &'static str,
+        /// Why a leased generator refuses it.
+        reason: &'static str,
+    },
     /// An argument outside what its parameter takes: a generator setting out of its range or
     /// missing where the format requires it ([`AnyGenerator`](crate::AnyGenerator)), a field
     /// of [`AnyId::from_fields`](crate::AnyId::from_fields) of the wrong kind.
@@ -224,6 +233,8 @@ pub enum JsClass {
     Error,
     /// `RangeError`: a value outside what it may be.
     RangeError,
+    /// `TypeError`: a call that does not apply to the object it was made on.
+    TypeError,
 }
 
 impl JsClass {
@@ -232,6 +243,7 @@ impl JsClass {
         match self {
             JsClass::Error => "Error",
             JsClass::RangeError => "RangeError",
+            JsClass::TypeError => "TypeError",
         }
     }
 }
@@ -361,6 +373,7 @@ error_table! {
     AmbiguousFormat => 38, "ambiguous_format", "ERR_SNO_AMBIGUOUS_FORMAT", ["DecodeError", Error, "22P02"], "the text reads as more than one format: name the format";
     InvalidPrefix => 39, "invalid_prefix", "ERR_SNO_INVALID_PREFIX", ["DecodeError", Error, "22P02"], "invalid TypeID prefix";
     UnknownClock => 40, "unknown_clock", "ERR_SNO_UNKNOWN_CLOCK", ["ConfigError", Error, "22023"], "unknown clock name: expected \"precise\" or \"fast\"";
+    LeasedGenerator => 34, "leased_generator", "ERR_SNO_LEASED_GENERATOR", ["ConfigError", TypeError, "55000"], "not available on a leased generator";
     @lease
     LeaseInvalidUrl => 26, "lease_invalid_url", "ERR_SNO_LEASE_INVALID_URL", ["LeaseConfigError", Error, "22023"], "invalid lease store URL (malformed, unknown scheme or sslmode, unreadable CA file)";
     LeaseInvalidOptions => 27, "lease_invalid_options", "ERR_SNO_LEASE_INVALID_OPTIONS", ["LeaseConfigError", RangeError, "22023"], "invalid lease option (namespace, TTL, margin, timeout or partition range)";
@@ -746,6 +759,14 @@ impl Error {
                 m.s(const { ErrorKind::LeasePending.summary() });
             }
             #[cfg(all(feature = "web", not(feature = "std")))]
+            Error::LeasedGenerator { .. } => {
+                m.s(const { ErrorKind::LeasedGenerator.summary() });
+            }
+            #[cfg(not(all(feature = "web", not(feature = "std"))))]
+            Error::LeasedGenerator { call, reason } => {
+                m.s(call).s(" is not for a leased generator: ").s(reason);
+            }
+            #[cfg(all(feature = "web", not(feature = "std")))]
             Error::InvalidEnvironment { .. } => {
                 m.s(const { ErrorKind::InvalidEnvironment.summary() });
             }
@@ -1080,6 +1101,13 @@ mod tests {
             (
                 Error::UnknownClock,
                 "sno: unknown clock name (\"precise\" and \"fast\" are known)",
+            ),
+            (
+                Error::LeasedGenerator {
+                    call: "a snapshot",
+                    reason: "its lease, not a saved state, keeps its IDs unique",
+                },
+                "sno: a snapshot is not for a leased generator: its lease, not a saved state, keeps its IDs unique",
             ),
             (
                 Error::InvalidArgument {

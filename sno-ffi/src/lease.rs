@@ -11,7 +11,7 @@ use std::ffi::CStr;
 use std::time::Duration;
 
 #[cfg(feature = "lease")]
-use ::sno_lease::{Lease, LeaseOptions};
+use ::sno_lease::{Lease, LeaseOptions, SnoGenerator};
 #[cfg(feature = "lease")]
 use sno_core::Generator;
 
@@ -22,9 +22,7 @@ use crate::errors::{Failure, ffi_boundary};
 use crate::errors::{recording_boundary, value_boundary};
 use crate::status::sno_status;
 #[cfg(feature = "lease")]
-use crate::types::{
-    GeneratorKind, sno_generator, sno_generator_options, sno_lease, sno_lease_options,
-};
+use crate::types::{sno_generator, sno_generator_options, sno_lease, sno_lease_options};
 
 /// One grant of a partition (see sno_lease_current_grant). Times are Unix milliseconds of the
 /// store's clock.
@@ -323,16 +321,13 @@ pub unsafe extern "C" fn sno_generator_new_leased(
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
-        if !matches!(opts.partition, 0 | crate::constants::SNO_PARTITION_DEFAULT) {
-            return Err(Failure::new(
-                sno_status::LeasedGenerator,
-                "sno lease: a leased generator stamps the lease's partition: leave \
-                 sno_generator_options.partition 0",
-            ));
-        }
+        // A fixed partition (any value but the two defaults) is the leased generator's refusal.
+        let partition = match opts.partition {
+            0 | crate::constants::SNO_PARTITION_DEFAULT => None,
+            other => Some(other as u16),
+        };
         let builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
-        let generator = lease.inner.generator_with(builder)?;
-        let inner = GeneratorKind::Leased(generator);
+        let inner = SnoGenerator::leased(&lease.inner, builder, partition, None)?;
         // SAFETY: checked non-NULL above; writable per the contract.
         Ok(unsafe { write_out(out, Box::into_raw(Box::new(sno_generator { inner }))) }?)
     })

@@ -4,6 +4,7 @@
 use std::ffi::c_char;
 
 use sno_core::{Generator, Id};
+use sno_lease::SnoGenerator;
 
 use crate::args::{try_bytes, try_ref, write_out};
 use crate::constants::{
@@ -13,7 +14,7 @@ use crate::errors::{ffi_boundary, recording_boundary, value_boundary};
 use crate::generated::sno_id_decode_at;
 use crate::status::sno_status;
 use crate::types::{
-    GeneratorKind, sno_clock, sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats,
+    sno_clock, sno_generator, sno_generator_options, sno_id, sno_snapshot, sno_stats,
 };
 
 /// A new ID from the process-wide generator, configured by the environment on first use (no
@@ -105,15 +106,12 @@ pub unsafe extern "C" fn sno_generator_new_with_clock(
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
-        let mut builder = Generator::builder()
+        let builder = Generator::builder()
             .clock(sno_clock::system_clock(clock)?)
             .sequence_bounds(opts.sequence_min, opts.sequence_max);
-        if let Some(p) = requested_partition(opts.partition, false)? {
-            sno_lease::check_explicit_partition()?;
-            builder = builder.partition(p);
-        }
+        let partition = requested_partition(opts.partition, false)?;
         let g = Box::new(sno_generator {
-            inner: GeneratorKind::Plain(builder.build()?),
+            inner: SnoGenerator::plain(builder, partition, None)?,
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         Ok(unsafe { write_out(out, Box::into_raw(g)) }?)
@@ -143,13 +141,9 @@ pub unsafe extern "C" fn sno_generator_restore(
         if out.is_null() {
             return Err(sno_status::NullArgument.into());
         }
-        sno_lease::check_explicit_partition()?;
-        let mut builder = Generator::builder().snapshot((*snap).into());
-        if let Some(p) = requested_partition(partition, true)? {
-            builder = builder.partition(p);
-        }
+        let partition = requested_partition(partition, true)?;
         let g = Box::new(sno_generator {
-            inner: GeneratorKind::Plain(builder.build()?),
+            inner: SnoGenerator::plain(Generator::builder(), partition, Some((*snap).into()))?,
         });
         // SAFETY: checked non-NULL; the caller guarantees it is writable.
         Ok(unsafe { write_out(out, Box::into_raw(g)) }?)
@@ -173,10 +167,7 @@ pub unsafe extern "C" fn sno_generator_repartition(
     recording_boundary(|| {
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
-        let plain = g.plain()?;
-        sno_lease::check_explicit_partition()?;
-        plain.repartition(partition);
-        Ok(())
+        Ok(g.inner.repartition(partition)?)
     })
 }
 
@@ -218,7 +209,7 @@ pub unsafe extern "C" fn sno_generator_next(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.next(meta)?;
+        let id = g.inner.next(meta)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -244,7 +235,7 @@ pub unsafe extern "C" fn sno_generator_try_next(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        match g.try_next(meta) {
+        match g.inner.try_next(meta) {
             // SAFETY: checked non-NULL; writable per the contract.
             Ok(id) => unsafe { write_out(out, id.into()) },
             Err(e) => {
@@ -278,7 +269,7 @@ pub unsafe extern "C" fn sno_generator_next_at_unix_ns(
         if out.is_null() {
             return Err(sno_status::NullArgument);
         }
-        let id = g.plain()?.next_at_unix_ns(meta, unix_ns)?;
+        let id = g.inner.next_at_unix_ns(meta, unix_ns)?;
         // SAFETY: checked non-NULL; writable per the contract.
         unsafe { write_out(out, id.into()) }
     })
@@ -326,7 +317,7 @@ pub unsafe extern "C" fn sno_generator_next_many(
         }
         // Straight into the caller's buffer: no copy, no allocation.
         for i in 0..count {
-            let id = g.next(meta)?;
+            let id = g.inner.next(meta)?;
             // SAFETY: i < count and the caller guarantees count writable slots.
             unsafe { out.add(i).write(id.into()) };
         }
@@ -349,7 +340,7 @@ pub unsafe extern "C" fn sno_generator_snapshot(
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
         // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.plain()?.snapshot().into()) }
+        unsafe { write_out(out, g.inner.snapshot()?.into()) }
     })
 }
 
@@ -366,7 +357,7 @@ pub unsafe extern "C" fn sno_generator_stats(
         // SAFETY: NULL or live per the contract.
         let g = unsafe { try_ref(generator) }?;
         // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.stats().into()) }
+        unsafe { write_out(out, g.inner.stats().into()) }
     })
 }
 

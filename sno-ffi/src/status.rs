@@ -130,6 +130,8 @@ pub enum sno_status {
     LeaseLost = 32,
     /// The lease is closed or already drives a generator.
     LeaseUnavailable = 33,
+    /// Not available on a leased generator.
+    ///
     /// The call does not apply to a leased generator (sno_generator_new_leased): its partition
     /// belongs to the lease (sno_generator_repartition, an explicit partition in the options), and
     /// it mints only at the present time inside the lease (sno_generator_next_at_unix_ns,
@@ -229,10 +231,9 @@ pub(crate) const ALL: [sno_status; 44] = [
 
 /// The descriptions (sno_status_str) of the C layer's own statuses; the others' are the
 /// summaries of the core's error table.
-pub(crate) const C_ONLY: [(sno_status, &std::ffi::CStr); 5] = [
+pub(crate) const C_ONLY: [(sno_status, &std::ffi::CStr); 4] = [
     (sno_status::Ok, c"ok"),
     (sno_status::NullArgument, c"a required pointer argument is NULL"),
     (sno_status::BufferTooSmall, c"output buffer too small"),
-    (sno_status::LeasedGenerator, c"not available on a leased generator"),
     (sno_status::Panic, c"internal panic caught at the C boundary"),
 ];

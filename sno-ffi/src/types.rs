@@ -4,7 +4,7 @@
 use std::ffi::c_char;
 
 use crate::status::{ALL, sno_status};
-use sno_core::{Error, Id, Snapshot, Stats, SystemClock};
+use sno_core::{Error, Id, Snapshot, Stats};
 
 /// `From` between a core struct and its C mirror of the same field names (`<->` both ways).
 macro_rules! same_fields {
@@ -204,60 +204,8 @@ same_fields!(Stats -> sno_stats { overflows, overflow_episodes, drifts, regressi
 /// An opaque, thread-safe generator. Create with sno_generator_new, sno_generator_restore or
 /// sno_generator_new_leased, release with sno_generator_free.
 pub struct sno_generator {
-    pub(crate) inner: GeneratorKind,
-}
-
-/// What a `sno_generator` handle drives.
-#[allow(
-    clippy::large_enum_variant,
-    reason = "the handle is one Box already; boxing the plain generator would add a pointer hop to its hot path"
-)]
-pub(crate) enum GeneratorKind {
-    /// A plain generator: a given or default partition.
-    Plain(sno_core::Generator<SystemClock>),
-    /// The generator of a lease: the leased partition, IDs only inside the lease.
-    #[cfg(feature = "lease")]
-    Leased(::sno_lease::LeasedGenerator),
-}
-
-impl sno_generator {
-    /// The next ID, sleeping within the generator's maximum wait.
-    #[inline]
-    pub(crate) fn next(&self, meta: u8) -> Result<Id, Error> {
-        match &self.inner {
-            GeneratorKind::Plain(g) => g.next(meta),
-            #[cfg(feature = "lease")]
-            GeneratorKind::Leased(g) => g.next(meta),
-        }
-    }
-
-    /// The next ID, or an error at once.
-    #[inline]
-    pub(crate) fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        match &self.inner {
-            GeneratorKind::Plain(g) => g.try_next(meta),
-            #[cfg(feature = "lease")]
-            GeneratorKind::Leased(g) => g.try_next(meta),
-        }
-    }
-
-    /// The counters.
-    pub(crate) fn stats(&self) -> Stats {
-        match &self.inner {
-            GeneratorKind::Plain(g) => g.stats(),
-            #[cfg(feature = "lease")]
-            GeneratorKind::Leased(g) => g.stats(),
-        }
-    }
-
-    /// The plain generator, for the calls a leased one refuses (SNO_STATUS_LEASED_GENERATOR).
-    pub(crate) fn plain(&self) -> Result<&sno_core::Generator<SystemClock>, sno_status> {
-        match &self.inner {
-            GeneratorKind::Plain(g) => Ok(g),
-            #[cfg(feature = "lease")]
-            GeneratorKind::Leased(_) => Err(sno_status::LeasedGenerator),
-        }
-    }
+    /// Plain or leased: what a leased one refuses is SNO_STATUS_LEASED_GENERATOR.
+    pub(crate) inner: ::sno_lease::SnoGenerator,
 }
 
 /// An opaque, thread-safe lease on one partition (see sno_lease_acquire); release with

@@ -42,6 +42,7 @@ mod options;
 mod process;
 mod shared;
 mod shared_mint;
+mod sno_generator;
 mod status;
 mod store;
 mod stores;
@@ -65,6 +66,7 @@ pub use process::{
     ProcessGenerator, check_explicit_partition, process_generator, release_process_lease, try_new,
 };
 pub use shared_mint::SharedMint;
+pub use sno_generator::{Mint, SnoGenerator};
 pub use status::{NamespaceStatus, status};
 pub use store::{Grant, Holding};
 

@@ -107,12 +107,13 @@ pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
 }
 
 /// The class an error kind is thrown as: the core's error table says it
-/// ([`sno_core::ErrorKind::js_class`]: `RangeError` for values given out of range, `Error` for
-/// the rest).
+/// ([`sno_core::ErrorKind::js_class`]: `RangeError` for values given out of range, `TypeError`
+/// for a call the object does not take, `Error` for the rest).
 fn class_of(kind: sno_core::ErrorKind) -> Class {
     match kind.js_class() {
         sno_core::JsClass::Error => Class::Error,
         sno_core::JsClass::RangeError => Class::RangeError,
+        sno_core::JsClass::TypeError => Class::TypeError,
     }
 }
 

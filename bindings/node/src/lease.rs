@@ -173,8 +173,7 @@ impl Lease {
             }
             let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
             let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
-            let leased = self.inner.generator_with(builder)?;
-            Ok(Generator::leased(leased))
+            Ok(sno_lease::SnoGenerator::leased(&self.inner, builder, None, None)?.into())
         })()
         .or_throw(env)
     }

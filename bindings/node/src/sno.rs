@@ -3,12 +3,13 @@
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::{Error as SnoError, Generator as CoreGenerator, SystemClock};
+use sno_core::{Error as SnoError, Generator as CoreGenerator};
+use sno_lease::{Mint, SnoGenerator};
 
 use crate::args::{
     batch_count, clock_arg, int_arg, try_vec, type_name, typed_arg, u16_arg, with_text,
 };
-use crate::errors::{self, Fail, OrThrow, R, napi_error, range_error, type_error};
+use crate::errors::{Fail, OrThrow, R, napi_error, range_error, type_error};
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
 /// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` (with `position`)
@@ -170,71 +171,18 @@ pub(crate) fn generator_builder(
         ))
 }
 
-/// What a `Generator` mints with.
-#[allow(
-    clippy::large_enum_variant,
-    reason = "the plain generator is the hot path: boxing it would add a load to every ID, and the napi object is on the heap anyway"
-)]
-enum Inner {
-    /// Its own partition (given, restored or default).
-    Plain(CoreGenerator<SystemClock>),
-    /// A lease's partition, fenced to the lease's window (`new Generator({ lease })`).
-    Leased(sno_lease::LeasedGenerator),
-}
-
-impl Inner {
-    #[inline]
-    fn try_next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
-        match self {
-            Inner::Plain(g) => g.try_next(meta),
-            Inner::Leased(g) => g.try_next(meta),
-        }
-    }
-
-    fn next(&self, meta: u8) -> std::result::Result<sno_core::Id, SnoError> {
-        match self {
-            Inner::Plain(g) => g.next(meta),
-            Inner::Leased(g) => g.next(meta),
-        }
-    }
-
-    /// The plain generator, or for a leased one a `TypeError` (`ERR_SNO_LEASED_GENERATOR`)
-    /// saying why `what` does not apply to it.
-    fn plain(&self, what: &str, why: &str) -> R<&CoreGenerator<SystemClock>> {
-        match self {
-            Inner::Plain(g) => Ok(g),
-            Inner::Leased(_) => Err(errors::own(
-                errors::Class::TypeError,
-                "ERR_SNO_LEASED_GENERATOR",
-                format!("Generator.{what}: not for a leased generator: {why}"),
-            )),
-        }
-    }
-}
-
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[napi]
 pub struct Generator {
-    inner: Inner,
-    max_wait_ms: u32,
-    /// IDs per 4 ms unit.
-    capacity: u32,
+    inner: SnoGenerator,
     /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
 }
 
-impl Generator {
-    /// The generator of a lease (`Lease::generator`), with the sequence bounds it was built with
-    /// and its maximum wait (by default at least one TTL and two seconds:
-    /// `LeasedGenerator::max_wait`).
-    pub(crate) fn leased(inner: sno_lease::LeasedGenerator) -> Self {
-        let max_wait_ms = u32::try_from(inner.max_wait().as_millis())
-            .unwrap_or(crate::args::MAX_WAIT_MS_LIMIT)
-            .min(crate::args::MAX_WAIT_MS_LIMIT);
+impl From<SnoGenerator> for Generator {
+    fn from(inner: SnoGenerator) -> Self {
         Generator {
-            capacity: inner.capacity(),
-            inner: Inner::Leased(inner),
-            max_wait_ms,
+            inner,
             waits: std::sync::atomic::AtomicU64::new(0),
         }
     }
@@ -256,13 +204,9 @@ impl Generator {
     ) -> Result<Self, String> {
         (|| -> R<Self> {
             let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
-            let mut b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
-            if partition.is_some() || snapshot.is_some() {
-                // Not while SNO_LEASE_URL is set: another process may hold it by lease.
-                sno_lease::check_explicit_partition()?;
-            }
-            if let Some(s) = snapshot {
-                let s = sno_core::Snapshot {
+            let b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
+            let snapshot = snapshot.map(|s| -> R<sno_core::Snapshot> {
+                Ok(sno_core::Snapshot {
                     partition: u16_arg("Generator: option snapshot.partition", s.partition)?,
                     sequence_min: u16_arg(
                         "Generator: option snapshot.sequenceMin",
@@ -297,19 +241,10 @@ impl Generator {
                         0,
                         i64::from(u32::MAX),
                     )? as u32,
-                };
-                b = b.snapshot(s);
-            }
-            if let Some(p) = partition {
-                b = b.partition(u16_arg("Generator: option partition", p)?);
-            }
-            let inner = b.build()?;
-            Ok(Generator {
-                capacity: inner.capacity(),
-                inner: Inner::Plain(inner),
-                max_wait_ms,
-                waits: std::sync::atomic::AtomicU64::new(0),
-            })
+                })
+            });
+            let partition = partition.map(|p| u16_arg("Generator: option partition", p));
+            Ok(SnoGenerator::plain(b, partition.transpose()?, snapshot.transpose()?)?.into())
         })()
         .or_throw(env)
     }
@@ -365,17 +300,12 @@ impl Generator {
                 Ok(id) => return Ok(Either::A(encode(id))),
                 Err(e) => e,
             };
-            let can_wait = |e: &SnoError| match &self.inner {
-                Inner::Plain(g) => g.can_wait(e),
-                Inner::Leased(g) => g.can_wait(e),
-            };
+            let can_wait = |e: &SnoError| self.inner.can_wait(e);
             let Some(ms) = crate::args::async_pause_ms(&err, can_wait, budget_ms, deadline_ms)
             else {
-                return match &self.inner {
-                    Inner::Leased(g) if g.waits_again(token_before.get_u64().1, &err) => {
-                        Ok(Either::B(0))
-                    }
-                    _ => Err(err.into()),
+                return match self.inner.waits_again(token_before.get_u64().1, &err) {
+                    true => Ok(Either::B(0)),
+                    false => Err(err.into()),
                 };
             };
             let lease = matches!(err, SnoError::LeaseExpired { .. });
@@ -419,7 +349,7 @@ impl Generator {
                     "Generator.nextWithTime(meta, date): date is an Invalid Date".to_owned(),
                 ));
             }
-            self.at_unix_ms("nextWithTime", meta, unix_ms.floor() as i64)
+            self.at_unix_ms(meta, unix_ms.floor() as i64)
         })()
         .or_throw(&env)
     }
@@ -440,35 +370,25 @@ impl Generator {
                 i64::MIN,
                 i64::MAX,
             )?;
-            self.at_unix_ms("nextAtUnixMs", meta, ms)
+            self.at_unix_ms(meta, ms)
         })()
         .or_throw(&env)
     }
 
-    /// The text of the ID for `unix_ms` (not for a leased generator: `what` names the call).
-    fn at_unix_ms(&self, what: &str, meta: f64, unix_ms: i64) -> R<String> {
-        let plain = self.inner.plain(
-            what,
-            "it mints only inside its lease's window of time, and IDs for other times could repeat another holder's",
-        )?;
-        Ok(encode(plain.next_at_unix_ns(
-            meta_of(Some(meta))?,
+    /// The text of the ID for `unix_ms` (a leased generator refuses).
+    fn at_unix_ms(&self, meta: f64, unix_ms: i64) -> R<String> {
+        let meta = meta_of(Some(meta))?;
+        Ok(encode(self.inner.next_at_unix_ns(
+            meta,
             unix_ms.saturating_mul(1_000_000),
         )?))
     }
 
-    /// The state, as a plain object that round-trips through JSON (not for a leased generator:
+    /// The state, as a plain object that round-trips through JSON (a leased generator refuses:
     /// its state is the lease's).
     #[napi(catch_unwind)]
     pub fn snapshot(&self, env: &Env) -> Result<Snapshot, String> {
-        let plain = self
-            .inner
-            .plain(
-                "snapshot",
-                "a new lease starts a new window, so a leased generator is never restored",
-            )
-            .or_throw(env)?;
-        let s = plain.snapshot();
+        let s = self.inner.snapshot().map_err(Fail::from).or_throw(env)?;
         Ok(Snapshot {
             partition: f64::from(s.partition),
             sequence_min: f64::from(s.sequence_min),
@@ -484,10 +404,7 @@ impl Generator {
     /// Counters of overflows, regressions and waits.
     #[napi(catch_unwind)]
     pub fn stats(&self) -> Stats {
-        let s = match &self.inner {
-            Inner::Plain(g) => g.stats(),
-            Inner::Leased(g) => g.stats(),
-        };
+        let s = self.inner.stats();
         let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
         Stats {
             overflows: s.overflows as i64,
@@ -501,31 +418,29 @@ impl Generator {
     /// The partition (leased: the lease's, which changes if the lease is lost and replaced).
     #[napi(getter, catch_unwind)]
     pub fn partition(&self) -> u32 {
-        u32::from(match &self.inner {
-            Inner::Plain(g) => g.partition(),
-            Inner::Leased(g) => g.partition(),
-        })
+        u32::from(self.inner.partition())
     }
 
     /// IDs per 4 ms unit.
     #[napi(getter, catch_unwind)]
     pub fn capacity(&self) -> u32 {
-        self.capacity
+        self.inner.capacity()
     }
 
     /// The longest `next` / `nextAsync` waits, in milliseconds.
     #[napi(getter, catch_unwind)]
     pub fn max_wait_ms(&self) -> u32 {
-        self.max_wait_ms
+        // A leased generator's is by default at least one TTL and two seconds
+        // (`LeasedGenerator::max_wait`).
+        u32::try_from(self.inner.max_wait().as_millis())
+            .unwrap_or(crate::args::MAX_WAIT_MS_LIMIT)
+            .min(crate::args::MAX_WAIT_MS_LIMIT)
     }
 
     /// The fencing token of a leased generator's current grant (0 unleased; a bigint, as the
     /// lease's): what `nextAsync` passes to `stepString` as `tokenBefore`.
     #[napi(getter, catch_unwind)]
     pub fn token(&self) -> u64 {
-        match &self.inner {
-            Inner::Plain(_) => 0,
-            Inner::Leased(g) => g.token(),
-        }
+        self.inner.token()
     }
 }

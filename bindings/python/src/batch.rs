@@ -10,8 +10,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sno_core::monotonic::{MillisState, Shared};
-use sno_core::{Error, Generator, Id, SystemClock};
-use sno_lease::{LeasedGenerator, ProcessGenerator};
+use sno_core::{Error, Id, SystemClock};
+use sno_lease::Mint;
 
 use crate::to_py;
 
@@ -84,89 +84,6 @@ pub(crate) fn list_of<'py>(
     unsafe { ffi::PyObject_GC_Track(list.as_ptr().cast()) };
     // SAFETY: PyList_New made a list.
     Ok(unsafe { list.cast_into_unchecked::<PyList>() })
-}
-
-/// A source of sno IDs: a plain generator, a leased one, or the process-wide one.
-pub(crate) trait Mint: Sync {
-    /// The next ID, or at once the error that says why not.
-    fn try_next(&self, meta: u8) -> Result<Id, Error>;
-    /// Whether waiting can end `err`.
-    fn can_wait(&self, err: &Error) -> bool;
-    /// One sleep of at most `at_most` towards the end of `err`.
-    fn wait_step(&self, err: &Error, at_most: Duration);
-    /// The longest a call waits in all.
-    fn max_wait(&self) -> Duration;
-    /// The lease's grant (its fencing token; 0 without a lease).
-    fn token(&self) -> u64 {
-        0
-    }
-    /// Whether a wait that gave up with `err` starts again with a whole maximum wait: a lease's
-    /// new grant since `token_before` (`LeasedGenerator::waits_again`).
-    fn waits_again(&self, _token_before: u64, _err: &Error) -> bool {
-        false
-    }
-}
-
-impl Mint for Generator<SystemClock> {
-    #[inline]
-    fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        Generator::try_next(self, meta)
-    }
-    fn can_wait(&self, err: &Error) -> bool {
-        Generator::can_wait(self, err)
-    }
-    fn wait_step(&self, err: &Error, at_most: Duration) {
-        if let Error::SequenceExhausted { retry_at } | Error::ClockRegression { retry_at } = *err {
-            Generator::wait_step(self, retry_at, at_most);
-        }
-    }
-    fn max_wait(&self) -> Duration {
-        Generator::max_wait(self)
-    }
-}
-
-impl Mint for LeasedGenerator {
-    #[inline]
-    fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        LeasedGenerator::try_next(self, meta)
-    }
-    fn can_wait(&self, err: &Error) -> bool {
-        LeasedGenerator::can_wait(self, err)
-    }
-    fn wait_step(&self, err: &Error, at_most: Duration) {
-        LeasedGenerator::wait_step(self, err, at_most);
-    }
-    fn max_wait(&self) -> Duration {
-        LeasedGenerator::max_wait(self)
-    }
-    fn token(&self) -> u64 {
-        LeasedGenerator::token(self)
-    }
-    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
-        LeasedGenerator::waits_again(self, token_before, err)
-    }
-}
-
-impl Mint for ProcessGenerator {
-    #[inline]
-    fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        ProcessGenerator::try_next(self, meta)
-    }
-    fn can_wait(&self, err: &Error) -> bool {
-        ProcessGenerator::can_wait(self, err)
-    }
-    fn wait_step(&self, err: &Error, at_most: Duration) {
-        ProcessGenerator::wait_step(self, err, at_most);
-    }
-    fn max_wait(&self) -> Duration {
-        ProcessGenerator::max_wait(self)
-    }
-    fn token(&self) -> u64 {
-        ProcessGenerator::token(self)
-    }
-    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
-        ProcessGenerator::waits_again(self, token_before, err)
-    }
 }
 
 /// The next ID of a sno generator: the lock-free attempt with the thread attached; when the

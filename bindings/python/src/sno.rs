@@ -2,14 +2,13 @@
 //! `generated`): the hot paths that stay dedicated entries: `sno.new()`, `sno.new_many()`, `sno.Generator`, and the
 //! SIMD batch codecs `encode_many` / `decode_many`.
 
-use std::sync::Arc;
-
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
+use sno_lease::{Mint, SnoGenerator};
 
-use crate::batch::{self, Mint, list_of, next_id, try_push, try_vec};
+use crate::batch::{self, list_of, next_id, try_push, try_vec};
 use crate::formats::Sno as PyId;
 use crate::lease::{self, PyLease};
 use crate::values::ascii_str;
@@ -174,45 +173,9 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[pyclass(frozen, subclass, module = "sno._sno", name = "Generator")]
 struct PyGenerator {
-    inner: Source,
-}
-
-enum Source {
-    /// Its own partition (given, restored or a default one).
-    Plain(Arc<Generator<SystemClock>>),
-    /// A lease's self-fencing generator.
-    Leased(Box<Leased>),
-}
-
-struct Leased {
-    generator: sno_lease::LeasedGenerator,
-    /// Kept open as long as the generator lives.
-    lease: Py<PyLease>,
-    sequence_min: u16,
-    sequence_max: u16,
-}
-
-/// `ConfigError` (code `"leased_generator"`): what a leased generator cannot do, and why.
-fn leased_refusal(py: Python<'_>, what: &str, why: &str) -> PyErr {
-    raise_code(
-        py,
-        "ConfigError",
-        "leased_generator",
-        format!("sno: {what} does not apply to a leased generator: {why}"),
-    )
-}
-
-/// Why a leased generator takes no explicit time.
-const LEASED_TIMES: &str = "it stamps only times inside its lease, and an ID for any other time could repeat another holder's";
-
-impl PyGenerator {
-    /// The plain generator, or the refusal of `what` for a leased one.
-    fn plain(&self, py: Python<'_>, what: &str, why: &str) -> PyResult<&Generator<SystemClock>> {
-        match &self.inner {
-            Source::Plain(g) => Ok(g),
-            Source::Leased(_) => Err(leased_refusal(py, what, why)),
-        }
-    }
+    inner: SnoGenerator,
+    /// A leased generator's lease, kept open as long as the generator lives.
+    lease: Option<Py<PyLease>>,
 }
 
 const SNAPSHOT_KEYS: [&str; 8] = [
@@ -318,50 +281,20 @@ impl PyGenerator {
         lease: Option<Bound<'_, PyLease>>,
         #[pyo3(from_py_with = args::clock)] clock: Option<SystemClock>,
     ) -> PyResult<Self> {
-        let mut b = Generator::builder()
+        let b = Generator::builder()
             .clock(clock.unwrap_or_default())
             .sequence_bounds(sequence_min, sequence_max)
             .max_wait(std::time::Duration::from_millis(max_wait_ms.into()));
+        let snapshot = snapshot.map(|s| snapshot_from_dict(py, s)).transpose()?;
         if let Some(lease) = lease {
-            if partition.is_some() {
-                return Err(leased_refusal(
-                    py,
-                    "partition=",
-                    "its partition is the lease's; leave partition out",
-                ));
-            }
-            if snapshot.is_some() {
-                return Err(leased_refusal(
-                    py,
-                    "snapshot=",
-                    "it starts inside its lease, and a saved state from elsewhere could \
-                     repeat another holder's IDs; leave snapshot out",
-                ));
-            }
-            let generator = lease.get().with_open(py, |l| l.generator_with(b))?;
-            return Ok(PyGenerator {
-                inner: Source::Leased(Box::new(Leased {
-                    generator,
-                    lease: lease.unbind(),
-                    sequence_min,
-                    sequence_max,
-                })),
-            });
+            let inner = lease
+                .get()
+                .with_open(py, |l| SnoGenerator::leased(l, b, partition, snapshot))?;
+            let lease = Some(lease.unbind());
+            return Ok(PyGenerator { inner, lease });
         }
-        if snapshot.is_some() || partition.is_some() {
-            // Not while SNO_LEASE_URL is set: another process may hold it by lease.
-            sno_lease::check_explicit_partition().map_err(|e| to_py(py, e))?;
-        }
-        if let Some(s) = snapshot {
-            b = b.snapshot(snapshot_from_dict(py, s)?);
-        }
-        if let Some(p) = partition {
-            b = b.partition(p);
-        }
-        let g = b.build().map_err(|e| to_py(py, e))?;
-        Ok(PyGenerator {
-            inner: Source::Plain(Arc::new(g)),
-        })
+        let inner = SnoGenerator::plain(b, partition, snapshot).map_err(|e| to_py(py, e))?;
+        Ok(PyGenerator { inner, lease: None })
     }
 
     /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
@@ -371,10 +304,7 @@ impl PyGenerator {
     /// a leased generator waits for a renewal, then raises `LeaseExpiredError`.
     #[pyo3(name = "new", signature = (meta = 0))]
     fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
-        match &self.inner {
-            Source::Plain(g) => next_id(py, &**g, meta).map(PyId),
-            Source::Leased(l) => next_id(py, &l.generator, meta).map(PyId),
-        }
+        next_id(py, &self.inner, meta).map(PyId)
     }
 
     /// `n` (at most `MAX_BATCH`) new IDs, as a list of `ID`s or (`as_str=True`) their text;
@@ -387,10 +317,7 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::meta)] meta: u8,
         as_str: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        match &self.inner {
-            Source::Plain(g) => many(py, &**g, n, meta, as_str),
-            Source::Leased(l) => many(py, &l.generator, n, meta, as_str),
-        }
+        many(py, &self.inner, n, meta, as_str)
     }
 
     /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError` (and
@@ -401,11 +328,10 @@ impl PyGenerator {
         py: Python<'_>,
         #[pyo3(from_py_with = args::meta)] meta: u8,
     ) -> PyResult<PyId> {
-        let result = match &self.inner {
-            Source::Plain(g) => g.try_next(meta),
-            Source::Leased(l) => l.generator.try_next(meta),
-        };
-        result.map(PyId).map_err(|e| to_py(py, e))
+        self.inner
+            .try_next(meta)
+            .map(PyId)
+            .map_err(|e| to_py(py, e))
     }
 
     /// An ID for a given time in Unix nanoseconds, with its own wrapping sequence; a time outside
@@ -416,7 +342,7 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::meta)] meta: u8,
         #[pyo3(from_py_with = args::time_i64)] unix_ns: i64,
     ) -> PyResult<PyId> {
-        self.plain(py, "an ID for a given time", LEASED_TIMES)?
+        self.inner
             .next_at_unix_ns(meta, unix_ns)
             .map(PyId)
             .map_err(|e| to_py(py, e))
@@ -436,13 +362,7 @@ impl PyGenerator {
     /// The state as a dict of ints (JSON-friendly); pass it back as `snapshot=`. Not for a
     /// leased generator (its lease, not a snapshot, keeps it unique).
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self
-            .plain(
-                py,
-                "snapshot()",
-                "its lease keeps it unique, and its state cannot be restored elsewhere",
-            )?
-            .snapshot();
+        let s = self.inner.snapshot().map_err(|e| to_py(py, e))?;
         let d = PyDict::new(py);
         d.set_item("partition", s.partition)?;
         d.set_item("sequence_min", s.sequence_min)?;
@@ -457,10 +377,7 @@ impl PyGenerator {
 
     /// Counters of overflows, regressions and waits, as a dict.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = match &self.inner {
-            Source::Plain(g) => g.stats(),
-            Source::Leased(l) => l.generator.stats(),
-        };
+        let s = self.inner.stats();
         let d = PyDict::new(py);
         d.set_item("overflows", s.overflows)?;
         d.set_item("overflow_episodes", s.overflow_episodes)?;
@@ -473,19 +390,13 @@ impl PyGenerator {
     /// The partition stamped into every ID (a leased generator's follows its lease).
     #[getter]
     fn partition(&self) -> u16 {
-        match &self.inner {
-            Source::Plain(g) => g.partition(),
-            Source::Leased(l) => l.generator.partition(),
-        }
+        self.inner.partition()
     }
 
     /// The lease of a leased generator, else `None`.
     #[getter]
     fn lease(&self, py: Python<'_>) -> Option<Py<PyLease>> {
-        match &self.inner {
-            Source::Plain(_) => None,
-            Source::Leased(l) => Some(l.lease.clone_ref(py)),
-        }
+        self.lease.as_ref().map(|l| l.clone_ref(py))
     }
 
     /// Gives the generator a new partition: in a `fork()` child, a generator with an explicit
@@ -498,58 +409,38 @@ impl PyGenerator {
         py: Python<'_>,
         #[pyo3(from_py_with = args::partition)] partition: u16,
     ) -> PyResult<()> {
-        let plain = self.plain(
-            py,
-            "repartition()",
-            "its partition is the lease's (in a fork() child, lease one for the child)",
-        )?;
-        sno_lease::check_explicit_partition().map_err(|e| to_py(py, e))?;
-        plain.repartition(partition);
-        Ok(())
+        self.inner.repartition(partition).map_err(|e| to_py(py, e))
     }
 
     /// The longest `new()` waits (ms) before raising the error `try_new` gives; also how far
     /// ahead of the clock a restored snapshot may reach.
     #[getter]
     fn max_wait_ms(&self) -> u128 {
-        match &self.inner {
-            Source::Plain(g) => g.max_wait(),
-            Source::Leased(l) => l.generator.max_wait(),
-        }
-        .as_millis()
+        self.inner.max_wait().as_millis()
     }
 
     /// Lower sequence bound.
     #[getter]
     fn sequence_min(&self) -> u16 {
-        match &self.inner {
-            Source::Plain(g) => g.sequence_min(),
-            Source::Leased(l) => l.sequence_min,
-        }
+        self.inner.sequence_min()
     }
 
     /// Upper sequence bound.
     #[getter]
     fn sequence_max(&self) -> u16 {
-        match &self.inner {
-            Source::Plain(g) => g.sequence_max(),
-            Source::Leased(l) => l.sequence_max,
-        }
+        self.inner.sequence_max()
     }
 
     /// IDs per 4 ms unit.
     #[getter]
     fn capacity(&self) -> u32 {
-        match &self.inner {
-            Source::Plain(g) => g.capacity(),
-            Source::Leased(l) => u32::from(l.sequence_max - l.sequence_min) + 1,
-        }
+        self.inner.capacity()
     }
 
     fn __repr__(&self) -> String {
-        let lease = match &self.inner {
-            Source::Plain(_) => String::new(),
-            Source::Leased(l) => format!("lease={}, ", l.lease.get().describe()),
+        let lease = match &self.lease {
+            None => String::new(),
+            Some(l) => format!("lease={}, ", l.get().describe()),
         };
         format!(
             "sno.Generator({lease}partition={}, sequence_min={}, sequence_max={})",

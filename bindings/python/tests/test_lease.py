@@ -137,6 +137,8 @@ def test_what_a_leased_generator_refuses(pg):
             with pytest.raises(sno.ConfigError) as err:
                 sno.Generator(lease=lease, **kwargs)
             assert err.value.code == "leased_generator"
+            # The core's words, the same in every language: what was asked for, and why not.
+            assert "is not for a leased generator: " in str(err.value)
         g = sno.Generator(lease=lease)
         for call in (
             g.snapshot,
@@ -147,6 +149,7 @@ def test_what_a_leased_generator_refuses(pg):
             with pytest.raises(sno.ConfigError) as err:
                 call()
             assert err.value.code == "leased_generator"
+            assert "is not for a leased generator: " in str(err.value)
         assert g.new().partition == lease.partition
         with pytest.raises(TypeError):
             sno.Generator(lease="not a lease")

@@ -36,12 +36,6 @@ pub const C_ONLY: &[CStatus] = &[
         doc: "An output buffer is too small.",
     },
     CStatus {
-        variant: "LeasedGenerator",
-        number: 34,
-        summary: "not available on a leased generator",
-        doc: "The call does not apply to a leased generator (sno_generator_new_leased): its partition belongs to the lease (sno_generator_repartition, an explicit partition in the options), and it mints only at the present time inside the lease (sno_generator_next_at_unix_ns, sno_generator_snapshot).",
-    },
-    CStatus {
         variant: "Panic",
         number: 255,
         summary: "internal panic caught at the C boundary",
@@ -53,6 +47,10 @@ pub const C_ONLY: &[CStatus] = &[
 /// `InvalidLength` and `ClockRollback` have their figures written by the generator from the
 /// core (each format's lengths, the rollback limit).
 pub const NOTES: &[(&str, &str)] = &[
+    (
+        "LeasedGenerator",
+        "The call does not apply to a leased generator (sno_generator_new_leased): its partition belongs to the lease (sno_generator_repartition, an explicit partition in the options), and it mints only at the present time inside the lease (sno_generator_next_at_unix_ns, sno_generator_snapshot).",
+    ),
     (
         "InvalidByte",
         "sno's alphabet is `23456789abcdefghijklmnopqrstuvwx`; each format's is in docs/formats.md.",
