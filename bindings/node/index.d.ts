@@ -48,9 +48,9 @@ export declare class FormatGenerator {
 export declare class Generator {
   /**
    * `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
-   * eight number fields. Ranges are checked here.
+   * eight number fields, a lease that is a `Lease`. Ranges are checked here.
    */
-  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null)
+  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null, lease?: Lease | undefined | null)
   /**
    * The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
    * back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
@@ -116,12 +116,6 @@ export declare class Lease {
    * (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`), on the calling thread.
    */
   static fromEnv(): Lease
-  /**
-   * The lease's generator (`new Generator({ lease, ... })`): one per lease. `partition` and
-   * `snapshot` are only taken to be refused: a leased generator mints on the lease's
-   * partition, from the lease's window.
-   */
-  generator(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null): Generator
   /** The partition leased now (it changes if the lease is lost and a new one taken). */
   get partition(): number
   /**

@@ -168,16 +168,11 @@ class Generator {
       for (const key of SNAPSHOT_FIELDS) snapshot[key] = numberOption(s, key, 'Generator', true, `snapshot.${key}`)
     }
     const number = (key) => numberOption(o, key, 'Generator')
-    const args = [number('partition'), number('sequenceMin'), number('sequenceMax'), snapshot, number('maxWaitMs'), clockOption(o, 'Generator')]
-    if (o.lease === undefined) {
-      this.#native = new native.Generator(...args)
-    } else {
-      const lease = nativeLease(o.lease)
-      if (lease === undefined) throw typeError(`Generator: option lease must be a Lease, got ${describe(o.lease)}`)
-      this.#native = lease.generator(...args)
-      // Held, so that the lease (and its renewals) lives as long as the generator.
-      this.#lease = o.lease
-    }
+    const lease = o.lease === undefined ? undefined : nativeLease(o.lease)
+    if (o.lease !== undefined && lease === undefined) throw typeError(`Generator: option lease must be a Lease, got ${describe(o.lease)}`)
+    this.#native = new native.Generator(number('partition'), number('sequenceMin'), number('sequenceMax'), snapshot, number('maxWaitMs'), clockOption(o, 'Generator'), lease)
+    // Held, so that the lease (and its renewals) lives as long as the generator.
+    if (lease !== undefined) this.#lease = o.lease
     this.#maxWaitMs = this.#native.maxWaitMs
   }
 

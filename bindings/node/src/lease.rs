@@ -1,7 +1,8 @@
 //! Leases (`sno-lease`): a partition of a namespace leased from PostgreSQL or Redis, renewed by
 //! the lease's own thread, released by `close()`. `sno.js` builds the public `Lease` class on
-//! top (option checks, `Date`s, `Symbol.dispose`) and `Generator({ lease })` on
-//! [`Lease::generator`].
+//! top (option checks, `Date`s, `Symbol.dispose`); `Generator({ lease })` passes the native
+//! lease to `sno.rs`'s `Generator`. Here too: the process-wide sno generator that
+//! `SNO_PARTITION` / `SNO_LEASE_URL` configure.
 //!
 //! Acquiring is network I/O bounded by the options' timeout (and, for a partition released a
 //! moment ago or a fresh Redis namespace, a wait of at most one TTL): `new Lease()` does it on
@@ -25,8 +26,16 @@ use sno_lease::LeaseOptions;
 
 #[cfg(not(target_family = "wasm"))]
 use crate::errors::rejection;
-use crate::errors::{Class, Fail, OrThrow, R, error_value, own};
-use crate::sno::{Generator, Snapshot, generator_builder};
+use crate::errors::{Fail, OrThrow, R, error_value};
+
+/// The process-wide sno generator, as the environment configures it
+/// (`sno_lease::process_generator`): `SNO_PARTITION` fixes its partition, `SNO_LEASE_URL` leases
+/// one (the first call acquires the lease), neither keeps a random default; both, or an invalid
+/// value, is an error at every call.
+#[inline]
+pub(crate) fn process_generator() -> R<sno_lease::ProcessGenerator> {
+    Ok(sno_lease::process_generator()?)
+}
 
 /// `detail` as the lease's own "invalid option" error (`ERR_SNO_LEASE_INVALID_OPTIONS`).
 fn invalid(detail: String) -> Fail {
@@ -85,7 +94,7 @@ fn lease_options(
 /// A partition leased from a store for this process.
 #[napi(custom_finalize)]
 pub struct Lease {
-    inner: sno_lease::Lease,
+    pub(crate) inner: sno_lease::Lease,
 }
 
 impl ObjectFinalize for Lease {
@@ -129,53 +138,6 @@ impl Lease {
     pub fn from_env(env: &Env) -> Result<Self, String> {
         let lease = sno_lease::Lease::from_env().map(|inner| Lease { inner });
         lease.map_err(Fail::from).or_throw(env)
-    }
-
-    /// The lease's generator (`new Generator({ lease, ... })`): one per lease. `partition` and
-    /// `snapshot` are only taken to be refused: a leased generator mints on the lease's
-    /// partition, from the lease's window.
-    #[napi(catch_unwind)]
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the options `sno.js` checked, passed positionally as to `new Generator`"
-    )]
-    pub fn generator(
-        &self,
-        env: &Env,
-        partition: Option<f64>,
-        sequence_min: Option<f64>,
-        sequence_max: Option<f64>,
-        snapshot: Option<Snapshot>,
-        max_wait_ms: Option<f64>,
-        clock: Option<String>,
-    ) -> Result<Generator, String> {
-        (|| -> R<Generator> {
-            let conflict = |option: &str, why: &str| {
-                own(
-                    Class::TypeError,
-                    "ERR_INCOMPATIBLE_OPTION_PAIR",
-                    format!(
-                        "Generator: option lease cannot be used with option {option}: {why}"
-                    ),
-                )
-            };
-            if partition.is_some() {
-                return Err(conflict(
-                    "partition",
-                    "a leased generator mints on the partition the lease holds",
-                ));
-            }
-            if snapshot.is_some() {
-                return Err(conflict(
-                    "snapshot",
-                    "a leased generator starts in its lease's window, not where a saved state left off",
-                ));
-            }
-            let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
-            let builder = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
-            Ok(sno_lease::SnoGenerator::leased(&self.inner, builder, None, None)?.into())
-        })()
-        .or_throw(env)
     }
 
     /// The partition leased now (it changes if the lease is lost and a new one taken).

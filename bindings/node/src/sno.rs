@@ -9,7 +9,8 @@ use sno_lease::{Mint, SnoGenerator};
 use crate::args::{
     batch_count, clock_arg, int_arg, try_vec, type_name, typed_arg, u16_arg, with_text,
 };
-use crate::errors::{Fail, OrThrow, R, napi_error, range_error, type_error};
+use crate::errors::{Class, Fail, OrThrow, R, napi_error, own, range_error, type_error};
+use crate::lease::process_generator;
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
 /// `[2-9a-x]`. Throws `TypeError` for a non-string, `ERR_SNO_INVALID_*` (with `position`)
@@ -30,18 +31,10 @@ fn meta_of(meta: Option<f64>) -> R<u8> {
     Ok(int_arg("meta", meta.unwrap_or(0.0), 0, 255)? as u8)
 }
 
-/// The process-wide generator, as the environment configures it (`sno_lease::process_generator`):
-/// `SNO_PARTITION` fixes its partition, `SNO_LEASE_URL` leases one (the first call acquires the
-/// lease), neither keeps a random default; both, or an invalid value, is an error at every call.
-#[inline]
-fn global() -> R<sno_lease::ProcessGenerator> {
-    Ok(sno_lease::process_generator()?)
-}
-
 /// A new ID of the process-wide generator (which bounds its waits by its maximum wait).
 #[inline]
 fn global_next(meta: u8) -> R<sno_core::Id> {
-    Ok(global()?.next(meta)?)
+    Ok(process_generator()?.next(meta)?)
 }
 
 /// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
@@ -57,7 +50,7 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
     let text = (|| -> R<Vec<u8>> {
         let n = batch_count(n, sno_core::ENCODED_LEN)?;
         let meta = meta_of(meta)?;
-        let generator = global()?;
+        let generator = process_generator()?;
         let mut ids = try_vec(n, "the batch's IDs")?;
         for _ in 0..n {
             ids.push(generator.next(meta)?);
@@ -151,26 +144,6 @@ pub struct Stats {
     pub waits: i64,
 }
 
-/// A sno generator builder with the `sequenceMin` / `sequenceMax` options (defaults: the full
-/// range) and the maximum wait, for plain and leased generators alike.
-pub(crate) fn generator_builder(
-    sequence_min: Option<f64>,
-    sequence_max: Option<f64>,
-    max_wait_ms: u32,
-    clock: Option<String>,
-) -> R<sno_core::GeneratorBuilder<sno_core::SystemClock>> {
-    Ok(CoreGenerator::builder()
-        .clock(clock_arg(clock)?)
-        .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
-        .sequence_bounds(
-            u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
-            u16_arg(
-                "Generator: option sequenceMax",
-                sequence_max.unwrap_or(65535.0),
-            )?,
-        ))
-}
-
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[napi]
 pub struct Generator {
@@ -191,8 +164,12 @@ impl From<SnoGenerator> for Generator {
 #[napi]
 impl Generator {
     /// `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
-    /// eight number fields. Ranges are checked here.
+    /// eight number fields, a lease that is a `Lease`. Ranges are checked here.
     #[napi(constructor, catch_unwind)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the options `sno.js` checked, passed positionally"
+    )]
     pub fn new(
         env: &Env,
         partition: Option<f64>,
@@ -201,10 +178,40 @@ impl Generator {
         snapshot: Option<Snapshot>,
         max_wait_ms: Option<f64>,
         clock: Option<String>,
+        lease: Option<ClassInstance<'_, crate::lease::Lease>>,
     ) -> Result<Self, String> {
         (|| -> R<Self> {
             let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
-            let b = generator_builder(sequence_min, sequence_max, max_wait_ms, clock)?;
+            let b = CoreGenerator::builder()
+                .clock(clock_arg(clock)?)
+                .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
+                .sequence_bounds(
+                    u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
+                    u16_arg("Generator: option sequenceMax", sequence_max.unwrap_or(65535.0))?,
+                );
+            if let Some(lease) = lease {
+                // Refused in JavaScript's words, before the lease's one generator is made.
+                let conflict = |option: &str, why: &str| {
+                    own(
+                        Class::TypeError,
+                        "ERR_INCOMPATIBLE_OPTION_PAIR",
+                        format!("Generator: option lease cannot be used with option {option}: {why}"),
+                    )
+                };
+                if partition.is_some() {
+                    return Err(conflict(
+                        "partition",
+                        "a leased generator mints on the partition the lease holds",
+                    ));
+                }
+                if snapshot.is_some() {
+                    return Err(conflict(
+                        "snapshot",
+                        "a leased generator starts in its lease's window, not where a saved state left off",
+                    ));
+                }
+                return Ok(SnoGenerator::leased(&lease.inner, b, None, None)?.into());
+            }
             let snapshot = snapshot.map(|s| -> R<sno_core::Snapshot> {
                 Ok(sno_core::Snapshot {
                     partition: u16_arg("Generator: option snapshot.partition", s.partition)?,
