@@ -296,9 +296,10 @@ macro_rules! error_table {
                 match self { $(ErrorKind::$variant => $py,)* $(ErrorKind::$lease => $lease_py),* }
             }
 
-            /// The JavaScript class of the thrown error (`Error`, or `RangeError` for a value out of
-            /// its range); a binding throws `TypeError` for an argument of the wrong type before
-            /// any core error can arise.
+            /// The JavaScript class of the thrown error: `RangeError` for a value out of its range,
+            /// `TypeError` for a call the object does not take (a leased generator's refusals),
+            /// `Error` for the rest. A binding also throws its own `TypeError` for an argument of
+            /// the wrong type, before any core error can arise.
             pub const fn js_class(self) -> JsClass {
                 match self { $(ErrorKind::$variant => JsClass::$js_class,)* $(ErrorKind::$lease => JsClass::$lease_js_class),* }
             }

@@ -321,10 +321,11 @@ pub unsafe extern "C" fn sno_generator_new_leased(
         }
         // SAFETY: NULL or valid per the contract.
         let opts = unsafe { opts.as_ref() }.copied().unwrap_or_default();
-        // A fixed partition (any value but the two defaults) is the leased generator's refusal.
+        // Any value but the two defaults asks for a partition, which a leased generator refuses
+        // (SNO_STATUS_LEASED_GENERATOR): only that one was asked for matters, not which.
         let partition = match opts.partition {
             0 | crate::constants::SNO_PARTITION_DEFAULT => None,
-            other => Some(other as u16),
+            _ => Some(0),
         };
         let builder = Generator::builder().sequence_bounds(opts.sequence_min, opts.sequence_max);
         let inner = SnoGenerator::leased(&lease.inner, builder, partition, None)?;

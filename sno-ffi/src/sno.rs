@@ -141,6 +141,8 @@ pub unsafe extern "C" fn sno_generator_restore(
         if out.is_null() {
             return Err(sno_status::NullArgument.into());
         }
+        // Before the partition's own check, as documented (SnoGenerator::plain checks again).
+        sno_lease::check_explicit_partition()?;
         let partition = requested_partition(partition, true)?;
         let g = Box::new(sno_generator {
             inner: SnoGenerator::plain(Generator::builder(), partition, Some((*snap).into()))?,

@@ -17,6 +17,9 @@
 //! - [`process_generator`] / [`try_new`]: the process-wide generator, configured by
 //!   `SNO_PARTITION` or `SNO_LEASE_URL` (+ `SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`,
 //!   `SNO_LEASE_PARTITIONS`) with no code at all; the C, Python and Node libraries use it.
+//! - [`SnoGenerator`]: a plain or a leased generator behind one surface, with what a leased one
+//!   refuses ([`sno_core::Error::LeasedGenerator`]), and [`Mint`], what a caller's own wait
+//!   loop needs of any of them; the C, Python and Node `Generator`s wrap it.
 //!
 //! ```no_run
 //! use core::time::Duration;

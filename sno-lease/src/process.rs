@@ -27,6 +27,7 @@ use crate::error::Error;
 use crate::generator::LeasedGenerator;
 use crate::lease::Lease;
 use crate::options::{LEASE_VARIABLES, LeaseOptions, check_lease_variables, env_text};
+use crate::sno_generator::Mint;
 
 /// The process-wide generator: fixed or default partition, or leased.
 #[derive(Debug, Clone, Copy)]
@@ -41,10 +42,7 @@ impl ProcessGenerator {
     /// See [`LeasedGenerator::try_next`] and [`Generator::try_next`].
     #[inline]
     pub fn try_next(&self, meta: u8) -> Result<Id, sno_core::Error> {
-        match self {
-            ProcessGenerator::Fixed(g) => g.try_next(meta),
-            ProcessGenerator::Leased(g) => g.try_next(meta),
-        }
+        Mint::try_next(self, meta)
     }
 
     /// See [`LeasedGenerator::next`] and [`Generator::next`].
@@ -57,49 +55,29 @@ impl ProcessGenerator {
 
     /// Whether waiting can end `err` (see [`LeasedGenerator::can_wait`]).
     pub fn can_wait(&self, err: &sno_core::Error) -> bool {
-        match self {
-            ProcessGenerator::Fixed(g) => g.can_wait(err),
-            ProcessGenerator::Leased(g) => g.can_wait(err),
-        }
+        Mint::can_wait(self, err)
     }
 
     /// One sleep of at most `at_most` towards the end of `err` (see
-    /// [`LeasedGenerator::wait_step`]).
+    /// [`LeasedGenerator::wait_step`]; an error waiting cannot end returns at once).
     pub fn wait_step(&self, err: &sno_core::Error, at_most: Duration) {
-        match (self, *err) {
-            (
-                ProcessGenerator::Fixed(g),
-                sno_core::Error::SequenceExhausted { retry_at }
-                | sno_core::Error::ClockRegression { retry_at },
-            ) => g.wait_step(retry_at, at_most),
-            (ProcessGenerator::Fixed(_), _) => std::thread::sleep(at_most),
-            (ProcessGenerator::Leased(g), _) => g.wait_step(err, at_most),
-        }
+        Mint::wait_step(self, err, at_most)
     }
 
     /// The fencing token of the lease's current grant (0 for a fixed partition).
     pub fn token(&self) -> u64 {
-        match self {
-            ProcessGenerator::Fixed(_) => 0,
-            ProcessGenerator::Leased(g) => g.token(),
-        }
+        Mint::token(self)
     }
 
     /// Whether a wait loop that gave up with `err` starts again with a whole maximum wait (see
     /// [`LeasedGenerator::waits_again`]; never for a fixed partition).
     pub fn waits_again(&self, token_before: u64, err: &sno_core::Error) -> bool {
-        match self {
-            ProcessGenerator::Fixed(_) => false,
-            ProcessGenerator::Leased(g) => g.waits_again(token_before, err),
-        }
+        Mint::waits_again(self, token_before, err)
     }
 
     /// The longest [`next`](Self::next) sleeps in all.
     pub fn max_wait(&self) -> Duration {
-        match self {
-            ProcessGenerator::Fixed(g) => g.max_wait(),
-            ProcessGenerator::Leased(g) => g.max_wait(),
-        }
+        Mint::max_wait(self)
     }
 
     /// The partition stamped into IDs now.

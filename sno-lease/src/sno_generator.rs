@@ -119,6 +119,7 @@ macro_rules! mint_either {
                     Self::$leased(g) => Mint::try_next(g, meta),
                 }
             }
+            #[inline]
             fn can_wait(&self, err: &Error) -> bool {
                 match self {
                     Self::$plain(g) => Mint::can_wait(g, err),
@@ -131,18 +132,21 @@ macro_rules! mint_either {
                     Self::$leased(g) => Mint::wait_step(g, err, at_most),
                 }
             }
+            #[inline]
             fn max_wait(&self) -> Duration {
                 match self {
                     Self::$plain(g) => Mint::max_wait(g),
                     Self::$leased(g) => Mint::max_wait(g),
                 }
             }
+            #[inline]
             fn token(&self) -> u64 {
                 match self {
                     Self::$plain(_) => 0,
                     Self::$leased(g) => Mint::token(g),
                 }
             }
+            #[inline]
             fn waits_again(&self, token_before: u64, err: &Error) -> bool {
                 match self {
                     Self::$plain(_) => false,
@@ -249,6 +253,7 @@ impl SnoGenerator {
 
     /// The next ID, sleeping (never spinning) within the maximum wait while a retry can
     /// succeed ([`Generator::next`], [`LeasedGenerator::next`]).
+    #[inline]
     pub fn next(&self, meta: u8) -> Result<Id, Error> {
         match self {
             SnoGenerator::Plain(g) => g.next(meta),

@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use sno_core::Id;
-use sno_lease::{Error, Lease, LeaseOptions};
+use sno_lease::{Error, Lease, LeaseOptions, Mint, SnoGenerator};
 use support::{BOTH, Kind, Server, free_port};
 
 /// The tests here time their steps against TTLs of 2–3 s: run one at a time, so that a
@@ -72,6 +72,79 @@ fn grants_mint_and_close() {
         let next = c.generator().unwrap().next(0).unwrap();
         assert!(next > id);
     }
+}
+
+#[test]
+fn a_sno_generator_refuses_what_its_lease_owns() {
+    let _serial = serial();
+    let server = Server::start(Kind::Redis);
+    let lease = Lease::acquire(&server.url, &options("sno-generator")).unwrap();
+    let refused = |e: sno_core::Error| match e {
+        sno_core::Error::LeasedGenerator { call, .. } => call,
+        other => panic!("not a leased generator's refusal: {other}"),
+    };
+    let builder = sno_core::Generator::builder;
+    // Refused before the lease's one generator is made.
+    let e = SnoGenerator::leased(&lease, builder(), Some(3), None).unwrap_err();
+    let Error::Id(e) = e else { panic!("{e}") };
+    assert_eq!(refused(e), "an explicit partition");
+    assert_eq!(e.kind().status(), 34);
+    let snapshot = SnoGenerator::plain(builder(), None, None)
+        .unwrap()
+        .snapshot()
+        .unwrap();
+    let e = SnoGenerator::leased(&lease, builder(), None, Some(snapshot)).unwrap_err();
+    let Error::Id(e) = e else { panic!("{e}") };
+    assert_eq!(refused(e), "a snapshot to restore");
+
+    let g = SnoGenerator::leased(&lease, builder().sequence_bounds(10, 20), None, None).unwrap();
+    assert!(matches!(g, SnoGenerator::Leased(_)));
+    assert_eq!(g.next(5).unwrap().partition(), lease.partition());
+    assert_eq!(
+        (g.partition(), g.token()),
+        (lease.partition(), lease.token())
+    );
+    assert_eq!(
+        (g.sequence_min(), g.sequence_max(), g.capacity()),
+        (10, 20, 11)
+    );
+    assert!(
+        g.max_wait() >= Duration::from_secs(4),
+        "at least one TTL and two seconds"
+    );
+    assert_eq!(
+        refused(g.next_at_unix_ns(0, 1_700_000_000_000_000_000).unwrap_err()),
+        "an ID for a given time"
+    );
+    assert_eq!(refused(g.snapshot().unwrap_err()), "a snapshot");
+    assert_eq!(refused(g.repartition(3).unwrap_err()), "a new partition");
+    assert_eq!(
+        g.partition(),
+        lease.partition(),
+        "the refusals change nothing"
+    );
+
+    // What a caller's own wait loop uses, the same for both kinds.
+    fn first<M: Mint>(m: &M) -> Id {
+        loop {
+            match m.try_next(0) {
+                Err(e) if m.can_wait(&e) => m.wait_step(&e, Duration::from_millis(1)),
+                other => break other.unwrap(),
+            }
+        }
+    }
+    assert_eq!(first(&g).partition(), lease.partition());
+    let plain = SnoGenerator::plain(builder(), Some(9), None).unwrap();
+    assert_eq!((first(&plain).partition(), plain.token()), (9, 0));
+    let e = sno_core::Error::SequenceExhausted { retry_at: 1 };
+    assert!(
+        !plain.waits_again(0, &e),
+        "a plain generator has no grant to wait for"
+    );
+    lease.close();
+    let e = g.try_next(0).unwrap_err();
+    assert_eq!(e.code(), "lease_expired");
+    assert!(!g.can_wait(&e), "a closed lease never comes back");
 }
 
 #[test]

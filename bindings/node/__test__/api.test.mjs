@@ -77,6 +77,11 @@ test('generator: exhaustion, blocking next, snapshot through JSON', () => {
   assert.throws(() => g.nextAtUnixMs(0, new Date()), TypeError)
 })
 
+test('a plain generator keeps its maxWaitMs as given (the core keeps 4 ms units)', () => {
+  for (const ms of [0, 1, 1001, 5000, 2 ** 31 - 1]) assert.equal(new Generator({ maxWaitMs: ms }).maxWaitMs, ms)
+  assert.equal(new Generator().maxWaitMs, 5000)
+})
+
 test('the deprecated names give what their new names give', () => {
   const g = new Generator()
   const t = g.nextWithTime(85, new Date('2020-04-06T12:34:56.789Z'))

@@ -110,10 +110,10 @@ for (const backend of ['pg', 'redis']) {
 
     assert.throws(() => new Generator({ lease }), is(Error, 'ERR_SNO_LEASE_UNAVAILABLE'), 'one lease, one generator')
     // The core's words, the same in every language: what was asked for, and why not.
-    const refused = (e) => is(TypeError, 'ERR_SNO_LEASED_GENERATOR')(e) && e.message.startsWith('sno: a snapshot is not for a leased generator: ')
-    assert.throws(() => gen.snapshot(), refused)
-    assert.throws(() => gen.nextWithTime(0, new Date()), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
-    assert.throws(() => gen.nextAtUnixMs(0, Date.now()), is(TypeError, 'ERR_SNO_LEASED_GENERATOR'))
+    const refused = (call) => (e) => is(TypeError, 'ERR_SNO_LEASED_GENERATOR')(e) && e.message.startsWith(`sno: ${call} is not for a leased generator: `)
+    assert.throws(() => gen.snapshot(), refused('a snapshot'))
+    assert.throws(() => gen.nextWithTime(0, new Date()), refused('an ID for a given time'))
+    assert.throws(() => gen.nextAtUnixMs(0, Date.now()), refused('an ID for a given time'))
 
     const partition = lease.partition
     lease.close()

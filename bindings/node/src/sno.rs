@@ -148,17 +148,11 @@ pub struct Stats {
 #[napi]
 pub struct Generator {
     inner: SnoGenerator,
+    /// As given for a plain generator; a leased one's is its lease's (by default at least one
+    /// TTL and two seconds: `LeasedGenerator::max_wait`).
+    max_wait_ms: u32,
     /// Waits of `nextAsync` (the core counts those of its blocking `next`).
     waits: std::sync::atomic::AtomicU64,
-}
-
-impl From<SnoGenerator> for Generator {
-    fn from(inner: SnoGenerator) -> Self {
-        Generator {
-            inner,
-            waits: std::sync::atomic::AtomicU64::new(0),
-        }
-    }
 }
 
 #[napi]
@@ -181,15 +175,7 @@ impl Generator {
         lease: Option<ClassInstance<'_, crate::lease::Lease>>,
     ) -> Result<Self, String> {
         (|| -> R<Self> {
-            let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
-            let b = CoreGenerator::builder()
-                .clock(clock_arg(clock)?)
-                .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
-                .sequence_bounds(
-                    u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
-                    u16_arg("Generator: option sequenceMax", sequence_max.unwrap_or(65535.0))?,
-                );
-            if let Some(lease) = lease {
+            if lease.is_some() {
                 // Refused in JavaScript's words, before the lease's one generator is made.
                 let conflict = |option: &str, why: &str| {
                     own(
@@ -210,7 +196,26 @@ impl Generator {
                         "a leased generator starts in its lease's window, not where a saved state left off",
                     ));
                 }
-                return Ok(SnoGenerator::leased(&lease.inner, b, None, None)?.into());
+            }
+            let max_wait_ms = crate::args::max_wait_ms(max_wait_ms, "Generator")?;
+            let b = CoreGenerator::builder()
+                .clock(clock_arg(clock)?)
+                .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
+                .sequence_bounds(
+                    u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
+                    u16_arg("Generator: option sequenceMax", sequence_max.unwrap_or(65535.0))?,
+                );
+            let waits = std::sync::atomic::AtomicU64::new(0);
+            if let Some(lease) = lease {
+                let inner = SnoGenerator::leased(&lease.inner, b, None, None)?;
+                let max_wait_ms = u32::try_from(inner.max_wait().as_millis())
+                    .unwrap_or(crate::args::MAX_WAIT_MS_LIMIT)
+                    .min(crate::args::MAX_WAIT_MS_LIMIT);
+                return Ok(Generator {
+                    inner,
+                    max_wait_ms,
+                    waits,
+                });
             }
             let snapshot = snapshot.map(|s| -> R<sno_core::Snapshot> {
                 Ok(sno_core::Snapshot {
@@ -251,7 +256,12 @@ impl Generator {
                 })
             });
             let partition = partition.map(|p| u16_arg("Generator: option partition", p));
-            Ok(SnoGenerator::plain(b, partition.transpose()?, snapshot.transpose()?)?.into())
+            let inner = SnoGenerator::plain(b, partition.transpose()?, snapshot.transpose()?)?;
+            Ok(Generator {
+                inner,
+                max_wait_ms,
+                waits,
+            })
         })()
         .or_throw(env)
     }
@@ -310,9 +320,10 @@ impl Generator {
             let can_wait = |e: &SnoError| self.inner.can_wait(e);
             let Some(ms) = crate::args::async_pause_ms(&err, can_wait, budget_ms, deadline_ms)
             else {
-                return match self.inner.waits_again(token_before.get_u64().1, &err) {
-                    true => Ok(Either::B(0)),
-                    false => Err(err.into()),
+                return if self.inner.waits_again(token_before.get_u64().1, &err) {
+                    Ok(Either::B(0))
+                } else {
+                    Err(err.into())
                 };
             };
             let lease = matches!(err, SnoError::LeaseExpired { .. });
@@ -437,11 +448,7 @@ impl Generator {
     /// The longest `next` / `nextAsync` waits, in milliseconds.
     #[napi(getter, catch_unwind)]
     pub fn max_wait_ms(&self) -> u32 {
-        // A leased generator's is by default at least one TTL and two seconds
-        // (`LeasedGenerator::max_wait`).
-        u32::try_from(self.inner.max_wait().as_millis())
-            .unwrap_or(crate::args::MAX_WAIT_MS_LIMIT)
-            .min(crate::args::MAX_WAIT_MS_LIMIT)
+        self.max_wait_ms
     }
 
     /// The fencing token of a leased generator's current grant (0 unleased; a bigint, as the

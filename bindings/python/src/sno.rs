@@ -173,7 +173,9 @@ fn decode_many<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Boun
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
 #[pyclass(frozen, subclass, module = "sno._sno", name = "Generator")]
 struct PyGenerator {
-    inner: SnoGenerator,
+    /// On the heap: the core's generator is aligned to 128 bytes (its cache-padded state), more
+    /// than a Python object's memory is.
+    inner: Box<SnoGenerator>,
     /// A leased generator's lease, kept open as long as the generator lives.
     lease: Option<Py<PyLease>>,
 }
@@ -253,6 +255,9 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
     })
 }
 
+// A Python object's memory is aligned to 16 bytes: what the class holds inline must need no more.
+const _: () = assert!(align_of::<PyGenerator>() <= 16);
+
 // The signature spells the default maximum wait as a literal, so that Python shows its value.
 const _: () = assert!(sno_core::time::DEFAULT_MAX_WAIT.as_millis() == 5000);
 
@@ -290,11 +295,15 @@ impl PyGenerator {
             let inner = lease
                 .get()
                 .with_open(py, |l| SnoGenerator::leased(l, b, partition, snapshot))?;
+            let inner = Box::new(inner);
             let lease = Some(lease.unbind());
             return Ok(PyGenerator { inner, lease });
         }
         let inner = SnoGenerator::plain(b, partition, snapshot).map_err(|e| to_py(py, e))?;
-        Ok(PyGenerator { inner, lease: None })
+        Ok(PyGenerator {
+            inner: Box::new(inner),
+            lease: None,
+        })
     }
 
     /// The next ID; waits (sleeping, with the GIL released, interruptible) if this 4 ms unit's
@@ -304,7 +313,7 @@ impl PyGenerator {
     /// a leased generator waits for a renewal, then raises `LeaseExpiredError`.
     #[pyo3(name = "new", signature = (meta = 0))]
     fn next(&self, py: Python<'_>, #[pyo3(from_py_with = args::meta)] meta: u8) -> PyResult<PyId> {
-        next_id(py, &self.inner, meta).map(PyId)
+        next_id(py, &*self.inner, meta).map(PyId)
     }
 
     /// `n` (at most `MAX_BATCH`) new IDs, as a list of `ID`s or (`as_str=True`) their text;
@@ -317,7 +326,7 @@ impl PyGenerator {
         #[pyo3(from_py_with = args::meta)] meta: u8,
         as_str: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        many(py, &self.inner, n, meta, as_str)
+        many(py, &*self.inner, n, meta, as_str)
     }
 
     /// The next ID, or at once `SequenceExhaustedError` / `ClockRegressionError` (and

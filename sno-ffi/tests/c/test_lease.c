@@ -240,7 +240,9 @@ static void lease_lifecycle(const char *url, const char *backend) {
     memset(&go, 0, sizeof go);
     go.partition = SNO_PARTITION_FIXED | 3;
     CHECK_STATUS(sno_generator_new_leased(a, &go, &g), SNO_STATUS_LEASED_GENERATOR);
-    CHECK(strstr(last_message(), "partition") != NULL, "message: %s", last_message());
+    /* The core's words, the same in every language. */
+    CHECK(strstr(last_message(), "an explicit partition is not for a leased generator: ") != NULL,
+          "message: %s", last_message());
     go.partition = 0;
     go.sequence_min = 10;
     go.sequence_max = 12; /* 3 values: too few */
@@ -291,6 +293,8 @@ static void lease_lifecycle(const char *url, const char *backend) {
     /* What belongs to the lease is refused. */
     sno_snapshot snap;
     CHECK_STATUS(sno_generator_repartition(g, 7), SNO_STATUS_LEASED_GENERATOR);
+    CHECK(strstr(last_message(), "a new partition is not for a leased generator: ") != NULL,
+          "message: %s", last_message());
     CHECK_STATUS(sno_generator_next_at_unix_ns(g, 0, INT64_C(1586176496789123456), &id), SNO_STATUS_LEASED_GENERATOR);
     CHECK_STATUS(sno_generator_snapshot(g, &snap), SNO_STATUS_LEASED_GENERATOR);
 
