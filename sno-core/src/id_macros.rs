@@ -150,6 +150,22 @@ macro_rules! default_from_rng {
 }
 pub(crate) use default_from_rng;
 
+/// [`HasGenerator`](crate::HasGenerator) for a format whose generator takes no settings
+/// ([`AnyGenerator`](crate::AnyGenerator)): a fresh `Monotonic` state on the thread's RNG.
+macro_rules! settingless_generator {
+    ($id:ty) => {
+        #[cfg(any(feature = "std", feature = "web"))]
+        impl $crate::HasGenerator for $id {
+            type State = Monotonic<$crate::rng::ThreadRng>;
+
+            fn state(_: &$crate::GeneratorSettings) -> Result<Self::State, $crate::Error> {
+                Ok(Monotonic::default())
+            }
+        }
+    };
+}
+pub(crate) use settingless_generator;
+
 /// `MillisState` for a block-based state `Monotonic<R>` whose `last: Option<_>` is its whole
 /// memory: one ID is a block of one value ([`BlockState::reserve`] then
 /// [`BlockState::mint`]), and a reset forgets the last time and value.

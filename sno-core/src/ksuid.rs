@@ -213,15 +213,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Ksuid, "KSUID");
 
-/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(any(feature = "std", feature = "web"))]
-impl crate::HasGenerator for Ksuid {
-    type State = Monotonic<crate::rng::ThreadRng>;
-
-    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
-        Ok(Monotonic::default())
-    }
-}
+crate::id_macros::settingless_generator!(Ksuid);
 
 crate::model::fixed_text_format!(
     Ksuid,

@@ -302,15 +302,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
-/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(any(feature = "std", feature = "web"))]
-impl crate::HasGenerator for Scru128Id {
-    type State = Monotonic<crate::rng::ThreadRng>;
-
-    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
-        Ok(Monotonic::default())
-    }
-}
+crate::id_macros::settingless_generator!(Scru128Id);
 
 crate::model::fixed_text_format!(
     Scru128Id,

@@ -261,15 +261,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
 
 std_generator!(Scru160Id, "SCRU160 ID");
 
-/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(any(feature = "std", feature = "web"))]
-impl crate::HasGenerator for Scru160Id {
-    type State = Monotonic<crate::rng::ThreadRng>;
-
-    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
-        Ok(Monotonic::default())
-    }
-}
+crate::id_macros::settingless_generator!(Scru160Id);
 
 crate::model::fixed_text_format!(
     Scru160Id,

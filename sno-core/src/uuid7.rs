@@ -266,15 +266,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Uuid7, "UUIDv7", per_thread);
 
-/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(any(feature = "std", feature = "web"))]
-impl crate::HasGenerator for Uuid7 {
-    type State = Monotonic<crate::rng::ThreadRng>;
-
-    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
-        Ok(Monotonic::default())
-    }
-}
+crate::id_macros::settingless_generator!(Uuid7);
 
 #[cfg(test)]
 mod tests {

@@ -95,15 +95,7 @@ impl<R: RngCore> BlockState for Monotonic<R> {
 
 std_generator!(Ulid, "ULID", own_new);
 
-/// The generator of no settings ([`AnyGenerator`](crate::AnyGenerator)): a fresh state.
-#[cfg(any(feature = "std", feature = "web"))]
-impl crate::HasGenerator for Ulid {
-    type State = Monotonic<crate::rng::ThreadRng>;
-
-    fn state(_: &crate::GeneratorSettings) -> Result<Self::State, Error> {
-        Ok(Monotonic::default())
-    }
-}
+crate::id_macros::settingless_generator!(Ulid);
 
 /// A new ULID from the process-wide [`AtomicGenerator`] (created on first use; a `fork()` child
 /// starts with fresh randomness), through the calling thread's block of its tickets
