@@ -41,6 +41,7 @@ mod error;
 mod fence;
 mod generator;
 mod lease;
+mod mint;
 mod options;
 mod process;
 mod shared;
@@ -64,12 +65,13 @@ mod tls;
 pub use error::Error;
 pub use generator::LeasedGenerator;
 pub use lease::Lease;
+pub use mint::Mint;
 pub use options::{DEFAULT_TTL, LeaseOptions, MAX_NAMESPACE_LEN, MAX_TTL, MIN_TTL, parse_duration};
 pub use process::{
     ProcessGenerator, check_explicit_partition, process_generator, release_process_lease, try_new,
 };
 pub use shared_mint::SharedMint;
-pub use sno_generator::{Mint, SnoGenerator};
+pub use sno_generator::SnoGenerator;
 pub use status::{NamespaceStatus, status};
 pub use store::{Grant, Holding};
 

@@ -26,8 +26,8 @@ use sno_core::{Generator, Id, SystemClock};
 use crate::error::Error;
 use crate::generator::LeasedGenerator;
 use crate::lease::Lease;
+use crate::mint::Mint;
 use crate::options::{LEASE_VARIABLES, LeaseOptions, check_lease_variables, env_text};
-use crate::sno_generator::Mint;
 
 /// The process-wide generator: fixed or default partition, or leased.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +37,8 @@ pub enum ProcessGenerator {
     /// `SNO_LEASE_URL`: a leased partition (the lease lives as long as the process).
     Leased(&'static LeasedGenerator),
 }
+
+crate::mint::mint_either!(ProcessGenerator, Fixed, Leased);
 
 impl ProcessGenerator {
     /// See [`LeasedGenerator::try_next`] and [`Generator::try_next`].
