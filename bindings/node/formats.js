@@ -3,14 +3,13 @@
 // names, lengths, named fields, what each format offers). A value is a JS object holding its
 // canonical text; decoding, bytes, the integer, fields, times and generation are native calls
 // taking the format's index, so this file holds no format's layout: only the JavaScript (the
-// classes, getters reading the native fields, `toJSON`, `util.inspect`) and a few methods a
-// format has beyond the model (`EXTRAS`). sno's `Id` is built here like the others; its hot
-// paths (`newString`, `newId`, the batches) are sno.js's own native entries.
+// classes, getters reading the native fields) and a few methods a format has beyond the model
+// (`EXTRAS`); their base and helpers are value.js's, which the web build shares. sno's `Id` is
+// built here like the others; its hot paths (`newString`, `newId`, the batches) are sno.js's
+// own native entries.
 const native = require('./native.js')
-const { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom } = require('./value.js')
-// Symbol-keyed members: shared with the extras and the namespaces, not public API.
-const MAKE = Symbol('sno.make')
-const FIELDS = Symbol('sno.fields')
+const { TRUSTED, MAKE, FIELDS, TextValue, TO_POSTGRES, typeError, describe, sameClass, checkOptions, numberOption, clockOption, waiting } = require('./value.js')
+const { checkHeapRoom } = require('./heap.js')
 
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
 const TABLE = native.formats()
@@ -29,24 +28,6 @@ const CHECK_ONLY = {
   Id(text) {
     native.checkText(text)
     return text
-  },
-}
-
-/**
- * `toPostgres()` (node-postgres's query parameter hook) by the format's column type: the text
- * PostgreSQL reads into that column. Text for `bytea` too (its `\x` hex form), not a Buffer:
- * node-postgres serializes a Buffer returned by `toPostgres` as a lone parameter but not inside
- * an array parameter (`unnest($1::bytea[])`), while the text works in both.
- */
-const TO_POSTGRES = {
-  bytes() {
-    return `\\x${this.bytes.toString('hex')}`
-  },
-  uuid() {
-    return this.uuid
-  },
-  bigint() {
-    return this.bigint.toString()
   },
 }
 
@@ -199,8 +180,7 @@ function defineClass(info) {
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
-      if (!(other instanceof Cls)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
-      return native.fmtCompare(f, this.toString(), other.toString())
+      return native.fmtCompare(f, this.toString(), sameClass(this, other, 'compare').toString())
     }
   }
   return Cls

@@ -17,7 +17,8 @@ if (fallback) {
   return
 }
 
-const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom } = require('./value.js')
+const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting } = require('./value.js')
+const { checkHeapRoom } = require('./heap.js')
 const formats = require('./formats.js')
 
 // sno's `Id` is built from the core's format table like every other class (formats.js); the

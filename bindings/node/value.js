@@ -1,37 +1,21 @@
 'use strict'
-// The base of every JS value class (`Id`, `Ulid`, `Uuid7`, …): an immutable object holding the
-// canonical text. Canonical text is one per value, so equality needs no native call, nor does
-// comparing in the formats whose text order is value order (formats.js overrides `compare`
-// for the others).
-const v8 = require('node:v8')
+// What the two JavaScript builds share, beside the classes each builds from the core's format
+// table (formats.js here, bindings/web/js/formats.js in the web build): the base of every value
+// class (`Id`, `Ulid`, `Uuid7`, …, an immutable object holding the canonical text; canonical
+// text is one per value, so equality needs no call into the core, nor does comparing in the
+// formats whose text order is value order), `toPostgres`, the checks of arguments and options
+// objects, and the wait of every `nextAsync` on a timer. It requires nothing: the web build's
+// copy (bindings/web/js/value.js, an ES module) is written from this file by tests/surfaces.
+// Edit this one.
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // The second argument of a class's constructor that marks its text as canonical already (made
-// natively): shared by the modules of the package, not public API.
+// by the core), and the symbol-keyed members the classes share: not public API.
 const TRUSTED = Symbol('sno.trusted')
-const MAX_BATCH = require('./native.js').MAX_BATCH
+const MAKE = Symbol('sno.make')
+const FIELDS = Symbol('sno.fields')
 
-/**
- * Before a batch of `n` results, each taking about `bytesEach` bytes of V8's heap: a RangeError
- * (ERR_MEMORY_ALLOCATION_FAILED) when they cannot fit in what the heap has left, since V8 ends
- * the process on a full heap instead of throwing. Counts the native call refuses anyway (not an
- * integer in 0 ..= MAX_BATCH) are left to it.
- */
-function checkHeapRoom(n, bytesEach, where) {
-  if (!Number.isInteger(n) || n < 0 || n > MAX_BATCH) return
-  const { heap_size_limit: limit, used_heap_size: used } = v8.getHeapStatistics()
-  const need = n * bytesEach
-  if (need > limit - used) {
-    const mib = (bytes) => Math.ceil(bytes / 2 ** 20)
-    const err = new RangeError(
-      `${where}: ${n} results need about ${mib(need)} MiB of V8's heap, which has ${mib(limit - used)} MiB left ` +
-        '(node --max-old-space-size raises the limit; or ask for fewer)',
-    )
-    err.code = 'ERR_MEMORY_ALLOCATION_FAILED'
-    throw err
-  }
-}
-
+/** A TypeError with code ERR_INVALID_ARG_TYPE (an argument of the wrong type), or `code`. */
 function typeError(message, code = 'ERR_INVALID_ARG_TYPE') {
   const err = new TypeError(message)
   err.code = code
@@ -106,6 +90,14 @@ async function waiting(step, maxWaitMs, token = () => 0n) {
   }
 }
 
+/** `other`, checked to be of the class of `value` (`method`: the call, in the error). */
+function sameClass(value, other, method) {
+  const name = value.constructor.name
+  if (!(other instanceof value.constructor)) throw typeError(`${name}.${method}(other): other must be an instance of ${name}`)
+  return other
+}
+
+/** The base of every value class: an immutable object holding the canonical text. */
 class TextValue {
   #text
 
@@ -126,20 +118,17 @@ class TextValue {
     return this.#text
   }
 
-  /** -1, 0 or 1 by time order; `other` must be of the same class. */
+  /** -1, 0 or 1 by time order; `other` must be of the same class (formats.js overrides it where
+   * the text does not sort like the values). */
   compare(other) {
-    const name = this.constructor.name
-    if (!(other instanceof this.constructor)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
     const a = this.#text
-    const b = other.#text
+    const b = sameClass(this, other, 'compare').#text
     return a < b ? -1 : a > b ? 1 : 0
   }
 
   /** Whether `other` (of the same class) is the same value. */
   equals(other) {
-    const name = this.constructor.name
-    if (!(other instanceof this.constructor)) throw typeError(`${name}.equals(other): other must be an instance of ${name}`)
-    return this.#text === other.#text
+    return this.#text === sameClass(this, other, 'equals').#text
   }
 
   [INSPECT]() {
@@ -147,4 +136,25 @@ class TextValue {
   }
 }
 
-module.exports = { TRUSTED, TextValue, typeError, describe, checkOptions, numberOption, clockOption, waiting, checkHeapRoom }
+/** Bytes as lower-case hex digits. */
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+
+/**
+ * `toPostgres()` (node-postgres's query parameter hook) by the format's column type: the text
+ * PostgreSQL reads into that column. Text for `bytea` too (its `\x` hex form), not bytes:
+ * node-postgres serializes a Buffer returned by `toPostgres` as a lone parameter but not inside
+ * an array parameter (`unnest($1::bytea[])`), while the text works in both.
+ */
+const TO_POSTGRES = {
+  bytes() {
+    return `\\x${hex(this.bytes)}`
+  },
+  uuid() {
+    return this.uuid
+  },
+  bigint() {
+    return this.bigint.toString()
+  },
+}
+
+module.exports = { TRUSTED, MAKE, FIELDS, TextValue, TO_POSTGRES, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting }

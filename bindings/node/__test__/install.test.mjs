@@ -15,7 +15,7 @@ test('packed tarball installs and loads with require and import', () => {
   try {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkgDir))
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'native.js', 'index.js', 'index.d.ts', 'index.mjs', 'pg.js', 'pg.d.ts', 'pg.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
+    for (const f of ['sno.js', 'sno.d.ts', 'formats.js', 'value.js', 'heap.js', 'native.js', 'index.js', 'index.d.ts', 'index.mjs', 'pg.js', 'pg.d.ts', 'pg.mjs', 'sno.linux-x64-gnu.node']) assert.ok(files.includes(f), `${f} missing from the tarball`)
     const project = join(work, 'app')
     execFileSync('mkdir', ['-p', project])
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
@@ -41,7 +41,7 @@ test('without its addon and its web build the package names the platform package
     // laid out by the release): what an install without optional dependencies leaves of a
     // package packed without --web.
     mkdirSync(join(work, 'wasm'))
-    for (const f of ['sno.js', 'formats.js', 'value.js', 'native.js', 'index.js', 'package.json', 'wasm/fallback.js']) {
+    for (const f of ['sno.js', 'formats.js', 'value.js', 'heap.js', 'native.js', 'index.js', 'package.json', 'wasm/fallback.js']) {
       writeFileSync(join(work, f), readFileSync(join(pkgDir, f)))
     }
     const out = execFileSync('node', ['-e', `

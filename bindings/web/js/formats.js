@@ -1,12 +1,14 @@
 // Every format's values in the web build (docs/wasm.md), over formats.wasm: each format's class
 // (sno's `Id` among them), built from the core's format table (`table.js`, which scripts/build-web
 // writes from the core: names, lengths, named fields, what each format offers) as the Node
-// package's formats.js builds them from the native one; each namespace (`new`, `newString`,
+// package's formats.js builds them from the native one, on the base and helpers both share
+// (value.js: written from the Node package's by tests/surfaces); each namespace (`new`, `newString`,
 // `newStrings`, `newMany`, `Generator`, where the table gives them), sno's `Generator`, `newId`,
 // `newIds`, the batch codecs, and `detect`. A value is an object holding its canonical text;
 // every codec, field, time and generator is a call into the module (`sno_op` and the
 // generators' exports): no format's layout is written here.
-import { ascii, bytes, count, describe, int, meta, out, put, rangeError, split, typeError, wrap } from './runtime.js'
+import { ascii, bytes, count, int, meta, out, put, rangeError, split, wrap } from './runtime.js'
+import { FIELDS, MAKE, TO_POSTGRES, TRUSTED, TextValue, checkOptions, clockOption, describe, hex, sameClass, typeError, waiting } from './value.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
 // The core's format table, in `Format::ALL` order (an entry's `index` is its position), as
@@ -15,13 +17,6 @@ import { TABLE } from './table.js'
 
 const x = wrap(module)
 const e = x.exports
-
-const INSPECT = Symbol.for('nodejs.util.inspect.custom')
-// The second argument of a class's constructor that marks its text as canonical already, and the
-// symbol-keyed members the classes share (as the Node package's: not public API).
-const TRUSTED = Symbol('sno.trusted')
-const MAKE = Symbol('sno.make')
-const FIELDS = Symbol('sno.fields')
 
 // What `sno_op` does (bindings/web/src/values.rs, `Op`).
 const CANONICAL = 0
@@ -69,108 +64,16 @@ function text(value, where) {
   return value
 }
 
-/** Bytes as lower-case hex digits. */
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-
-/**
- * The options object of `where`: `undefined` (or, where `nullable`, `null`) reads as `{}`; any
- * other non-object is a TypeError, and so is a key not in `keys` (ERR_INVALID_ARG_VALUE).
- */
-function checkOptions(options, where, keys, nullable = true) {
-  if (options === undefined || (nullable && options === null)) return {}
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw typeError(`${where}: options must be an object, got ${describe(options)}`)
-  }
-  for (const key of Object.keys(options)) {
-    if (!keys.includes(key)) throw typeError(`${where}: unknown option '${key}' (known: ${keys.join(', ')})`, 'ERR_INVALID_ARG_VALUE')
-  }
-  return options
-}
-
-/** The `clock` option's name for the module (empty: the default; the core checks the name). */
-function clockOption(o, where) {
-  if (o.clock !== undefined && typeof o.clock !== 'string') {
-    throw typeError(`${where}: option clock must be a string ('precise' or 'fast'), got ${describe(o.clock)}`)
-  }
-  return o.clock ?? ''
-}
-
-/**
- * `nextAsync` of every generator: `step(budgetMs, deadlineMs)` (one attempt in the module: `=`
- * and the value's text, or `+` and the milliseconds to sleep, by the core's wait policy; its
- * error once the wait gives up) until it gives a value, sleeping on a timer in between: never a
- * spin on the clock.
- */
-async function waiting(step, maxWaitMs) {
-  const start = performance.now()
-  const deadlineMs = Date.now() + maxWaitMs
-  for (;;) {
-    const got = step(maxWaitMs - (performance.now() - start), deadlineMs)
-    if (got[0] === '=') return got.slice(1)
-    await new Promise((resolve) => setTimeout(resolve, Number(got.slice(1))))
-  }
-}
-
-/** The base of every value class: an immutable object holding the canonical text. */
-class TextValue {
-  #text
-
-  constructor(value) {
-    this.#text = value
-  }
-
-  toString() {
-    return this.#text
-  }
-
-  toJSON() {
-    return this.#text
-  }
-
-  /** `${id}`, `id + ''`: the text. */
-  [Symbol.toPrimitive]() {
-    return this.#text
-  }
-
-  /** -1, 0 or 1 by time order; `other` must be of the same class. */
-  compare(other) {
-    const name = this.constructor.name
-    if (!(other instanceof this.constructor)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
-    const a = this.#text
-    const b = other.#text
-    return a < b ? -1 : a > b ? 1 : 0
-  }
-
-  /** Whether `other` (of the same class) is the same value. */
-  equals(other) {
-    const name = this.constructor.name
-    if (!(other instanceof this.constructor)) throw typeError(`${name}.equals(other): other must be an instance of ${name}`)
-    return this.#text === other.#text
-  }
-
-  [INSPECT]() {
-    return `${this.constructor.name}('${this.#text}')`
-  }
-}
-
 /** `epochMs` checked to be an integer of the `Date` range (the core reads the value), then `unixMsAt`. */
 function unixMsAt(value, epochMs, where) {
   const epoch = int(`${where}(epochMs): epochMs`, epochMs, -8.64e15, 8.64e15)
   return Number(op(UNIX_MS_AT, value.constructor.FORMAT.index, value.toString(), epoch))
 }
 
-/** `toPostgres()` (node-postgres's parameter hook) by the format's column type. */
-const TO_POSTGRES = {
-  bytes() {
-    return `\\x${hex(this.bytes)}`
-  },
-  uuid() {
-    return this.uuid
-  },
-  bigint() {
-    return this.bigint.toString()
-  },
-}
+/** A step of a generator's `nextAsync` in the module (`=` and the value's text, or `+` and the
+ * milliseconds to sleep, at least 1, by the core's wait policy) as value.js's `waiting` takes
+ * it: the text, or the number. */
+const stepped = (got) => (got[0] === '=' ? got.slice(1) : Number(got.slice(1)))
 
 /** A field's value as fields() gives it, from the module's text, by the table's kind. */
 const READ = { number: Number, bigint: BigInt, boolean: (v) => v === '1', string: (v) => v }
@@ -362,8 +265,7 @@ function defineClass(info) {
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
-      if (!(other instanceof Cls)) throw typeError(`${name}.compare(other): other must be an instance of ${name}`)
-      return { '<': -1, '=': 0, '>': 1 }[op(COMPARE, f, `${this}\n${other}`)]
+      return { '<': -1, '=': 0, '>': 1 }[op(COMPARE, f, `${this}\n${sameClass(this, other, 'compare')}`)]
     }
   }
   return Cls
@@ -418,7 +320,7 @@ function namespace(info) {
       /** A generator of your own (settings: the table's `generatorOptions`). */
       constructor(options) {
         const o = checkOptions(options, where, known, false)
-        const clock = clockOption(o, where)
+        const clock = clockOption(o, where) ?? ''
         // NaN: not given (the core's default).
         const values = info.generatorOptions.map((key) =>
           o[key] === undefined && !info.generatorRequired.includes(key) ? NaN : int(`${where}: option ${key}`, o[key], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
@@ -442,7 +344,7 @@ function namespace(info) {
 
       /** Like next, but waits with a timer (the core's wait policy) and returns a Promise. */
       async nextAsync() {
-        return Cls[MAKE](await waiting((budget, deadline) => out(x, e.sno_fmt_gen_step(this.#handle, budget, deadline)), this.#maxWaitMs))
+        return Cls[MAKE](await waiting((budget, deadline) => stepped(out(x, e.sno_fmt_gen_step(this.#handle, budget, deadline))), this.#maxWaitMs))
       }
 
       /** The next value for an explicit time in Unix milliseconds (the clock is not read). */
@@ -559,7 +461,7 @@ export class Generator {
     const sequenceMin = number('sequenceMin', 65535) ?? 0
     const sequenceMax = number('sequenceMax', 65535) ?? 65535
     const maxWaitMs = number('maxWaitMs', 2 ** 31 - 1) ?? DEFAULT_MAX_WAIT_MS
-    const clock = clockOption(o, 'Generator')
+    const clock = clockOption(o, 'Generator') ?? ''
     // Neither a partition nor a snapshot's: the next default partition of this realm's pool.
     if (partition === undefined && snapshot === undefined) partition = defaultPartition()
     const [len, at] = withNumbers(clock, snapshot ?? [])
@@ -580,7 +482,7 @@ export class Generator {
   /** The next ID; waits with a timer (the core's wait policy) for at most `maxWaitMs`. */
   async nextAsync(m) {
     const mm = meta(m, 'Generator.nextAsync')
-    return Id[MAKE](await waiting((budget, deadline) => out(x, e.sno_gen_step(this.#handle, mm, budget, deadline)), this.maxWaitMs))
+    return Id[MAKE](await waiting((budget, deadline) => stepped(out(x, e.sno_gen_step(this.#handle, mm, budget, deadline))), this.maxWaitMs))
   }
 
   /** An ID for an explicit time in Unix milliseconds (the clock is not read), with its own wrapping sequence. */

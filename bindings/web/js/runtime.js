@@ -5,6 +5,8 @@
 // error table; position, retryAtUnixNs, max, partition). Nothing here decides anything about
 // an ID: every check, codec, field and generator is the core's, in the module.
 
+import { describe, typeError } from './value.js'
+
 const decoder = new TextDecoder()
 // Made on first use: a page that never writes input (newString alone) does not make one.
 let encoder
@@ -79,23 +81,11 @@ export function ascii(x, len) {
   return String.fromCharCode.apply(null, x.view().subarray(at, at + len))
 }
 
-/** A TypeError with code ERR_INVALID_ARG_TYPE (an argument of the wrong type), or `code`. */
-export function typeError(message, code = 'ERR_INVALID_ARG_TYPE') {
-  const e = new TypeError(message)
-  e.code = code
-  return e
-}
-
 /** A RangeError with the core's code of arguments out of range. */
 export function rangeError(message) {
   const e = new RangeError(message)
   e.code = 'ERR_SNO_INVALID_ARGUMENT'
   return e
-}
-
-/** `typeof value`, with null and arrays named. */
-export function describe(value) {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
 }
 
 /**

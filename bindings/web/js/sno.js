@@ -1,6 +1,7 @@
 // sno's process-wide generator in the web build (docs/wasm.md), over sno.wasm: `newString` and
-// `newStrings`. A page that imports only these ships this file, runtime.js and sno.wasm; `Id`,
-// `newId`, `Generator` and the batch codecs are formats.js's (formats.wasm holds every codec).
+// `newStrings`. A page that imports only these ships this file, runtime.js (with the two error
+// helpers it takes from value.js) and sno.wasm; `Id`, `newId`, `Generator` and the batch codecs
+// are formats.js's (formats.wasm holds every codec).
 import { ascii, count, meta, out, split, wrap } from './runtime.js'
 import { module } from './load/sno.js'
 
