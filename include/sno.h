@@ -423,6 +423,9 @@ typedef struct sno_inspection {
   struct sno_field fields[SNO_MAX_FIELDS];
 } sno_inspection;
 
+// A Nanoflake (Snowflake's layout in 63 bits): milliseconds since the application's epoch, a
+// 10-bit generator id and a 12-bit sequence.
+//
 // A Nanoflake: a non-negative int64_t of 41-bit timestamp_ms (milliseconds since the epoch),
 // 10-bit generator_id (the generator id), 12-bit sequence (the sequence within the millisecond).
 // Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
@@ -442,6 +445,9 @@ typedef struct sno_nanoflake_fields {
   uint64_t reference_timestamp;
 } sno_nanoflake_fields;
 
+// A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
+// bits, sortable by time.
+//
 // A SCRU128 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 24-bit
 // counter_hi (the high counter, reset each second), 24-bit counter_lo (the low counter, +1 within
 // a millisecond), 32-bit entropy (random bits, fresh in each ID), big-endian; byte order (memcmp)
@@ -451,6 +457,9 @@ typedef struct sno_scru128 {
   uint8_t bytes[16];
 } sno_scru128;
 
+// A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
+// counter and 96 random bits.
+//
 // A SCRU160 in its 20-byte binary form: 48-bit unix_ms (milliseconds since 1970), 16-bit counter
 // (the counter, +1 within a millisecond), 16-bit random16 (random bits, fresh each millisecond),
 // 80-bit random80 (random bits, fresh in each ID), big-endian; byte order (memcmp) is time order.
@@ -459,6 +468,9 @@ typedef struct sno_scru160 {
   uint8_t bytes[20];
 } sno_scru160;
 
+// A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by
+// default) and randomness, sortable by time.
+//
 // A Ulid-Flake: a non-negative int64_t of 43-bit timestamp_ms (milliseconds since the epoch),
 // 20-bit randomness (a stand-alone value's randomness). Valid values are 0 ..= INT64_MAX;
 // functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is
@@ -487,6 +499,9 @@ typedef struct sno_ulidflake_options {
   uint8_t entropy_size;
 } sno_ulidflake_options;
 
+// A UUID of version 7 (RFC 9562): 48-bit Unix milliseconds, a 42-bit counter and 32 random bits,
+// sortable by time.
+//
 // A UUIDv7 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 4-bit version
 // (the UUID version, 7), 12-bit rand_a (the counter's high 12 bits), 2-bit variant (the RFC 9562
 // variant, 0b10), 62-bit rand_b (the counter's low 30 bits, then 32 random bits), big-endian; byte
@@ -503,6 +518,8 @@ typedef struct sno_id {
   uint8_t bytes[10];
 } sno_id;
 
+// A ULID (github.com/ulid/spec): 48-bit Unix milliseconds and 80 random bits, sortable by time.
+//
 // A ULID in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 80-bit randomness
 // (random bits, +1 within a millisecond), big-endian; byte order (memcmp) is time order.
 typedef struct sno_ulid {
@@ -510,6 +527,9 @@ typedef struct sno_ulid {
   uint8_t bytes[16];
 } sno_ulid;
 
+// A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit
+// payload, sortable by time.
+//
 // A KSUID in its 20-byte binary form: 32-bit timestamp_secs (seconds since 2014-05-13T16:53:20Z),
 // 128-bit payload (random bits, +1 within a second), big-endian; byte order (memcmp) is time
 // order.

@@ -171,6 +171,10 @@ function defineClass(info) {
       const bytes = binary instanceof classes[sourceClass] ? binary.toString() : binary
       return Cls[MAKE](native.fmtWithParam(f, value, bytes, `${name}.${fromName}(${param}, ${binaryName})`))
     }
+    /** @deprecated 0.2's class-level form of the namespace's `new(param)`. */
+    Cls.generate = function generate(value) {
+      return Cls[MAKE](native.fmtNewWithParam(f, value, `${name}.generate(${param})`))
+    }
   }
   for (const to of info.conversions) {
     /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
@@ -194,12 +198,6 @@ const EXTRAS = {
     /** @deprecated renamed `unixMsAt`. */
     Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
-    }
-  },
-  TypeId(Cls, f) {
-    /** @deprecated use `typeid.new(prefix)`. */
-    Cls.generate = function generate(prefix) {
-      return Cls[MAKE](native.fmtNewWithParam(f, prefix, 'TypeId.generate(prefix)'))
     }
   },
 }

@@ -80,7 +80,11 @@ export interface IdFields {
   sequence: number
 }
 
-/** A sno value: 39-bit `units`, 1-bit `tickTock`, 8-bit `meta`, 16-bit `partition`, 16-bit `sequence`; 10 bytes, 16 characters of text. */
+/**
+ * A sno ID (the format of muyo/sno): sortable by time in 4 ms units since 2010, unique by its
+ * 16-bit partition and its sequence within a unit. Its fields: 39-bit `units`, 1-bit `tickTock`,
+ * 8-bit `meta`, 16-bit `partition`, 16-bit `sequence`; 10 bytes, 16 characters of text.
+ */
 export declare class Id extends TimedValue<IdFields> {
   /** Strictly decodes the text form (`^[2-9a-x]{16}$`); throws ERR_SNO_*. */
   static parse(text: string): Id
@@ -109,7 +113,10 @@ export interface UlidFields {
   randomness: bigint
 }
 
-/** A ULID value: 48-bit `unixMs`, 80-bit `randomness`; 16 bytes, 26 characters of text. */
+/**
+ * A ULID (github.com/ulid/spec): 48-bit Unix milliseconds and 80 random bits, sortable by time. Its
+ * fields: 48-bit `unixMs`, 80-bit `randomness`; 16 bytes, 26 characters of text.
+ */
 export declare class Ulid extends Value128<UlidFields> {
   /** Strictly decodes the text form (`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
   static parse(text: string): Ulid
@@ -144,7 +151,11 @@ export interface Uuid7Fields {
   randB: bigint
 }
 
-/** A UUIDv7 value: 48-bit `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes, 36 to 45 characters of text. */
+/**
+ * A UUID of version 7 (RFC 9562): 48-bit Unix milliseconds, a 42-bit counter and 32 random bits,
+ * sortable by time. Its fields: 48-bit `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`,
+ * 62-bit `randB`; 16 bytes, 36 to 45 characters of text.
+ */
 export declare class Uuid7 extends Value128<Uuid7Fields> {
   /** Strictly decodes the text form (`^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$`); throws ERR_SNO_*. */
   static parse(text: string): Uuid7
@@ -182,7 +193,11 @@ export interface Scru128Fields {
   entropy: number
 }
 
-/** A SCRU128 value: 48-bit `unixMs`, 24-bit `counterHi`, 24-bit `counterLo`, 32-bit `entropy`; 16 bytes, 25 characters of text. */
+/**
+ * A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
+ * bits, sortable by time. Its fields: 48-bit `unixMs`, 24-bit `counterHi`, 24-bit `counterLo`,
+ * 32-bit `entropy`; 16 bytes, 25 characters of text.
+ */
 export declare class Scru128 extends Value128<Scru128Fields> {
   /** Strictly decodes the text form (`^[0-9A-Za-z]{25}$`); throws ERR_SNO_*. */
   static parse(text: string): Scru128
@@ -215,8 +230,11 @@ export interface Scru160Fields {
   random80: bigint
 }
 
-/** A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit ms, 16-bit counter, 16-bit
- * random16, 80-bit random80; 32 base32hex characters (or 40 hex digits). */
+/**
+ * A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
+ * counter and 96 random bits. Its fields: 48-bit `unixMs`, 16-bit `counter`, 16-bit `random16`,
+ * 80-bit `random80`; 20 bytes, 32 to 40 characters of text.
+ */
 export declare class Scru160 extends TimedValue<Scru160Fields> {
   /** Strictly decodes the text form (`^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$`); throws ERR_SNO_*. */
   static parse(text: string): Scru160
@@ -247,7 +265,11 @@ export interface NanoflakeFields {
   sequence: number
 }
 
-/** A Nanoflake value: 41-bit `timestampMs`, 10-bit `generatorId`, 12-bit `sequence`; 8 bytes, 1 to 13 characters of text. */
+/**
+ * A Nanoflake (Snowflake's layout in 63 bits): milliseconds since the application's epoch, a 10-bit
+ * generator id and a 12-bit sequence. Its fields: 41-bit `timestampMs`, 10-bit `generatorId`,
+ * 12-bit `sequence`; 8 bytes, 1 to 13 characters of text.
+ */
 export declare class Nanoflake extends IdValue<NanoflakeFields> {
   /** Strictly decodes the text form (`^[0-9A-Za-z]{1,13}$`); throws ERR_SNO_*. */
   static parse(text: string): Nanoflake
@@ -290,7 +312,11 @@ export interface UlidFlakeFields {
   sid: number
 }
 
-/** A Ulid-Flake value: 43-bit `timestampMs`, 20-bit `randomness`, 15-bit `scalableRandomness`, 5-bit `sid`; 8 bytes, 13 characters of text. */
+/**
+ * A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by default)
+ * and randomness, sortable by time. Its fields: 43-bit `timestampMs`, 20-bit `randomness`, 15-bit
+ * `scalableRandomness`, 5-bit `sid`; 8 bytes, 13 characters of text.
+ */
 export declare class UlidFlake extends TimedValue<UlidFlakeFields> {
   /** Strictly decodes the text form (`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$`); throws ERR_SNO_*. */
   static parse(text: string): UlidFlake
@@ -338,10 +364,11 @@ export interface TypeIdFields {
 
 /**
  * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
- * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`). Any UUID is a valid suffix;
- * generation makes UUIDv7s. The binary form (`bytes`, `fromBytes`, `bigint`, `fromBigInt`) is
- * the UUID's 16 bytes, without the prefix (`fromBytes` gives an empty prefix: `fromUuid` attaches
- * one). Ordered by prefix, then by UUID.
+ * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`); any UUID is a valid suffix, and
+ * generation makes UUIDv7s; ordered by prefix, then by UUID. Its fields: `prefix` (text), 48-bit
+ * `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes, 26 to 90
+ * characters of text. Its binary form (`bytes`, `bigint`) is its `uuid` alone, without the
+ * `prefix`.
  */
 export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   /** Strictly decodes the text form (`^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
@@ -354,6 +381,8 @@ export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   static readonly columnType: 'uuid'
   /** The TypeID of `prefix` and a binary form (`uuid`): a `Uuid7`, a UUIDv7's text, or 16 bytes (any the format takes). */
   static fromUuid(prefix: string, uuid: Uuid7 | string | Uint8Array): TypeId
+  /** @deprecated use `typeid.new(prefix)`: a new TypeID of `prefix` (a RangeError where the format refuses it) and a UUIDv7 from the process-wide generator. */
+  static generate(prefix: string): TypeId
   /** From the fields (version and variant are set). */
   static fromFields(fields: Omit<TypeIdFields, 'version' | 'variant'>): TypeId
   /** Validates like `TypeId.parse`. */
@@ -367,9 +396,6 @@ export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   get randB(): bigint
   /** The 26-character suffix: the UUID in lower-case Crockford base32. */
   get suffix(): string
-  /** @deprecated use `typeid.new(prefix)`: a new TypeID, `prefix` (a RangeError
-   * ERR_SNO_INVALID_PREFIX if the spec refuses it) and a UUIDv7 from the process-wide generator. */
-  static generate(prefix: string): TypeId
 }
 
 /** The named fields of `Ksuid` values. */
@@ -380,7 +406,11 @@ export interface KsuidFields {
   payload: bigint
 }
 
-/** A KSUID value: 32-bit `timestampSecs`, 128-bit `payload`; 20 bytes, 27 characters of text. */
+/**
+ * A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit
+ * payload, sortable by time. Its fields: 32-bit `timestampSecs`, 128-bit `payload`; 20 bytes, 27
+ * characters of text.
+ */
 export declare class Ksuid extends TimedValue<KsuidFields> {
   /** Strictly decodes the text form (`^[0-9A-Za][0-9A-Za-z]{26}$`); throws ERR_SNO_*. */
   static parse(text: string): Ksuid

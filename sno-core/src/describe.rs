@@ -222,6 +222,9 @@ impl FieldInput {
 /// (`SNO_STATUS_VALUE_OVERFLOW`, `ERR_SNO_VALUE_OVERFLOW`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct About {
+    /// What the format is, where its specification lives, and what the fields do not say (how
+    /// it sorts): the lead of the bindings' documentation of its class.
+    pub summary: &'static str,
     /// The canonical text, as encoders write it: "26 upper-case Crockford base32 characters".
     pub text: &'static str,
     /// What the strict decoder accepts, and its errors.

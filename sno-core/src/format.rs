@@ -25,7 +25,7 @@ use crate::describe::{About, FieldSpec, Unit};
 ///     settings: [<Setting variants>], required: [<the settings without a default>],
 ///     python_class: "ULID",         node_class: "Ulid",  (the value class's name in each binding)
 ///     fields: [("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"), …],  (see below)
-///     about: { text: "…", decode: "…", generation: "…", process_wide: "…" },  (an `About`)
+///     about: { summary: "…", text: "…", decode: "…", generation: "…", process_wide: "…" },  (an `About`)
 /// }
 /// ```
 ///
@@ -65,6 +65,7 @@ macro_rules! for_each_format {
                     ("sequence", 64, 16, None, "the sequence within the 4 ms unit"),
                 ],
                 about: {
+                    summary: "A sno ID (the format of muyo/sno): sortable by time in 4 ms units since 2010, unique by its 16-bit partition and its sequence within a unit",
                     text: "16 characters of 23456789abcdefghijklmnopqrstuvwx",
                     decode: "exactly 16 characters of 23456789abcdefghijklmnopqrstuvwx (`invalid_length`, `invalid_byte`)",
                     generation: "a sequence per 4 ms unit and partition; a used-up sequence pool is `sequence_exhausted` and a clock that went back into a used period `clock_regression`, which `next` waits through",
@@ -83,6 +84,7 @@ macro_rules! for_each_format {
                     ("randomness", 48, 80, None, "random bits, +1 within a millisecond"),
                 ],
                 about: {
+                    summary: "A ULID (github.com/ulid/spec): 48-bit Unix milliseconds and 80 random bits, sortable by time",
                     text: "26 upper-case Crockford base32 characters",
                     decode: "exactly 26 Crockford base32 characters in either case (no I, L, O, U), the first at most '7' (`value_overflow` above)",
                     generation: "fresh randomness each millisecond, +1 within one; a clock that went back keeps the last timestamp; a millisecond whose randomness is used up (a 2^-80 chance) is `randomness_exhausted`, which `next` waits through",
@@ -104,6 +106,7 @@ macro_rules! for_each_format {
                     ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
                 ],
                 about: {
+                    summary: "A UUID of version 7 (RFC 9562): 48-bit Unix milliseconds, a 42-bit counter and 32 random bits, sortable by time",
                     text: "36 lower-case hex digits and hyphens (RFC 9562)",
                     decode: "an RFC 9562 string form: hyphenated hex digits (either case), or \"urn:uuid:\" followed by one; the UUID must be version 7 with the RFC variant (`not_version_7`)",
                     generation: "RFC 9562 Method 1: a 42-bit counter seeded randomly each millisecond and 32 fresh random bits per UUID; a clock that went back keeps the last timestamp, a counter overflow moves it 1 ms ahead; never waits",
@@ -124,6 +127,7 @@ macro_rules! for_each_format {
                     ("entropy", 96, 32, None, "random bits, fresh in each ID"),
                 ],
                 about: {
+                    summary: "A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random bits, sortable by time",
                     text: "25 lower-case base36 characters",
                     decode: "exactly 25 characters of 0-9 and a-z in either case, at most \"f5lxx1zz5pnorynqglhzmsp33\" (`value_overflow` above)",
                     generation: "the spec's algorithm with a 10 s rollback allowance: greater than the previous value unless the clock went back more than 10 s, when the generator resets; times 1 ..= 2^48 - 2 ms (`millis_out_of_range` outside); never waits",
@@ -144,6 +148,7 @@ macro_rules! for_each_format {
                     ("random80", 80, 80, None, "random bits, fresh in each ID"),
                 ],
                 about: {
+                    summary: "A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit counter and 96 random bits",
                     text: "32 upper-case base32hex characters",
                     decode: "32 base32hex characters (0-9, A-V) or 40 hex digits, either case; the length picks the form (`invalid_length` for any other)",
                     generation: "the reference algorithm: a random 15-bit counter each millisecond, +1 within one; greater than the previous value unless the clock went back more than 10 s, when the generator resets; a millisecond whose counter is used up is `randomness_exhausted`, which `next` waits through; times 1 ..= 2^48 - 2 ms (`millis_out_of_range` outside)",
@@ -163,6 +168,7 @@ macro_rules! for_each_format {
                     ("sequence", 52, 12, None, "the sequence within the millisecond"),
                 ],
                 about: {
+                    summary: "A Nanoflake (Snowflake's layout in 63 bits): milliseconds since the application's epoch, a 10-bit generator id and a 12-bit sequence",
                     text: "1 to 13 lower-case base36 digits, without padding",
                     decode: "1 to 13 base36 digits (0-9, a-z, either case; leading zeros allowed), at most \"1y2p0ij32e8e7\" (`value_overflow` above); no sign, whitespace or prefix",
                     generation: "sequence 0 in a new millisecond, +1 within one; 4096 made in one millisecond is `randomness_exhausted` and a clock that went back `clock_rollback`, which `next` waits through (a clock gone back at most 1 s); a clock before the epoch or 2^41 ms past it is `millis_out_of_range`",
@@ -183,6 +189,7 @@ macro_rules! for_each_format {
                     ("sid", 59, 5, None, "a scalable value's scalability id", derived),
                 ],
                 about: {
+                    summary: "A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by default) and randomness, sortable by time",
                     text: "13 upper-case Crockford base32 characters",
                     decode: "exactly 13 Crockford base32 characters (no I, L, O, U), either case, the first at most '7' (`value_overflow` above)",
                     generation: "fresh randomness each millisecond, a random 1 ..= 255 added within one; a clock that went back keeps the last timestamp; a millisecond whose randomness is used up is `randomness_exhausted` (the state unchanged: a retry may fit), which `next` waits through; times before the epoch or 2^43 ms past it are `millis_out_of_range`",
@@ -205,6 +212,7 @@ macro_rules! for_each_format {
                     ("rand_b", 66, 62, None, "the counter's low 30 bits, then 32 random bits"),
                 ],
                 about: {
+                    summary: "A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`); any UUID is a valid suffix, and generation makes UUIDv7s; ordered by prefix, then by UUID",
                     text: "the prefix, '_' and 26 lower-case Crockford base32 characters (the 26 alone without a prefix)",
                     decode: "a prefix of at most 63 characters of a-z and '_', neither first nor last (`invalid_prefix`), '_', then exactly 26 lower-case Crockford base32 characters, the first at most '7' (`value_overflow` above)",
                     generation: "",
@@ -223,6 +231,7 @@ macro_rules! for_each_format {
                     ("payload", 32, 128, None, "random bits, +1 within a second"),
                 ],
                 about: {
+                    summary: "A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit payload, sortable by time",
                     text: "27 base62 characters (0-9A-Za-z)",
                     decode: "exactly 27 characters of 0-9A-Za-z, case-sensitive; a value above aWgEPTl1tmebfsQzFP4bxwgy80V (2^160 - 1) is `value_overflow`",
                     generation: "within one second the payload of the last value + 1, a fresh random payload in a new second; a clock that went back keeps the last second; a second whose payloads are used up is `randomness_exhausted`, which `next` waits through; times before 2014-05-13T16:53:20Z or past its 32-bit seconds are `millis_out_of_range`",
@@ -261,7 +270,7 @@ macro_rules! define_format {
         settings: [$($setting:ident),*], required: [$($required:ident),*],
         python_class: $python:literal, node_class: $node:literal,
         fields: [$(($fname:literal, $at:literal, $fbits:literal, $unit:ident, $fdoc:literal $(, $fkind:ident $(($fvalue:literal))?)?)),* $(,)?],
-        about: { text: $about_text:literal, decode: $about_decode:literal, generation: $about_generation:literal, process_wide: $about_process:literal $(,)? } $(,)?
+        about: { summary: $about_summary:literal, text: $about_text:literal, decode: $about_decode:literal, generation: $about_generation:literal, process_wide: $about_process:literal $(,)? } $(,)?
     }),* $(,)?) => {
         /// Every format the crate speaks.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -435,6 +444,7 @@ macro_rules! define_format {
             /// The format's documentation, which the bindings' documentation is written from.
             pub const fn about(self) -> About {
                 match self { $(Format::$variant => About {
+                    summary: $about_summary,
                     text: $about_text,
                     decode: $about_decode,
                     generation: $about_generation,

@@ -304,6 +304,9 @@ std_generator!(Scru128Id, "SCRU128 ID", per_thread);
 
 crate::id_macros::settingless_generator!(Scru128Id);
 
+#[cfg(feature = "uuid")]
+crate::uuid_interop::uuid_interop!(Scru128Id: From);
+
 crate::model::fixed_text_format!(
     Scru128Id,
     Scru128,

@@ -360,6 +360,9 @@ impl crate::serde::TextId for TypeId {
 #[cfg(feature = "serde")]
 crate::serde::text_serde!(TypeId);
 
+#[cfg(feature = "uuid")]
+crate::uuid_interop::uuid_interop!(TypeId: From);
+
 #[cfg(test)]
 mod tests {
     use super::*;

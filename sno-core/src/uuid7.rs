@@ -268,6 +268,9 @@ std_generator!(Uuid7, "UUIDv7", per_thread);
 
 crate::id_macros::settingless_generator!(Uuid7);
 
+#[cfg(feature = "uuid")]
+crate::uuid_interop::uuid_interop!(Uuid7: TryFrom);
+
 #[cfg(test)]
 mod tests {
     use super::*;

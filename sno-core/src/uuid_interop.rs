@@ -1,33 +1,23 @@
-//! `uuid` crate interop for the formats stored as UUIDs ([`ColumnType::Uuid`]: ULID, UUIDv7,
-//! SCRU128, TypeID): `From<T> for uuid::Uuid` (the 16 bytes, as they are), and back
-//! `From<uuid::Uuid>` where any 128 bits are a value, `TryFrom<uuid::Uuid>` where the format
-//! constrains them (UUIDv7: version 7 and the RFC 9562 variant, else [`Error::NotVersion7`]).
-//! A TypeID converts its UUID: the prefix is dropped, and a TypeID from a `Uuid` has none
-//! ([`TypeId::with_prefix`](crate::typeid::TypeId::with_prefix) gives it one).
+//! `uuid` crate interop for the formats stored as UUIDs ([`ColumnType::Uuid`]): `From<T> for
+//! uuid::Uuid` (the 16 bytes, as they are), and back `From<uuid::Uuid>` where any 128 bits are
+//! a value, `TryFrom<uuid::Uuid>` where the format constrains them (UUIDv7: version 7 and the
+//! RFC 9562 variant, else [`Error::NotVersion7`](crate::Error::NotVersion7)). Each format's
+//! module states its own ([`uuid_interop!`]). A format with a text part outside its binary
+//! form converts its binary form: the part is dropped, and a value from a `Uuid` has none
+//! (its `with_<param>` gives it one).
 //!
 //! [`ColumnType::Uuid`]: crate::ColumnType::Uuid
 
-use crate::error::Error;
-use crate::model::IdFormat;
-use crate::scru128::Scru128Id;
-use crate::typeid::TypeId;
-use crate::ulid::Ulid;
-use crate::uuid7::Uuid7;
-
 /// `$ty: From` when every 128-bit value is one, `$ty: TryFrom` when its `from_slice` checks bits.
 macro_rules! uuid_interop {
-    ($($ty:ty: $kind:ident),* $(,)?) => {
-        $(
-            #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
-            impl From<$ty> for uuid::Uuid {
-                fn from(id: $ty) -> uuid::Uuid {
-                    uuid::Uuid::from_bytes(*id.as_bytes())
-                }
+    ($ty:ty: $kind:ident) => {
+        #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
+        impl From<$ty> for uuid::Uuid {
+            fn from(id: $ty) -> uuid::Uuid {
+                uuid::Uuid::from_bytes(*id.as_bytes())
             }
-            uuid_interop!(@back $ty: $kind);
-        )*
-        #[cfg(test)]
-        const UUID_FORMATS: &[crate::Format] = &[$(<$ty as IdFormat>::FORMAT),*];
+        }
+        $crate::uuid_interop::uuid_interop!(@back $ty: $kind);
     };
     (@back $ty:ty: From) => {
         #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
@@ -38,30 +28,47 @@ macro_rules! uuid_interop {
         }
     };
     (@back $ty:ty: TryFrom) => {
-        /// [`Error::NotVersion7`] for a UUID of another version or variant.
+        /// [`Error::NotVersion7`](crate::Error::NotVersion7) for a UUID of another version or
+        /// variant.
         #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
         impl TryFrom<uuid::Uuid> for $ty {
-            type Error = Error;
-            fn try_from(uuid: uuid::Uuid) -> Result<$ty, Error> {
-                <$ty as IdFormat>::from_slice(uuid.as_bytes())
+            type Error = $crate::Error;
+            fn try_from(uuid: uuid::Uuid) -> Result<$ty, $crate::Error> {
+                <$ty as $crate::model::IdFormat>::from_slice(uuid.as_bytes())
             }
         }
     };
 }
 
-uuid_interop!(Ulid: From, Uuid7: TryFrom, Scru128Id: From, TypeId: From);
+pub(crate) use uuid_interop;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::error::Error;
+    use crate::model::IdFormat;
+    use crate::scru128::Scru128Id;
+    use crate::typeid::TypeId;
+    use crate::ulid::Ulid;
+    use crate::uuid7::Uuid7;
     use crate::{ColumnType, Format};
+
+    /// `T` converts to a `Uuid` and back (by `From` or `TryFrom`).
+    fn converts<T: IdFormat + Into<uuid::Uuid> + TryFrom<uuid::Uuid>>() -> Format {
+        T::FORMAT
+    }
 
     #[test]
     fn every_uuid_format_converts() {
         let expected = Format::ALL
             .into_iter()
             .filter(|f| f.column_type() == ColumnType::Uuid);
-        assert!(expected.eq(UUID_FORMATS.iter().copied()));
+        let converting = [
+            converts::<Ulid>(),
+            converts::<Uuid7>(),
+            converts::<Scru128Id>(),
+            converts::<TypeId>(),
+        ];
+        assert!(expected.eq(converting));
     }
 
     #[test]

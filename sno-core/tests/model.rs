@@ -840,7 +840,7 @@ fn every_format_states_itself_consistently() {
     for format in Format::ALL {
         let about = format.about();
         assert!(
-            !about.text.is_empty() && !about.decode.is_empty(),
+            !about.summary.is_empty() && !about.text.is_empty() && !about.decode.is_empty(),
             "{format}"
         );
         let generates = format.has_generator() || format.has_process_generator();

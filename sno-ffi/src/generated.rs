@@ -71,6 +71,8 @@ pub extern "C" fn sno_id_compare(a: sno_id, b: sno_id) -> i32 {
 /// Characters in the text of a ULID (no terminating NUL).
 pub const SNO_ULID_ENCODED_LEN: usize = 26;
 
+/// A ULID (github.com/ulid/spec): 48-bit Unix milliseconds and 80 random bits, sortable by time.
+///
 /// A ULID in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 80-bit randomness
 /// (random bits, +1 within a millisecond), big-endian; byte order (memcmp) is time order.
 #[repr(C)]
@@ -272,6 +274,9 @@ pub unsafe extern "C" fn sno_ulid_generator_next_at(
 /// Characters in the text of a UUIDv7 (no terminating NUL).
 pub const SNO_UUID7_ENCODED_LEN: usize = 36;
 
+/// A UUID of version 7 (RFC 9562): 48-bit Unix milliseconds, a 42-bit counter and 32 random bits,
+/// sortable by time.
+///
 /// A UUIDv7 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 4-bit version
 /// (the UUID version, 7), 12-bit rand_a (the counter's high 12 bits), 2-bit variant (the RFC 9562
 /// variant, 0b10), 62-bit rand_b (the counter's low 30 bits, then 32 random bits), big-endian; byte
@@ -479,6 +484,9 @@ pub unsafe extern "C" fn sno_uuid7_generator_next_at(
 /// Characters in the text of a SCRU128 (no terminating NUL).
 pub const SNO_SCRU128_ENCODED_LEN: usize = 25;
 
+/// A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
+/// bits, sortable by time.
+///
 /// A SCRU128 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 24-bit
 /// counter_hi (the high counter, reset each second), 24-bit counter_lo (the low counter, +1 within
 /// a millisecond), 32-bit entropy (random bits, fresh in each ID), big-endian; byte order (memcmp)
@@ -657,6 +665,9 @@ pub unsafe extern "C" fn sno_scru128_generator_next_at(
 /// Characters in the text of a SCRU160 (no terminating NUL).
 pub const SNO_SCRU160_ENCODED_LEN: usize = 32;
 
+/// A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
+/// counter and 96 random bits.
+///
 /// A SCRU160 in its 20-byte binary form: 48-bit unix_ms (milliseconds since 1970), 16-bit counter
 /// (the counter, +1 within a millisecond), 16-bit random16 (random bits, fresh each millisecond),
 /// 80-bit random80 (random bits, fresh in each ID), big-endian; byte order (memcmp) is time order.
@@ -854,6 +865,9 @@ pub unsafe extern "C" fn sno_scru160_generator_next_at(
 /// Characters in the padded text of a Nanoflake, its longest (no terminating NUL).
 pub const SNO_NANOFLAKE_MAX_ENCODED_LEN: usize = 13;
 
+/// A Nanoflake (Snowflake's layout in 63 bits): milliseconds since the application's epoch, a
+/// 10-bit generator id and a 12-bit sequence.
+///
 /// A Nanoflake: a non-negative int64_t of 41-bit timestamp_ms (milliseconds since the epoch),
 /// 10-bit generator_id (the generator id), 12-bit sequence (the sequence within the millisecond).
 /// Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with
@@ -975,6 +989,9 @@ pub unsafe extern "C" fn sno_nanoflake_generator_next_at(
 /// Characters in the text of a Ulid-Flake (no terminating NUL).
 pub const SNO_ULIDFLAKE_ENCODED_LEN: usize = 13;
 
+/// A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by
+/// default) and randomness, sortable by time.
+///
 /// A Ulid-Flake: a non-negative int64_t of 43-bit timestamp_ms (milliseconds since the epoch),
 /// 20-bit randomness (a stand-alone value's randomness). Valid values are 0 ..= INT64_MAX;
 /// functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is
@@ -1125,6 +1142,9 @@ pub unsafe extern "C" fn sno_ulidflake_generator_next_at(
 /// Characters in the text of a KSUID (no terminating NUL).
 pub const SNO_KSUID_ENCODED_LEN: usize = 27;
 
+/// A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit
+/// payload, sortable by time.
+///
 /// A KSUID in its 20-byte binary form: 32-bit timestamp_secs (seconds since 2014-05-13T16:53:20Z),
 /// 128-bit payload (random bits, +1 within a second), big-endian; byte order (memcmp) is time
 /// order.

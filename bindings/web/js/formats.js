@@ -256,6 +256,10 @@ function defineClass(info) {
       input.set(rest, head.length)
       return Cls[MAKE](op(WITH_PARAM, f, input, classes[sourceClass].FORMAT.index))
     }
+    /** @deprecated 0.2's class-level form of the namespace's `new(param)`. */
+    Cls.generate = function generate(value) {
+      return Cls[MAKE](newWithParam(f, value, `${name}.generate(${param}): ${param}`))
+    }
   }
   for (const to of info.conversions) {
     /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
@@ -286,12 +290,6 @@ const EXTRAS = {
     /** @deprecated renamed `unixMsAt`. */
     Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
       return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
-    }
-  },
-  TypeId(Cls, f) {
-    /** @deprecated use `typeid.new(prefix)`. */
-    Cls.generate = function generate(prefix) {
-      return Cls[MAKE](newWithParam(f, prefix, 'TypeId.generate(prefix): prefix'))
     }
   },
 }

@@ -97,6 +97,9 @@ std_generator!(Ulid, "ULID", own_new);
 
 crate::id_macros::settingless_generator!(Ulid);
 
+#[cfg(feature = "uuid")]
+crate::uuid_interop::uuid_interop!(Ulid: From);
+
 /// A new ULID from the process-wide [`AtomicGenerator`] (created on first use; a `fork()` child
 /// starts with fresh randomness), through the calling thread's block of its tickets
 /// ([`AtomicGenerator::next_per_thread`]: one atomic `fetch_add` per up to 64 ULIDs, so threads

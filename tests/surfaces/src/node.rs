@@ -472,6 +472,16 @@ fn generated_members(d: &FormatDesc) -> Vec<Member> {
                     source.node_class()
                 ),
             ));
+            // 0.2's class-level form of the namespace's `new(param)`.
+            m.push(Member::new(
+                &format!(
+                    "@deprecated use `{}.new({param})`: a new {} of `{param}` (a RangeError where the format refuses it) and a {} from the process-wide generator.",
+                    f.name(),
+                    f.display_name(),
+                    source.display_name()
+                ),
+                &format!("static generate({param}: string): {c}"),
+            ));
         }
         None if column == ColumnType::Uuid => m.push(Member::new(
             "Takes the 128 bits from a hyphenated UUID text (either case; a `uuid` column's value).",
@@ -798,6 +808,27 @@ fn parse_members(class: &str, body: &[&str]) -> Vec<Member> {
     members
 }
 
+/// `text` as a doc comment: on one line where it fits in 100 columns, else a block wrapped at
+/// 100 (words kept whole).
+fn doc_comment(text: &str) -> Vec<String> {
+    let one = format!("/** {text} */");
+    if one.len() <= 100 {
+        return vec![one];
+    }
+    let mut out = vec!["/**".to_owned()];
+    let mut line = " *".to_owned();
+    for word in text.split_whitespace() {
+        if line.len() > 2 && line.len() + 1 + word.len() > 100 {
+            out.push(std::mem::replace(&mut line, " *".to_owned()));
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push(line);
+    out.push(" */".to_owned());
+    out
+}
+
 /// The class of `d`, its own part (if any) merged in.
 fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
     let own = own.cloned().unwrap_or_default();
@@ -810,13 +841,13 @@ fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
                 camel_case(p.setting.name())
             )
         });
-        vec![format!(
-            "/** A {} value: {}; {} bytes, {} characters of text.{param} */",
-            d.format.display_name(),
+        doc_comment(&format!(
+            "{}. Its fields: {}; {} bytes, {} characters of text.{param}",
+            d.format.about().summary,
             fields_prose(d),
             d.format.binary_len(),
             text_length(d.format)
-        )]
+        ))
     } else {
         own.doc.clone()
     };

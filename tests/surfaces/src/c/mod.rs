@@ -268,7 +268,8 @@ fn value_type(out: &mut String, spec: &Spec) {
             out,
             "",
             &format!(
-                "A {display}: a non-negative int64_t of {}. Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.",
+                "{}.\n\nA {display}: a non-negative int64_t of {}. Valid values are 0 ..= INT64_MAX; functions taking one refuse a negative value with SNO_STATUS_VALUE_OVERFLOW. Numeric order is time order.",
+                c_prose(f.about().summary),
                 spec.layout()
             ),
         );
@@ -286,7 +287,8 @@ fn value_type(out: &mut String, spec: &Spec) {
             out,
             "",
             &format!(
-                "A {display} in its {}-byte binary form: {}, big-endian; byte order (memcmp) is time order.",
+                "{}.\n\nA {display} in its {}-byte binary form: {}, big-endian; byte order (memcmp) is time order.",
+                c_prose(f.about().summary),
                 f.binary_len(),
                 spec.layout()
             ),
