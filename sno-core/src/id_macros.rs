@@ -1,11 +1,12 @@
 //! The macros that give the formats' modules their shared surface: `id_traits!` (text and
-//! binary conversions, `Display`, `FromStr`, serde), `i64_id!` (the 64-bit formats' integer
+//! binary conversions, `Display`, `Debug`, `FromStr`, serde), `i64_id!` (the 64-bit formats' integer
 //! view), `default_from_rng!`, `block_millis_state!` (a `MillisState` over a `BlockState`) and
 //! `std_generator!` (a format's thread-safe `Generator` and its process-wide `new()`).
 
-/// `encode` (text into a caller buffer), `encode_bytes`, Display (padded), `FromStr`, binary
-/// `TryFrom<&[u8]>`, `From<T> for [u8; N]`, `AsRef<[u8]>` and serde for an ID type with an
-/// ASCII `write_text(&self, &mut [u8; TEXT])`, `decode(&[u8])` and `from_slice(&[u8])`. The
+/// `encode` (text into a caller buffer), `encode_bytes`, Display (padded), Debug (the type's
+/// name and the text), `FromStr`, binary `TryFrom<&[u8]>`, `From<T> for [u8; N]`,
+/// `AsRef<[u8]>` and serde for an ID type with an ASCII `write_text(&self, &mut [u8; TEXT])`,
+/// `decode(&[u8])` and `from_slice(&[u8])`. The
 /// text is written straight into the caller's buffer: a copy of a temporary would reload it
 /// across the kernels' stores, which the CPU cannot forward (measured: scripts/bench-notes.md,
 /// "ID text written into the caller's buffer"). With `custom_encode` the type writes its own
@@ -36,6 +37,12 @@ macro_rules! id_traits {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let mut buf = [0u8; $text];
                 f.pad(self.encode(&mut buf))
+            }
+        }
+        /// The type's name and the canonical text: `Ulid(01ARZ3NDEKTSV4RRFFQ69G5FAV)`.
+        impl core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, concat!(stringify!($ty), "({})"), self)
             }
         }
         impl core::str::FromStr for $ty {

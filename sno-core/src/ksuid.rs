@@ -129,12 +129,6 @@ impl Ksuid {
     }
 }
 
-impl core::fmt::Debug for Ksuid {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Ksuid({self})")
-    }
-}
-
 id_traits!(Ksuid, ENCODED_LEN, BINARY_LEN, "27-character KSUID");
 
 impl From<[u8; BINARY_LEN]> for Ksuid {

@@ -121,12 +121,6 @@ impl Nanoflake {
     }
 }
 
-impl core::fmt::Debug for Nanoflake {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Nanoflake({self})")
-    }
-}
-
 id_traits!(
     Nanoflake,
     MAX_ENCODED_LEN,

@@ -120,12 +120,6 @@ impl Scru128Id {
     }
 }
 
-impl core::fmt::Debug for Scru128Id {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Scru128Id({self})")
-    }
-}
-
 id_traits!(Scru128Id, ENCODED_LEN, 16, "25-character SCRU128 ID");
 
 impl From<[u8; 16]> for Scru128Id {

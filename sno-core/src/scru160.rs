@@ -179,12 +179,6 @@ impl Scru160Id {
     }
 }
 
-impl core::fmt::Debug for Scru160Id {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Scru160Id({self})")
-    }
-}
-
 id_traits!(
     Scru160Id,
     ENCODED_LEN,

@@ -149,12 +149,6 @@ impl UlidFlake {
     }
 }
 
-impl core::fmt::Debug for UlidFlake {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "UlidFlake({self})")
-    }
-}
-
 id_traits!(
     UlidFlake,
     ENCODED_LEN,

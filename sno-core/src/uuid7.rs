@@ -176,12 +176,6 @@ fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
     Uuid7::from_bytes(bytes)
 }
 
-impl core::fmt::Debug for Uuid7 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Uuid7({self})")
-    }
-}
-
 id_traits!(Uuid7, ENCODED_LEN, 16, "hyphenated UUIDv7");
 
 impl From<Uuid7> for crate::ulid::Ulid {

@@ -91,12 +91,6 @@ impl Ulid {
     }
 }
 
-impl core::fmt::Debug for Ulid {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Ulid({self})")
-    }
-}
-
 id_traits!(Ulid, ENCODED_LEN, 16, "26-character ULID");
 
 impl From<[u8; 16]> for Ulid {
