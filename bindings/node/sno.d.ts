@@ -447,15 +447,25 @@ export interface SnoError extends Error {
   code: string
   /** Decode errors: the UTF-8 byte position of the first bad byte (the length, for a wrong length). */
   position?: number
+  /** ERR_SNO_INVALID_BYTE: the byte at `position`. */
+  byte?: number
   /** ERR_SNO_SEQUENCE_EXHAUSTED, ERR_SNO_CLOCK_REGRESSION, ERR_SNO_RANDOMNESS_EXHAUSTED,
-   * ERR_SNO_CLOCK_ROLLBACK: the Unix time (ns) from which a retry can succeed; null: never. */
+   * ERR_SNO_CLOCK_ROLLBACK, ERR_SNO_LEASE_PENDING: the Unix time (ns) from which a retry can
+   * succeed; null: never. */
   retryAtUnixNs?: bigint | null
   /** ERR_SNO_BATCH_TOO_LARGE: the largest count accepted. */
   max?: number
   /** `decodeMany`: the index of the bad item. */
   index?: number
-  /** ERR_SNO_LEASE_EXPIRED, ERR_SNO_LEASE_LOST, ERR_SNO_FORKED: the partition concerned. */
+  /** ERR_SNO_LEASE_EXPIRED, ERR_SNO_LEASE_PENDING, ERR_SNO_LEASE_LOST, ERR_SNO_FORKED: the
+   * partition concerned. */
   partition?: number
+  /** ERR_SNO_INVALID_ENVIRONMENT: the environment variable at fault. */
+  variable?: string
+  /** ERR_SNO_LEASE_NO_FREE_PARTITION: the namespace and its range, every partition held. */
+  namespace?: string
+  first?: number
+  last?: number
 }
 
 /** Options of `new Generator(options?)`; any other key is a TypeError. */

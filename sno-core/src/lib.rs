@@ -88,6 +88,7 @@ mod describe;
 #[cfg(any(feature = "std", feature = "web"))]
 mod entropy;
 mod error;
+mod error_details;
 #[cfg(feature = "std")]
 mod fast_time;
 #[cfg(feature = "std")]
@@ -154,6 +155,7 @@ pub use clock::{Clock, ClockKind, MillisClock};
 #[cfg(target_has_atomic = "64")]
 pub use clock::{LeasedClock, ManualClock};
 pub use error::{Error, ErrorKind, JsClass};
+pub use error_details::{Detail, DetailValue, Details};
 pub use format::{ColumnType, Epoch, Format, FormatSet, Setting};
 #[cfg(any(feature = "std", feature = "web"))]
 pub use settings::{GeneratorSettings, HasGenerator};

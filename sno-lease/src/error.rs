@@ -97,6 +97,34 @@ impl Error {
         self.kind().code()
     }
 
+    /// What the error carries beside its message, for the bindings' error objects, named as
+    /// the core names its own ([`sno_core::Error::details`], which an [`Error::Id`] gives):
+    /// `namespace`, `first` and `last` of a full namespace, the `partition` of a lost lease.
+    ///
+    /// ```
+    /// use sno_core::{Detail, DetailValue};
+    /// let e = sno_lease::Error::Lost { partition: 7 };
+    /// assert_eq!(e.details(), [Detail::word("partition", DetailValue::Uint(7))]);
+    /// ```
+    pub fn details(&self) -> Vec<sno_core::Detail<'_>> {
+        use sno_core::Detail;
+        use sno_core::DetailValue::{Text, Uint};
+        match self {
+            Error::NoFreePartition {
+                namespace,
+                first,
+                last,
+            } => vec![
+                Detail::word("namespace", Text(namespace)),
+                Detail::word("first", Uint((*first).into())),
+                Detail::word("last", Uint((*last).into())),
+            ],
+            Error::Lost { partition } => vec![Detail::word("partition", Uint((*partition).into()))],
+            Error::Id(e) => e.details().iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Whether the same call may succeed later without a change of configuration: an
     /// unreachable store, a full namespace, a lost lease, or a retryable ID error.
     pub fn is_transient(&self) -> bool {

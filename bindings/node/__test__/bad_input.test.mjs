@@ -84,9 +84,13 @@ for (const line of lines.slice(1)) {
     assert.ok(values.length > 0)
     for (const value of values) {
       assert.equal(answer(() => Id.parse(value)), expected, JSON.stringify(value))
-      // Decode errors say where: the UTF-8 byte position (the length, for a wrong length).
+      // Decode errors say where: the UTF-8 byte position (the length, for a wrong length), and
+      // for a bad byte the byte.
       if (typeof value === 'string' && expected !== 'ok') {
-        assert.throws(() => Id.parse(value), (e) => e.position === expectedError(Buffer.from(value, 'utf8'))[1], JSON.stringify(value))
+        const utf8 = Buffer.from(value, 'utf8')
+        const at = (e) => e.position === expectedError(utf8)[1]
+        const byte = (e) => (e.code === 'ERR_SNO_INVALID_BYTE' ? e.byte === utf8[e.position] : e.byte === undefined)
+        assert.throws(() => Id.parse(value), (e) => at(e) && byte(e), JSON.stringify(value))
       }
     }
   })

@@ -64,7 +64,7 @@ try {
   const ids = sno.newStrings(1000)
   console.log(ids.every((s, i) => i === 0 || ids[i - 1] < s) ? 'ok' : 'unordered')
 } catch (e) {
-  console.log(e.code)
+  console.log(e.code, e.variable)
 }
 `
 
@@ -76,5 +76,5 @@ function runChild(value) {
 
 test('SNO_CLOCK selects the process-wide clock; another value is an error at first use', () => {
   for (const value of [undefined, 'precise', 'fast', 'Fast']) assert.equal(runChild(value), 'ok', String(value))
-  for (const bad of ['', 'slow', '1']) assert.equal(runChild(bad), 'ERR_SNO_INVALID_ENVIRONMENT', bad)
+  for (const bad of ['', 'slow', '1']) assert.equal(runChild(bad), 'ERR_SNO_INVALID_ENVIRONMENT SNO_CLOCK', bad)
 })

@@ -333,10 +333,10 @@ try {
   new sno.Lease({ url: process.env.SNO_LEASE_URL, namespace: process.env.SNO_LEASE_NAMESPACE, partitions: [4321, 4321] })
   console.log('free')
 } catch (e) {
-  console.log(e.code)
+  console.log(e.code, e.namespace, e.first, e.last)
 }
 `
-  assert.equal(child(pg, held), `${all('4321')}\nERR_SNO_LEASE_NO_FREE_PARTITION`)
+  assert.equal(child(pg, held), `${all('4321')}\nERR_SNO_LEASE_NO_FREE_PARTITION node-env 4321 4321`)
   // It ended normally and released the lease on its way out (not one 60 s TTL later).
   new Lease({ url: url('pg'), namespace: 'node-env', partitions: [4321, 4321] }).close()
   const redis = { SNO_LEASE_URL: url('redis'), SNO_LEASE_NAMESPACE: NS, SNO_LEASE_PARTITIONS: '4322-4322', SNO_LEASE_TTL: `${TTL_MS}ms` }

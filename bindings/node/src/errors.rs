@@ -120,7 +120,24 @@ fn class_of(kind: sno_core::ErrorKind) -> Class {
 enum Prop {
     Number(f64),
     BigInt(i64),
+    Text(String),
     Null,
+}
+
+/// The core's details of an error ([`sno_core::Error::details`]) as the properties of its JS
+/// error: each under its JavaScript name (`retryAtUnixNs`), an absent one `null`.
+fn props<'a>(details: impl IntoIterator<Item = sno_core::Detail<'a>>) -> Vec<(&'static str, Prop)> {
+    use sno_core::DetailValue;
+    let prop = |value| match value {
+        DetailValue::Uint(n) => Prop::Number(n as f64),
+        DetailValue::UnixNs(ns) => Prop::BigInt(ns),
+        DetailValue::Text(text) => Prop::Text(text.to_owned()),
+        _ => Prop::Null,
+    };
+    details
+        .into_iter()
+        .map(|d| (d.js_name, prop(d.value)))
+        .collect()
 }
 
 fn check(status: sys::napi_status) -> Option<()> {
@@ -159,9 +176,10 @@ fn build(
         check(create(env, code_value, message_value, &mut error))?;
         for (name, prop) in props {
             let mut value = std::ptr::null_mut();
-            match *prop {
-                Prop::Number(n) => check(sys::napi_create_double(env, n, &mut value))?,
-                Prop::BigInt(n) => check(sys::napi_create_bigint_int64(env, n, &mut value))?,
+            match prop {
+                Prop::Number(n) => check(sys::napi_create_double(env, *n, &mut value))?,
+                Prop::BigInt(n) => check(sys::napi_create_bigint_int64(env, *n, &mut value))?,
+                Prop::Text(text) => value = js_string(env, text)?,
                 Prop::Null => check(sys::napi_get_null(env, &mut value))?,
             }
             check(sys::napi_set_property(
@@ -196,43 +214,18 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
             (class, code.to_owned(), message, props)
         }
         Fail::Core(e) | Fail::Argument(e) => {
-            let class = match fail_class {
-                Some(class) => class,
-                None => class_of(e.kind()),
-            };
-            let mut props = Vec::new();
-            match e {
-                SnoError::InvalidByte { position, .. } => {
-                    props.push(("position", Prop::Number(position as f64)));
-                }
-                SnoError::InvalidLength { actual, .. } => {
-                    props.push(("position", Prop::Number(actual as f64)));
-                }
-                SnoError::BatchTooLarge { max, .. } => {
-                    props.push(("max", Prop::Number(max as f64)))
-                }
-                SnoError::Forked { partition }
-                | SnoError::LeaseExpired { partition }
-                | SnoError::LeasePending { partition, .. } => {
-                    props.push(("partition", Prop::Number(f64::from(partition))));
-                }
-                _ => {}
-            }
-            if e.is_retryable() {
-                props.push((
-                    "retryAtUnixNs",
-                    e.retry_at_unix_ns().map_or(Prop::Null, Prop::BigInt),
-                ));
-            }
-            (class, e.kind().js_code().to_owned(), e.to_string(), props)
+            let class = fail_class.unwrap_or_else(|| class_of(e.kind()));
+            let code = e.kind().js_code().to_owned();
+            (class, code, e.to_string(), props(e.details().iter()))
         }
         Fail::Lease(e) => {
-            let mut props = Vec::new();
-            if let sno_lease::Error::Lost { partition } = e {
-                props.push(("partition", Prop::Number(f64::from(partition))));
-            }
-            let code = e.kind().js_code().to_owned();
-            (class_of(e.kind()), code, e.to_string(), props)
+            let props = props(e.details());
+            (
+                class_of(e.kind()),
+                e.kind().js_code().to_owned(),
+                e.to_string(),
+                props,
+            )
         }
     })
 }

@@ -34,46 +34,34 @@ pub(crate) fn raise_code(py: Python<'_>, class: &str, code: &str, msg: String) -
     err
 }
 
-/// Maps a core error to its Python exception: the class of its kind (the core's error table,
-/// [`sno_core::ErrorKind::python_class`]), the core's code and message, and the error's data as
-/// attributes.
-pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
-    let err = raise_code(py, e.kind().python_class(), e.code(), e.to_string());
+/// An exception of the class of `kind` (the core's error table,
+/// [`sno_core::ErrorKind::python_class`]) with its code, `message`, and `details` as attributes
+/// (the core's [`sno_core::Error::details`], absent ones `None`).
+fn with_details<'a>(
+    py: Python<'_>,
+    kind: sno_core::ErrorKind,
+    message: String,
+    details: impl IntoIterator<Item = sno_core::Detail<'a>>,
+) -> PyErr {
+    use sno_core::DetailValue;
+    let err = raise_code(py, kind.python_class(), kind.code(), message);
     let value = err.value(py);
-    match e {
-        Error::InvalidByte { position, byte } => {
-            let _ = value.setattr("position", position);
-            let _ = value.setattr("byte", byte);
-        }
-        Error::InvalidLength { actual, .. } => {
-            let _ = value.setattr("position", actual);
-            let _ = value.setattr("byte", py.None());
-        }
-        // The whole value is at fault, not one byte.
-        Error::ValueOverflow
-        | Error::NotVersion7 { .. }
-        | Error::InvalidPrefix { .. }
-        | Error::UnrecognizedFormat { .. }
-        | Error::AmbiguousFormat { .. } => {
-            let _ = value.setattr("position", py.None());
-            let _ = value.setattr("byte", py.None());
-        }
-        Error::Forked { partition }
-        | Error::LeaseExpired { partition }
-        | Error::LeasePending { partition, .. } => {
-            let _ = value.setattr("partition", partition);
-        }
-        Error::InvalidEnvironment { variable, .. } => {
-            let _ = value.setattr("variable", variable);
-        }
-        _ => {}
-    }
-    if e.is_retryable() {
-        // Always set for the errors that say when to retry: None when no retry can ever
-        // succeed (a sno generator past 2079).
-        let _ = value.setattr("retry_at_unix_ns", e.retry_at_unix_ns());
+    for detail in details {
+        let name = detail.name;
+        let _ = match detail.value {
+            DetailValue::Uint(n) => value.setattr(name, n),
+            DetailValue::UnixNs(ns) => value.setattr(name, ns),
+            DetailValue::Text(text) => value.setattr(name, text),
+            _ => value.setattr(name, py.None()),
+        };
     }
     err
+}
+
+/// Maps a core error to its Python exception: its class, code and message, and its details as
+/// attributes.
+pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    with_details(py, e.kind(), e.to_string(), e.details().iter())
 }
 
 /// The error of strictly decoding the UTF-8 bytes `text` of a `str`. `.position` is a byte
@@ -130,28 +118,7 @@ fn describe_char(utf8: &[u8]) -> String {
 }
 
 /// The Python exception of a lease error: its class (of `sno._errors`), `.code`, the Rust
-/// message, and the fields as attributes.
+/// message, and its details as attributes.
 pub(crate) fn lease_to_py(py: Python<'_>, e: sno_lease::Error) -> PyErr {
-    use sno_lease::Error;
-    if let Error::Id(core) = e {
-        return to_py(py, core);
-    }
-    let err = raise_code(py, e.kind().python_class(), e.code(), e.to_string());
-    let value = err.value(py);
-    match &e {
-        Error::NoFreePartition {
-            namespace,
-            first,
-            last,
-        } => {
-            let _ = value.setattr("namespace", namespace);
-            let _ = value.setattr("first", first);
-            let _ = value.setattr("last", last);
-        }
-        Error::Lost { partition } => {
-            let _ = value.setattr("partition", partition);
-        }
-        _ => {}
-    }
-    err
+    with_details(py, e.kind(), e.to_string(), e.details())
 }

@@ -132,7 +132,7 @@ def test_generation_and_value_behaviour():
     assert sno.detect(str(a)) == a and type(sno.detect(str(a))) is sno.KSUID
     with pytest.raises(sno.ConfigError) as e:
         ksuid.new_many(-1)
-    assert e.value.code == "batch_too_large"
+    assert e.value.code == "batch_too_large" and e.value.max == sno.MAX_BATCH
 
 
 def test_generator_rule_is_ulids_with_seconds():

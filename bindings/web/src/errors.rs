@@ -1,7 +1,7 @@
 //! Failures on their way to JavaScript: class, code and message from the core (its error table:
 //! `ErrorKind::js_class`, `ErrorKind::js_code`; its message), and the properties a caller acts
-//! on (`position`, `retryAtUnixNs`, `max`, `partition`), as the Node package throws them. A
-//! failed export keeps its failure; `sno_error` describes it.
+//! on (`position`, `byte`, `retryAtUnixNs`, `max`, `partition`), as the Node package throws
+//! them. A failed export keeps its failure; `sno_error` describes it.
 //!
 //! The message is the error's `Display` in `formats.wasm` (written by the core without
 //! `core::fmt`: `Error::write_message`); in `sno.wasm` it is the kind's
@@ -148,8 +148,15 @@ fn describe(fail: Fail, out: &mut Vec<u8>) {
             e
         }
     };
+    // The core's details (`Error::details`) that can occur here, written out rather than
+    // through `Error::for_each_detail`: its text detail and the camel-case names cost about 100
+    // bytes of the gzipped every-format page (docs/wasm.md, "Sizes"); these modules read no
+    // environment, the text detail's one source.
     match e {
-        SnoError::InvalidByte { position, .. } => property(out, "position", false, position as u64),
+        SnoError::InvalidByte { position, byte } => {
+            property(out, "position", false, position as u64);
+            property(out, "byte", false, byte.into());
+        }
         SnoError::InvalidLength { actual, .. } => property(out, "position", false, actual as u64),
         SnoError::BatchTooLarge { max, .. } => property(out, "max", false, max),
         SnoError::Forked { partition }

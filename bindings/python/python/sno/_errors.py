@@ -17,15 +17,16 @@ class DecodeError(SnoError, ValueError):
     From ``decode_many``, ``.index`` is the bad item and ``.position`` the byte within it.
     """
 
-    position: "int | None"
-    byte: "int | None"
+    position: "int | None" = None
+    byte: "int | None" = None
     index: "int | None" = None
 
 
 class ConfigError(SnoError, ValueError):
     """Invalid generator settings, snapshot or argument. ``.code`` says which:
     ``"invalid_argument"`` (an int argument outside its range; the message names it),
-    ``"batch_too_large"`` (a count outside ``0 ..= MAX_BATCH``), ``"invalid_sequence_bounds"``,
+    ``"batch_too_large"`` (a count outside ``0 ..= MAX_BATCH``; ``.max`` is ``MAX_BATCH``),
+    ``"invalid_sequence_bounds"``,
     ``"sequence_out_of_range"``, ``"invalid_snapshot"`` (a snapshot field outside its range),
     ``"missing_snapshot_key"``, ``"unknown_snapshot_key"``, ``"snapshot_ahead"`` (a snapshot
     further ahead of the clock than a generator waits), ``"value_overflow"`` /
@@ -36,6 +37,7 @@ class ConfigError(SnoError, ValueError):
     ``snapshot()``, an ID for a given time)."""
 
     variable: "str | None" = None
+    max: "int | None" = None
 
 
 class TimeRangeError(SnoError, ValueError):
