@@ -2,13 +2,13 @@
 // Every format's class and namespace, built from the core's format table (`native.formats()`:
 // names, lengths, named fields, what each format offers). A value is a JS object holding its
 // canonical text; decoding, bytes, the integer, fields, times and generation are native calls
-// taking the format's index, so this file holds no format's layout: only the JavaScript (the
-// classes, getters reading the native fields) and a few methods a format has beyond the model
-// (`EXTRAS`); their base and helpers are value.js's, which the web build shares. sno's `Id` is
-// built here like the others; its hot paths (`newString`, `newId`, the batches) are sno.js's
-// own native entries.
+// taking the format's index, so this file holds no format's layout: only the JavaScript of the
+// classes over the native calls; their base, the members every class gets alike from the table
+// and the argument checks are value.js's, which the web build shares. sno's `Id` is built here
+// like the others; its hot paths (`newString`, `newId`, the batches) are sno.js's own native
+// entries.
 const native = require('./native.js')
-const { TRUSTED, MAKE, FIELDS, TextValue, TO_POSTGRES, typeError, describe, sameClass, checkOptions, numberOption, clockOption, waiting } = require('./value.js')
+const { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, checkOptions, numberOption, clockOption, waiting, defineMembers } = require('./value.js')
 const { checkHeapRoom } = require('./heap.js')
 
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
@@ -107,21 +107,7 @@ function defineClass(info) {
       return ms === undefined ? undefined : new Date(ms)
     }
   }
-  Object.defineProperty(Cls, 'name', { value: name })
-  Object.defineProperty(Cls, 'FORMAT', { value: Object.freeze(info) })
-  const proto = Cls.prototype
-  // A value that does not carry its epoch has no time of its own: `unixMsAt(epochMs)` gives it.
-  if (!info.hasUnixMs) for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(proto, key, { value: undefined })
-  for (const field of info.fields) {
-    if (field.name in proto) continue
-    const key = field.name
-    Object.defineProperty(proto, key, {
-      get() {
-        return this[FIELDS]()[key]
-      },
-      configurable: true,
-    })
-  }
+  const proto = defineMembers(Cls, info, classes, unixMsAt)
   if (info.binaryLen === 16) {
     /** The 128 bits as a hyphenated lower-case UUID (whatever their version). */
     Object.defineProperty(proto, 'uuid', {
@@ -135,19 +121,6 @@ function defineClass(info) {
     /** Takes the 128 bits from a hyphenated UUID text (either case, any version bits the format allows). */
     Cls.fromUuid = function fromUuid(uuid) {
       return new Cls(native.fmtFromBytes(f, native.uuidBytes(uuid)), TRUSTED)
-    }
-  }
-  /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */
-  Object.defineProperty(Cls, 'columnType', { value: info.columnType, enumerable: true })
-  Object.defineProperty(proto, 'toPostgres', { value: TO_POSTGRES[info.columnType], writable: true, configurable: true })
-  if (info.hasEpoch) {
-    /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
-    proto.unixMsAt = function (epochMs) {
-      return unixMsAt(this, epochMs, `${name}.unixMsAt`)
-    }
-    /** The time as a Date, given the epoch the value was made with. */
-    proto.dateAt = function (epochMs) {
-      return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
     }
   }
   // What the core states the format has beyond the model: other text forms and numbers
@@ -176,11 +149,6 @@ function defineClass(info) {
       return Cls[MAKE](native.fmtNewWithParam(f, value, `${name}.generate(${param})`))
     }
   }
-  for (const to of info.conversions) {
-    /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
-    const method = `to${to}`
-    proto[method] = { [method]() { return classes[to].fromBytes(this.bytes) } }[method]
-  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -190,18 +158,8 @@ function defineClass(info) {
   return Cls
 }
 
-const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
-
-/** What single formats have beyond the core's table, by class name: 0.2 names. */
-const EXTRAS = {
-  UlidFlake(Cls) {
-    /** @deprecated renamed `unixMsAt`. */
-    Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
-      return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
-    }
-  },
-}
-for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className], info.index)
+const classes = {}
+for (const info of TABLE) classes[info.className] = defineClass(info)
 
 /**
  * The namespace of table entry `info` (every format but sno, whose functions are sno.js's):

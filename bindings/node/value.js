@@ -3,8 +3,9 @@
 // table (formats.js here, bindings/web/js/formats.js in the web build): the base of every value
 // class (`Id`, `Ulid`, `Uuid7`, …, an immutable object holding the canonical text; canonical
 // text is one per value, so equality needs no call into the core, nor does comparing in the
-// formats whose text order is value order), `toPostgres`, the checks of arguments and options
-// objects, and the wait of every `nextAsync` on a timer. It requires nothing: the web build's
+// formats whose text order is value order), the members each class gets alike from the table
+// (`defineMembers`), the checks of arguments and options objects, and the wait of every
+// `nextAsync` on a timer. It requires nothing: the web build's
 // copy (bindings/web/js/value.js, an ES module) is written from this file by tests/surfaces.
 // Edit this one.
 
@@ -157,4 +158,49 @@ const TO_POSTGRES = {
   },
 }
 
-module.exports = { TRUSTED, MAKE, FIELDS, TextValue, TO_POSTGRES, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting }
+/**
+ * The members of value class `Cls` (table entry `info`) that both builds make alike from the
+ * core's table: `name`, `FORMAT`, `columnType` and `toPostgres`; a getter per named field (read
+ * from `this[FIELDS]()`); no time in a value that does not carry its epoch, and `unixMsAt` /
+ * `dateAt` where the epoch is the caller's to give (`unixMsAt(value, epochMs, where)`: the
+ * build's); `to<Class>()` per format of the same bits (`classes`: every class by name); and
+ * Ulid-Flake's 0.2 name. Returns the prototype, for the build's own members.
+ */
+function defineMembers(Cls, info, classes, unixMsAt) {
+  const name = info.className
+  Object.defineProperty(Cls, 'name', { value: name })
+  Object.defineProperty(Cls, 'FORMAT', { value: Object.freeze(info) })
+  /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */
+  Object.defineProperty(Cls, 'columnType', { value: info.columnType, enumerable: true })
+  const proto = Cls.prototype
+  Object.defineProperty(proto, 'toPostgres', { value: TO_POSTGRES[info.columnType], writable: true, configurable: true })
+  // A value that does not carry its epoch has no time of its own: `unixMsAt(epochMs)` gives it.
+  if (!info.hasUnixMs) for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(proto, key, { value: undefined })
+  for (const { name: key } of info.fields) {
+    if (!(key in proto)) Object.defineProperty(proto, key, { get() { return this[FIELDS]()[key] }, configurable: true })
+  }
+  if (info.hasEpoch) {
+    /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
+    proto.unixMsAt = function (epochMs) {
+      return unixMsAt(this, epochMs, `${name}.unixMsAt`)
+    }
+    /** The time as a Date, given the epoch the value was made with. */
+    proto.dateAt = function (epochMs) {
+      return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
+    }
+  }
+  for (const to of info.conversions) {
+    /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
+    const method = `to${to}`
+    proto[method] = { [method]() { return classes[to].fromBytes(this.bytes) } }[method]
+  }
+  if (name === 'UlidFlake') {
+    /** @deprecated renamed `unixMsAt`. */
+    proto.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
+      return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
+    }
+  }
+  return proto
+}
+
+module.exports = { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting, defineMembers }

@@ -8,7 +8,7 @@
 // every codec, field, time and generator is a call into the module (`sno_op` and the
 // generators' exports): no format's layout is written here.
 import { ascii, bytes, count, int, meta, out, put, rangeError, split, wrap } from './runtime.js'
-import { FIELDS, MAKE, TO_POSTGRES, TRUSTED, TextValue, checkOptions, clockOption, describe, hex, sameClass, typeError, waiting } from './value.js'
+import { FIELDS, MAKE, TRUSTED, TextValue, checkOptions, clockOption, defineMembers, describe, hex, sameClass, typeError, waiting } from './value.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
 // The core's format table, in `Format::ALL` order (an entry's `index` is its position), as
@@ -78,6 +78,9 @@ const stepped = (got) => (got[0] === '=' ? got.slice(1) : Number(got.slice(1)))
 /** A field's value as fields() gives it, from the module's text, by the table's kind. */
 const READ = { number: Number, bigint: BigInt, boolean: (v) => v === '1', string: (v) => v }
 
+/** Each format's field kinds by name (fields() reads the module's text by them). */
+const KINDS = TABLE.map((info) => Object.fromEntries(info.fields.map((field) => [field.name, field.kind])))
+
 /** The line `fromFields` gives the module for input `input` of `fields` (types checked here). */
 function inputLine(fields, input) {
   const v = fields[input.name]
@@ -139,7 +142,7 @@ function defineClass(info) {
     /** The fields (decoded once, on first use). */
     [FIELDS]() {
       if (this.#fields === undefined) {
-        const kinds = this.constructor.FORMAT.kinds
+        const kinds = KINDS[f]
         const out = {}
         for (const line of op(FIELDS_OF, f, this.toString()).split('\n')) {
           const at = line.indexOf('=')
@@ -183,21 +186,7 @@ function defineClass(info) {
       return ms === undefined ? undefined : new Date(ms)
     }
   }
-  Object.defineProperty(Cls, 'name', { value: name })
-  Object.defineProperty(Cls, 'FORMAT', { value: Object.freeze({ ...info, kinds: Object.fromEntries(info.fields.map((field) => [field.name, field.kind])) }) })
-  const proto = Cls.prototype
-  // A value that does not carry its epoch has no time of its own: `unixMsAt(epochMs)` gives it.
-  if (!info.hasUnixMs) for (const key of ['unixMs', 'unixNs', 'timestamp']) Object.defineProperty(proto, key, { value: undefined })
-  for (const field of info.fields) {
-    if (field.name in proto) continue
-    const key = field.name
-    Object.defineProperty(proto, key, {
-      get() {
-        return this[FIELDS]()[key]
-      },
-      configurable: true,
-    })
-  }
+  const proto = defineMembers(Cls, info, classes, unixMsAt)
   if (info.binaryLen === 16) {
     /** The 128 bits as a hyphenated lower-case UUID (whatever their version). */
     Object.defineProperty(proto, 'uuid', {
@@ -212,19 +201,6 @@ function defineClass(info) {
     Cls.fromUuid = function fromUuid(uuid) {
       const raw = bytes(x, e.sno_op(UUID_BYTES, f, put(x, text(uuid, `${name}.fromUuid(uuid): uuid`)), 0))
       return new Cls(op(FROM_BYTES, f, raw), TRUSTED)
-    }
-  }
-  /** The recommended database column (the core's table): 'bytes', 'uuid' or 'bigint'. */
-  Object.defineProperty(Cls, 'columnType', { value: info.columnType, enumerable: true })
-  Object.defineProperty(proto, 'toPostgres', { value: TO_POSTGRES[info.columnType], writable: true, configurable: true })
-  if (info.hasEpoch) {
-    /** Milliseconds since 1970, given the epoch the value was made with (an integer of ms). */
-    proto.unixMsAt = function (epochMs) {
-      return unixMsAt(this, epochMs, `${name}.unixMsAt`)
-    }
-    /** The time as a Date, given the epoch the value was made with. */
-    proto.dateAt = function (epochMs) {
-      return new Date(unixMsAt(this, epochMs, `${name}.dateAt`))
     }
   }
   // What the core states the format has beyond the model: other text forms and numbers
@@ -261,11 +237,6 @@ function defineClass(info) {
       return Cls[MAKE](newWithParam(f, value, `${name}.generate(${param}): ${param}`))
     }
   }
-  for (const to of info.conversions) {
-    /** The value of class `to` with the same bits (`to.fromBytes(this.bytes)`, its errors). */
-    const method = `to${to}`
-    proto[method] = { [method]() { return classes[to].fromBytes(this.bytes) } }[method]
-  }
   if (!info.textOrder) {
     /** -1, 0 or 1 by value order (the text does not sort like the values). */
     proto.compare = function (other) {
@@ -275,7 +246,8 @@ function defineClass(info) {
   return Cls
 }
 
-const classes = Object.fromEntries(TABLE.map((info) => [info.className, defineClass(info)]))
+const classes = {}
+for (const info of TABLE) classes[info.className] = defineClass(info)
 
 /** A new value's text of format `f` (a format with a param) with `param` and a binary form of
  * the param's source format's process-wide generator (`where`: the call, in errors). */
@@ -283,17 +255,6 @@ function newWithParam(f, param, where) {
   const source = classes[TABLE[f].param.sourceClass].FORMAT.index
   return out(x, e.sno_fmt_new_param(f, source, put(x, text(param, where))))
 }
-
-/** What single formats have beyond the core's table, by class name: 0.2 names. */
-const EXTRAS = {
-  UlidFlake(Cls) {
-    /** @deprecated renamed `unixMsAt`. */
-    Cls.prototype.unixMsWithEpoch = function unixMsWithEpoch(epochMs) {
-      return unixMsAt(this, epochMs, 'UlidFlake.unixMsWithEpoch')
-    }
-  },
-}
-for (const info of TABLE) EXTRAS[info.className]?.(classes[info.className], info.index)
 
 /** Registers `owner` so that its handle of the module's `free` table is freed with it. */
 const freeing = (free) => new FinalizationRegistry((handle) => free(handle))
