@@ -83,7 +83,8 @@ export interface IdFields {
 /**
  * A sno ID (the format of muyo/sno): sortable by time in 4 ms units since 2010, unique by its
  * 16-bit partition and its sequence within a unit. Its fields: 39-bit `units`, 1-bit `tickTock`,
- * 8-bit `meta`, 16-bit `partition`, 16-bit `sequence`; 10 bytes, 16 characters of text.
+ * 8-bit `meta`, 16-bit `partition`, 16-bit `sequence`; 10 bytes; its text: 16 characters of
+ * 23456789abcdefghijklmnopqrstuvwx.
  */
 export declare class Id extends TimedValue<IdFields> {
   /** Strictly decodes the text form (`^[2-9a-x]{16}$`); throws ERR_SNO_*. */
@@ -115,7 +116,8 @@ export interface UlidFields {
 
 /**
  * A ULID (github.com/ulid/spec): 48-bit Unix milliseconds and 80 random bits, sortable by time. Its
- * fields: 48-bit `unixMs`, 80-bit `randomness`; 16 bytes, 26 characters of text.
+ * fields: 48-bit `unixMs`, 80-bit `randomness`; 16 bytes; its text: 26 upper-case Crockford base32
+ * characters.
  */
 export declare class Ulid extends Value128<UlidFields> {
   /** Strictly decodes the text form (`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
@@ -154,7 +156,7 @@ export interface Uuid7Fields {
 /**
  * A UUID of version 7 (RFC 9562): 48-bit Unix milliseconds, a 42-bit counter and 32 random bits,
  * sortable by time. Its fields: 48-bit `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`,
- * 62-bit `randB`; 16 bytes, 36 to 45 characters of text.
+ * 62-bit `randB`; 16 bytes; its text: 36 lower-case hex digits and hyphens (RFC 9562).
  */
 export declare class Uuid7 extends Value128<Uuid7Fields> {
   /** Strictly decodes the text form (`^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$`); throws ERR_SNO_*. */
@@ -196,7 +198,7 @@ export interface Scru128Fields {
 /**
  * A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
  * bits, sortable by time. Its fields: 48-bit `unixMs`, 24-bit `counterHi`, 24-bit `counterLo`,
- * 32-bit `entropy`; 16 bytes, 25 characters of text.
+ * 32-bit `entropy`; 16 bytes; its text: 25 lower-case base36 characters.
  */
 export declare class Scru128 extends Value128<Scru128Fields> {
   /** Strictly decodes the text form (`^[0-9A-Za-z]{25}$`); throws ERR_SNO_*. */
@@ -233,7 +235,7 @@ export interface Scru160Fields {
 /**
  * A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
  * counter and 96 random bits. Its fields: 48-bit `unixMs`, 16-bit `counter`, 16-bit `random16`,
- * 80-bit `random80`; 20 bytes, 32 to 40 characters of text.
+ * 80-bit `random80`; 20 bytes; its text: 32 upper-case base32hex characters.
  */
 export declare class Scru160 extends TimedValue<Scru160Fields> {
   /** Strictly decodes the text form (`^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$`); throws ERR_SNO_*. */
@@ -268,7 +270,7 @@ export interface NanoflakeFields {
 /**
  * A Nanoflake (Snowflake's layout in 63 bits): milliseconds since the application's epoch, a 10-bit
  * generator id and a 12-bit sequence. Its fields: 41-bit `timestampMs`, 10-bit `generatorId`,
- * 12-bit `sequence`; 8 bytes, 1 to 13 characters of text.
+ * 12-bit `sequence`; 8 bytes; its text: 1 to 13 lower-case base36 digits, without padding.
  */
 export declare class Nanoflake extends IdValue<NanoflakeFields> {
   /** Strictly decodes the text form (`^[0-9A-Za-z]{1,13}$`); throws ERR_SNO_*. */
@@ -315,7 +317,7 @@ export interface UlidFlakeFields {
 /**
  * A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by default)
  * and randomness, sortable by time. Its fields: 43-bit `timestampMs`, 20-bit `randomness`, 15-bit
- * `scalableRandomness`, 5-bit `sid`; 8 bytes, 13 characters of text.
+ * `scalableRandomness`, 5-bit `sid`; 8 bytes; its text: 13 upper-case Crockford base32 characters.
  */
 export declare class UlidFlake extends TimedValue<UlidFlakeFields> {
   /** Strictly decodes the text form (`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$`); throws ERR_SNO_*. */
@@ -366,9 +368,9 @@ export interface TypeIdFields {
  * A TypeID (jetify-com/typeid, spec v0.3): a type prefix, `_`, and a UUID as 26 lower-case
  * Crockford base32 characters (`user_01h455vb4pex5vsknk084sn02q`); any UUID is a valid suffix, and
  * generation makes UUIDv7s; ordered by prefix, then by UUID. Its fields: `prefix` (text), 48-bit
- * `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes, 26 to 90
- * characters of text. Its binary form (`bytes`, `bigint`) is its `uuid` alone, without the
- * `prefix`.
+ * `unixMs`, 4-bit `version`, 12-bit `randA`, 2-bit `variant`, 62-bit `randB`; 16 bytes; its text:
+ * the prefix, '_' and 26 lower-case Crockford base32 characters (the 26 alone without a prefix).
+ * Its binary form (`bytes`, `bigint`) is its `uuid` alone, without the `prefix`.
  */
 export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
   /** Strictly decodes the text form (`^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$`); throws ERR_SNO_*. */
@@ -408,8 +410,8 @@ export interface KsuidFields {
 
 /**
  * A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit
- * payload, sortable by time. Its fields: 32-bit `timestampSecs`, 128-bit `payload`; 20 bytes, 27
- * characters of text.
+ * payload, sortable by time. Its fields: 32-bit `timestampSecs`, 128-bit `payload`; 20 bytes; its
+ * text: 27 base62 characters (0-9A-Za-z).
  */
 export declare class Ksuid extends TimedValue<KsuidFields> {
   /** Strictly decodes the text form (`^[0-9A-Za][0-9A-Za-z]{26}$`); throws ERR_SNO_*. */

@@ -221,6 +221,7 @@ impl FieldInput {
 /// (`` `value_overflow` ``), which each binding writes in its own form
 /// (`SNO_STATUS_VALUE_OVERFLOW`, `ERR_SNO_VALUE_OVERFLOW`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct About {
     /// What the format is, where its specification lives, and what the fields do not say (how
     /// it sorts): the lead of the bindings' documentation of its class.

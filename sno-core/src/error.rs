@@ -1123,6 +1123,10 @@ mod tests {
             let mut written = alloc::string::String::new();
             e.write_message(&mut |piece| written.push_str(piece));
             assert_eq!(written, text);
+            // Every variant's details fit in `Details`.
+            let mut details = 0;
+            e.for_each_detail(|_| details += 1);
+            assert_eq!(e.details().iter().count(), details, "{e}");
         }
     }
 }

@@ -5,6 +5,13 @@
 use crate::error::Error;
 
 /// A detail's value ([`Error::details`]).
+///
+/// ```
+/// use sno_core::{DetailValue, Error};
+/// let e = Error::BatchTooLarge { requested: -1, max: 16_777_216 };
+/// let max = e.details().iter().next().expect("the largest count");
+/// assert_eq!(max.value, DetailValue::Uint(16_777_216));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DetailValue<'a> {
@@ -18,7 +25,14 @@ pub enum DetailValue<'a> {
     Absent,
 }
 
-/// One detail of an error ([`Error::details`]).
+/// One detail of an error ([`Error::details`]): its name in each language's case, and its value.
+///
+/// ```
+/// use sno_core::{Detail, DetailValue, Error};
+/// let e = Error::Forked { partition: 7 };
+/// let details: Vec<Detail> = e.details().iter().collect();
+/// assert_eq!(details, [Detail::word("partition", DetailValue::Uint(7))]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Detail<'a> {
     /// Its name in snake case (Python's attribute, Rust's).
@@ -31,6 +45,12 @@ pub struct Detail<'a> {
 
 impl<'a> Detail<'a> {
     /// The detail `name` (written in JavaScript as `js_name`) of `value`.
+    ///
+    /// ```
+    /// use sno_core::{Detail, DetailValue};
+    /// let d = Detail::new("retry_at_unix_ns", "retryAtUnixNs", DetailValue::Absent);
+    /// assert_eq!((d.name, d.js_name), ("retry_at_unix_ns", "retryAtUnixNs"));
+    /// ```
     pub const fn new(name: &'static str, js_name: &'static str, value: DetailValue<'a>) -> Self {
         Detail {
             name,
@@ -40,6 +60,12 @@ impl<'a> Detail<'a> {
     }
 
     /// A detail whose name is one word, the same in every case.
+    ///
+    /// ```
+    /// use sno_core::{Detail, DetailValue};
+    /// let d = Detail::word("max", DetailValue::Uint(3));
+    /// assert_eq!((d.name, d.js_name), ("max", "max"));
+    /// ```
     pub const fn word(name: &'static str, value: DetailValue<'a>) -> Self {
         Detail::new(name, name, value)
     }
@@ -63,6 +89,7 @@ impl Error {
     /// let details: Vec<_> = e.details().iter().map(|d| (d.name, d.value)).collect();
     /// assert_eq!(details, [("position", DetailValue::Uint(3)), ("byte", DetailValue::Uint(33))]);
     /// assert_eq!(Error::ValueOverflow.details().iter().count(), 0); // the whole value is at fault
+    /// // The sno range's last 4 ms unit used up: no retry can ever succeed.
     /// let e = Error::SequenceExhausted { retry_at: 1 << 39 };
     /// let retry = e.details().iter().next().expect("a retry time");
     /// assert_eq!((retry.js_name, retry.value), ("retryAtUnixNs", DetailValue::Absent));
@@ -71,6 +98,7 @@ impl Error {
         let mut details = Details([None; 3]);
         let mut at = 0;
         self.for_each_detail(|detail| {
+            debug_assert!(at < details.0.len(), "more details than `Details` holds");
             if let Some(slot) = details.0.get_mut(at) {
                 *slot = Some(detail);
                 at += 1;
@@ -82,6 +110,13 @@ impl Error {
     /// Calls `f` with each of the error's [`details`](Self::details), in order: the same
     /// details without a collection (what a build that counts its bytes uses, such as the web
     /// build's modules).
+    ///
+    /// ```
+    /// use sno_core::Error;
+    /// let mut names = Vec::new();
+    /// Error::InvalidByte { position: 0, byte: b'!' }.for_each_detail(|d| names.push(d.js_name));
+    /// assert_eq!(names, ["position", "byte"]);
+    /// ```
     #[inline]
     pub fn for_each_detail(&self, mut f: impl FnMut(Detail<'static>)) {
         let uint = |name, n: u64| Detail::word(name, DetailValue::Uint(n));
@@ -109,11 +144,21 @@ impl Error {
 }
 
 /// An error's details ([`Error::details`]), at most three.
+///
+/// ```
+/// use sno_core::Error;
+/// let details = Error::LeasePending { partition: 1, retry_at: 2 }.details();
+/// assert_eq!(details.iter().map(|d| d.name).collect::<Vec<_>>(), ["partition", "retry_at_unix_ns"]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Details([Option<Detail<'static>>; 3]);
 
 impl Details {
     /// The details, in order.
+    ///
+    /// ```
+    /// assert_eq!(sno_core::Error::ValueOverflow.details().iter().count(), 0);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = Detail<'static>> + '_ {
         self.0.iter().flatten().copied()
     }

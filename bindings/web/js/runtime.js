@@ -2,7 +2,7 @@
 // modules (sno.wasm, formats.wasm) with the two functions it imports, the host's clock and its
 // randomness, and wraps its exports: text in and out through the module's I/O buffer, and every
 // failure thrown as the error the core describes (class, code and message from the core's
-// error table; position, retryAtUnixNs, max, partition). Nothing here decides anything about
+// error table; position, byte, retryAtUnixNs, max, partition). Nothing here decides anything about
 // an ID: every check, codec, field and generator is the core's, in the module.
 
 import { describe, typeError } from './value.js'

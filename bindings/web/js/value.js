@@ -137,8 +137,15 @@ class TextValue {
   }
 }
 
+/** Each byte's two lower-case hex digits. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
 /** Bytes as lower-case hex digits. */
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+function hex(bytes) {
+  let text = ''
+  for (const b of bytes) text += HEX[b]
+  return text
+}
 
 /**
  * `toPostgres()` (node-postgres's query parameter hook) by the format's column type: the text

@@ -841,12 +841,13 @@ fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
                 camel_case(p.setting.name())
             )
         });
+        let about = d.format.about();
         doc_comment(&format!(
-            "{}. Its fields: {}; {} bytes, {} characters of text.{param}",
-            d.format.about().summary,
+            "{}. Its fields: {}; {} bytes; its text: {}.{param}",
+            about.summary,
             fields_prose(d),
             d.format.binary_len(),
-            text_length(d.format)
+            about.text
         ))
     } else {
         own.doc.clone()
@@ -880,14 +881,6 @@ fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
     }
     out.push("}".into());
     out
-}
-
-fn text_length(f: Format) -> String {
-    if f.min_text_len() == f.max_text_len() {
-        f.max_text_len().to_string()
-    } else {
-        format!("{} to {}", f.min_text_len(), f.max_text_len())
-    }
 }
 
 /// A generator setting: its JavaScript type and doc comment (`epoch` is the format's epoch in
