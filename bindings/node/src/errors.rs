@@ -260,7 +260,6 @@ pub(crate) fn error_value(env: &Env, fail: Fail) -> Option<Unknown<'_>> {
 
 /// What a promise made by an `AsyncTask` rejects with: napi-rs rejects with the JS object a
 /// napi `Error` refers to, so the rejection is the object `throw` would have thrown.
-#[cfg(not(target_family = "wasm"))]
 pub(crate) fn rejection(env: &Env, fail: Fail) -> Error {
     let fallback = match &fail {
         Fail::Napi(e) => Error::new(e.status, e.reason.clone()),

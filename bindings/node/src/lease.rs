@@ -10,23 +10,17 @@
 //! thread ([`AcquireTask`]). A lease whose JS object is collected unclosed is released on a
 //! thread of its own, never in the garbage collector's finalizer on the main thread.
 //!
-//! WebAssembly (wasm32, the `@libsno/libsno-wasm32-wasi` package) has neither stores nor
-//! threads: sno-lease is built without its `postgres` and `redis` features, so every lease URL
-//! is refused by sno-lease itself with `ERR_SNO_LEASE_INVALID_URL` ("this build has no
-//! PostgreSQL store"), and `Lease.acquire()` acquires on the calling thread (docs/wasm.md).
+//! This addon is native only: where none loads, the package falls back to the light web build,
+//! which refuses leases (docs/wasm.md).
 
 use std::time::Duration;
 
-use napi::Env;
-#[cfg(not(target_family = "wasm"))]
-use napi::Task;
 use napi::bindgen_prelude::*;
+use napi::{Env, Task};
 use napi_derive::napi;
 use sno_lease::LeaseOptions;
 
-#[cfg(not(target_family = "wasm"))]
-use crate::errors::rejection;
-use crate::errors::{Fail, OrThrow, R, error_value};
+use crate::errors::{Fail, OrThrow, R, error_value, rejection};
 
 /// The process-wide sno generator, as the environment configures it
 /// (`sno_lease::process_generator`): `SNO_PARTITION` fixes its partition, `SNO_LEASE_URL` leases
@@ -222,7 +216,6 @@ pub fn release_process_lease() -> bool {
 }
 
 /// Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise.
-#[cfg(not(target_family = "wasm"))]
 #[napi(
     ts_args_type = "url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null",
     ts_return_type = "Promise<Lease>",
@@ -242,35 +235,12 @@ pub fn acquire_lease(
         .or_throw(env)
 }
 
-/// `Lease.acquire(options)` in WebAssembly: no worker thread to run on, so the lease is taken on
-/// the calling thread and its error thrown here; `Lease.acquire`, an async function, rejects
-/// with that same object. (napi-rs's wasm build rejects an `AsyncTask`'s promise with a new
-/// error that keeps only the message, not the `code`.)
-#[cfg(target_family = "wasm")]
-#[napi(catch_unwind)]
-pub fn acquire_lease(
-    env: &Env,
-    url: String,
-    namespace: Option<String>,
-    ttl_ms: Option<f64>,
-    partitions: Option<Vec<f64>>,
-    margin_ms: Option<f64>,
-    timeout_ms: Option<f64>,
-) -> Result<Lease, String> {
-    lease_options(namespace, ttl_ms, partitions, margin_ms, timeout_ms)
-        .and_then(|options| Ok(sno_lease::Lease::acquire(&url, &options)?))
-        .map(|inner| Lease { inner })
-        .or_throw(env)
-}
-
 /// The work of `acquireLease`.
-#[cfg(not(target_family = "wasm"))]
 pub struct AcquireTask {
     url: String,
     options: LeaseOptions,
 }
 
-#[cfg(not(target_family = "wasm"))]
 impl Task for AcquireTask {
     /// The lease or its error: the error becomes its JS object on the main thread, in `resolve`.
     type Output = std::result::Result<sno_lease::Lease, sno_lease::Error>;
