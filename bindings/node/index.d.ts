@@ -47,10 +47,10 @@ export declare class FormatGenerator {
 /** A thread-safe generator with its own partition and sequence bounds, or a lease's. */
 export declare class Generator {
   /**
-   * `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
-   * eight number fields, a lease that is a `Lease`. Ranges are checked here.
+   * `sno.js` has checked the options object: known keys only, numbers, a snapshot as the
+   * numbers of its eight fields in order, a lease that is a `Lease`. Ranges are checked here.
    */
-  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Snapshot | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null, lease?: Lease | undefined | null)
+  constructor(partition?: number | undefined | null, sequenceMin?: number | undefined | null, sequenceMax?: number | undefined | null, snapshot?: Array<number> | undefined | null, maxWaitMs?: number | undefined | null, clock?: string | undefined | null, lease?: Lease | undefined | null)
   /**
    * The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
    * back (or, leased, until a renewal covers the clock), for at most `maxWaitMs`; then throws
@@ -85,12 +85,13 @@ export declare class Generator {
    */
   nextAtUnixMsString(meta: number, unixMs: number): string
   /**
-   * The state, as a plain object that round-trips through JSON (a leased generator refuses:
-   * its state is the lease's).
+   * The state, as the numbers of the core's `Snapshot::FIELDS` in order (`sno.js` makes them
+   * the plain object that round-trips through JSON; a leased generator refuses: its state is
+   * the lease's).
    */
-  snapshot(): Snapshot
-  /** Counters of overflows, regressions and waits. */
-  stats(): Stats
+  snapshot(): Array<number>
+  /** Counters of overflows, regressions and waits, in the order of the core's `Stats::FIELDS`. */
+  stats(): Array<number>
   /** The partition (leased: the lease's, which changes if the lease is lost and replaced). */
   get partition(): number
   /** IDs per 4 ms unit. */
@@ -431,27 +432,6 @@ export interface ParamInfo {
  * one call to the store, at most the lease's timeout.
  */
 export declare function releaseProcessLease(): boolean
-
-/** A saved generator state; pass it back as `snapshot` to continue without duplicates. */
-export interface Snapshot {
-  partition: number
-  sequenceMin: number
-  sequenceMax: number
-  sequence: number
-  now: number
-  wallHi: number
-  wallSafe: number
-  drifts: number
-}
-
-/** Counters of rare events. */
-export interface Stats {
-  overflows: number
-  overflowEpisodes: number
-  drifts: number
-  regressions: number
-  waits: number
-}
 
 /**
  * The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`

@@ -433,9 +433,26 @@ export declare class Ksuid extends TimedValue<KsuidFields> {
 /** A value of any format (what `detect` returns). */
 export type AnyId = Id | Ulid | Uuid7 | Scru128 | Scru160 | Nanoflake | UlidFlake | TypeId | Ksuid
 
-// The plain-object types are the native layer's, generated from the Rust structs.
-import type { Snapshot, Stats } from './index'
-export type { Snapshot, Stats }
+/** A saved generator state (`snapshot()`); pass it back as `snapshot` to continue without duplicates. */
+export interface Snapshot {
+  partition: number
+  sequenceMin: number
+  sequenceMax: number
+  sequence: number
+  now: number
+  wallHi: number
+  wallSafe: number
+  drifts: number
+}
+
+/** Counters of rare events (`stats()`). */
+export interface Stats {
+  overflows: number
+  overflowEpisodes: number
+  drifts: number
+  regressions: number
+  waits: number
+}
 
 /** The most IDs one batch call makes (`newStrings`, `newIds`, `newMany`): 16 777 216. */
 export declare const MAX_BATCH: number

@@ -17,7 +17,7 @@ if (fallback) {
   return
 }
 
-const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting } = require('./value.js')
+const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting, SNAPSHOT_KEYS, STATS_KEYS, record } = require('./value.js')
 const { checkHeapRoom } = require('./heap.js')
 const formats = require('./formats.js')
 
@@ -152,7 +152,6 @@ class Lease {
 }
 
 const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs', 'lease', 'clock']
-const SNAPSHOT_FIELDS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
 
 class Generator {
   #native
@@ -164,9 +163,8 @@ class Generator {
     const o = checkOptions(options, 'Generator', GENERATOR_OPTIONS)
     let snapshot
     if (o.snapshot !== undefined) {
-      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_FIELDS, false)
-      snapshot = {}
-      for (const key of SNAPSHOT_FIELDS) snapshot[key] = numberOption(s, key, 'Generator', true, `snapshot.${key}`)
+      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_KEYS, false)
+      snapshot = SNAPSHOT_KEYS.map((key) => numberOption(s, key, 'Generator', true, `snapshot.${key}`))
     }
     const number = (key) => numberOption(o, key, 'Generator')
     const lease = o.lease === undefined ? undefined : nativeLease(o.lease)
@@ -209,11 +207,11 @@ class Generator {
   }
 
   snapshot() {
-    return this.#native.snapshot()
+    return record(SNAPSHOT_KEYS, this.#native.snapshot())
   }
 
   stats() {
-    return this.#native.stats()
+    return record(STATS_KEYS, this.#native.stats())
   }
 
   get partition() {

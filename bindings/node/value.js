@@ -66,6 +66,18 @@ function numberOption(options, key, where, required = false, label = key) {
   return value
 }
 
+// The JavaScript names of a generator's snapshot fields and the ranges JavaScript numbers hold of
+// them, and the names of its stats counters, in the order of the core's `Snapshot::FIELDS` and
+// `Stats::FIELDS`, from which tests/surfaces writes these three lines.
+const SNAPSHOT_KEYS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
+const SNAPSHOT_RANGES = [[0, 65535], [0, 65535], [0, 65535], [0, 4294967295], [-9007199254740991, 9007199254740991], [-9007199254740991, 9007199254740991], [-9007199254740991, 9007199254740991], [0, 4294967295]]
+const STATS_KEYS = ['overflows', 'overflowEpisodes', 'drifts', 'regressions', 'waits']
+
+/** The object of `keys` and `values`, in order: a snapshot or stats from the core's numbers. */
+function record(keys, values) {
+  return Object.fromEntries(keys.map((key, i) => [key, values[i]]))
+}
+
 /**
  * `nextAsync` of every generator: `step(budgetMs, deadlineMs, after, tokenBefore)` (the native
  * `stepString`: one attempt) until it gives a text, sleeping on a timer (never blocking the event
@@ -210,4 +222,4 @@ function defineMembers(Cls, info, classes, unixMsAt) {
   return proto
 }
 
-module.exports = { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting, defineMembers }
+module.exports = { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting, defineMembers, SNAPSHOT_KEYS, SNAPSHOT_RANGES, STATS_KEYS, record }

@@ -3,7 +3,7 @@
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::{Error as SnoError, Generator as CoreGenerator};
+use sno_core::{Error as SnoError, Generator as CoreGenerator, Snapshot};
 use sno_lease::{Mint, SnoGenerator};
 
 use crate::args::{
@@ -121,27 +121,21 @@ pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
         .or_throw(env)
 }
 
-/// A saved generator state; pass it back as `snapshot` to continue without duplicates.
-#[napi(object)]
-pub struct Snapshot {
-    pub partition: f64,
-    pub sequence_min: f64,
-    pub sequence_max: f64,
-    pub sequence: f64,
-    pub now: f64,
-    pub wall_hi: f64,
-    pub wall_safe: f64,
-    pub drifts: f64,
-}
-
-/// Counters of rare events.
-#[napi(object)]
-pub struct Stats {
-    pub overflows: i64,
-    pub overflow_episodes: i64,
-    pub drifts: i64,
-    pub regressions: i64,
-    pub waits: i64,
+/// The snapshot of `values`, the numbers of the core's `Snapshot::FIELDS` in order (`sno.js`
+/// has checked that there are eight): each an integer its field holds.
+fn snapshot_arg(values: &[f64]) -> R<Snapshot> {
+    let name = |i: usize| format!("Generator: option snapshot.{}", Snapshot::FIELDS[i].js_name);
+    let mut ints = [0i64; 8];
+    for (i, (f, &v)) in Snapshot::FIELDS.iter().zip(values).enumerate() {
+        ints[i] = int_arg(&name(i), v, f.min, f.max)?;
+    }
+    match Snapshot::from_values(ints) {
+        Ok(snapshot) if values.len() == ints.len() => Ok(snapshot),
+        _ => Err(range_error(format!(
+            "Generator: option snapshot must be its {} fields' integers, got {values:?}",
+            ints.len()
+        ))),
+    }
 }
 
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
@@ -157,8 +151,8 @@ pub struct Generator {
 
 #[napi]
 impl Generator {
-    /// `sno.js` has checked the options object: known keys only, numbers, a snapshot with its
-    /// eight number fields, a lease that is a `Lease`. Ranges are checked here.
+    /// `sno.js` has checked the options object: known keys only, numbers, a snapshot as the
+    /// numbers of its eight fields in order, a lease that is a `Lease`. Ranges are checked here.
     #[napi(constructor, catch_unwind)]
     #[allow(
         clippy::too_many_arguments,
@@ -169,7 +163,7 @@ impl Generator {
         partition: Option<f64>,
         sequence_min: Option<f64>,
         sequence_max: Option<f64>,
-        snapshot: Option<Snapshot>,
+        #[napi(ts_arg_type = "Array<number> | undefined | null")] snapshot: Option<Vec<f64>>,
         max_wait_ms: Option<f64>,
         clock: Option<String>,
         lease: Option<ClassInstance<'_, crate::lease::Lease>>,
@@ -217,44 +211,7 @@ impl Generator {
                     waits,
                 });
             }
-            let snapshot = snapshot.map(|s| -> R<sno_core::Snapshot> {
-                Ok(sno_core::Snapshot {
-                    partition: u16_arg("Generator: option snapshot.partition", s.partition)?,
-                    sequence_min: u16_arg(
-                        "Generator: option snapshot.sequenceMin",
-                        s.sequence_min,
-                    )?,
-                    sequence_max: u16_arg(
-                        "Generator: option snapshot.sequenceMax",
-                        s.sequence_max,
-                    )?,
-                    sequence: int_arg(
-                        "Generator: option snapshot.sequence",
-                        s.sequence,
-                        0,
-                        i64::from(u32::MAX),
-                    )? as u32,
-                    now: int_arg("Generator: option snapshot.now", s.now, i64::MIN, i64::MAX)?,
-                    wall_hi: int_arg(
-                        "Generator: option snapshot.wallHi",
-                        s.wall_hi,
-                        i64::MIN,
-                        i64::MAX,
-                    )?,
-                    wall_safe: int_arg(
-                        "Generator: option snapshot.wallSafe",
-                        s.wall_safe,
-                        i64::MIN,
-                        i64::MAX,
-                    )?,
-                    drifts: int_arg(
-                        "Generator: option snapshot.drifts",
-                        s.drifts,
-                        0,
-                        i64::from(u32::MAX),
-                    )? as u32,
-                })
-            });
+            let snapshot = snapshot.as_deref().map(snapshot_arg);
             let partition = partition.map(|p| u16_arg("Generator: option partition", p));
             let inner = SnoGenerator::plain(b, partition.transpose()?, snapshot.transpose()?)?;
             Ok(Generator {
@@ -402,35 +359,22 @@ impl Generator {
         )?))
     }
 
-    /// The state, as a plain object that round-trips through JSON (a leased generator refuses:
-    /// its state is the lease's).
+    /// The state, as the numbers of the core's `Snapshot::FIELDS` in order (`sno.js` makes them
+    /// the plain object that round-trips through JSON; a leased generator refuses: its state is
+    /// the lease's).
     #[napi(catch_unwind)]
-    pub fn snapshot(&self, env: &Env) -> Result<Snapshot, String> {
+    pub fn snapshot(&self, env: &Env) -> Result<Vec<i64>, String> {
         let s = self.inner.snapshot().map_err(Fail::from).or_throw(env)?;
-        Ok(Snapshot {
-            partition: f64::from(s.partition),
-            sequence_min: f64::from(s.sequence_min),
-            sequence_max: f64::from(s.sequence_max),
-            sequence: f64::from(s.sequence),
-            now: s.now as f64,
-            wall_hi: s.wall_hi as f64,
-            wall_safe: s.wall_safe as f64,
-            drifts: f64::from(s.drifts),
-        })
+        Ok(s.to_values().to_vec())
     }
 
-    /// Counters of overflows, regressions and waits.
+    /// Counters of overflows, regressions and waits, in the order of the core's `Stats::FIELDS`.
     #[napi(catch_unwind)]
-    pub fn stats(&self) -> Stats {
-        let s = self.inner.stats();
+    pub fn stats(&self) -> Vec<i64> {
+        let mut s = self.inner.stats();
         let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
-        Stats {
-            overflows: s.overflows as i64,
-            overflow_episodes: s.overflow_episodes as i64,
-            drifts: s.drifts as i64,
-            regressions: s.regressions as i64,
-            waits: s.waits.saturating_add(waits) as i64,
-        }
+        s.waits = s.waits.saturating_add(waits);
+        s.to_values().map(|n| n as i64).to_vec()
     }
 
     /// The partition (leased: the lease's, which changes if the lease is lost and replaced).

@@ -5,7 +5,7 @@
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use sno_core::{Error, Generator, Id, Snapshot, SystemClock};
+use sno_core::{Error, Generator, Id, Snapshot, SnapshotField, Stats, SystemClock};
 use sno_lease::{Mint, SnoGenerator};
 
 use crate::batch::{self, list_of, next_id, try_push, try_vec};
@@ -180,23 +180,14 @@ struct PyGenerator {
     lease: Option<Py<PyLease>>,
 }
 
-const SNAPSHOT_KEYS: [&str; 8] = [
-    "partition",
-    "sequence_min",
-    "sequence_max",
-    "sequence",
-    "now",
-    "wall_hi",
-    "wall_safe",
-    "drifts",
-];
-
+/// The snapshot a dict holds: every key of the core's `Snapshot::FIELDS`, each an int its field
+/// holds.
 fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapshot> {
+    let fields = Snapshot::FIELDS;
+    let known = |k: &str| fields.iter().any(|f| f.name == k);
     for key in d.keys() {
-        let known = key
-            .extract::<&str>()
-            .is_ok_and(|k| SNAPSHOT_KEYS.contains(&k));
-        if !known {
+        if !key.extract::<&str>().is_ok_and(known) {
+            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
             return Err(raise_code(
                 py,
                 "ConfigError",
@@ -204,55 +195,37 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
                 format!(
                     "unknown snapshot key {}; the keys are {}",
                     key.repr()?,
-                    SNAPSHOT_KEYS.join(", ")
+                    names.join(", ")
                 ),
             ));
         }
     }
-    let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
-        d.get_item(k)?.ok_or_else(|| {
-            raise_code(
-                py,
-                "ConfigError",
-                "missing_snapshot_key",
-                format!("snapshot lacks {k:?}"),
-            )
-        })
+    let outside = |f: &SnapshotField, shown: &str| {
+        let (k, lo, hi) = (f.name, f.min, f.max);
+        let message = format!("snapshot {k:?} = {shown} is outside {lo}..={hi}");
+        raise_code(py, "ConfigError", "invalid_snapshot", message)
     };
-    let outside = |k: &str, v: &str, range: &str| {
-        raise_code(
-            py,
-            "ConfigError",
-            "invalid_snapshot",
-            format!("snapshot {k:?} = {v} is outside {range}"),
-        )
-    };
-    let field = |k: &str, lo: i128, hi: i128| -> PyResult<i128> {
-        let v = get(k)?;
+    let mut values = [0i64; 8];
+    for (f, value) in fields.iter().zip(&mut values) {
+        let k = f.name;
+        let v = d.get_item(k)?.ok_or_else(|| {
+            let message = format!("snapshot lacks {k:?}");
+            raise_code(py, "ConfigError", "missing_snapshot_key", message)
+        })?;
         if !v.is_instance_of::<pyo3::types::PyInt>() {
-            return Err(PyTypeError::new_err(format!(
+            let message = format!(
                 "snapshot {k:?} must be an int, not {}",
                 v.get_type().name()?
-            )));
+            );
+            return Err(PyTypeError::new_err(message));
         }
-        let range = format!("{lo}..={hi}");
-        match v.extract::<i128>() {
-            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-            Ok(n) => Err(outside(k, &n.to_string(), &range)),
-            Err(_) => Err(outside(k, "an int beyond 128 bits", &range)),
-        }
-    };
-    let units = |k: &str| field(k, 0, sno_core::time::MAX_TIMESTAMP.into()).map(|v| v as i64);
-    Ok(Snapshot {
-        partition: field("partition", 0, 65535)? as u16,
-        sequence_min: field("sequence_min", 0, 65535)? as u16,
-        sequence_max: field("sequence_max", 0, 65535)? as u16,
-        sequence: field("sequence", 0, u32::MAX.into())? as u32,
-        now: field("now", i64::MIN.into(), i64::MAX.into())? as i64,
-        wall_hi: units("wall_hi")?,
-        wall_safe: units("wall_safe")?,
-        drifts: field("drifts", 0, u32::MAX.into())? as u32,
-    })
+        let n = v.extract::<i128>().ok();
+        let shown = || n.map_or("an int beyond 128 bits".into(), |n| n.to_string());
+        *value = n
+            .and_then(|n| i64::try_from(n).ok())
+            .ok_or_else(|| outside(f, &shown()))?;
+    }
+    Snapshot::from_values(values).map_err(|i| outside(&fields[i], &values[i].to_string()))
 }
 
 // A Python object's memory is aligned to 16 bytes: what the class holds inline must need no more.
@@ -373,26 +346,18 @@ impl PyGenerator {
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.inner.snapshot().map_err(|e| to_py(py, e))?;
         let d = PyDict::new(py);
-        d.set_item("partition", s.partition)?;
-        d.set_item("sequence_min", s.sequence_min)?;
-        d.set_item("sequence_max", s.sequence_max)?;
-        d.set_item("sequence", s.sequence)?;
-        d.set_item("now", s.now)?;
-        d.set_item("wall_hi", s.wall_hi)?;
-        d.set_item("wall_safe", s.wall_safe)?;
-        d.set_item("drifts", s.drifts)?;
+        for (f, v) in Snapshot::FIELDS.iter().zip(s.to_values()) {
+            d.set_item(f.name, v)?;
+        }
         Ok(d)
     }
 
     /// Counters of overflows, regressions and waits, as a dict.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.inner.stats();
         let d = PyDict::new(py);
-        d.set_item("overflows", s.overflows)?;
-        d.set_item("overflow_episodes", s.overflow_episodes)?;
-        d.set_item("drifts", s.drifts)?;
-        d.set_item("regressions", s.regressions)?;
-        d.set_item("waits", s.waits)?;
+        for ((name, _), v) in Stats::FIELDS.iter().zip(self.inner.stats().to_values()) {
+            d.set_item(name, v)?;
+        }
         Ok(d)
     }
 

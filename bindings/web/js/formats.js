@@ -8,7 +8,7 @@
 // every codec, field, time and generator is a call into the module (`sno_op` and the
 // generators' exports): no format's layout is written here.
 import { ascii, bytes, count, int, meta, out, put, rangeError, split, wrap } from './runtime.js'
-import { FIELDS, MAKE, TRUSTED, TextValue, checkOptions, clockOption, defineMembers, describe, hex, sameClass, typeError, waiting } from './value.js'
+import { FIELDS, MAKE, SNAPSHOT_KEYS, SNAPSHOT_RANGES, STATS_KEYS, TRUSTED, TextValue, checkOptions, clockOption, defineMembers, describe, hex, record, sameClass, typeError, waiting } from './value.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
 import { module } from './load/formats.js'
 // The core's format table, in `Format::ALL` order (an entry's `index` is its position), as
@@ -392,7 +392,6 @@ export function decodeMany(texts) {
 }
 
 const GENERATOR_OPTIONS = ['partition', 'sequenceMin', 'sequenceMax', 'snapshot', 'maxWaitMs', 'lease', 'clock']
-const SNAPSHOT_FIELDS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
 const SNO_FREE = freeing(e.sno_gen_free)
 
 /** A sno generator with its own partition and sequence bounds (leases: Node's native package only). */
@@ -409,11 +408,8 @@ export class Generator {
     }
     let snapshot
     if (o.snapshot !== undefined) {
-      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_FIELDS, false)
-      snapshot = SNAPSHOT_FIELDS.map((k) => {
-        const [min, max] = k === 'now' || k.startsWith('wall') ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : k === 'sequence' || k === 'drifts' ? [0, 2 ** 32 - 1] : [0, 65535]
-        return int(`Generator: option snapshot.${k}`, s[k], min, max)
-      })
+      const s = checkOptions(o.snapshot, 'Generator: option snapshot', SNAPSHOT_KEYS, false)
+      snapshot = SNAPSHOT_KEYS.map((k, i) => int(`Generator: option snapshot.${k}`, s[k], ...SNAPSHOT_RANGES[i]))
     }
     const number = (key, max) => (o[key] === undefined ? undefined : int(`Generator: option ${key}`, o[key], 0, max))
     let partition = number('partition', 65535)
@@ -465,14 +461,12 @@ export class Generator {
 
   /** The state to restore a generator from (`new Generator({ snapshot })`). */
   snapshot() {
-    const s = this.#state()
-    return Object.fromEntries(SNAPSHOT_FIELDS.map((k, i) => [k, s[3 + i]]))
+    return record(SNAPSHOT_KEYS, this.#state().slice(3))
   }
 
   /** The generator's counters. */
   stats() {
-    const s = this.#state()
-    return { overflows: s[11], overflowEpisodes: s[12], drifts: s[13], regressions: s[14], waits: s[15] }
+    return record(STATS_KEYS, this.#state().slice(11))
   }
 
   get partition() {

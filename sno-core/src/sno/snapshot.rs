@@ -67,6 +67,118 @@ impl Snapshot {
     }
 }
 
+/// One field of a [`Snapshot`] as the bindings list it ([`Snapshot::FIELDS`]): Python's dict
+/// keys, JavaScript's object keys, and the values its Rust type holds. Whether a value in that
+/// range can be restored is the builder's question (a time field must lie in `0..=2^39-1`:
+/// [`Error::InvalidSnapshot`](crate::Error::InvalidSnapshot)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SnapshotField {
+    /// The Rust and Python name (`wall_hi`).
+    pub name: &'static str,
+    /// The JavaScript name, that of the `serde` form too (`wallHi`).
+    pub js_name: &'static str,
+    /// The smallest value the field holds.
+    pub min: i64,
+    /// The largest value the field holds.
+    pub max: i64,
+}
+
+/// A field of the [`Snapshot`] and its range.
+const fn field(name: &'static str, js_name: &'static str, min: i64, max: i64) -> SnapshotField {
+    SnapshotField {
+        name,
+        js_name,
+        min,
+        max,
+    }
+}
+
+/// The range of `u16` fields, `u32` fields and `i64` fields.
+const U16: (i64, i64) = (0, u16::MAX as i64);
+const U32: (i64, i64) = (0, u32::MAX as i64);
+const I64: (i64, i64) = (i64::MIN, i64::MAX);
+
+impl Snapshot {
+    /// The fields, in the order of [`to_values`](Snapshot::to_values) and
+    /// [`from_values`](Snapshot::from_values): what a binding reads and writes a snapshot by.
+    ///
+    /// ```
+    /// use sno_core::Snapshot;
+    /// let names: Vec<&str> = Snapshot::FIELDS.iter().map(|f| f.js_name).collect();
+    /// assert_eq!(names, ["partition", "sequenceMin", "sequenceMax", "sequence", "now", "wallHi", "wallSafe", "drifts"]);
+    /// assert_eq!((Snapshot::FIELDS[0].min, Snapshot::FIELDS[0].max), (0, 65535));
+    /// ```
+    pub const FIELDS: [SnapshotField; 8] = [
+        field("partition", "partition", U16.0, U16.1),
+        field("sequence_min", "sequenceMin", U16.0, U16.1),
+        field("sequence_max", "sequenceMax", U16.0, U16.1),
+        field("sequence", "sequence", U32.0, U32.1),
+        field("now", "now", I64.0, I64.1),
+        field("wall_hi", "wallHi", I64.0, I64.1),
+        field("wall_safe", "wallSafe", I64.0, I64.1),
+        field("drifts", "drifts", U32.0, U32.1),
+    ];
+
+    /// The fields' values, in [`FIELDS`](Snapshot::FIELDS) order.
+    ///
+    /// ```
+    /// use sno_core::Snapshot;
+    /// let s = Snapshot { partition: 7, wall_hi: 1_000, ..Default::default() };
+    /// assert_eq!(s.to_values(), [7, 0, 0, 0, 0, 1_000, 0, 0]);
+    /// ```
+    pub const fn to_values(&self) -> [i64; 8] {
+        [
+            self.partition as i64,
+            self.sequence_min as i64,
+            self.sequence_max as i64,
+            self.sequence as i64,
+            self.now,
+            self.wall_hi,
+            self.wall_safe,
+            self.drifts as i64,
+        ]
+    }
+
+    /// The snapshot of `values`, in [`FIELDS`](Snapshot::FIELDS) order, or `Err(i)`: field
+    /// `i` cannot hold `values[i]` (the first such field).
+    ///
+    /// ```
+    /// use sno_core::Snapshot;
+    /// let s = Snapshot { partition: 7, sequence_max: 15, wall_hi: 1_000, ..Default::default() };
+    /// assert_eq!(Snapshot::from_values(s.to_values()), Ok(s));
+    /// assert_eq!(Snapshot::from_values([70_000, 0, 0, 0, 0, 0, 0, -1]), Err(0));
+    /// ```
+    pub fn from_values(values: [i64; 8]) -> Result<Snapshot, usize> {
+        if let Some(bad) = (0..8).find(|&i| {
+            let f = &Snapshot::FIELDS[i];
+            !(f.min..=f.max).contains(&values[i])
+        }) {
+            return Err(bad);
+        }
+        let [
+            partition,
+            sequence_min,
+            sequence_max,
+            sequence,
+            now,
+            wall_hi,
+            wall_safe,
+            drifts,
+        ] = values;
+        Ok(Snapshot {
+            partition: partition as u16,
+            sequence_min: sequence_min as u16,
+            sequence_max: sequence_max as u16,
+            sequence: sequence as u32,
+            now,
+            wall_hi,
+            wall_safe,
+            drifts: drifts as u32,
+        })
+    }
+}
+
 /// Counters of the rare events, read with [`Generator::stats`](crate::generator::Generator::stats).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Stats {
@@ -82,6 +194,39 @@ pub struct Stats {
     pub regressions: u64,
     /// Sleeps taken by the blocking [`Generator::next`](crate::generator::Generator::next).
     pub waits: u64,
+}
+
+impl Stats {
+    /// The counters' names, in [`to_values`](Stats::to_values) order: `(Rust and Python name,
+    /// JavaScript name)`.
+    ///
+    /// ```
+    /// use sno_core::Stats;
+    /// assert_eq!(Stats::FIELDS[1], ("overflow_episodes", "overflowEpisodes"));
+    /// ```
+    pub const FIELDS: [(&'static str, &'static str); 5] = [
+        ("overflows", "overflows"),
+        ("overflow_episodes", "overflowEpisodes"),
+        ("drifts", "drifts"),
+        ("regressions", "regressions"),
+        ("waits", "waits"),
+    ];
+
+    /// The counters, in [`FIELDS`](Stats::FIELDS) order.
+    ///
+    /// ```
+    /// use sno_core::Stats;
+    /// assert_eq!(Stats { waits: 3, ..Default::default() }.to_values(), [0, 0, 0, 0, 3]);
+    /// ```
+    pub const fn to_values(&self) -> [u64; 5] {
+        [
+            self.overflows,
+            self.overflow_episodes,
+            self.drifts,
+            self.regressions,
+            self.waits,
+        ]
+    }
 }
 
 /// Reported to an [`OverflowObserver`](crate::generator::OverflowObserver) once per time unit whose sequence pool ran out.

@@ -18,7 +18,7 @@
 //!   copy of the Node package's `value.js` (what the two builds share beside their classes).
 
 use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
-use sno_core::{AnyId, ColumnType, Epoch, Format, Setting};
+use sno_core::{AnyId, ColumnType, Epoch, Format, Setting, Snapshot, Stats};
 
 use crate::Surface;
 
@@ -40,6 +40,7 @@ pub fn surfaces() -> Vec<Surface> {
         .unwrap_or_else(|e| panic!("reading {DTS_TEMPLATE}: {e}"));
     let dts = render_dts(&template, &describe_all());
     let exports = exported_values(&dts);
+    let value = record_fields(&read(NODE_VALUE));
     vec![
         Surface {
             path: "bindings/node/sno.d.ts".into(),
@@ -66,8 +67,12 @@ pub fn surfaces() -> Vec<Surface> {
             text: web_formats_exports(&read(WEB_FORMATS)),
         },
         Surface {
+            path: NODE_VALUE.into(),
+            text: value.clone(),
+        },
+        Surface {
             path: WEB_VALUE.into(),
-            text: web_value(&read(NODE_VALUE)),
+            text: web_value(&value),
         },
     ]
 }
@@ -755,7 +760,10 @@ pub fn parse_template(template: &str, formats: &[FormatDesc]) -> Template {
         }
         if let Some(directive) = line.strip_prefix("//@") {
             assert!(
-                matches!(directive.trim(), "formats" | "namespaces" | "default"),
+                matches!(
+                    directive.trim(),
+                    "formats" | "namespaces" | "records" | "default"
+                ),
                 "{DTS_TEMPLATE}: unknown directive `{line}`"
             );
         }
@@ -1014,6 +1022,32 @@ fn js_prose(text: &str) -> String {
     out
 }
 
+/// The interfaces of a generator's snapshot and stats: the core's `Snapshot::FIELDS` and
+/// `Stats::FIELDS`, every one a number.
+fn record_interfaces() -> Vec<String> {
+    let interface = |doc: &str, name: &str, keys: Vec<&str>| {
+        let mut lines = vec![
+            format!("/** {doc} */"),
+            format!("export interface {name} {{"),
+        ];
+        lines.extend(keys.iter().map(|k| format!("  {k}: number")));
+        lines.push("}".into());
+        lines
+    };
+    let mut out = interface(
+        "A saved generator state (`snapshot()`); pass it back as `snapshot` to continue without duplicates.",
+        "Snapshot",
+        Snapshot::FIELDS.iter().map(|f| f.js_name).collect(),
+    );
+    out.push(String::new());
+    out.extend(interface(
+        "Counters of rare events (`stats()`).",
+        "Stats",
+        Stats::FIELDS.iter().map(|(_, js)| *js).collect(),
+    ));
+    out
+}
+
 /// `sno.d.ts` from its template and the formats.
 pub fn render_dts(template: &str, formats: &[FormatDesc]) -> String {
     let t = parse_template(template, formats);
@@ -1054,6 +1088,7 @@ pub fn render_dts(template: &str, formats: &[FormatDesc]) -> String {
                     out.push(String::new());
                 }
             }
+            Some("records") => out.extend(record_interfaces()),
             Some("default") => {
                 default_at = Some(out.len());
             }
@@ -1189,6 +1224,56 @@ const NODE_VALUE: &str = "bindings/node/value.js";
 
 /// The web build's copy of [`NODE_VALUE`].
 const WEB_VALUE: &str = "bindings/web/js/value.js";
+
+/// [`NODE_VALUE`] with its lines `const SNAPSHOT_KEYS = …`, `const SNAPSHOT_RANGES = …` and
+/// `const STATS_KEYS = …` written from the core's `Snapshot::FIELDS` (their JavaScript names, and
+/// `[min, max]` as JavaScript numbers hold them) and `Stats::FIELDS`: literals, which a bundler
+/// drops from a page that does not use them.
+fn record_fields(source: &str) -> String {
+    let safe = |n: i64| n.clamp(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER);
+    let fields = Snapshot::FIELDS;
+    let lists = [
+        (
+            "SNAPSHOT_KEYS",
+            fields.map(|f| format!("'{}'", f.js_name)).to_vec(),
+        ),
+        (
+            "SNAPSHOT_RANGES",
+            fields
+                .map(|f| format!("[{}, {}]", safe(f.min), safe(f.max)))
+                .to_vec(),
+        ),
+        (
+            "STATS_KEYS",
+            Stats::FIELDS.map(|(_, js)| format!("'{js}'")).to_vec(),
+        ),
+    ];
+    let mut seen = 0;
+    let lines: Vec<String> = source
+        .lines()
+        .map(|line| {
+            let list = lists
+                .iter()
+                .find(|(name, _)| line.starts_with(&format!("const {name} = ")));
+            match list {
+                Some((name, items)) => {
+                    seen += 1;
+                    format!("const {name} = [{}]", items.join(", "))
+                }
+                None => line.to_owned(),
+            }
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        lists.len(),
+        "{NODE_VALUE}: a line `const SNAPSHOT_KEYS = …`, `const SNAPSHOT_RANGES = …` or `const STATS_KEYS = …` is gone"
+    );
+    lines.join("\n") + "\n"
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// [`NODE_VALUE`] as an ES module: the generated line for its `'use strict'`, and its
 /// `module.exports = { … }` as `export { … }`. The module requires nothing (its header says so),
