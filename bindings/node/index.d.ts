@@ -107,11 +107,8 @@ export declare class Generator {
 
 /** A partition leased from a store for this process. */
 export declare class Lease {
-  /**
-   * Leases a partition on the calling thread (`new Lease(options)`); `sno.js` has checked the
-   * options' types.
-   */
-  constructor(url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null)
+  /** Leases a partition on the calling thread (`new Lease(options)`). */
+  constructor(args: LeaseArgs)
   /**
    * Leases from `SNO_LEASE_URL` with the options of the `SNO_LEASE_*` variables
    * (`SNO_LEASE_NAMESPACE`, `SNO_LEASE_TTL`, `SNO_LEASE_PARTITIONS`), on the calling thread.
@@ -148,7 +145,7 @@ export declare class Lease {
 }
 
 /** Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise. */
-export declare function acquireLease(url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null): Promise<Lease>
+export declare function acquireLease(args: LeaseArgs): Promise<Lease>
 
 /**
  * Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
@@ -377,6 +374,16 @@ export interface FormatInfo {
 
 /** The core's format table, in `Format::ALL` order. */
 export declare function formats(): Array<FormatInfo>
+
+/** The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js`. */
+export interface LeaseArgs {
+  url: string
+  namespace?: string
+  ttlMs?: number
+  partitions?: Array<number>
+  marginMs?: number
+  timeoutMs?: number
+}
 
 /**
  * The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /

@@ -54,7 +54,7 @@ function stringOption(options, key, where, required = false) {
   return value
 }
 
-/** The native arguments of a lease's options (types checked here, values natively). */
+/** The native `LeaseArgs` of a lease's options (types checked here, values natively). */
 function leaseArgs(options, where) {
   const o = checkOptions(options, where, LEASE_OPTIONS, false)
   const url = stringOption(o, 'url', where, true)
@@ -64,7 +64,7 @@ function leaseArgs(options, where) {
     throw typeError(`${where}: option partitions must be [first, last], two numbers, got ${describe(partitions)}`)
   }
   const number = (key) => numberOption(o, key, where)
-  return [url, namespace, number('ttlMs'), partitions, number('marginMs'), number('timeoutMs')]
+  return { url, namespace, ttlMs: number('ttlMs'), partitions, marginMs: number('marginMs'), timeoutMs: number('timeoutMs') }
 }
 
 // The native lease of a `Lease`, or undefined for any other value (set in Lease's static block).
@@ -79,12 +79,12 @@ class Lease {
 
   /** new Lease({ url, namespace?, ttlMs?, partitions?, marginMs?, timeoutMs? }): leases on this thread. */
   constructor(options, made) {
-    this.#native = options === TRUSTED ? made : new native.Lease(...leaseArgs(options, 'Lease'))
+    this.#native = options === TRUSTED ? made : new native.Lease(leaseArgs(options, 'Lease'))
   }
 
   /** Leases on a worker thread: a Promise of the Lease. */
   static async acquire(options) {
-    return new Lease(TRUSTED, await native.acquireLease(...leaseArgs(options, 'Lease.acquire')))
+    return new Lease(TRUSTED, await native.acquireLease(leaseArgs(options, 'Lease.acquire')))
   }
 
   /** Leases from SNO_LEASE_URL with the SNO_LEASE_NAMESPACE / _TTL / _PARTITIONS options. */

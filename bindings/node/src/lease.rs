@@ -59,17 +59,21 @@ fn partition_bound(index: usize, value: f64) -> R<u16> {
     }
 }
 
-/// The options of `new Lease()` / `Lease.acquire()` (`sno.js` has checked their types), checked
-/// as `sno-lease` checks them.
-fn lease_options(
-    namespace: Option<String>,
-    ttl_ms: Option<f64>,
-    partitions: Option<Vec<f64>>,
-    margin_ms: Option<f64>,
-    timeout_ms: Option<f64>,
-) -> R<LeaseOptions> {
-    let ttl = millis("ttlMs", ttl_ms)?;
-    let range = match partitions.as_deref() {
+/// The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js`.
+#[napi(object)]
+pub struct LeaseArgs {
+    pub url: String,
+    pub namespace: Option<String>,
+    pub ttl_ms: Option<f64>,
+    pub partitions: Option<Vec<f64>>,
+    pub margin_ms: Option<f64>,
+    pub timeout_ms: Option<f64>,
+}
+
+/// `args`' options, checked as `sno-lease` checks them.
+fn lease_options(args: &LeaseArgs) -> R<LeaseOptions> {
+    let ttl = millis("ttlMs", args.ttl_ms)?;
+    let range = match args.partitions.as_deref() {
         None => None,
         Some(&[first, last]) => Some(partition_bound(0, first)?..=partition_bound(1, last)?),
         Some(range) => {
@@ -79,9 +83,9 @@ fn lease_options(
             )));
         }
     };
-    let margin = millis("marginMs", margin_ms)?;
-    let timeout = millis("timeoutMs", timeout_ms)?;
-    let ns = namespace.as_deref().unwrap_or("default");
+    let margin = millis("marginMs", args.margin_ms)?;
+    let timeout = millis("timeoutMs", args.timeout_ms)?;
+    let ns = args.namespace.as_deref().unwrap_or("default");
     Ok(LeaseOptions::from_parts(ns, range, ttl, margin, timeout)?)
 }
 
@@ -108,20 +112,11 @@ impl ObjectFinalize for Lease {
 
 #[napi]
 impl Lease {
-    /// Leases a partition on the calling thread (`new Lease(options)`); `sno.js` has checked the
-    /// options' types.
+    /// Leases a partition on the calling thread (`new Lease(options)`).
     #[napi(constructor, catch_unwind)]
-    pub fn new(
-        env: &Env,
-        url: String,
-        namespace: Option<String>,
-        ttl_ms: Option<f64>,
-        partitions: Option<Vec<f64>>,
-        margin_ms: Option<f64>,
-        timeout_ms: Option<f64>,
-    ) -> Result<Self, String> {
-        lease_options(namespace, ttl_ms, partitions, margin_ms, timeout_ms)
-            .and_then(|options| Ok(sno_lease::Lease::acquire(&url, &options)?))
+    pub fn new(env: &Env, args: LeaseArgs) -> Result<Self, String> {
+        lease_options(&args)
+            .and_then(|options| Ok(sno_lease::Lease::acquire(&args.url, &options)?))
             .map(|inner| Lease { inner })
             .or_throw(env)
     }
@@ -216,23 +211,11 @@ pub fn release_process_lease() -> bool {
 }
 
 /// Leases a partition on a libuv worker thread: `Lease.acquire(options)`'s promise.
-#[napi(
-    ts_args_type = "url: string, namespace?: string | undefined | null, ttlMs?: number | undefined | null, partitions?: Array<number> | undefined | null, marginMs?: number | undefined | null, timeoutMs?: number | undefined | null",
-    ts_return_type = "Promise<Lease>",
-    catch_unwind
-)]
-pub fn acquire_lease(
-    env: &Env,
-    url: String,
-    namespace: Option<String>,
-    ttl_ms: Option<f64>,
-    partitions: Option<Vec<f64>>,
-    margin_ms: Option<f64>,
-    timeout_ms: Option<f64>,
-) -> Result<AsyncTask<AcquireTask>, String> {
-    lease_options(namespace, ttl_ms, partitions, margin_ms, timeout_ms)
-        .map(|options| AsyncTask::new(AcquireTask { url, options }))
-        .or_throw(env)
+#[napi(ts_return_type = "Promise<Lease>", catch_unwind)]
+pub fn acquire_lease(env: &Env, args: LeaseArgs) -> Result<AsyncTask<AcquireTask>, String> {
+    let options = lease_options(&args).or_throw(env)?;
+    let url = args.url;
+    Ok(AsyncTask::new(AcquireTask { url, options }))
 }
 
 /// The work of `acquireLease`.
