@@ -21,20 +21,85 @@ fn expires_in(expires_unix_ms: i64) -> Interval {
     Interval::from_micros((expires_unix_ms - now).max(0).saturating_mul(1_000))
 }
 
-type Row = (
-    String,
-    Option<String>,
-    Option<String>,
-    Option<i32>,
-    Option<String>,
-    Option<i64>,
-    Option<TimestampWithTimeZone>,
-    Option<Interval>,
-    Option<i64>,
-    Option<i64>,
-    Option<String>,
-    Option<i32>,
-);
+/// One row of `sno_lease_status()`: a column per field, NULL where `None`.
+#[derive(Default)]
+struct Status {
+    mode: String,
+    state: Option<String>,
+    namespace: Option<String>,
+    partition: Option<i32>,
+    holder: Option<String>,
+    token: Option<i64>,
+    expires_at: Option<TimestampWithTimeZone>,
+    expires_in: Option<Interval>,
+    renewals: Option<i64>,
+    failures: Option<i64>,
+    last_error: Option<String>,
+    worker_pid: Option<i32>,
+}
+
+impl Status {
+    /// What the server's worker (server mode, preloaded) publishes in shared memory.
+    fn server() -> Status {
+        let s = *STATUS.share();
+        let leased = s.partition >= 0;
+        Status {
+            mode: "server".into(),
+            state: Some(s.state.name().into()),
+            namespace: s.namespace.get().map(str::to_owned),
+            partition: leased.then_some(s.partition),
+            holder: s.holder.get().map(str::to_owned),
+            token: leased.then_some(s.token as i64),
+            expires_at: leased.then(|| timestamp(s.expires_unix_ms)).flatten(),
+            expires_in: leased.then(|| expires_in(s.expires_unix_ms)),
+            renewals: Some(s.renewals as i64),
+            failures: Some(s.failures as i64),
+            last_error: s.last_error.get().map(str::to_owned),
+            worker_pid: (s.worker_pid > 0).then_some(s.worker_pid),
+        }
+    }
+
+    /// This backend's own lease (backend mode), once its first `sno_new()` took one.
+    fn backend() -> Status {
+        let leased = crate::lease::with_lease(|l| {
+            let grant = l.grant();
+            Status {
+                mode: "backend".into(),
+                state: Some("leased".into()),
+                namespace: Some(l.options().namespace().to_owned()),
+                partition: Some(i32::from(grant.partition)),
+                holder: Some(l.holder().to_owned()),
+                token: Some(grant.token as i64),
+                expires_at: timestamp(grant.expires_unix_ms),
+                expires_in: Some(expires_in(grant.expires_unix_ms)),
+                renewals: Some(l.renewals() as i64),
+                failures: Some(l.renewal_failures() as i64),
+                last_error: l.last_error().map(|e| e.to_string()),
+                worker_pid: None,
+            }
+        });
+        leased.unwrap_or_else(|| Status {
+            mode: "backend".into(),
+            state: Some("not leased yet".into()),
+            ..Status::default()
+        })
+    }
+
+    /// No lease: this backend's random partition.
+    fn unleased() -> Status {
+        let mode = match settings::mode() {
+            LeaseMode::Server => "server (not preloaded)",
+            _ => "none",
+        };
+        Status {
+            mode: mode.into(),
+            partition: sno_core::try_global_generator()
+                .ok()
+                .map(|g| i32::from(g.partition())),
+            ..Status::default()
+        }
+    }
+}
 
 /// The partition `sno_new()` mints on and who holds it: one row. `mode` is the mode in force
 /// (`server`: the server's lease, held by the background worker, `worker_pid`; `backend`: this
@@ -64,92 +129,25 @@ fn sno_lease_status() -> TableIterator<
         name!(worker_pid, Option<i32>),
     ),
 > {
-    let row: Row = match settings::mode() {
-        LeaseMode::Server if settings::preloaded() => {
-            let s = *STATUS.share();
-            let leased = s.partition >= 0;
-            (
-                "server".into(),
-                Some(s.state.name().into()),
-                s.namespace.get().map(str::to_owned),
-                leased.then_some(s.partition),
-                s.holder.get().map(str::to_owned),
-                leased.then_some(s.token as i64),
-                leased.then(|| timestamp(s.expires_unix_ms)).flatten(),
-                leased.then(|| expires_in(s.expires_unix_ms)),
-                Some(s.renewals as i64),
-                Some(s.failures as i64),
-                s.last_error.get().map(str::to_owned),
-                (s.worker_pid > 0).then_some(s.worker_pid),
-            )
-        }
-        LeaseMode::Backend => {
-            let lease = crate::lease::with_lease(|l| {
-                let grant = l.grant();
-                (
-                    l.options().namespace().to_owned(),
-                    i32::from(grant.partition),
-                    l.holder().to_owned(),
-                    grant.token as i64,
-                    grant.expires_unix_ms,
-                    l.renewals() as i64,
-                    l.renewal_failures() as i64,
-                    l.last_error().map(|e| e.to_string()),
-                )
-            });
-            match lease {
-                Some((ns, partition, holder, token, expires, renewals, failures, error)) => (
-                    "backend".into(),
-                    Some("leased".into()),
-                    Some(ns),
-                    Some(partition),
-                    Some(holder),
-                    Some(token),
-                    timestamp(expires),
-                    Some(expires_in(expires)),
-                    Some(renewals),
-                    Some(failures),
-                    error,
-                    None,
-                ),
-                None => (
-                    "backend".into(),
-                    Some("not leased yet".into()),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ),
-            }
-        }
-        _ => (
-            if matches!(settings::mode(), LeaseMode::Server) {
-                "server (not preloaded)".into()
-            } else {
-                "none".into()
-            },
-            None,
-            None,
-            sno_core::try_global_generator()
-                .ok()
-                .map(|g| i32::from(g.partition())),
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        ),
+    let s = match settings::mode() {
+        LeaseMode::Server if settings::preloaded() => Status::server(),
+        LeaseMode::Backend => Status::backend(),
+        _ => Status::unleased(),
     };
-    TableIterator::once(row)
+    TableIterator::once((
+        s.mode,
+        s.state,
+        s.namespace,
+        s.partition,
+        s.holder,
+        s.token,
+        s.expires_at,
+        s.expires_in,
+        s.renewals,
+        s.failures,
+        s.last_error,
+        s.worker_pid,
+    ))
 }
 
 extension_sql!(

@@ -262,11 +262,16 @@ def check_unleased(dsn):
 def check_generators(conn):
     """Backend mode (opt-in): the backend leases a partition of its own."""
     conn.execute("SET sno.lease_mode = backend")
+    status_sql = "SELECT mode, state, namespace, partition, holder IS NOT NULL, token > 0, expires_in > '0', worker_pid FROM sno_lease_status()"
+    status = conn.execute(status_sql).fetchone()
+    assert status == ("backend", "not leased yet", None, None, False, None, None, None), status
     a, b = conn.execute("SELECT sno_new(), sno_new(7)").fetchone()
     a, b = sno.ID(a), sno.ID(b)
     assert a < b and b.meta == 7 and a.partition == b.partition
     leased = conn.execute("SELECT sno_lease_partition()").fetchone()[0]
     assert leased == a.partition, (leased, a.partition)
+    status = conn.execute(status_sql).fetchone()
+    assert status == ("backend", "leased", "default", a.partition, True, True, True, None), status
     # A new namespace mid-session: the next sno_new() releases the old lease and takes one there.
     pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
     conn.execute("SET sno.lease_namespace = 'second'")
