@@ -375,7 +375,10 @@ export interface FormatInfo {
 /** The core's format table, in `Format::ALL` order. */
 export declare function formats(): Array<FormatInfo>
 
-/** The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js`. */
+/**
+ * The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js` (read from
+ * JavaScript only).
+ */
 export interface LeaseArgs {
   url: string
   namespace?: string

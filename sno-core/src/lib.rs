@@ -166,7 +166,9 @@ pub use describe::{About, FieldInput, FieldKind, FieldSpec, Unit};
 pub use generator::OverflowObserver;
 #[cfg(target_has_atomic = "64")]
 #[doc(no_inline)]
-pub use generator::{Generator, GeneratorBuilder, Overflow, Snapshot, SnapshotField, Stats};
+pub use generator::{
+    Generator, GeneratorBuilder, Overflow, Snapshot, SnapshotField, Stats, StatsField,
+};
 #[cfg(feature = "std")]
 pub use model::ProcessWide;
 pub use model::{Field, FieldValue, Fields, FromFields, IdFormat, Text};

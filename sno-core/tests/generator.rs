@@ -871,3 +871,67 @@ fn system_clock_is_within_one_unit_of_realtime() {
         clock.is_coarse()
     );
 }
+
+#[test]
+fn snapshot_values_round_trip_and_refuse_what_a_field_cannot_hold() {
+    let highest: [i64; 8] = Snapshot::FIELDS.map(|f| f.max);
+    let lowest: [i64; 8] = Snapshot::FIELDS.map(|f| f.min);
+    for values in [highest, lowest] {
+        assert_eq!(
+            Snapshot::from_values(values).map(|s| s.to_values()),
+            Ok(values)
+        );
+    }
+    for (i, f) in Snapshot::FIELDS.iter().enumerate() {
+        for outside in [f.min.checked_sub(1), f.max.checked_add(1)]
+            .into_iter()
+            .flatten()
+        {
+            let mut values = [0; 8];
+            values[i] = outside;
+            assert_eq!(
+                Snapshot::from_values(values),
+                Err(i),
+                "{} = {outside}",
+                f.name
+            );
+        }
+    }
+}
+
+#[test]
+fn stats_values_follow_their_field_list() {
+    let stats = sno_core::Stats {
+        overflows: 1,
+        overflow_episodes: 2,
+        drifts: 3,
+        regressions: 4,
+        waits: 5,
+    };
+    let listed: Vec<(&str, u64)> = sno_core::Stats::FIELDS
+        .iter()
+        .map(|f| f.name)
+        .zip(stats.to_values())
+        .collect();
+    let expected = [
+        ("overflows", 1),
+        ("overflow_episodes", 2),
+        ("drifts", 3),
+        ("regressions", 4),
+        ("waits", 5),
+    ];
+    assert_eq!(listed, expected);
+    for f in sno_core::Stats::FIELDS {
+        // The JavaScript name is the Rust one in camel case.
+        let camel: String = f
+            .name
+            .split('_')
+            .enumerate()
+            .map(|(i, w)| match i {
+                0 => w.to_owned(),
+                _ => w[..1].to_uppercase() + &w[1..],
+            })
+            .collect();
+        assert_eq!(f.js_name, camel);
+    }
+}

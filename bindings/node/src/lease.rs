@@ -59,8 +59,9 @@ fn partition_bound(index: usize, value: f64) -> R<u16> {
     }
 }
 
-/// The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js`.
-#[napi(object)]
+/// The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js` (read from
+/// JavaScript only).
+#[napi(object, object_to_js = false)]
 pub struct LeaseArgs {
     pub url: String,
     pub namespace: Option<String>,

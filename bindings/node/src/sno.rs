@@ -124,18 +124,20 @@ pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
 /// The snapshot of `values`, the numbers of the core's `Snapshot::FIELDS` in order (`sno.js`
 /// has checked that there are eight): each an integer its field holds.
 fn snapshot_arg(values: &[f64]) -> R<Snapshot> {
+    let values = <&[f64; 8]>::try_from(values).map_err(|_| {
+        range_error(format!(
+            "Generator: option snapshot must have {} fields, got {}",
+            Snapshot::FIELDS.len(),
+            values.len()
+        ))
+    })?;
     let name = |i: usize| format!("Generator: option snapshot.{}", Snapshot::FIELDS[i].js_name);
     let mut ints = [0i64; 8];
     for (i, (f, &v)) in Snapshot::FIELDS.iter().zip(values).enumerate() {
         ints[i] = int_arg(&name(i), v, f.min, f.max)?;
     }
-    match Snapshot::from_values(ints) {
-        Ok(snapshot) if values.len() == ints.len() => Ok(snapshot),
-        _ => Err(range_error(format!(
-            "Generator: option snapshot must be its {} fields' integers, got {values:?}",
-            ints.len()
-        ))),
-    }
+    // Within every field's range (checked above): `from_values` takes them.
+    Snapshot::from_values(ints).map_err(|i| range_error(format!("{} is out of range", name(i))))
 }
 
 /// A thread-safe generator with its own partition and sequence bounds, or a lease's.
@@ -374,7 +376,9 @@ impl Generator {
         let mut s = self.inner.stats();
         let waits = self.waits.load(std::sync::atomic::Ordering::Relaxed);
         s.waits = s.waits.saturating_add(waits);
-        s.to_values().map(|n| n as i64).to_vec()
+        s.to_values()
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+            .to_vec()
     }
 
     /// The partition (leased: the lease's, which changes if the lease is lost and replaced).

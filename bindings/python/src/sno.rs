@@ -181,7 +181,7 @@ struct PyGenerator {
 }
 
 /// The snapshot a dict holds: every key of the core's `Snapshot::FIELDS`, each an int its field
-/// holds.
+/// holds (checked in the list's order: the first bad field is the one reported).
 fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapshot> {
     let fields = Snapshot::FIELDS;
     let known = |k: &str| fields.iter().any(|f| f.name == k);
@@ -223,6 +223,7 @@ fn snapshot_from_dict(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Snapsho
         let shown = || n.map_or("an int beyond 128 bits".into(), |n| n.to_string());
         *value = n
             .and_then(|n| i64::try_from(n).ok())
+            .filter(|n| (f.min..=f.max).contains(n))
             .ok_or_else(|| outside(f, &shown()))?;
     }
     Snapshot::from_values(values).map_err(|i| outside(&fields[i], &values[i].to_string()))
@@ -355,8 +356,8 @@ impl PyGenerator {
     /// Counters of overflows, regressions and waits, as a dict.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for ((name, _), v) in Stats::FIELDS.iter().zip(self.inner.stats().to_values()) {
-            d.set_item(name, v)?;
+        for (f, v) in Stats::FIELDS.iter().zip(self.inner.stats().to_values()) {
+            d.set_item(f.name, v)?;
         }
         Ok(d)
     }

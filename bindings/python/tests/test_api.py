@@ -91,6 +91,17 @@ def test_snapshot_round_trips_through_json():
     assert moved.partition == 9
     with pytest.raises(sno.ConfigError):
         sno.Generator(snapshot={**snap, "wall_hi": -1})
+    # Time fields past 2^39 - 1: the core's check, or beyond 64 bits the field's own range.
+    for value, shown in [(2**39, "549755813887"), (2**64, "9223372036854775807")]:
+        with pytest.raises(sno.ConfigError, match=shown) as raised:
+            sno.Generator(snapshot={**snap, "wall_safe": value})
+        assert raised.value.code == "invalid_snapshot"
+    # The fields are checked in their order: the first bad one is reported.
+    with pytest.raises(sno.ConfigError, match='"partition" = 70000 is outside 0..=65535'):
+        sno.Generator(snapshot={**snap, "partition": 70000, "sequence": "x"})
+    assert sno.Generator(partition=3).stats() == dict.fromkeys(
+        ["overflows", "overflow_episodes", "drifts", "regressions", "waits"], 0
+    )
     with pytest.raises(sno.ConfigError):
         sno.Generator(snapshot={**snap, "bogus": 1})
     with pytest.raises(sno.ConfigError):

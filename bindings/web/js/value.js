@@ -68,7 +68,8 @@ function numberOption(options, key, where, required = false, label = key) {
 
 // The JavaScript names of a generator's snapshot fields and the ranges JavaScript numbers hold of
 // them, and the names of its stats counters, in the order of the core's `Snapshot::FIELDS` and
-// `Stats::FIELDS`, from which tests/surfaces writes these three lines.
+// `Stats::FIELDS`, from which tests/surfaces writes these three lines (the native addon checks
+// the ranges itself: only the web build reads them).
 const SNAPSHOT_KEYS = ['partition', 'sequenceMin', 'sequenceMax', 'sequence', 'now', 'wallHi', 'wallSafe', 'drifts']
 const SNAPSHOT_RANGES = [[0, 65535], [0, 65535], [0, 65535], [0, 4294967295], [-9007199254740991, 9007199254740991], [-9007199254740991, 9007199254740991], [-9007199254740991, 9007199254740991], [0, 4294967295]]
 const STATS_KEYS = ['overflows', 'overflowEpisodes', 'drifts', 'regressions', 'waits']

@@ -55,6 +55,6 @@ pub use super::builder::GeneratorBuilder;
 pub use super::engine::{DefaultClock, Generator};
 #[cfg(feature = "alloc")]
 pub use super::snapshot::OverflowObserver;
-pub use super::snapshot::{Overflow, Snapshot, SnapshotField, Stats};
+pub use super::snapshot::{Overflow, Snapshot, SnapshotField, Stats, StatsField};
 pub use super::state::{MAX_BLOCK, MIN_POOL};
 pub use crate::thread_block::Reservation;

@@ -68,9 +68,15 @@ impl Snapshot {
 }
 
 /// One field of a [`Snapshot`] as the bindings list it ([`Snapshot::FIELDS`]): Python's dict
-/// keys, JavaScript's object keys, and the values its Rust type holds. Whether a value in that
+/// key, JavaScript's object key, and the values its Rust type holds. Whether a value in that
 /// range can be restored is the builder's question (a time field must lie in `0..=2^39-1`:
 /// [`Error::InvalidSnapshot`](crate::Error::InvalidSnapshot)).
+///
+/// ```
+/// use sno_core::Snapshot;
+/// let wall_hi = Snapshot::FIELDS.iter().find(|f| f.name == "wall_hi").unwrap();
+/// assert_eq!((wall_hi.js_name, wall_hi.min, wall_hi.max), ("wallHi", i64::MIN, i64::MAX));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SnapshotField {
@@ -196,27 +202,45 @@ pub struct Stats {
     pub waits: u64,
 }
 
+/// One counter of [`Stats`] as the bindings list it ([`Stats::FIELDS`]): Python's dict key and
+/// JavaScript's object key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StatsField {
+    /// The Rust and Python name (`overflow_episodes`).
+    pub name: &'static str,
+    /// The JavaScript name (`overflowEpisodes`).
+    pub js_name: &'static str,
+}
+
+/// A counter of the [`Stats`].
+const fn counter(name: &'static str, js_name: &'static str) -> StatsField {
+    StatsField { name, js_name }
+}
+
 impl Stats {
-    /// The counters' names, in [`to_values`](Stats::to_values) order: `(Rust and Python name,
-    /// JavaScript name)`.
+    /// The counters, in the order of [`to_values`](Stats::to_values): what a binding writes
+    /// the stats by.
     ///
     /// ```
     /// use sno_core::Stats;
-    /// assert_eq!(Stats::FIELDS[1], ("overflow_episodes", "overflowEpisodes"));
+    /// let names: Vec<&str> = Stats::FIELDS.iter().map(|f| f.js_name).collect();
+    /// assert_eq!(names, ["overflows", "overflowEpisodes", "drifts", "regressions", "waits"]);
     /// ```
-    pub const FIELDS: [(&'static str, &'static str); 5] = [
-        ("overflows", "overflows"),
-        ("overflow_episodes", "overflowEpisodes"),
-        ("drifts", "drifts"),
-        ("regressions", "regressions"),
-        ("waits", "waits"),
+    pub const FIELDS: [StatsField; 5] = [
+        counter("overflows", "overflows"),
+        counter("overflow_episodes", "overflowEpisodes"),
+        counter("drifts", "drifts"),
+        counter("regressions", "regressions"),
+        counter("waits", "waits"),
     ];
 
     /// The counters, in [`FIELDS`](Stats::FIELDS) order.
     ///
     /// ```
     /// use sno_core::Stats;
-    /// assert_eq!(Stats { waits: 3, ..Default::default() }.to_values(), [0, 0, 0, 0, 3]);
+    /// let stats = Stats { overflows: 1, overflow_episodes: 2, drifts: 3, regressions: 4, waits: 5 };
+    /// assert_eq!(stats.to_values(), [1, 2, 3, 4, 5]);
     /// ```
     pub const fn to_values(&self) -> [u64; 5] {
         [

@@ -4,7 +4,8 @@
 //!   its `//@ formats` line, every format's `<Class>Fields` interface and class (from
 //!   [`Format`]'s facts and its named fields: names, bits, units) and the
 //!   `AnyId` union; at `//@ namespaces`, every format's generator settings (`<Class>Options`)
-//!   and namespace (`ulid`, …); at `//@ default`, the default export's type. A class or
+//!   and namespace (`ulid`, …); at `//@ records`, the `Snapshot` and `Stats` interfaces (the
+//!   core's `Snapshot::FIELDS` and `Stats::FIELDS`); at `//@ default`, the default export's type. A class or
 //!   namespace the template declares under a format's name is that format's own part: see
 //!   [`Partial`].
 //! - `bindings/node/index.mjs`: the ESM entry, whose export list is every value `sno.d.ts`
@@ -15,7 +16,9 @@
 //! - `bindings/web/js/index.js`: the web build's entry, the same list but the native-only names,
 //!   from its `sno.js` and `formats.js`; and `formats.js`'s two export lists (its classes and
 //!   namespaces), written in place in that hand-written file; and its `value.js`, the ES module
-//!   copy of the Node package's `value.js` (what the two builds share beside their classes).
+//!   copy of the Node package's `value.js` (what the two builds share beside their classes),
+//!   whose lines `SNAPSHOT_KEYS`, `SNAPSHOT_RANGES` and `STATS_KEYS` are written in place from
+//!   the core's `Snapshot::FIELDS` and `Stats::FIELDS`.
 
 use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
 use sno_core::{AnyId, ColumnType, Epoch, Format, Setting, Snapshot, Stats};
@@ -1043,7 +1046,7 @@ fn record_interfaces() -> Vec<String> {
     out.extend(interface(
         "Counters of rare events (`stats()`).",
         "Stats",
-        Stats::FIELDS.iter().map(|(_, js)| *js).collect(),
+        Stats::FIELDS.iter().map(|f| f.js_name).collect(),
     ));
     out
 }
@@ -1245,7 +1248,7 @@ fn record_fields(source: &str) -> String {
         ),
         (
             "STATS_KEYS",
-            Stats::FIELDS.map(|(_, js)| format!("'{js}'")).to_vec(),
+            Stats::FIELDS.map(|f| format!("'{}'", f.js_name)).to_vec(),
         ),
     ];
     let mut seen = 0;

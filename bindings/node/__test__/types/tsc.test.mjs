@@ -1,4 +1,4 @@
-// The published declarations (sno.d.ts, pg.d.ts and the index.d.ts they import) compile with
+// The published declarations (sno.d.ts and pg.d.ts) compile with
 // `tsc --strict` both WITH @types/node and WITHOUT it (types/typeRoots empty, lib es2022 only:
 // a browser, Deno or Bun project), for a program using every export through the package's own
 // name, as CommonJS (usage.ts) and ESM (esm.mts). The probe shows that the second setup really

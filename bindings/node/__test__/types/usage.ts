@@ -1,7 +1,7 @@
 // Compiled (not run) by tsc.test.mjs with `tsc --strict`, with and without @types/node: every
-// class, function, namespace and member of the public API (sno.d.ts, pg.d.ts and the index.d.ts
-// types they re-export) is used here with the type it must have, through the package's own name
-// (package.json `exports`), and with nothing of Node's (no Buffer, no process), as a browser or
+// class, function, namespace and member of the public API (sno.d.ts, pg.d.ts) is used here
+// with the type it must have, through the package's own name (package.json `exports`), and with
+// nothing of Node's (no Buffer, no process), as a browser or
 // Deno program would be; a declaration that is missing or wrong fails the compilation. Node's own
 // types (Buffer, the pg module) are in node.ts.
 import sno, {
@@ -81,7 +81,7 @@ const idTime: [number, bigint, Date] = [id.unixMs, id.unixNs, id.timestamp]
 const idText: [string, string, string, string] = [id.toString(), id.toJSON(), `${id}`, id[Symbol.toPrimitive]('string')]
 const idRaw: [Bytes, bigint, -1 | 0 | 1, boolean] = [id.bytes, id.bigint, id.compare(plain), id.equals(plain)]
 
-// The sno Generator, its snapshot and stats (index.d.ts types).
+// The sno Generator, its snapshot and stats (sno.d.ts's `Snapshot` and `Stats`, from the core's lists).
 const gen = new Generator({ partition: 3 })
 const next: Id = gen.next()
 const later: Promise<Id> = gen.nextAsync(2)
