@@ -374,31 +374,21 @@ pub extern "C" fn sno_gen_state(handle: u32) -> i32 {
             let s = g.snapshot();
             let t = g.stats();
             let max_wait_ms = u64::try_from(g.max_wait().as_millis()).unwrap_or(u64::MAX);
-            for (i, (negative, n)) in [
-                (false, g.partition().into()),
-                (false, g.capacity().into()),
-                (false, max_wait_ms),
-                (false, s.partition.into()),
-                (false, s.sequence_min.into()),
-                (false, s.sequence_max.into()),
-                (false, s.sequence.into()),
-                (s.now < 0, s.now.unsigned_abs()),
-                (s.wall_hi < 0, s.wall_hi.unsigned_abs()),
-                (s.wall_safe < 0, s.wall_safe.unsigned_abs()),
-                (false, s.drifts.into()),
-                (false, t.overflows),
-                (false, t.overflow_episodes),
-                (false, t.drifts),
-                (false, t.regressions),
-                (false, t.waits),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                if i > 0 {
+            let mut first = true;
+            let mut number = |negative: bool, n: u64| {
+                if !core::mem::take(&mut first) {
                     put(out, b" ");
                 }
                 put_decimal(out, negative, n);
+            };
+            for n in [g.partition().into(), g.capacity().into(), max_wait_ms] {
+                number(false, n);
+            }
+            for v in s.to_values() {
+                number(v < 0, v.unsigned_abs());
+            }
+            for n in t.to_values() {
+                number(false, n);
             }
             Ok(())
         })
