@@ -389,7 +389,7 @@ export interface LeaseArgs {
 }
 
 /**
- * The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /
+ * The most IDs one batch call makes (`newStrings`, `newMany`, each format's `newStrings` /
  * `newMany`): 16 777 216, the core's `MAX_BATCH`.
  */
 export declare const MAX_BATCH: number
@@ -410,7 +410,7 @@ export declare function newStringPlain(): string
 /**
  * `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
  * returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
- * it; `newStrings` and `newIds` return those slices). `n` is checked first: at most
+ * it; `newStrings` and `newMany` return those slices). `n` is checked first: at most
  * `MAX_BATCH`.
  */
 export declare function newText(n: number, meta?: number | undefined | null): string

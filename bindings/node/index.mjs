@@ -19,6 +19,7 @@ export const {
   Lease,
   Generator,
   newId,
+  newMany,
   newIds,
   releaseProcessLease,
   releaseOnSignals,

@@ -454,7 +454,7 @@ export interface Stats {
   waits: number
 }
 
-/** The most IDs one batch call makes (`newStrings`, `newIds`, `newMany`): 16 777 216. */
+/** The most IDs one batch call makes (`newStrings`, `newMany`): 16 777 216. */
 export declare const MAX_BATCH: number
 
 /**
@@ -636,7 +636,12 @@ export declare class Generator {
  * random one. Both variables set, or an invalid value, throw at every call.
  */
 export declare function newId(meta?: number): Id
-/** `n` new IDs from the process-wide generator (`n` at most `MAX_BATCH`, else a RangeError). */
+/**
+ * `n` new IDs from the process-wide generator, made in one native call (`n` at most
+ * `MAX_BATCH`, else a RangeError): sno's form of every format's `newMany`.
+ */
+export declare function newMany(n: number, meta?: number): Id[]
+/** @deprecated renamed `newMany` (the name of every format's batch). */
 export declare function newIds(n: number, meta?: number): Id[]
 /**
  * Releases the process-wide generator's lease (`SNO_LEASE_URL`), if this process took one: its
@@ -785,6 +790,7 @@ declare const sno: {
   Lease: typeof Lease
   Generator: typeof Generator
   newId: typeof newId
+  newMany: typeof newMany
   newIds: typeof newIds
   releaseProcessLease: typeof releaseProcessLease
   releaseOnSignals: typeof releaseOnSignals

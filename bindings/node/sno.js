@@ -27,7 +27,7 @@ const { Id } = formats
 
 // V8 heap bytes per result of a batch, with room to spare over what was measured
 // (scripts/bench-notes.md, "Node: V8 heap bytes per batch result"): the text's share, its slice,
-// the array slot, and for newIds the Id object.
+// the array slot, and for newMany the Id object.
 const HEAP_PER_TEXT = 64
 const HEAP_PER_ID = 176
 
@@ -247,10 +247,20 @@ function newId(meta) {
   return new Id(native.newString(meta), TRUSTED)
 }
 
+/** `n` new IDs from the process-wide generator, made in one native call. */
+function newMany(n, meta) {
+  return ids(n, meta, 'newMany')
+}
+
+/** @deprecated renamed `newMany` (the name of every format's batch). */
 function newIds(n, meta) {
-  if (typeof n !== 'number') throw typeError(`newIds: n must be a number, got ${typeof n}`)
-  checkMeta(meta, 'newIds')
-  checkHeapRoom(n, HEAP_PER_ID, 'newIds')
+  return ids(n, meta, 'newIds')
+}
+
+function ids(n, meta, where) {
+  if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
+  checkMeta(meta, where)
+  checkHeapRoom(n, HEAP_PER_ID, where)
   return splitText(native.newText(n, meta)).map((text) => new Id(text, TRUSTED))
 }
 
@@ -372,6 +382,7 @@ module.exports = {
   Generator,
   Lease,
   newId,
+  newMany,
   newIds,
   newString,
   newStrings,

@@ -5,7 +5,7 @@
 // same (class and code), and the lease API refused with its code. Returns what it found; run.mjs
 // judges it.
 import { calls, instances, memoryBytes } from './probe.js'
-import sno, { Generator, Id, Lease, Nanoflake, UlidFlake, newIds, newString, newStrings, ulid, uuid7 } from 'libsno'
+import sno, { Generator, Id, Lease, Nanoflake, UlidFlake, newMany, newString, newStrings, ulid, uuid7 } from 'libsno'
 
 // Both modules are instantiated once libsno's imports are evaluated: their memory at start.
 const startMemory = memoryBytes()
@@ -46,7 +46,7 @@ function rowCalls(op, arg, input) {
   const ns = arg === 'sno' ? null : sno[arg]
   switch (op) {
     case 'new_many':
-      return ns === null ? [() => newStrings(input), () => newIds(input)] : [() => ns.newStrings(input), () => ns.newMany(input)]
+      return ns === null ? [() => newStrings(input), () => newMany(input)] : [() => ns.newStrings(input), () => ns.newMany(input)]
     case 'restore_snapshot': {
       const snapshot = Object.fromEntries(
         Object.entries(input).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('now+') ? nowUnits() + Number(v.slice(4)) : v]),

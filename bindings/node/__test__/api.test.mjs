@@ -4,7 +4,7 @@ import { test } from 'node:test'
 
 import fc from 'fast-check'
 
-import sno, { Generator, Id, decodeMany, encodeMany, newId, newIds, newString, newStrings } from '../index.mjs'
+import sno, { Generator, Id, decodeMany, encodeMany, newId, newIds, newMany, newString, newStrings } from '../index.mjs'
 import { ALPHABET, expectedError } from './helpers.mjs'
 
 test('values', () => {
@@ -21,10 +21,15 @@ test('values', () => {
   const s = newString(3)
   assert.equal(s.length, 16)
   assert.equal(Id.parse(s).meta, 3)
-  const many = newIds(500, 1)
+  const many = newMany(500, 1)
   assert.equal(many.length, 500)
   for (let i = 1; i < many.length; i++) assert.equal(many[i - 1].compare(many[i]), -1)
+  assert.ok(many.every((id) => id instanceof Id && id.meta === 1))
   assert.equal(sno.newId, newId)
+  assert.equal(sno.newMany, newMany)
+  // 0.2's name, deprecated: the same batch, in its own words.
+  const old = newIds(3, 2)
+  assert.ok(old.length === 3 && old.every((id) => id instanceof Id && id.meta === 2) && old[0].compare(many[499]) === 1)
 })
 
 test('wrong types are TypeErrors, bad values carry ERR_SNO codes', () => {
@@ -36,7 +41,9 @@ test('wrong types are TypeErrors, bad values carry ERR_SNO codes', () => {
   assert.throws(() => Id.parse('brpk'), { code: 'ERR_SNO_INVALID_LENGTH' })
   assert.throws(() => newId(256), { code: 'ERR_SNO_INVALID_ARGUMENT' })
   assert.throws(() => newId(-1), { code: 'ERR_SNO_INVALID_ARGUMENT' })
+  assert.throws(() => newMany(1.5), { code: 'ERR_SNO_INVALID_ARGUMENT' })
   assert.throws(() => newIds(1.5), { code: 'ERR_SNO_INVALID_ARGUMENT' })
+  assert.throws(() => newMany('3'), (e) => e instanceof TypeError && /^newMany: n must be a number/.test(e.message))
   assert.throws(() => new Generator({ partition: 65536 }), { code: 'ERR_SNO_INVALID_ARGUMENT' })
   assert.throws(() => new Generator({ sequenceMin: 0, sequenceMax: 2 }), { code: 'ERR_SNO_INVALID_SEQUENCE_BOUNDS' })
   assert.throws(() => new Generator().nextWithTime(0, new Date(0)), { code: 'ERR_SNO_TIME_OUT_OF_RANGE' })

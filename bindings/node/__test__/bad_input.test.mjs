@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-import sno, { Generator, Id, Nanoflake, UlidFlake, newIds, newStrings } from '../index.mjs'
+import sno, { Generator, Id, Nanoflake, UlidFlake, newMany, newStrings } from '../index.mjs'
 import { ALPHABET, VECTORS, expectedError } from './helpers.mjs'
 
 const lines = readFileSync(join(VECTORS, '..', 'bad_input.tsv'), 'utf8')
@@ -47,7 +47,7 @@ function calls(op, arg, input) {
   const ns = arg === 'sno' ? null : sno[arg]
   switch (op) {
     case 'new_many':
-      return ns === null ? [() => newStrings(input), () => newIds(input)] : [() => ns.newStrings(input), () => ns.newMany(input)]
+      return ns === null ? [() => newStrings(input), () => newMany(input)] : [() => ns.newStrings(input), () => ns.newMany(input)]
     case 'restore_snapshot': {
       const snapshot = Object.fromEntries(
         Object.entries(input).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('now+') ? nowUnits() + Number(v.slice(4)) : v]),

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 import fc from 'fast-check'
 
-import sno, { Generator, Id, MAX_BATCH, Nanoflake, Ulid, UlidFlake, nanoflake, newIds, newStrings, ulidflake, uuid7 } from '../index.mjs'
+import sno, { Generator, Id, MAX_BATCH, Nanoflake, Ulid, UlidFlake, nanoflake, newIds, newMany, newStrings, ulidflake, uuid7 } from '../index.mjs'
 
 const FORMATS = ['ulid', 'uuid7', 'scru128', 'scru160', 'ulidflake']
 const is = (Class, code) => (e) => e instanceof Class && e.code === code
@@ -26,7 +26,7 @@ function snapshotAhead(units) {
 test('batch counts: MAX_BATCH, and the longest string V8 holds, checked before generating', () => {
   assert.equal(MAX_BATCH, 2 ** 24)
   assert.equal(sno.MAX_BATCH, MAX_BATCH)
-  for (const make of [newStrings, newIds, ...FORMATS.flatMap((f) => [sno[f].newStrings, sno[f].newMany])]) {
+  for (const make of [newStrings, newMany, newIds, ...FORMATS.flatMap((f) => [sno[f].newStrings, sno[f].newMany])]) {
     assert.throws(() => make(MAX_BATCH + 1), (e) => is(RangeError, 'ERR_SNO_BATCH_TOO_LARGE')(e) && e.max === MAX_BATCH && e.message.includes(String(MAX_BATCH)))
     assert.throws(() => make(Infinity), is(RangeError, 'ERR_SNO_BATCH_TOO_LARGE'))
     assert.throws(() => make(-0.5), is(RangeError, 'ERR_SNO_INVALID_ARGUMENT'))
@@ -250,7 +250,7 @@ test('a batch larger than the V8 heap left is a RangeError, not an abort', () =>
   const index = fileURLToPath(new URL('../index.mjs', import.meta.url))
   const probe = `
 const sno = await import(${JSON.stringify(index)})
-for (const call of [() => sno.newIds(sno.MAX_BATCH), () => sno.newStrings(sno.MAX_BATCH), () => sno.ulid.newMany(sno.MAX_BATCH)]) {
+for (const call of [() => sno.newMany(sno.MAX_BATCH), () => sno.newStrings(sno.MAX_BATCH), () => sno.ulid.newMany(sno.MAX_BATCH)]) {
   try { call(); console.log('made') } catch (e) { console.log(e.constructor.name, e.code) }
 }
 `

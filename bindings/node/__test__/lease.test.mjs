@@ -301,7 +301,7 @@ const PROBE = `
 const sno = await import(${JSON.stringify(INDEX)})
 const calls = [
   () => sno.newId().partition,
-  () => sno.newIds(3).map((id) => id.partition).join(','),
+  () => sno.newMany(3).map((id) => id.partition).join(','),
   () => sno.Id.parse(sno.newString()).partition,
   () => sno.newStrings(2).map((t) => sno.Id.parse(t).partition).join(','),
 ]

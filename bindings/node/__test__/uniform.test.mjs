@@ -22,7 +22,7 @@ const FLAKE_EPOCH = 1704067200000
 /** Some values of a format: from its generators, else the zero bytes' value. */
 function samples(info) {
   const Cls = sno[info.className]
-  if (info.name === 'sno') return sno.newIds(5, 7)
+  if (info.name === 'sno') return sno.newMany(5, 7)
   if (typeof Cls.generate === 'function') return ['a', 'some_type', ''].map((prefix) => Cls.generate(prefix))
   if (info.hasGlobal) return sno[info.name].newMany(5)
   if (info.generatorOptions) return Array.from({ length: 5 }, () => new sno[info.name].Generator({ epochMs: NANO_EPOCH, generatorId: 3 }).next())

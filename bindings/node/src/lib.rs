@@ -22,7 +22,7 @@ pub mod table;
 
 use napi_derive::napi;
 
-/// The most IDs one batch call makes (`newStrings`, `newIds`, each format's `newStrings` /
+/// The most IDs one batch call makes (`newStrings`, `newMany`, each format's `newStrings` /
 /// `newMany`): 16 777 216, the core's `MAX_BATCH`.
 #[napi]
 pub const MAX_BATCH: u32 = sno_core::MAX_BATCH as u32;

@@ -39,7 +39,7 @@ fn global_next(meta: u8) -> R<sno_core::Id> {
 
 /// `n` new IDs' text forms from the process-wide generator, encoded in one SIMD batch and
 /// returned as one string of `16 · n` characters (one JS string instead of `n`: `sno.js` slices
-/// it; `newStrings` and `newIds` return those slices). `n` is checked first: at most
+/// it; `newStrings` and `newMany` return those slices). `n` is checked first: at most
 /// `MAX_BATCH`.
 #[napi(
     ts_args_type = "n: number, meta?: number | undefined | null",

@@ -40,7 +40,7 @@ function refusing(variable, code, why) {
     error.code = code
     throw error
   }
-  return { newString: refuse, newStrings: refuse, newId: refuse, newIds: refuse }
+  return { newString: refuse, newStrings: refuse, newId: refuse, newMany: refuse, newIds: refuse }
 }
 
 /** The public API over the light build: web/fs/'s exports, with Buffers and the environment's rules. */

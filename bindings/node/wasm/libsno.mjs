@@ -20,6 +20,7 @@ export {
   Ksuid,
   Generator,
   newId,
+  newMany,
   newIds,
   newString,
   newStrings,

@@ -4,9 +4,9 @@
 // package's formats.js builds them from the native one, on the base and helpers both share
 // (value.js: written from the Node package's by tests/surfaces); each namespace (`new`, `newString`,
 // `newStrings`, `newMany`, `Generator`, where the table gives them), sno's `Generator`, `newId`,
-// `newIds`, the batch codecs, and `detect`. A value is an object holding its canonical text;
-// every codec, field, time and generator is a call into the module (`sno_op` and the
-// generators' exports): no format's layout is written here.
+// `newMany` (and 0.2's `newIds`), the batch codecs, and `detect`. A value is an object holding its
+// canonical text; every codec, field, time and generator is a call into the module (`sno_op` and
+// the generators' exports): no format's layout is written here.
 import { ascii, bytes, count, int, meta, out, put, rangeError, split, wrap } from './runtime.js'
 import { FIELDS, MAKE, SNAPSHOT_KEYS, SNAPSHOT_RANGES, STATS_KEYS, TRUSTED, TextValue, checkOptions, clockOption, defineMembers, describe, hex, record, sameClass, typeError, waiting } from './value.js'
 import { defaultPartition, newString, newStrings } from './sno.js'
@@ -358,8 +358,13 @@ export function newId(m) {
 }
 
 /** `n` new IDs, made in one call (sno.wasm's batch). */
-export function newIds(n, m) {
+export function newMany(n, m) {
   return newStrings(n, m).map((t) => Id[MAKE](t))
+}
+
+/** @deprecated renamed `newMany` (the name of every format's batch). */
+export function newIds(n, m) {
+  return newMany(n, m)
 }
 
 /** The text forms of `ids`. */

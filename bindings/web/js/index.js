@@ -19,6 +19,7 @@ export {
   Ksuid,
   Generator,
   newId,
+  newMany,
   newIds,
   encodeMany,
   decodeMany,

@@ -24,6 +24,7 @@ import sno, {
   nanoflake,
   newId,
   newIds,
+  newMany,
   newString,
   newStrings,
   releaseProcessLease,
@@ -64,7 +65,8 @@ import type {
 const id: Id = sno.newId(1)
 const plain: Id = newId()
 const text: string = newString() + newString(3)
-const ids: Id[] = newIds(10, 2)
+const ids: Id[] = newMany(10, 2)
+const oldIds: Id[] = newIds(10, 2)
 const texts: string[] = newStrings(10).concat(newStrings(3, 1))
 const released: boolean = releaseProcessLease() || sno.releaseProcessLease()
 const encoded: string[] = encodeMany(ids)
@@ -207,7 +209,7 @@ const failure = (e: unknown): string | undefined => {
 // The namespace and option types.
 const wait: WaitOptions = { maxWaitMs: 1 }
 const namespaces: FormatNamespace<Ulid>[] = [ulid, sno.ulid]
-const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.TypeId, sno.typeid, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany, sno.detect]
+const all = [sno.Ulid, sno.Uuid7, sno.Scru128, sno.Scru160, sno.UlidFlake, sno.Nanoflake, sno.TypeId, sno.typeid, sno.uuid7, sno.scru128, sno.scru160, sno.ulidflake, sno.nanoflake, sno.Id, sno.Generator, sno.newMany, sno.newIds, sno.newStrings, sno.newString, sno.encodeMany, sno.decodeMany, sno.detect]
 
 export {
   clocked, acquireAndMint, failure,
