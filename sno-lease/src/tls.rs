@@ -72,7 +72,14 @@ pub(crate) enum Verify {
     Full,
 }
 
-/// The crypto provider of this crate: ring, whatever else the process has installed.
+/// The crypto provider of this crate: ring, whatever else the process has installed. rustls
+/// 0.23.48 deprecates ring's provider for its lack of post-quantum key exchange; it stays, as it
+/// builds for every release target with no cmake or nasm (aws-lc-rs needs them), and
+/// docs/fleet.md says what it means for the stores' TLS.
+#[allow(
+    deprecated,
+    reason = "ring on purpose (above); deprecated from rustls 0.23.48, the lock's may be older"
+)]
 fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
