@@ -73,8 +73,9 @@ pub(crate) enum Verify {
 }
 
 /// The crypto provider of this crate: ring, whatever else the process has installed. rustls
-/// 0.23.48 deprecates ring's provider for its lack of post-quantum key exchange; it stays, as it
-/// builds for every release target with no cmake or nasm (aws-lc-rs needs them), and
+/// 0.23.48 deprecates ring's provider for its lack of post-quantum key exchange; it stays: it
+/// builds for every release target with the release's toolchains, and moving to aws-lc-rs (a C
+/// library built per target) is a change of its own, to be proved by the whole cross release.
 /// docs/fleet.md says what it means for the stores' TLS.
 #[allow(
     deprecated,
