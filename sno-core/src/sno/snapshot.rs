@@ -90,8 +90,8 @@ pub struct SnapshotField {
     pub max: i64,
 }
 
-/// A field of the [`Snapshot`] and its range.
-const fn field(name: &'static str, js_name: &'static str, min: i64, max: i64) -> SnapshotField {
+/// A field of the [`Snapshot`] and the range of its type.
+const fn field(name: &'static str, js_name: &'static str, (min, max): (i64, i64)) -> SnapshotField {
     SnapshotField {
         name,
         js_name,
@@ -100,7 +100,7 @@ const fn field(name: &'static str, js_name: &'static str, min: i64, max: i64) ->
     }
 }
 
-/// The range of `u16` fields, `u32` fields and `i64` fields.
+/// The ranges of `u16`, `u32` and `i64` fields.
 const U16: (i64, i64) = (0, u16::MAX as i64);
 const U32: (i64, i64) = (0, u32::MAX as i64);
 const I64: (i64, i64) = (i64::MIN, i64::MAX);
@@ -116,14 +116,14 @@ impl Snapshot {
     /// assert_eq!((Snapshot::FIELDS[0].min, Snapshot::FIELDS[0].max), (0, 65535));
     /// ```
     pub const FIELDS: [SnapshotField; 8] = [
-        field("partition", "partition", U16.0, U16.1),
-        field("sequence_min", "sequenceMin", U16.0, U16.1),
-        field("sequence_max", "sequenceMax", U16.0, U16.1),
-        field("sequence", "sequence", U32.0, U32.1),
-        field("now", "now", I64.0, I64.1),
-        field("wall_hi", "wallHi", I64.0, I64.1),
-        field("wall_safe", "wallSafe", I64.0, I64.1),
-        field("drifts", "drifts", U32.0, U32.1),
+        field("partition", "partition", U16),
+        field("sequence_min", "sequenceMin", U16),
+        field("sequence_max", "sequenceMax", U16),
+        field("sequence", "sequence", U32),
+        field("now", "now", I64),
+        field("wall_hi", "wallHi", I64),
+        field("wall_safe", "wallSafe", I64),
+        field("drifts", "drifts", U32),
     ];
 
     /// The fields' values, in [`FIELDS`](Snapshot::FIELDS) order.
