@@ -31,11 +31,8 @@ macro_rules! process_wide {
 
 macro_rules! define_any {
     ($($variant:ident {
-        ty: $ty:ty, name: $name:literal, display: $display:literal,
-        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
-        pattern: $pattern:literal,
-        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:literal,
-        settings: [$($setting:ident),*], required: [$($required:ident),*]
+        ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt,
+        max_text_len: $text:tt, generator: $generator:tt, process_generator: $process:tt
         $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         /// A value of any format. Values order by format (the table's order), then by value:

@@ -95,12 +95,8 @@ macro_rules! make_generator {
 
 macro_rules! define_any_generator {
     ($($variant:ident {
-        ty: $ty:ty, name: $name:literal, display: $display:literal,
-        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
-        pattern: $pattern:literal,
-        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
-        settings: [$($setting:ident),*], required: [$($required:ident),*]
-        $(, $fact:ident: $value:tt)* $(,)?
+        ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt,
+        max_text_len: $text:tt, generator: $generator:tt $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         /// The generator of `format` (one arm per row of the table).
         fn make(format: Format, settings: &GeneratorSettings) -> Result<Box<dyn Mint>, Error> {

@@ -18,12 +18,13 @@ use crate::describe::{About, FieldSpec, Unit};
 /// ```text
 /// Variant {
 ///     ty: <the ID type>,            name: "stable lower-case name",  display: "Name in prose",
-///     binary_len: <bytes>,          max_text_len: <chars>,           min_text_len: <chars>,
-///     column: <ColumnType variant>, pattern: "<anchored regular expression of every accepted text>",
-///     text_order: <texts sort as values>, epoch: <Epoch variant>,
-///     process_generator: <has one>,   generator: <has a generator of its settings alone>,
-///     settings: [<Setting variants>], required: [<the settings without a default>],
+///     binary_len: <bytes>,          max_text_len: <chars>,
+///     generator: <has a generator of its settings alone>,  process_generator: <has one>,
 ///     python_class: "ULID",         node_class: "Ulid",  (the value class's name in each binding)
+///     min_text_len: <chars>,        column: <ColumnType variant>,
+///     text_order: <texts sort as values>, epoch: <Epoch variant>,
+///     pattern: "<anchored regular expression of every accepted text>",
+///     settings: [<Setting variants>], required: [<the settings without a default>],
 ///     fields: [("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"), …],  (see below)
 ///     about: { summary: "…", text: "…", decode: "…", generation: "…", process_wide: "…" },  (an `About`)
 /// }
@@ -35,8 +36,9 @@ use crate::describe::{About, FieldSpec, Unit};
 /// `N` in every value, computed): a [`FieldSpec`].
 ///
 /// The facts are those of [`Format`]'s methods of the same names. A callback that needs only
-/// some of them matches the rest as `$($fact:ident: $value:tt),*`; the C ABI, the Python and
-/// Node bindings and the CLI build their per-format surface from this one table.
+/// some of them matches the ones it needs as far as the last of them and the rest as
+/// `$($fact:ident: $value:tt),*` (the facts most callbacks need come first); the C ABI, the
+/// Python and Node bindings and the CLI build their per-format surface from this one table.
 ///
 /// ```
 /// macro_rules! names {
@@ -52,11 +54,11 @@ macro_rules! for_each_format {
         $callback! {
             Sno {
                 ty: $crate::Id, name: "sno", display: "sno",
-                binary_len: 10, max_text_len: 16, min_text_len: 16, column: Bytes,
-                pattern: "^[2-9a-x]{16}$",
-                text_order: true, epoch: Fixed, process_generator: false, generator: false,
-                settings: [Meta, Partition], required: [],
+                binary_len: 10, max_text_len: 16, generator: false, process_generator: false,
                 python_class: "ID", node_class: "Id",
+                min_text_len: 16, column: Bytes, text_order: true, epoch: Fixed,
+                pattern: "^[2-9a-x]{16}$",
+                settings: [Meta, Partition], required: [],
                 fields: [
                     ("units", 0, 39, SnoUnits, "4 ms units since 2010"),
                     ("tick_tock", 39, 1, None, "flips when the generator survives a clock regression", flag),
@@ -74,11 +76,11 @@ macro_rules! for_each_format {
             },
             Ulid {
                 ty: $crate::ulid::Ulid, name: "ulid", display: "ULID",
-                binary_len: 16, max_text_len: 26, min_text_len: 26, column: Uuid,
-                pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
-                text_order: true, epoch: Fixed, process_generator: true, generator: true,
-                settings: [], required: [],
+                binary_len: 16, max_text_len: 26, generator: true, process_generator: true,
                 python_class: "ULID", node_class: "Ulid",
+                min_text_len: 26, column: Uuid, text_order: true, epoch: Fixed,
+                pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
+                settings: [], required: [],
                 fields: [
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
                     ("randomness", 48, 80, None, "random bits, +1 within a millisecond"),
@@ -93,11 +95,11 @@ macro_rules! for_each_format {
             },
             Uuid7 {
                 ty: $crate::uuid7::Uuid7, name: "uuid7", display: "UUIDv7",
-                binary_len: 16, max_text_len: 45, min_text_len: 36, column: Uuid,
-                pattern: "^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
-                text_order: true, epoch: Fixed, process_generator: true, generator: true,
-                settings: [], required: [],
+                binary_len: 16, max_text_len: 45, generator: true, process_generator: true,
                 python_class: "UUID7", node_class: "Uuid7",
+                min_text_len: 36, column: Uuid, text_order: true, epoch: Fixed,
+                pattern: "^(?:[Uu][Rr][Nn]:[Uu][Uu][Ii][Dd]:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-7[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+                settings: [], required: [],
                 fields: [
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
                     ("version", 48, 4, None, "the UUID version, 7", constant(7)),
@@ -115,11 +117,11 @@ macro_rules! for_each_format {
             },
             Scru128 {
                 ty: $crate::scru128::Scru128Id, name: "scru128", display: "SCRU128",
-                binary_len: 16, max_text_len: 25, min_text_len: 25, column: Uuid,
-                pattern: "^[0-9A-Za-z]{25}$",
-                text_order: true, epoch: Fixed, process_generator: true, generator: true,
-                settings: [], required: [],
+                binary_len: 16, max_text_len: 25, generator: true, process_generator: true,
                 python_class: "SCRU128", node_class: "Scru128",
+                min_text_len: 25, column: Uuid, text_order: true, epoch: Fixed,
+                pattern: "^[0-9A-Za-z]{25}$",
+                settings: [], required: [],
                 fields: [
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
                     ("counter_hi", 48, 24, None, "the high counter, reset each second"),
@@ -136,11 +138,11 @@ macro_rules! for_each_format {
             },
             Scru160 {
                 ty: $crate::scru160::Scru160Id, name: "scru160", display: "SCRU160",
-                binary_len: 20, max_text_len: 40, min_text_len: 32, column: Bytes,
-                pattern: "^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$",
-                text_order: true, epoch: Fixed, process_generator: true, generator: true,
-                settings: [], required: [],
+                binary_len: 20, max_text_len: 40, generator: true, process_generator: true,
                 python_class: "SCRU160", node_class: "Scru160",
+                min_text_len: 32, column: Bytes, text_order: true, epoch: Fixed,
+                pattern: "^(?:[0-9A-Va-v]{32}|[0-9A-Fa-f]{40})$",
+                settings: [], required: [],
                 fields: [
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
                     ("counter", 48, 16, None, "the counter, +1 within a millisecond"),
@@ -157,11 +159,11 @@ macro_rules! for_each_format {
             },
             Nanoflake {
                 ty: $crate::nanoflake::Nanoflake, name: "nanoflake", display: "Nanoflake",
-                binary_len: 8, max_text_len: 13, min_text_len: 1, column: BigInt,
-                pattern: "^[0-9A-Za-z]{1,13}$",
-                text_order: false, epoch: Required, process_generator: false, generator: true,
-                settings: [EpochMs, GeneratorId], required: [EpochMs, GeneratorId],
+                binary_len: 8, max_text_len: 13, generator: true, process_generator: false,
                 python_class: "Nanoflake", node_class: "Nanoflake",
+                min_text_len: 1, column: BigInt, text_order: false, epoch: Required,
+                pattern: "^[0-9A-Za-z]{1,13}$",
+                settings: [EpochMs, GeneratorId], required: [EpochMs, GeneratorId],
                 fields: [
                     ("timestamp_ms", 1, 41, EpochMs, "milliseconds since the epoch"),
                     ("generator_id", 42, 10, None, "the generator id"),
@@ -177,11 +179,11 @@ macro_rules! for_each_format {
             },
             UlidFlake {
                 ty: $crate::ulidflake::UlidFlake, name: "ulidflake", display: "Ulid-Flake",
-                binary_len: 8, max_text_len: 13, min_text_len: 13, column: BigInt,
-                pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$",
-                text_order: true, epoch: Optional, process_generator: true, generator: true,
-                settings: [EpochMs, Sid, EntropySize], required: [],
+                binary_len: 8, max_text_len: 13, generator: true, process_generator: true,
                 python_class: "UlidFlake", node_class: "UlidFlake",
+                min_text_len: 13, column: BigInt, text_order: true, epoch: Optional,
+                pattern: "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{12}$",
+                settings: [EpochMs, Sid, EntropySize], required: [],
                 fields: [
                     ("timestamp_ms", 1, 43, EpochMs, "milliseconds since the epoch"),
                     ("randomness", 44, 20, None, "a stand-alone value's randomness"),
@@ -198,11 +200,11 @@ macro_rules! for_each_format {
             },
             TypeId {
                 ty: $crate::typeid::TypeId, name: "typeid", display: "TypeID",
-                binary_len: 16, max_text_len: 90, min_text_len: 26, column: Uuid,
-                pattern: "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
-                text_order: false, epoch: FixedWhenPresent, process_generator: false, generator: false,
-                settings: [Prefix], required: [],
+                binary_len: 16, max_text_len: 90, generator: false, process_generator: false,
                 python_class: "TypeID", node_class: "TypeId",
+                min_text_len: 26, column: Uuid, text_order: false, epoch: FixedWhenPresent,
+                pattern: "^(?:[a-z](?:[a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$",
+                settings: [Prefix], required: [],
                 fields: [
                     ("prefix", 0, 0, None, "the type prefix", text),
                     ("unix_ms", 0, 48, UnixMs, "milliseconds since 1970"),
@@ -221,11 +223,11 @@ macro_rules! for_each_format {
             },
             Ksuid {
                 ty: $crate::ksuid::Ksuid, name: "ksuid", display: "KSUID",
-                binary_len: 20, max_text_len: 27, min_text_len: 27, column: Bytes,
-                pattern: "^[0-9A-Za][0-9A-Za-z]{26}$",
-                text_order: true, epoch: Fixed, process_generator: true, generator: true,
-                settings: [], required: [],
+                binary_len: 20, max_text_len: 27, generator: true, process_generator: true,
                 python_class: "KSUID", node_class: "Ksuid",
+                min_text_len: 27, column: Bytes, text_order: true, epoch: Fixed,
+                pattern: "^[0-9A-Za][0-9A-Za-z]{26}$",
+                settings: [], required: [],
                 fields: [
                     ("timestamp_secs", 0, 32, EpochSecs, "seconds since 2014-05-13T16:53:20Z"),
                     ("payload", 32, 128, None, "random bits, +1 within a second"),
@@ -264,11 +266,11 @@ macro_rules! field_spec {
 macro_rules! define_format {
     ($($variant:ident {
         ty: $ty:ty, name: $name:literal, display: $display:literal,
-        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
-        pattern: $pattern:literal,
-        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:literal, generator: $generator:literal,
-        settings: [$($setting:ident),*], required: [$($required:ident),*],
+        binary_len: $bin:literal, max_text_len: $text:literal, generator: $generator:literal, process_generator: $process:literal,
         python_class: $python:literal, node_class: $node:literal,
+        min_text_len: $min:literal, column: $column:ident, text_order: $text_order:literal, epoch: $epoch:ident,
+        pattern: $pattern:literal,
+        settings: [$($setting:ident),*], required: [$($required:ident),*],
         fields: [$(($fname:literal, $at:literal, $fbits:literal, $unit:ident, $fdoc:literal $(, $fkind:ident $(($fvalue:literal))?)?)),* $(,)?],
         about: { summary: $about_summary:literal, text: $about_text:literal, decode: $about_decode:literal, generation: $about_generation:literal, process_wide: $about_process:literal $(,)? } $(,)?
     }),* $(,)?) => {

@@ -1,6 +1,6 @@
 //! The macros that give the formats' modules their shared surface: `id_traits!` (text and
 //! binary conversions, `Display`, `Debug`, `FromStr`, serde), `i64_id!` (the 64-bit formats' integer
-//! view), `default_from_rng!`, `block_millis_state!` (a `MillisState` over a `BlockState`) and
+//! view), `u128_id!` (the 128-bit formats'), `default_from_rng!`, `block_millis_state!` (a `MillisState` over a `BlockState`) and
 //! `std_generator!` (a format's thread-safe `Generator` and its process-wide `new()`).
 
 /// `encode` (text into a caller buffer), `encode_bytes`, Display (padded), Debug (the type's
@@ -143,6 +143,64 @@ macro_rules! i64_id {
     };
 }
 pub(crate) use i64_id;
+
+/// The 128-bit face of an ID type stored as `[u8; 16]` big-endian with 48-bit Unix
+/// milliseconds in front (ULID, UUIDv7, SCRU128): the bytes, `to_u128`, `unix_ms` (and its 0.2
+/// name `timestamp_ms`). With `any_bits` (a type every 16 bytes are a value of) also the
+/// infallible `from_bytes`, `from_u128` and `From<[u8; 16]>`, and `from_slice`.
+macro_rules! u128_id {
+    ($ty:ident, any_bits) => {
+        impl $ty {
+            /// From the 16 bytes.
+            pub const fn from_bytes(bytes: [u8; 16]) -> $ty {
+                $ty(bytes)
+            }
+            /// From the 128-bit number.
+            pub const fn from_u128(value: u128) -> $ty {
+                $ty(value.to_be_bytes())
+            }
+            /// The 16-byte binary form.
+            pub fn from_slice(bytes: &[u8]) -> Result<$ty, $crate::Error> {
+                $crate::bytes::array_from_slice(bytes).map($ty)
+            }
+        }
+
+        impl From<[u8; 16]> for $ty {
+            fn from(bytes: [u8; 16]) -> $ty {
+                $ty(bytes)
+            }
+        }
+
+        $crate::id_macros::u128_id!($ty);
+    };
+    ($ty:ident) => {
+        impl $ty {
+            /// The 16 bytes.
+            pub const fn to_bytes(self) -> [u8; 16] {
+                self.0
+            }
+            /// The 16 bytes, borrowed.
+            pub const fn as_bytes(&self) -> &[u8; 16] {
+                &self.0
+            }
+            /// The 128-bit number.
+            pub const fn to_u128(self) -> u128 {
+                u128::from_be_bytes(self.0)
+            }
+            /// Milliseconds since 1970 (48 bits).
+            pub const fn unix_ms(&self) -> u64 {
+                (self.to_u128() >> 80) as u64
+            }
+            /// Milliseconds since 1970.
+            #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
+            #[doc(hidden)]
+            pub const fn timestamp_ms(&self) -> u64 {
+                self.unix_ms()
+            }
+        }
+    };
+}
+pub(crate) use u128_id;
 
 /// `Default` for a generator state `$ty<R>` with a `const fn new(rng: R)`: a fresh state on
 /// `R::default()`.

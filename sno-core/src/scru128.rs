@@ -22,9 +22,9 @@
 use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
-use crate::bytes::{array_from_slice, be_bytes};
+use crate::bytes::be_bytes;
 use crate::error::Error;
-use crate::id_macros::{default_from_rng, id_traits, std_generator};
+use crate::id_macros::{default_from_rng, id_traits, std_generator, u128_id};
 use crate::monotonic::{Block, BlockState, MillisState};
 use crate::radix;
 
@@ -40,27 +40,9 @@ pub const DEFAULT_ROLLBACK_ALLOWANCE: u64 = 10_000;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Scru128Id([u8; 16]);
 
+u128_id!(Scru128Id, any_bits);
+
 impl Scru128Id {
-    /// From the 16 bytes.
-    pub const fn from_bytes(bytes: [u8; 16]) -> Scru128Id {
-        Scru128Id(bytes)
-    }
-    /// The 16 bytes.
-    pub const fn to_bytes(self) -> [u8; 16] {
-        self.0
-    }
-    /// The 16 bytes, borrowed.
-    pub const fn as_bytes(&self) -> &[u8; 16] {
-        &self.0
-    }
-    /// From the 128-bit number.
-    pub const fn from_u128(value: u128) -> Scru128Id {
-        Scru128Id(value.to_be_bytes())
-    }
-    /// The 128-bit number.
-    pub const fn to_u128(self) -> u128 {
-        u128::from_be_bytes(self.0)
-    }
     /// From the fields; a timestamp above 2^48 − 1 or a counter above 2^24 − 1 is an error.
     pub const fn from_fields(
         timestamp_ms: u64,
@@ -83,16 +65,6 @@ impl Scru128Id {
                 | entropy as u128,
         ))
     }
-    /// Milliseconds since 1970.
-    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
-    #[doc(hidden)]
-    pub const fn timestamp_ms(&self) -> u64 {
-        self.unix_ms()
-    }
-    /// Milliseconds since 1970 (48 bits).
-    pub const fn unix_ms(&self) -> u64 {
-        (self.to_u128() >> 80) as u64
-    }
     /// The 24-bit `counter_hi`.
     pub const fn counter_hi(&self) -> u32 {
         ((self.to_u128() >> 56) as u32) & MAX_COUNTER
@@ -114,19 +86,9 @@ impl Scru128Id {
     pub fn decode(input: &[u8]) -> Result<Scru128Id, Error> {
         radix::decode_base36(input, &BASE36).map(Scru128Id::from_u128)
     }
-    /// The 16-byte binary form.
-    pub fn from_slice(bytes: &[u8]) -> Result<Scru128Id, Error> {
-        array_from_slice(bytes).map(Scru128Id)
-    }
 }
 
 id_traits!(Scru128Id, ENCODED_LEN, 16, "25-character SCRU128 ID");
-
-impl From<[u8; 16]> for Scru128Id {
-    fn from(bytes: [u8; 16]) -> Scru128Id {
-        Scru128Id(bytes)
-    }
-}
 
 /// The SCRU128 generator state machine (see the module docs). `&mut self`; wrap it in
 /// [`Generator`] to share it between threads.

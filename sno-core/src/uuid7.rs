@@ -25,7 +25,7 @@ use rand_core::RngCore;
 use crate::alphabet::HEX;
 use crate::bytes::{array_from_slice, be_bytes, millis48};
 use crate::error::Error;
-use crate::id_macros::{block_millis_state, id_traits, std_generator};
+use crate::id_macros::{block_millis_state, id_traits, std_generator, u128_id};
 use crate::model::{Extras, Lenient};
 use crate::monotonic::{Block, BlockState};
 use crate::radix;
@@ -42,6 +42,8 @@ const URN: &[u8; 9] = b"urn:uuid:";
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Uuid7([u8; 16]);
+
+u128_id!(Uuid7);
 
 impl Uuid7 {
     /// From 16 bytes with version 7 and variant `10`, else [`Error::NotVersion7`].
@@ -75,28 +77,6 @@ impl Uuid7 {
             | (0b10 << 62)
             | rand_b as u128;
         Ok(Uuid7(v.to_be_bytes()))
-    }
-    /// The 16 bytes.
-    pub const fn to_bytes(self) -> [u8; 16] {
-        self.0
-    }
-    /// The 16 bytes, borrowed.
-    pub const fn as_bytes(&self) -> &[u8; 16] {
-        &self.0
-    }
-    /// The 128-bit number.
-    pub const fn to_u128(self) -> u128 {
-        u128::from_be_bytes(self.0)
-    }
-    /// Milliseconds since 1970 (`unix_ts_ms`).
-    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
-    #[doc(hidden)]
-    pub const fn timestamp_ms(&self) -> u64 {
-        self.unix_ms()
-    }
-    /// Milliseconds since 1970 (48 bits).
-    pub const fn unix_ms(&self) -> u64 {
-        (self.to_u128() >> 80) as u64
     }
     /// The 12-bit `rand_a` field.
     pub const fn rand_a(&self) -> u16 {

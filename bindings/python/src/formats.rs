@@ -34,12 +34,9 @@ pub(crate) trait Wraps {
 /// One class per entry of the core's format table, named by its `python_class`.
 macro_rules! py_formats {
     ($($variant:ident {
-        ty: $ty:ty, name: $name:literal, display: $display:literal,
-        binary_len: $bin:tt, max_text_len: $text:tt, min_text_len: $min:tt, column: $column:ident,
-        pattern: $pattern:literal,
-        text_order: $text_order:tt, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
-        settings: [$($setting:ident),*], required: [$($required:ident),*],
-        python_class: $class:literal, node_class: $node:literal $(, $fact:ident: $value:tt)* $(,)?
+        ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt,
+        max_text_len: $text:tt, generator: $generator:tt, process_generator: $process:tt,
+        python_class: $class:literal $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         $( py_class!($variant, $ty, $class, $bin); )*
 

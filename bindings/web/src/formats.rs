@@ -71,12 +71,8 @@ macro_rules! made {
 
 macro_rules! define_make {
     ($($variant:ident {
-        ty: $ty:ty, name: $name:literal, display: $display:literal,
-        binary_len: $bin:literal, max_text_len: $text:literal, min_text_len: $min:literal, column: $column:ident,
-        pattern: $pattern:literal,
-        text_order: $text_order:literal, epoch: $epoch:ident, process_generator: $process:tt, generator: $generator:tt,
-        settings: [$($setting:ident),*], required: [$($required:ident),*]
-        $(, $fact:ident: $value:tt)* $(,)?
+        ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt,
+        max_text_len: $text:tt, generator: $generator:tt $(, $fact:ident: $value:tt)* $(,)?
     }),* $(,)?) => {
         /// A new generator of `format` with `settings` (the core checks them).
         fn make(format: Format, settings: &GeneratorSettings) -> R<Box<dyn Mint>> {

@@ -1,9 +1,8 @@
 //! The [`Ulid`] value type: 16 bytes, its fields and its strict text codec.
 
-use crate::bytes::array_from_slice;
 use crate::error::Error;
 use crate::format::Format;
-use crate::id_macros::id_traits;
+use crate::id_macros::{id_traits, u128_id};
 use crate::model::Extras;
 use crate::radix;
 
@@ -17,32 +16,14 @@ pub const MAX_RANDOMNESS: u128 = (1 << 80) - 1;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Ulid(pub(super) [u8; 16]);
 
+u128_id!(Ulid, any_bits);
+
 impl Ulid {
     /// The all-zero ULID.
     pub const NIL: Ulid = Ulid([0; 16]);
     /// The largest ULID, `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`.
     pub const MAX: Ulid = Ulid([0xFF; 16]);
 
-    /// From the 16 bytes.
-    pub const fn from_bytes(bytes: [u8; 16]) -> Ulid {
-        Ulid(bytes)
-    }
-    /// The 16 bytes.
-    pub const fn to_bytes(self) -> [u8; 16] {
-        self.0
-    }
-    /// The 16 bytes, borrowed.
-    pub const fn as_bytes(&self) -> &[u8; 16] {
-        &self.0
-    }
-    /// From the 128-bit number.
-    pub const fn from_u128(value: u128) -> Ulid {
-        Ulid(value.to_be_bytes())
-    }
-    /// The 128-bit number.
-    pub const fn to_u128(self) -> u128 {
-        u128::from_be_bytes(self.0)
-    }
     /// From a timestamp (≤ 2^48 − 1 ms) and an 80-bit randomness.
     #[deprecated(since = "0.2.0", note = "renamed `from_fields`")]
     #[doc(hidden)]
@@ -61,16 +42,6 @@ impl Ulid {
         }
         Ok(Ulid::from_u128(((unix_millis as u128) << 80) | randomness))
     }
-    /// Milliseconds since 1970.
-    #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
-    #[doc(hidden)]
-    pub const fn timestamp_ms(&self) -> u64 {
-        self.unix_ms()
-    }
-    /// Milliseconds since 1970 (48 bits).
-    pub const fn unix_ms(&self) -> u64 {
-        (self.to_u128() >> 80) as u64
-    }
     /// The 80-bit randomness.
     pub const fn randomness(&self) -> u128 {
         self.to_u128() & MAX_RANDOMNESS
@@ -85,19 +56,9 @@ impl Ulid {
     pub fn decode(input: &[u8]) -> Result<Ulid, Error> {
         radix::decode_ulid(input).map(Ulid)
     }
-    /// The 16-byte binary form.
-    pub fn from_slice(bytes: &[u8]) -> Result<Ulid, Error> {
-        array_from_slice(bytes).map(Ulid)
-    }
 }
 
 id_traits!(Ulid, ENCODED_LEN, 16, "26-character ULID");
-
-impl From<[u8; 16]> for Ulid {
-    fn from(bytes: [u8; 16]) -> Ulid {
-        Ulid(bytes)
-    }
-}
 
 crate::model::fixed_text_format!(
     Ulid,
