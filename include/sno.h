@@ -445,29 +445,6 @@ typedef struct sno_nanoflake_fields {
   uint64_t reference_timestamp;
 } sno_nanoflake_fields;
 
-// A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
-// bits, sortable by time.
-//
-// A SCRU128 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 24-bit
-// counter_hi (the high counter, reset each second), 24-bit counter_lo (the low counter, +1 within
-// a millisecond), 32-bit entropy (random bits, fresh in each ID), big-endian; byte order (memcmp)
-// is time order.
-typedef struct sno_scru128 {
-  // The binary form.
-  uint8_t bytes[16];
-} sno_scru128;
-
-// A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
-// counter and 96 random bits.
-//
-// A SCRU160 in its 20-byte binary form: 48-bit unix_ms (milliseconds since 1970), 16-bit counter
-// (the counter, +1 within a millisecond), 16-bit random16 (random bits, fresh each millisecond),
-// 80-bit random80 (random bits, fresh in each ID), big-endian; byte order (memcmp) is time order.
-typedef struct sno_scru160 {
-  // The binary form.
-  uint8_t bytes[20];
-} sno_scru160;
-
 // A Ulid-Flake (63 bits, ULID's text alphabet): milliseconds since an epoch (2024-01-01 by
 // default) and randomness, sortable by time.
 //
@@ -526,6 +503,29 @@ typedef struct sno_ulid {
   // The binary form.
   uint8_t bytes[16];
 } sno_ulid;
+
+// A SCRU128 ID (github.com/scru128/spec): 48-bit Unix milliseconds, a 48-bit counter and 32 random
+// bits, sortable by time.
+//
+// A SCRU128 in its 16-byte binary form: 48-bit unix_ms (milliseconds since 1970), 24-bit
+// counter_hi (the high counter, reset each second), 24-bit counter_lo (the low counter, +1 within
+// a millisecond), 32-bit entropy (random bits, fresh in each ID), big-endian; byte order (memcmp)
+// is time order.
+typedef struct sno_scru128 {
+  // The binary form.
+  uint8_t bytes[16];
+} sno_scru128;
+
+// A SCRU160 ID (deprecated by SCRU128; for existing data): 48-bit Unix milliseconds, a 16-bit
+// counter and 96 random bits.
+//
+// A SCRU160 in its 20-byte binary form: 48-bit unix_ms (milliseconds since 1970), 16-bit counter
+// (the counter, +1 within a millisecond), 16-bit random16 (random bits, fresh each millisecond),
+// 80-bit random80 (random bits, fresh in each ID), big-endian; byte order (memcmp) is time order.
+typedef struct sno_scru160 {
+  // The binary form.
+  uint8_t bytes[20];
+} sno_scru160;
 
 // A KSUID (github.com/segmentio/ksuid): 32-bit seconds since 2014-05-13T16:53:20Z and a 128-bit
 // payload, sortable by time.
@@ -791,21 +791,6 @@ enum sno_status sno_nanoflake_generator_new(int64_t epoch_ms,
 // `generator` must be NULL or live.
 enum sno_status sno_nanoflake_generator_repartition(const struct sno_nanoflake_generator *generator,
                                                     uint16_t generator_id);
-
-// The 24-bit counter_hi field. Thread-safe.
-uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
-
-// The 24-bit counter_lo field. Thread-safe.
-uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
-
-// The 32-bit entropy field. Thread-safe.
-uint32_t sno_scru128_entropy(struct sno_scru128 id);
-
-// The 16-bit counter field. Thread-safe.
-uint16_t sno_scru160_counter(struct sno_scru160 id);
-
-// The 16-bit random16 field (the 80-bit random80 is bytes 10..20). Thread-safe.
-uint16_t sno_scru160_random16(struct sno_scru160 id);
 
 // Writes both readings of `id`. Thread-safe.
 //
@@ -1182,6 +1167,15 @@ uint64_t sno_scru128_unix_ms(struct sno_scru128 id);
 // Deprecated: the same as sno_scru128_unix_ms; kept for the 0.2 ABI.
 SNO_DEPRECATED("use sno_scru128_unix_ms") uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
 
+// The 24-bit counter_hi field: the high counter, reset each second. Thread-safe.
+uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
+
+// The 24-bit counter_lo field: the low counter, +1 within a millisecond. Thread-safe.
+uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
+
+// The 32-bit entropy field: random bits, fresh in each ID. Thread-safe.
+uint32_t sno_scru128_entropy(struct sno_scru128 id);
+
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru128_compare(struct sno_scru128 a, struct sno_scru128 b);
 
@@ -1283,6 +1277,12 @@ uint64_t sno_scru160_unix_ms(struct sno_scru160 id);
 
 // Deprecated: the same as sno_scru160_unix_ms; kept for the 0.2 ABI.
 SNO_DEPRECATED("use sno_scru160_unix_ms") uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
+
+// The 16-bit counter field: the counter, +1 within a millisecond. Thread-safe.
+uint16_t sno_scru160_counter(struct sno_scru160 id);
+
+// The 16-bit random16 field: random bits, fresh each millisecond. Thread-safe.
+uint16_t sno_scru160_random16(struct sno_scru160 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_scru160_compare(struct sno_scru160 a, struct sno_scru160 b);

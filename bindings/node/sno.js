@@ -17,7 +17,7 @@ if (fallback) {
   return
 }
 
-const { TRUSTED, typeError, describe, checkOptions, numberOption, clockOption, waiting, SNAPSHOT_KEYS, STATS_KEYS, record } = require('./value.js')
+const { TRUSTED, typeError, describe, checkOptions, typedOption, numberOption, clockOption, waiting, SNAPSHOT_KEYS, STATS_KEYS, record } = require('./value.js')
 const { checkHeapRoom } = require('./heap.js')
 const formats = require('./formats.js')
 
@@ -44,15 +44,7 @@ const DISPOSE = Symbol.dispose ?? Symbol.for('nodejs.dispose')
 const LEASE_OPTIONS = ['url', 'namespace', 'ttlMs', 'partitions', 'marginMs', 'timeoutMs']
 
 /** Option `key` of `options`: a string, or undefined when absent (a TypeError where `required`). */
-function stringOption(options, key, where, required = false) {
-  const value = options[key]
-  if (value === undefined && !required) return undefined
-  if (typeof value !== 'string') {
-    const what = value === undefined ? 'missing' : `got ${describe(value)}`
-    throw typeError(`${where}: option ${key} must be a string, ${what}`)
-  }
-  return value
-}
+const stringOption = (...args) => typedOption('string', ...args)
 
 /** The native `LeaseArgs` of a lease's options (types checked here, values natively). */
 function leaseArgs(options, where) {
@@ -92,44 +84,8 @@ class Lease {
     return new Lease(TRUSTED, native.Lease.fromEnv())
   }
 
-  get partition() {
-    return this.#native.partition
-  }
-
-  get token() {
-    return this.#native.token
-  }
-
   get expiresAt() {
     return new Date(this.#native.expiresUnixMs)
-  }
-
-  get namespace() {
-    return this.#native.namespace
-  }
-
-  get holder() {
-    return this.#native.holder
-  }
-
-  get renewals() {
-    return this.#native.renewals
-  }
-
-  get renewalFailures() {
-    return this.#native.renewalFailures
-  }
-
-  get expiresInMs() {
-    return this.#native.expiresInMs
-  }
-
-  get closed() {
-    return this.#native.closed
-  }
-
-  get lastError() {
-    return this.#native.lastError
   }
 
   /** Stops renewing and releases the partition; idempotent. */
@@ -148,6 +104,10 @@ class Lease {
 
   static {
     nativeLease = (value) => (value !== null && typeof value === 'object' && #native in value ? value.#native : undefined)
+    // The native lease's readings, as it gives them (sno.d.ts documents each).
+    for (const key of ['partition', 'token', 'namespace', 'holder', 'renewals', 'renewalFailures', 'expiresInMs', 'closed', 'lastError']) {
+      Object.defineProperty(this.prototype, key, { get() { return this.#native[key] }, configurable: true })
+    }
   }
 }
 

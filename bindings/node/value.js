@@ -55,16 +55,20 @@ function clockOption(options, where) {
   return value
 }
 
-/** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
-function numberOption(options, key, where, required = false, label = key) {
+/** Option `key` of `options`: a value of `type` ('number', 'string'), or undefined when absent (a
+ * TypeError where `required`). */
+function typedOption(type, options, key, where, required = false, label = key) {
   const value = options[key]
   if (value === undefined && !required) return undefined
-  if (typeof value !== 'number') {
+  if (typeof value !== type) {
     const what = value === undefined ? 'missing' : `got ${describe(value)}`
-    throw typeError(`${where}: option ${label} must be a number, ${what}`)
+    throw typeError(`${where}: option ${label} must be a ${type}, ${what}`)
   }
   return value
 }
+
+/** Option `key` of `options`: a number, or undefined when absent (a TypeError where `required`). */
+const numberOption = (...args) => typedOption('number', ...args)
 
 // The JavaScript names of a generator's snapshot fields and the ranges JavaScript numbers hold of
 // them, and the names of its stats counters, in the order of the core's `Snapshot::FIELDS` and
@@ -223,4 +227,4 @@ function defineMembers(Cls, info, classes, unixMsAt) {
   return proto
 }
 
-module.exports = { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, hex, checkOptions, numberOption, clockOption, waiting, defineMembers, SNAPSHOT_KEYS, SNAPSHOT_RANGES, STATS_KEYS, record }
+module.exports = { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, hex, checkOptions, typedOption, numberOption, clockOption, waiting, defineMembers, SNAPSHOT_KEYS, SNAPSHOT_RANGES, STATS_KEYS, record }

@@ -569,6 +569,24 @@ pub extern "C" fn sno_scru128_timestamp_ms(id: sno_scru128) -> u64 {
     sno_scru128_unix_ms(id)
 }
 
+/// The 24-bit counter_hi field: the high counter, reset each second. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru128_counter_hi(id: sno_scru128) -> u32 {
+    sno_core::scru128::Scru128Id::from_bytes(id.bytes).counter_hi()
+}
+
+/// The 24-bit counter_lo field: the low counter, +1 within a millisecond. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru128_counter_lo(id: sno_scru128) -> u32 {
+    sno_core::scru128::Scru128Id::from_bytes(id.bytes).counter_lo()
+}
+
+/// The 32-bit entropy field: random bits, fresh in each ID. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru128_entropy(id: sno_scru128) -> u32 {
+    sno_core::scru128::Scru128Id::from_bytes(id.bytes).entropy()
+}
+
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_compare(a: sno_scru128, b: sno_scru128) -> i32 {
@@ -766,6 +784,18 @@ pub extern "C" fn sno_scru160_unix_ms(id: sno_scru160) -> u64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru160_timestamp_ms(id: sno_scru160) -> u64 {
     sno_scru160_unix_ms(id)
+}
+
+/// The 16-bit counter field: the counter, +1 within a millisecond. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru160_counter(id: sno_scru160) -> u16 {
+    sno_core::scru160::Scru160Id::from_bytes(id.bytes).counter()
+}
+
+/// The 16-bit random16 field: random bits, fresh each millisecond. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_scru160_random16(id: sno_scru160) -> u16 {
+    sno_core::scru160::Scru160Id::from_bytes(id.bytes).random16()
 }
 
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.

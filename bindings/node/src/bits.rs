@@ -7,7 +7,7 @@ use napi_derive::napi;
 use sno_core::{AnyId, Error as SnoError};
 
 use crate::args::{typed_arg, with_text};
-use crate::errors::{Fail, OrThrow, R, range_error};
+use crate::errors::{Fail, OrThrow, R, range_error, throwing};
 use crate::formats::{format_arg, js_bytes, js_text, value};
 
 /// The binary form of a canonical text read as one unsigned big-endian integer.
@@ -65,7 +65,7 @@ pub fn fmt_from_bigint<'e>(
     format: u32,
     value: Unknown,
 ) -> Result<JsString<'e>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let what = "fromBigInt(value): value";
         let value: BigInt = typed_arg(env, &value, ValueType::BigInt, what, "a bigint")?;
@@ -75,15 +75,14 @@ pub fn fmt_from_bigint<'e>(
             e => e.into(),
         })?;
         js_text(env, id.text().as_bytes())
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The 128 bits of a canonical text as a hyphenated lower-case UUID (any version: the bits
 /// as they are), for the 16-byte formats.
 #[napi(catch_unwind)]
 pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> {
-    (|| {
+    throwing(env, || {
         let id = value(format, &text)?;
         let bytes: &[u8; 16] = id.as_slice().try_into().map_err(|_| {
             range_error(format!(
@@ -92,8 +91,7 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
             ))
         })?;
         Ok(uuid_text(bytes))
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The 16 bytes of a hyphenated UUID text (either case, any version: `fromUuid`, and the `pg`
@@ -105,7 +103,7 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
     catch_unwind
 )]
 pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, String> {
-    (|| {
+    throwing(env, || {
         with_text(env, &text, "fromUuid(uuid): uuid", |input| {
             if input.len() != UUID_TEXT_LEN {
                 return Err(SnoError::InvalidLength {
@@ -131,8 +129,7 @@ pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, St
         })?
         .map_err(Fail::from)
         .and_then(|bytes| js_bytes(env, &bytes))
-    })()
-    .or_throw(env)
+    })
 }
 
 /// Characters of a hyphenated UUID text.

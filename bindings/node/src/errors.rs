@@ -272,6 +272,15 @@ pub(crate) fn rejection(env: &Env, fail: Fail) -> Error {
 }
 
 /// Ends an export: a [`Fail`] becomes the thrown JS error.
+/// Runs `body` and throws its failure as [`throw`] does: the body of an export written as one
+/// closure, its `?` giving [`Fail`]s.
+pub(crate) fn throwing<T>(
+    env: &Env,
+    body: impl FnOnce() -> R<T>,
+) -> std::result::Result<T, Error<String>> {
+    body().or_throw(env)
+}
+
 pub(crate) trait OrThrow<T> {
     fn or_throw(self, env: &Env) -> std::result::Result<T, Error<String>>;
 }

@@ -13,7 +13,7 @@ use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, Error as SnoError, Format};
 
 use crate::args::{MAX_DATE_MS, bytes_or, epoch_arg, text_arg, with_text};
-use crate::errors::{Fail, OrThrow, R, range_error};
+use crate::errors::{Fail, R, range_error, throwing};
 use crate::formats::{format_arg, js_text};
 
 /// Milliseconds since 1970 of a canonical text of a format with an epoch (the core's
@@ -28,7 +28,7 @@ pub fn fmt_unix_ms_at(
     epoch_ms: f64,
     method: String,
 ) -> Result<f64, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let epoch = epoch_arg(
             &format!("{method}(epochMs): epochMs"),
@@ -40,8 +40,7 @@ pub fn fmt_unix_ms_at(
             .ok_or_else(|| range_error(format!("{format} values have no epoch")))?;
         // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.
         Ok(unix_ms as f64)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The canonical text of a value of `format` in any form its lenient decoder takes (the core's
@@ -57,7 +56,7 @@ pub fn fmt_canonical_lenient<'e>(
     format: u32,
     text: Unknown,
 ) -> Result<Option<JsString<'e>>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         with_text(env, &text, "parseLenient(text): text", |input| {
             let canonical = AnyId::parse_lenient_as(format, input)?.text();
@@ -66,37 +65,34 @@ pub fn fmt_canonical_lenient<'e>(
             }
             js_text(env, canonical.as_bytes()).map(Some)
         })?
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The text form `name` (the core's `Extras::texts`: SCRU160's `hex`, a Nanoflake's `padded`,
 /// a prefixed value's `suffix`) of a canonical text of `format`.
 #[napi(catch_unwind)]
 pub fn fmt_text_form(env: &Env, format: u32, text: String, name: String) -> Result<String, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let mut buf = [0u8; MAX_TEXT_LEN];
         let len = AnyId::parse_as(format, text.as_bytes())?
             .write_text_form(&name, &mut buf)
             .ok_or_else(|| range_error(format!("{format} has no text form {name}")))?;
         Ok(String::from_utf8_lossy(&buf[..len]).into_owned())
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The number `name` (the core's `Extras::numbers`: a Nanoflake's `reference_timestamp_ms`) of
 /// a canonical text of `format`.
 #[napi(catch_unwind)]
 pub fn fmt_number(env: &Env, format: u32, text: String, name: String) -> Result<f64, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let number = AnyId::parse_as(format, text.as_bytes())?
             .number(&name)
             .ok_or_else(|| range_error(format!("{format} has no number {name}")))?;
         Ok(number as f64)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The text of a new value of `format`, a format with a param (the core's `Extras::param`: a
@@ -114,7 +110,7 @@ pub fn fmt_new_with_param<'e>(
     param: Unknown,
     method: String,
 ) -> Result<JsString<'e>, String> {
-    (|| {
+    throwing(env, || {
         let (format, param) = param_arg(env, format, &param, &method)?;
         param_text(
             env,
@@ -122,8 +118,7 @@ pub fn fmt_new_with_param<'e>(
             &param,
             AnyId::try_new_with_param(format, &param),
         )
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The text of the value of `format` (a format with a param) of `param` and a binary form:
@@ -141,7 +136,7 @@ pub fn fmt_with_param<'e>(
     binary: Unknown,
     method: String,
 ) -> Result<JsString<'e>, String> {
-    (|| {
+    throwing(env, || {
         let (format, param) = param_arg(env, format, &param, &method)?;
         let facts = format.param_facts().ok_or_else(|| no_param(format))?;
         let what = format!("{method}: {}", facts.binary);
@@ -155,8 +150,7 @@ pub fn fmt_with_param<'e>(
             AnyId::with_param(format, &param, &bytes_or(env, &binary, &what, &expected)?)
         };
         param_text(env, format, &param, id)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The format of table index `format` and the param text (`method`'s first argument).

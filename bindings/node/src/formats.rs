@@ -14,7 +14,7 @@ use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
-use crate::errors::{OrThrow, R, napi_error, range_error};
+use crate::errors::{OrThrow, R, napi_error, range_error, throwing};
 use crate::table::{MAX_NUMBER_BITS, js_name};
 
 /// The format at `index` of `Format::ALL` (the index JavaScript passes), or a `RangeError`.
@@ -49,7 +49,7 @@ pub fn fmt_canonical<'e>(
     format: u32,
     text: Unknown,
 ) -> Result<Option<JsString<'e>>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         with_text(env, &text, "parse(text): text", |input| {
             let mut buf = [0u8; MAX_TEXT_LEN];
@@ -59,8 +59,7 @@ pub fn fmt_canonical<'e>(
             }
             js_text(env, &buf[..len]).map(Some)
         })?
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The one format `text` is written in, through the core's detection (`AnyId::detect`, as the
@@ -72,15 +71,14 @@ pub fn fmt_canonical<'e>(
     catch_unwind
 )]
 pub fn detect<'e>(env: &'e Env, text: Unknown) -> Result<(u32, JsString<'e>), String> {
-    (|| {
+    throwing(env, || {
         with_text(env, &text, "detect(text): text", |input| {
             let id = sno_core::AnyId::detect(input)?;
             let index = Format::ALL.iter().position(|f| *f == id.format());
             let index = u32::try_from(index.unwrap_or(0)).unwrap_or(0);
             Ok((index, js_text(env, id.text().as_bytes())?))
         })?
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The canonical text of the binary form (`fromBytes`).
@@ -94,12 +92,11 @@ pub fn fmt_from_bytes<'e>(
     format: u32,
     bytes: Unknown,
 ) -> Result<JsString<'e>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let bytes = bytes_arg(env, &bytes, "fromBytes(bytes): bytes")?;
         js_text(env, AnyId::from_slice_as(format, &bytes)?.text().as_bytes())
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The binary form of a canonical text.
@@ -130,7 +127,7 @@ pub(crate) fn js_bytes<'e>(env: &'e Env, bytes: &[u8]) -> R<BufferSlice<'e>> {
     catch_unwind
 )]
 pub fn fmt_fields<'e>(env: &'e Env, format: u32, text: String) -> Result<Object<'e>, String> {
-    (|| {
+    throwing(env, || {
         let id = value(format, &text)?;
         let mut object = Object::new(env)?;
         for field in id.fields().iter() {
@@ -145,8 +142,7 @@ pub fn fmt_fields<'e>(env: &'e Env, format: u32, text: String) -> Result<Object<
             }
         }
         Ok(object)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// Milliseconds since 1970 of a canonical text, or `undefined` for a format whose values do not
@@ -171,5 +167,7 @@ pub fn fmt_unix_ns(env: &Env, format: u32, text: String) -> Result<Option<i64n>,
 /// value order: Nanoflakes' unpadded base36, prefixes outside the binary form).
 #[napi(ts_return_type = "-1 | 0 | 1", catch_unwind)]
 pub fn fmt_compare(env: &Env, format: u32, a: String, b: String) -> Result<i32, String> {
-    (|| Ok(value(format, &a)?.cmp(&value(format, &b)?) as i32))().or_throw(env)
+    throwing(env, || {
+        Ok(value(format, &a)?.cmp(&value(format, &b)?) as i32)
+    })
 }

@@ -14,7 +14,7 @@ use crate::args::{
     MAX_DATE_MS, batch_count, clock_arg, epoch_arg, int_arg, max_wait_ms, text_arg, try_vec,
     type_name, typed_arg,
 };
-use crate::errors::{Fail, OrThrow, R, range_error, type_error};
+use crate::errors::{Fail, OrThrow, R, range_error, throwing, type_error};
 use crate::formats::{format_arg, js_text};
 use crate::table::camel_case;
 
@@ -42,12 +42,11 @@ fn global(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> R<usize> {
 /// A new value's text from the process-wide generator (`new`, `newString`).
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn fmt_new_string(env: &Env, format: u32) -> Result<JsString<'_>, String> {
-    (|| {
+    throwing(env, || {
         let mut buf = [0u8; MAX_TEXT_LEN];
         let len = global(format_arg(format)?, &mut buf)?;
         js_text(env, &buf[..len])
-    })()
-    .or_throw(env)
+    })
 }
 
 /// `n` new values' texts from the process-wide generator, laid end to end in one string (each
@@ -59,7 +58,7 @@ pub fn fmt_new_string(env: &Env, format: u32) -> Result<JsString<'_>, String> {
     catch_unwind
 )]
 pub fn fmt_new_text(env: &Env, format: u32, n: f64) -> Result<JsString<'_>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         // Fixed-length text (a format with a process-wide generator): the shortest accepted.
         let width = format.min_text_len();
@@ -71,8 +70,7 @@ pub fn fmt_new_text(env: &Env, format: u32, n: f64) -> Result<JsString<'_>, Stri
             text.extend_from_slice(&buf[..len]);
         }
         js_text(env, &text)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// The fields object of `fromFields`, read by JavaScript name.
@@ -161,7 +159,7 @@ pub fn fmt_from_fields<'e>(
     format: u32,
     fields: Unknown,
 ) -> Result<JsString<'e>, String> {
-    (|| {
+    throwing(env, || {
         let format = format_arg(format)?;
         let what = "fromFields(fields): fields";
         let object: Object = typed_arg(env, &fields, ValueType::Object, what, "an object")?;
@@ -188,8 +186,7 @@ pub fn fmt_from_fields<'e>(
             }
         })?;
         made_text(env, made)
-    })()
-    .or_throw(env)
+    })
 }
 
 /// A thread-safe monotonic generator of one format (the `Generator` of each namespace in
@@ -211,7 +208,7 @@ enum Call {
 
 impl FormatGenerator {
     fn call<'e>(&self, env: &'e Env, call: Call) -> Result<JsString<'e>, String> {
-        (|| {
+        throwing(env, || {
             let mut buf = [0u8; MAX_TEXT_LEN];
             let len = match call {
                 Call::Next(ms) => self
@@ -221,8 +218,7 @@ impl FormatGenerator {
                 Call::At(ms) => self.inner.next_at_unix_ms_text(ms, &mut buf),
             }?;
             js_text(env, &buf[..len])
-        })()
-        .or_throw(env)
+        })
     }
 }
 
@@ -256,7 +252,7 @@ impl FormatGenerator {
         catch_unwind
     )]
     pub fn new(env: &Env, format: u32, settings: Object) -> Result<Self, String> {
-        (|| -> R<Self> {
+        throwing(env, || -> R<Self> {
             let format = format_arg(format)?;
             let what = format!("{}.Generator", format.name());
             let max_wait_ms = max_wait_ms(number_option(&settings, "maxWaitMs", &what)?, &what)?;
@@ -287,8 +283,7 @@ impl FormatGenerator {
                 e => Fail::Argument(e),
             })?;
             Ok(FormatGenerator { inner, max_wait_ms })
-        })()
-        .or_throw(env)
+        })
     }
 
     /// The next value's text; a used-up millisecond (or a Nanoflakes clock gone back) makes it
@@ -322,7 +317,7 @@ impl FormatGenerator {
         deadline_ms: f64,
         after: u32,
     ) -> Result<Either<JsString<'e>, u32>, String> {
-        (|| {
+        throwing(env, || {
             if after != 0 {
                 // A timer's wait is over: the fast clock sees the time waited for at once.
                 sno_core::wait::resumed();
@@ -342,8 +337,7 @@ impl FormatGenerator {
                     }
                 }
             }
-        })()
-        .or_throw(env)
+        })
     }
 
     /// The next value for an explicit time in Unix milliseconds (the clock is not read).

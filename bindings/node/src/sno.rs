@@ -9,7 +9,7 @@ use sno_lease::{Mint, SnoGenerator};
 use crate::args::{
     batch_count, clock_arg, int_arg, try_vec, type_name, typed_arg, u16_arg, with_text,
 };
-use crate::errors::{Class, Fail, OrThrow, R, napi_error, own, range_error, type_error};
+use crate::errors::{Class, Fail, OrThrow, R, napi_error, own, range_error, throwing, type_error};
 use crate::lease::process_generator;
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
@@ -47,7 +47,7 @@ fn global_next(meta: u8) -> R<sno_core::Id> {
     catch_unwind
 )]
 pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
-    let text = (|| -> R<Vec<u8>> {
+    let text = throwing(env, || -> R<Vec<u8>> {
         let n = batch_count(n, sno_core::ENCODED_LEN)?;
         let meta = meta_of(meta)?;
         let generator = process_generator()?;
@@ -60,8 +60,7 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
         text.resize(len, 0u8);
         sno_core::Id::encode_many(&ids, &mut text)?;
         Ok(text)
-    })()
-    .or_throw(env)?;
+    })?;
     env.create_string_latin1(&text)
         .map_err(napi_error)
         .or_throw(env)
@@ -72,7 +71,7 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
 /// over all of them. `decodeMany` then asks `checkText` for that item's exact error.
 #[napi(ts_args_type = "joined: string", catch_unwind)]
 pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
-    (|| -> R<i64> {
+    throwing(&env, || -> R<i64> {
         let what = "firstInvalid(joined): joined";
         let units: Utf16String = typed_arg(&env, &joined, ValueType::String, what, "a string")?;
         // A unit outside ASCII can never be in the alphabet: 0xFF marks it invalid.
@@ -92,8 +91,7 @@ pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
                 None => return Err(e.into()),
             },
         })
-    })()
-    .or_throw(&env)
+    })
 }
 
 /// A new ID's text form, straight from the process-wide generator (the fast path: the text is
@@ -170,14 +168,16 @@ impl Generator {
         clock: Option<String>,
         lease: Option<ClassInstance<'_, crate::lease::Lease>>,
     ) -> Result<Self, String> {
-        (|| -> R<Self> {
+        throwing(env, || -> R<Self> {
             if lease.is_some() {
                 // Refused in JavaScript's words, before the lease's one generator is made.
                 let conflict = |option: &str, why: &str| {
                     own(
                         Class::TypeError,
                         "ERR_INCOMPATIBLE_OPTION_PAIR",
-                        format!("Generator: option lease cannot be used with option {option}: {why}"),
+                        format!(
+                            "Generator: option lease cannot be used with option {option}: {why}"
+                        ),
                     )
                 };
                 if partition.is_some() {
@@ -199,7 +199,10 @@ impl Generator {
                 .max_wait(std::time::Duration::from_millis(u64::from(max_wait_ms)))
                 .sequence_bounds(
                     u16_arg("Generator: option sequenceMin", sequence_min.unwrap_or(0.0))?,
-                    u16_arg("Generator: option sequenceMax", sequence_max.unwrap_or(65535.0))?,
+                    u16_arg(
+                        "Generator: option sequenceMax",
+                        sequence_max.unwrap_or(65535.0),
+                    )?,
                 );
             let waits = std::sync::atomic::AtomicU64::new(0);
             if let Some(lease) = lease {
@@ -221,8 +224,7 @@ impl Generator {
                 max_wait_ms,
                 waits,
             })
-        })()
-        .or_throw(env)
+        })
     }
 
     /// The next ID; sleeps (blocking this thread) while the pool is used up or the clock went
@@ -267,7 +269,7 @@ impl Generator {
         after: u32,
         token_before: napi::bindgen_prelude::BigInt,
     ) -> Result<Either<String, i32>, String> {
-        (|| {
+        throwing(env, || {
             if after != 0 {
                 // A timer's wait is over: the fast clock sees the time waited for at once.
                 sno_core::wait::resumed();
@@ -291,8 +293,7 @@ impl Generator {
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             Ok(Either::B(if lease { -(ms as i32) } else { ms as i32 }))
-        })()
-        .or_throw(env)
+        })
     }
 
     /// An ID for the time of a `Date`, with its own wrapping sequence (porting, back-filling);
@@ -308,7 +309,7 @@ impl Generator {
         meta: f64,
         date: Unknown,
     ) -> Result<String, String> {
-        (|| -> R<String> {
+        throwing(&env, || -> R<String> {
             let mut is_date = false;
             // SAFETY: napi_is_date only inspects the value and writes the bool.
             unsafe { napi::sys::napi_is_date(env.raw(), date.raw(), &mut is_date) };
@@ -327,8 +328,7 @@ impl Generator {
                 ));
             }
             self.at_unix_ms(meta, unix_ms.floor() as i64)
-        })()
-        .or_throw(&env)
+        })
     }
 
     /// An ID for a time in Unix milliseconds, with its own wrapping sequence (porting,
@@ -340,7 +340,7 @@ impl Generator {
         meta: f64,
         unix_ms: f64,
     ) -> Result<String, String> {
-        (|| {
+        throwing(&env, || {
             let ms = int_arg(
                 "Generator.nextAtUnixMs(meta, unixMs): unixMs",
                 unix_ms,
@@ -348,8 +348,7 @@ impl Generator {
                 i64::MAX,
             )?;
             self.at_unix_ms(meta, ms)
-        })()
-        .or_throw(&env)
+        })
     }
 
     /// The text of the ID for `unix_ms` (a leased generator refuses).

@@ -20,7 +20,7 @@ pub mod statuses;
 
 use std::fmt::Write as _;
 
-use sno_core::model::{FieldSpec, Unit};
+use sno_core::model::{FieldKind, FieldSpec, Unit};
 use sno_core::{ColumnType, Epoch, ErrorKind, Format};
 
 use crate::Surface;
@@ -42,6 +42,9 @@ impl Abi {
     /// The formats whose generator has `<prefix>_generator_try_next` (the others' `next` never
     /// waits, or waited in 0.2 with no way around it).
     const TRY_NEXT: &[Format] = &[Format::Ulid, Format::Nanoflake, Format::UlidFlake];
+    /// The formats with a reader `<prefix>_<field>` of each number field of at most 32 bits
+    /// but the time (the others read theirs through a fields struct or out-pointers).
+    const FIELD_READERS: &[Format] = &[Format::Scru128, Format::Scru160];
 }
 
 /// The C spelling of a status: `SNO_STATUS_` and the variant's name in upper snake case, as
@@ -570,6 +573,25 @@ fn format_surface(out: &mut String, spec: &Spec) {
                 None,
                 &format!("{p}_timestamp_ms(id: {c}) -> u64"),
                 &format!("{p}_unix_ms(id)"),
+            );
+        }
+    }
+    if Abi::FIELD_READERS.contains(&f) {
+        for field in f.fields().iter().filter(|field| !field.unit.is_time()) {
+            let FieldKind::Uint { bits } = field.kind else {
+                continue;
+            };
+            if bits > 32 {
+                continue;
+            }
+            let c_type = if bits <= 16 { "u16" } else { "u32" };
+            let name = field.name;
+            function(
+                out,
+                &format!("The {bits}-bit {name} field: {}. Thread-safe.", field.doc),
+                None,
+                &format!("{p}_{name}(id: {c}) -> {c_type}"),
+                &format!("{ty}::from_bytes(id.bytes).{name}()"),
             );
         }
     }
