@@ -1,7 +1,8 @@
 //! The macros that give the formats' modules their shared surface: `id_traits!` (text and
-//! binary conversions, `Display`, `Debug`, `FromStr`, serde), `i64_id!` (the 64-bit formats' integer
-//! view), `u128_id!` (the 128-bit formats'), `default_from_rng!`, `block_millis_state!` (a `MillisState` over a `BlockState`) and
-//! `std_generator!` (a format's thread-safe `Generator` and its process-wide `new()`).
+//! binary conversions, `Display`, `Debug`, `FromStr`, serde), `i64_id!` (the 64-bit formats'
+//! integer view), `u128_id!` (the 128-bit formats'), `default_from_rng!`,
+//! `block_millis_state!` (a `MillisState` over a `BlockState`) and `std_generator!` (a format's
+//! thread-safe `Generator` and its process-wide `new()`).
 
 /// `encode` (text into a caller buffer), `encode_bytes`, Display (padded), Debug (the type's
 /// name and the text), `FromStr`, binary `TryFrom<&[u8]>`, `From<T> for [u8; N]`,
@@ -145,11 +146,12 @@ macro_rules! i64_id {
 pub(crate) use i64_id;
 
 /// The 128-bit face of an ID type stored as `[u8; 16]` big-endian with 48-bit Unix
-/// milliseconds in front (ULID, UUIDv7, SCRU128): the bytes, `to_u128`, `unix_ms` (and its 0.2
-/// name `timestamp_ms`). With `any_bits` (a type every 16 bytes are a value of) also the
-/// infallible `from_bytes`, `from_u128` and `From<[u8; 16]>`, and `from_slice`.
+/// milliseconds in front (ULID, UUIDv7, SCRU128): the bytes, `to_u128` and `unix_ms`. With
+/// `any_bits` (a type every 16 bytes are a value of) also the infallible `from_bytes`,
+/// `from_u128` and `From<[u8; 16]>`, and `from_slice`; with `timestamp_ms` the 0.2 name of
+/// `unix_ms` (deprecated), which only the formats of 0.2 have.
 macro_rules! u128_id {
-    ($ty:ident, any_bits) => {
+    ($ty:ident, any_bits $(, $alias:ident)?) => {
         impl $ty {
             /// From the 16 bytes.
             pub const fn from_bytes(bytes: [u8; 16]) -> $ty {
@@ -168,6 +170,18 @@ macro_rules! u128_id {
         impl From<[u8; 16]> for $ty {
             fn from(bytes: [u8; 16]) -> $ty {
                 $ty(bytes)
+            }
+        }
+
+        $crate::id_macros::u128_id!($ty $(, $alias)?);
+    };
+    ($ty:ident, timestamp_ms) => {
+        impl $ty {
+            /// Milliseconds since 1970.
+            #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
+            #[doc(hidden)]
+            pub const fn timestamp_ms(&self) -> u64 {
+                self.unix_ms()
             }
         }
 
@@ -190,12 +204,6 @@ macro_rules! u128_id {
             /// Milliseconds since 1970 (48 bits).
             pub const fn unix_ms(&self) -> u64 {
                 (self.to_u128() >> 80) as u64
-            }
-            /// Milliseconds since 1970.
-            #[deprecated(since = "0.2.0", note = "renamed `unix_ms`")]
-            #[doc(hidden)]
-            pub const fn timestamp_ms(&self) -> u64 {
-                self.unix_ms()
             }
         }
     };

@@ -40,7 +40,7 @@ pub const DEFAULT_ROLLBACK_ALLOWANCE: u64 = 10_000;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Scru128Id([u8; 16]);
 
-u128_id!(Scru128Id, any_bits);
+u128_id!(Scru128Id, any_bits, timestamp_ms);
 
 impl Scru128Id {
     /// From the fields; a timestamp above 2^48 − 1 or a counter above 2^24 − 1 is an error.

@@ -43,7 +43,7 @@ const URN: &[u8; 9] = b"urn:uuid:";
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Uuid7([u8; 16]);
 
-u128_id!(Uuid7);
+u128_id!(Uuid7, timestamp_ms);
 
 impl Uuid7 {
     /// From 16 bytes with version 7 and variant `10`, else [`Error::NotVersion7`].

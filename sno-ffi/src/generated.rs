@@ -4,9 +4,10 @@
 //!
 //! The common per-format C surface (value type, `new`, `encode`, `encode_cstr`, `decode`, `unix_ms`
 //! (and its deprecated name `timestamp_ms`), `compare`, the generator handle) over the generic
-//! helpers of `formats.rs`, the functions of the formats with a param outside their binary form (no
-//! fixed C value type: the generic API, `new` and `from_<binary>`, which write the text), and the
-//! `sno_format` enum of the generic API (`any.rs`). Formats with a param: typeid.
+//! helpers of `formats.rs`, the field readers of the formats whose C callers read fields one by
+//! one, the functions of the formats with a param outside their binary form (no fixed C value type:
+//! the generic API, `new` and `from_<binary>`, which write the text), and the `sno_format` enum of
+//! the generic API (`any.rs`). Formats with a param: typeid.
 #![allow(non_camel_case_types, reason = "C naming for the C API")]
 
 use std::ffi::c_char;

@@ -2,10 +2,10 @@
 //! (`Error`, `TypeError`, `RangeError`), `code` (`ERR_SNO_<KIND>` for core errors,
 //! `ERR_INVALID_ARG_TYPE` / `ERR_INVALID_ARG_VALUE` for wrong arguments) and the properties a
 //! caller acts on (`position`, `retryAtUnixNs`, `max`, `partition`). Internal functions return
-//! [`Fail`]; each export ends in [`OrThrow::or_throw`], which throws the object and hands napi-rs
-//! a `PendingException` status (napi-rs then leaves the pending exception alone). A promise
-//! rejects with the same object ([`rejection`]), and a lease's last renewal error is the same
-//! object too ([`error_value`]).
+//! [`Fail`]; each export ends in [`OrThrow::or_throw`] (or runs its body through [`throwing`]),
+//! which throws the object and hands napi-rs a `PendingException` status (napi-rs then leaves
+//! the pending exception alone). A promise rejects with the same object ([`rejection`]), and a
+//! lease's last renewal error is the same object too ([`error_value`]).
 
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -271,7 +271,6 @@ pub(crate) fn rejection(env: &Env, fail: Fail) -> Error {
     }
 }
 
-/// Ends an export: a [`Fail`] becomes the thrown JS error.
 /// Runs `body` and throws its failure as [`throw`] does: the body of an export written as one
 /// closure, its `?` giving [`Fail`]s.
 pub(crate) fn throwing<T>(
@@ -281,6 +280,7 @@ pub(crate) fn throwing<T>(
     body().or_throw(env)
 }
 
+/// Ends an export: a [`Fail`] becomes the thrown JS error.
 pub(crate) trait OrThrow<T> {
     fn or_throw(self, env: &Env) -> std::result::Result<T, Error<String>>;
 }

@@ -16,7 +16,7 @@ pub const MAX_RANDOMNESS: u128 = (1 << 80) - 1;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Ulid(pub(super) [u8; 16]);
 
-u128_id!(Ulid, any_bits);
+u128_id!(Ulid, any_bits, timestamp_ms);
 
 impl Ulid {
     /// The all-zero ULID.
