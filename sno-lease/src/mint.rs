@@ -62,49 +62,35 @@ impl Mint for Generator<SystemClock> {
     }
 }
 
-impl Mint for LeasedGenerator {
-    #[inline]
-    fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        LeasedGenerator::try_next(self, meta)
-    }
-    fn can_wait(&self, err: &Error) -> bool {
-        LeasedGenerator::can_wait(self, err)
-    }
-    fn wait_step(&self, err: &Error, at_most: Duration) {
-        LeasedGenerator::wait_step(self, err, at_most);
-    }
-    fn max_wait(&self) -> Duration {
-        LeasedGenerator::max_wait(self)
-    }
-    fn token(&self) -> u64 {
-        LeasedGenerator::token(self)
-    }
-    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
-        LeasedGenerator::waits_again(self, token_before, err)
-    }
+/// [`Mint`] for `$ty` by `$to`'s functions of the same names (a type's own, or a trait's).
+macro_rules! mint_by {
+    ([$($generics:tt)*] $ty:ty => $to:ty) => {
+        impl<$($generics)*> Mint for $ty {
+            #[inline]
+            fn try_next(&self, meta: u8) -> Result<Id, Error> {
+                <$to>::try_next(self, meta)
+            }
+            fn can_wait(&self, err: &Error) -> bool {
+                <$to>::can_wait(self, err)
+            }
+            fn wait_step(&self, err: &Error, at_most: Duration) {
+                <$to>::wait_step(self, err, at_most);
+            }
+            fn max_wait(&self) -> Duration {
+                <$to>::max_wait(self)
+            }
+            fn token(&self) -> u64 {
+                <$to>::token(self)
+            }
+            fn waits_again(&self, token_before: u64, err: &Error) -> bool {
+                <$to>::waits_again(self, token_before, err)
+            }
+        }
+    };
 }
 
-impl<M: Mint + ?Sized> Mint for &M {
-    #[inline]
-    fn try_next(&self, meta: u8) -> Result<Id, Error> {
-        M::try_next(self, meta)
-    }
-    fn can_wait(&self, err: &Error) -> bool {
-        M::can_wait(self, err)
-    }
-    fn wait_step(&self, err: &Error, at_most: Duration) {
-        M::wait_step(self, err, at_most);
-    }
-    fn max_wait(&self) -> Duration {
-        M::max_wait(self)
-    }
-    fn token(&self) -> u64 {
-        M::token(self)
-    }
-    fn waits_again(&self, token_before: u64, err: &Error) -> bool {
-        M::waits_again(self, token_before, err)
-    }
-}
+mint_by!([] LeasedGenerator => LeasedGenerator);
+mint_by!([M: Mint + ?Sized] &M => M);
 
 /// [`Mint`] for an enum of a plain and a leased generator: each call goes to the one it holds.
 macro_rules! mint_either {
