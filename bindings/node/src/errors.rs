@@ -273,6 +273,7 @@ pub(crate) fn rejection(env: &Env, fail: Fail) -> Error {
 
 /// Runs `body` and throws its failure as [`throw`] does: the body of an export written as one
 /// closure, its `?` giving [`Fail`]s.
+#[inline]
 pub(crate) fn throwing<T>(
     env: &Env,
     body: impl FnOnce() -> R<T>,
