@@ -131,11 +131,14 @@ export declare class Lease {
   get renewals(): number
   /** How many renewals failed so far (`lastError` says the latest). */
   get renewalFailures(): number
-  /** Milliseconds until the grant lapses unless it is renewed (0 once past). */
+  /** Milliseconds until the grant lapses unless it is renewed (0 once past, and once closed). */
   get expiresInMs(): number
   /** Whether `close()` was called. */
   get closed(): boolean
-  /** The last renewal error (an `Error` with its `code`), or null once a renewal succeeds. */
+  /**
+   * The last renewal error (an `Error` with its `code`), or null once a renewal succeeds (and
+   * once closed).
+   */
   get lastError(): Error | null
   /**
    * Stops renewing and releases the partition (one call to the store, within the timeout);

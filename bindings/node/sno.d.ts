@@ -583,10 +583,11 @@ export declare class Lease {
    * found lost (`lastError` says the latest). */
   get renewalFailures(): number
   /** Milliseconds until the grant lapses unless it is renewed, by this machine's clock against
-   * the store's expiry (0 once past). */
+   * the store's expiry (0 once past, and once closed). */
   get expiresInMs(): number
   get closed(): boolean
-  /** The last renewal's error (ERR_SNO_LEASE_*), or null once a renewal succeeds. */
+  /** The last renewal's error (ERR_SNO_LEASE_*), or null once a renewal succeeds (and once
+   * closed). */
   get lastError(): SnoError | null
   /** Stops renewing and releases the partition (one call to the store, blocking, at most
    * `timeoutMs`); the generator then throws ERR_SNO_LEASE_EXPIRED. Idempotent. */

@@ -269,10 +269,10 @@ impl Lease {
         &self.shared.store
     }
 
-    /// The last renewal error, until a renewal succeeds again (`None` in a `fork()` child,
-    /// where the parent renews).
+    /// The last renewal error, until a renewal succeeds again (`None` once the lease is
+    /// closed, and in a `fork()` child, where the parent renews).
     pub fn last_error(&self) -> Option<Error> {
-        if self.shared.forked() {
+        if self.shared.forked() || self.is_closed() {
             return None;
         }
         self.shared.lock().last_error.clone()
@@ -291,7 +291,8 @@ impl Lease {
     }
 
     /// How long until the current grant lapses unless it is renewed, by this machine's clock
-    /// against the store's expiry (zero once past).
+    /// against the store's expiry (zero once past, and once the lease is closed: its grant is
+    /// released).
     ///
     /// ```no_run
     /// # let lease = sno_lease::Lease::acquire("redis://127.0.0.1/", &Default::default())?;
@@ -300,6 +301,9 @@ impl Lease {
     /// # Ok::<(), sno_lease::Error>(())
     /// ```
     pub fn expires_in(&self) -> Duration {
+        if self.is_closed() {
+            return Duration::ZERO;
+        }
         let now_ms = SystemClock::precise_unix_ns() / 1_000_000;
         Duration::from_millis(u64::try_from(self.expires_unix_ms() - now_ms).unwrap_or(0))
     }

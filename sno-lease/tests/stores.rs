@@ -57,6 +57,12 @@ fn grants_mint_and_close() {
         let a = a;
         a.close();
         assert!(a.is_closed());
+        assert_eq!(
+            a.expires_in(),
+            Duration::ZERO,
+            "{kind:?}: a closed lease's grant is released"
+        );
+        assert!(a.last_error().is_none(), "{kind:?}");
         let e = ids.try_next(0).unwrap_err();
         assert_eq!(e.code(), "lease_expired", "{kind:?}: {e}");
         assert!(!ids.can_wait(&e), "a closed lease never comes back");

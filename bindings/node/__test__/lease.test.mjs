@@ -73,6 +73,8 @@ for (const backend of ['pg', 'redis']) {
     assert.ok(async.token > sync.token, 'fencing tokens only grow')
     sync.close()
     assert.equal(sync.closed, true)
+    assert.equal(sync.expiresInMs, 0, 'a closed lease\'s grant is released')
+    assert.equal(sync.lastError, null)
     sync.close()
     assert.equal(sync.closed, true)
     assert.equal(typeof Symbol.dispose, 'symbol')

@@ -173,7 +173,7 @@ impl Lease {
         self.inner.renewal_failures() as f64
     }
 
-    /// Milliseconds until the grant lapses unless it is renewed (0 once past).
+    /// Milliseconds until the grant lapses unless it is renewed (0 once past, and once closed).
     #[napi(getter, catch_unwind)]
     pub fn expires_in_ms(&self) -> f64 {
         self.inner.expires_in().as_millis() as f64
@@ -185,7 +185,8 @@ impl Lease {
         self.inner.is_closed()
     }
 
-    /// The last renewal error (an `Error` with its `code`), or null once a renewal succeeds.
+    /// The last renewal error (an `Error` with its `code`), or null once a renewal succeeds (and
+    /// once closed).
     #[napi(getter, ts_return_type = "Error | null", catch_unwind)]
     pub fn last_error<'env>(&self, env: &'env Env) -> Option<Unknown<'env>> {
         self.inner

@@ -256,10 +256,7 @@ impl PyLease {
     /// store's expiry (0.0 once past, and once closed).
     #[getter]
     fn expires_in(&self) -> f64 {
-        match self.is_closed() {
-            false => self.lease.expires_in().as_secs_f64(),
-            true => 0.0,
-        }
+        self.lease.expires_in().as_secs_f64()
     }
 
     /// Whether the lease is closed.
@@ -268,10 +265,11 @@ impl PyLease {
         self.is_closed()
     }
 
-    /// The last renewal error (a `LeaseError`, not raised), until a renewal succeeds again.
+    /// The last renewal error (a `LeaseError`, not raised), until a renewal succeeds again
+    /// (`None` once closed).
     #[getter]
     fn last_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        let error = self.lease.last_error().filter(|_| !self.is_closed())?;
+        let error = self.lease.last_error()?;
         Some(lease_to_py(py, error).into_value(py).into_any())
     }
 

@@ -73,6 +73,7 @@ def test_lease_on_both_stores(store):
         assert unix_ms == round(expires.timestamp() * 1000)
         assert f"partition={lease.partition}" in repr(lease) and ns in repr(lease)
     assert lease.closed
+    assert lease.expires_in == 0.0 and lease.last_error is None
     assert "closed" in repr(lease)
     lease.close()  # idempotent
     assert lease.closed
