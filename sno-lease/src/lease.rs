@@ -329,7 +329,10 @@ impl Lease {
             .unwrap_or_else(|p| p.into_inner())
             .take();
         if self.shared.forked() {
-            // A fork() child's copy: the renewal thread and the connection are the parent's.
+            // A fork() child's copy: the renewal thread and the connection are the parent's, and
+            // so may be the lock. Only this process's view is marked closed (`is_closed`,
+            // `expires_in`), lock-free; the parent's lease is untouched.
+            self.shared.close_in_fork_child();
             if let Some(renewer) = renewer {
                 core::mem::forget(renewer);
             }

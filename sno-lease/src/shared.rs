@@ -160,6 +160,12 @@ impl Shared {
         self.seen.closed.load(Ordering::Acquire)
     }
 
+    /// Marks a `fork()` child's copy closed for this process's readers, without the lock (the
+    /// parent's: a thread of the parent may have held it at the fork).
+    pub(crate) fn close_in_fork_child(&self) {
+        self.seen.closed.store(true, Ordering::Release);
+    }
+
     /// The current token (lock-free).
     pub(crate) fn token(&self) -> u64 {
         self.seen.token.load(Ordering::Relaxed)

@@ -618,9 +618,11 @@ def test_a_leased_generator_refuses_in_a_fork_child(pg):
                 except sno.SnoError as e:
                     answers.append(f"{type(e).__name__}:{e.code}")
             lease.close()  # the parent's lease: the child neither releases nor renews it
+            answers.append(f"closed={lease.closed} expires_in={lease.expires_in} last_error={lease.last_error}")
             return " ".join(answers)
 
-        assert fork_and_run(child) == " ".join(["ForkedGeneratorError:forked"] * 3)
+        closed = "closed=True expires_in=0.0 last_error=None"
+        assert fork_and_run(child) == " ".join(["ForkedGeneratorError:forked"] * 3 + [closed])
         assert not lease.closed
         assert g.new().partition == lease.partition
 
