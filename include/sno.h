@@ -903,6 +903,18 @@ enum sno_status sno_id_decode_at(const char *text,
                                  struct sno_id *out,
                                  size_t *error_position);
 
+// The tick_tock flag: flips when the generator survives a clock regression. Thread-safe.
+bool sno_id_tick_tock(struct sno_id id);
+
+// The 8-bit meta field: the meta byte, the caller's. Thread-safe.
+uint8_t sno_id_meta(struct sno_id id);
+
+// The 16-bit partition field: the partition. Thread-safe.
+uint16_t sno_id_partition(struct sno_id id);
+
+// The 16-bit sequence field: the sequence within the 4 ms unit. Thread-safe.
+uint16_t sno_id_sequence(struct sno_id id);
+
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 int32_t sno_id_compare(struct sno_id a, struct sno_id b);
 
@@ -1969,9 +1981,6 @@ enum sno_status sno_id_from_parts(uint64_t timestamp,
 // Timestamp in 4 ms units since 2010-01-01T00:00:00Z. Thread-safe.
 uint64_t sno_id_timestamp(struct sno_id id);
 
-// The tick-tock bit. Thread-safe.
-bool sno_id_tick_tock(struct sno_id id);
-
 // Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
 int64_t sno_id_unix_ns(struct sno_id id);
 
@@ -1983,15 +1992,6 @@ int64_t sno_id_unix_ms(struct sno_id id);
 
 // Deprecated: the same as sno_id_unix_ms; kept for the 0.2 ABI.
 SNO_DEPRECATED("use sno_id_unix_ms") int64_t sno_id_unix_millis(struct sno_id id);
-
-// The meta byte. Thread-safe.
-uint8_t sno_id_meta(struct sno_id id);
-
-// The partition (big-endian bytes 6..8). Thread-safe.
-uint16_t sno_id_partition(struct sno_id id);
-
-// The sequence (big-endian bytes 8..10). Thread-safe.
-uint16_t sno_id_sequence(struct sno_id id);
 
 // Whether all 10 bytes are zero. Thread-safe.
 bool sno_id_is_zero(struct sno_id id);

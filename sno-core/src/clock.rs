@@ -34,27 +34,27 @@ impl<F: Fn() -> i64 + Send + Sync> MillisClock for F {
     }
 }
 
-impl<C: Clock + ?Sized> Clock for &C {
-    #[inline]
-    fn now_units(&self) -> i64 {
-        (**self).now_units()
-    }
-    #[cfg(feature = "std")]
-    fn wait_until(&self, units: u64) {
-        (**self).wait_until(units)
-    }
+/// `Clock` for pointers to a clock (`&C`, `Arc<C>`): each call passed on to the clock.
+macro_rules! clock_through {
+    ($($(#[$attr:meta])* $pointer:ty;)*) => {$(
+        $(#[$attr])*
+        impl<C: Clock + ?Sized> Clock for $pointer {
+            #[inline]
+            fn now_units(&self) -> i64 {
+                (**self).now_units()
+            }
+            #[cfg(feature = "std")]
+            fn wait_until(&self, units: u64) {
+                (**self).wait_until(units)
+            }
+        }
+    )*};
 }
 
-#[cfg(feature = "alloc")]
-impl<C: Clock + ?Sized> Clock for alloc::sync::Arc<C> {
-    #[inline]
-    fn now_units(&self) -> i64 {
-        (**self).now_units()
-    }
-    #[cfg(feature = "std")]
-    fn wait_until(&self, units: u64) {
-        (**self).wait_until(units)
-    }
+clock_through! {
+    &C;
+    #[cfg(feature = "alloc")]
+    alloc::sync::Arc<C>;
 }
 
 #[cfg(target_has_atomic = "64")]

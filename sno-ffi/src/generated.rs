@@ -61,6 +61,30 @@ pub unsafe extern "C" fn sno_id_decode_at(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::Id as sno_core::IdFormat>::decode) }
 }
 
+/// The tick_tock flag: flips when the generator survives a clock regression. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_tick_tock(id: sno_id) -> bool {
+    sno_core::Id::from_bytes(id.bytes).tick_tock()
+}
+
+/// The 8-bit meta field: the meta byte, the caller's. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_meta(id: sno_id) -> u8 {
+    sno_core::Id::from_bytes(id.bytes).meta()
+}
+
+/// The 16-bit partition field: the partition. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_partition(id: sno_id) -> u16 {
+    sno_core::Id::from_bytes(id.bytes).partition()
+}
+
+/// The 16-bit sequence field: the sequence within the 4 ms unit. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn sno_id_sequence(id: sno_id) -> u16 {
+    sno_core::Id::from_bytes(id.bytes).sequence()
+}
+
 /// -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_compare(a: sno_id, b: sno_id) -> i32 {

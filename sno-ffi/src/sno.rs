@@ -501,12 +501,6 @@ pub extern "C" fn sno_id_timestamp(id: sno_id) -> u64 {
     value_boundary(0, || Id::from(id).timestamp())
 }
 
-/// The tick-tock bit. Thread-safe.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_id_tick_tock(id: sno_id) -> bool {
-    value_boundary(false, || Id::from(id).tick_tock())
-}
-
 /// Start of the ID's 4 ms unit in nanoseconds since the Unix epoch. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_unix_ns(id: sno_id) -> i64 {
@@ -531,24 +525,6 @@ pub extern "C" fn sno_id_unix_ms(id: sno_id) -> i64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_unix_millis(id: sno_id) -> i64 {
     sno_id_unix_ms(id)
-}
-
-/// The meta byte. Thread-safe.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_id_meta(id: sno_id) -> u8 {
-    value_boundary(0, || Id::from(id).meta())
-}
-
-/// The partition (big-endian bytes 6..8). Thread-safe.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_id_partition(id: sno_id) -> u16 {
-    value_boundary(0, || Id::from(id).partition())
-}
-
-/// The sequence (big-endian bytes 8..10). Thread-safe.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_id_sequence(id: sno_id) -> u16 {
-    value_boundary(0, || Id::from(id).sequence())
 }
 
 /// Whether all 10 bytes are zero. Thread-safe.

@@ -56,8 +56,9 @@ class _ByteaTextDumper(BytesDumper):
         return super().dump(obj.bytes)
 
 
-class _ByteaBinaryDumper(Dumper):
-    oid = _oid("bytea")
+class _BinaryDumper(Dumper):
+    # bytea's, uuid's and int8's binary forms are the ID's binary form (8 big-endian bytes with
+    # the sign bit 0 are int8's); a subclass per column type sets `oid`.
     format = Format.BINARY
 
     def dump(self, obj: Any) -> Buffer | None:
@@ -71,14 +72,6 @@ class _UuidTextDumper(Dumper):
         return obj.bytes.hex().encode()  # type: ignore[no-any-return]
 
 
-class _UuidBinaryDumper(Dumper):
-    oid = _oid("uuid")
-    format = Format.BINARY
-
-    def dump(self, obj: Any) -> Buffer | None:
-        return obj.bytes  # type: ignore[no-any-return]
-
-
 class _Int8TextDumper(Dumper):
     oid = _oid("bigint")
 
@@ -86,19 +79,14 @@ class _Int8TextDumper(Dumper):
         return str(int(obj)).encode()
 
 
-class _Int8BinaryDumper(Dumper):
-    oid = _oid("bigint")
-    format = Format.BINARY
-
-    def dump(self, obj: Any) -> Buffer | None:
-        # The binary form is 8 big-endian bytes with the sign bit 0: int8's binary form.
-        return obj.bytes  # type: ignore[no-any-return]
+def _binary_dumper(column: str) -> type[Dumper]:
+    return type(f"_{column.capitalize()}BinaryDumper", (_BinaryDumper,), {"oid": _oid(column)})
 
 
 _DUMPERS: dict[str, tuple[type[Dumper], type[Dumper]]] = {
-    "bytea": (_ByteaTextDumper, _ByteaBinaryDumper),
-    "uuid": (_UuidTextDumper, _UuidBinaryDumper),
-    "bigint": (_Int8TextDumper, _Int8BinaryDumper),
+    "bytea": (_ByteaTextDumper, _binary_dumper("bytea")),
+    "uuid": (_UuidTextDumper, _binary_dumper("uuid")),
+    "bigint": (_Int8TextDumper, _binary_dumper("bigint")),
 }
 
 

@@ -1,17 +1,17 @@
 //! The C ABI's generated files, from the core's tables:
 //!
-//! - `sno-ffi/src/generated.rs`: the common per-format C surface (value type, text length, `new`,
-//!   `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name `timestamp_ms`),
-//!   `compare`, the generator handle and its `new`/`free`/`next`/`try_next`/`next_at_unix_ms`) as plain
-//!   `extern "C"` items, so that cbindgen sees them, and the `sno_format` enum of the generic
-//!   API, the functions of a format with a param (`new`, `from_<binary>`: its text), and a
-//!   reader per number field for the formats of [`Abi::FIELD_READERS`]. Every name, length and
-//!   line of documentation is read from the core's format table
-//!   ([`Format`]: its facts, [`Format::fields`], [`Format::about`]) and the format's
-//!   [`Extras`](sno_core::model::Extras); [`Abi`] holds what the published ABI fixed otherwise
-//!   (a name kept from 0.2). The bodies are calls of the generic helpers of
-//!   `sno-ffi/src/formats.rs` (a field reader calls the core type's accessor); what a format adds beyond the model stays in
-//!   `sno-ffi/src/extras/<fmt>.rs`.
+//! - `sno-ffi/src/generated.rs`: the common per-format C surface (value type, text length,
+//!   `new`, `encode`, `encode_cstr`, `decode`, `unix_ms` (and its deprecated name
+//!   `timestamp_ms`), `compare`, the generator handle and its
+//!   `new`/`free`/`next`/`try_next`/`next_at_unix_ms`) as plain `extern "C"` items, so that
+//!   cbindgen sees them, and the `sno_format` enum of the generic API, the functions of a format
+//!   with a param (`new`, `from_<binary>`: its text), and a reader per flag and number field
+//!   for the formats of [`Abi::FIELD_READERS`]. Every name, length and line of documentation is
+//!   read from the core's format table ([`Format`]: its facts, [`Format::fields`],
+//!   [`Format::about`]) and the format's [`Extras`](sno_core::model::Extras); [`Abi`] holds what
+//!   the published ABI fixed otherwise (a name kept from 0.2). The bodies are calls of the
+//!   generic helpers of `sno-ffi/src/formats.rs` (a field reader calls the core type's
+//!   accessor); what a format adds beyond the model stays in `sno-ffi/src/extras/<fmt>.rs`.
 //! - `sno-ffi/src/status.rs`: the `sno_status` enum from the core's error table and the C notes
 //!   of [`statuses`].
 //!
@@ -44,9 +44,10 @@ impl Abi {
     /// The formats whose generator has `<prefix>_generator_try_next` (the others' `next` never
     /// waits, or waited in 0.2 with no way around it).
     const TRY_NEXT: &[Format] = &[Format::Ulid, Format::Nanoflake, Format::UlidFlake];
-    /// The formats with a reader `<prefix>_<field>` of each number field of at most 32 bits
-    /// but the time (the others read theirs through a fields struct or out-pointers).
-    const FIELD_READERS: &[Format] = &[Format::Scru128, Format::Scru160];
+    /// The formats with a reader `<prefix>_<field>` of each flag and each number field of at
+    /// most 32 bits but the time (the others read theirs through a fields struct or
+    /// out-pointers).
+    const FIELD_READERS: &[Format] = &[Format::Sno, Format::Scru128, Format::Scru160];
 }
 
 /// The C spelling of a status: `SNO_STATUS_` and the variant's name in upper snake case, as
@@ -580,17 +581,18 @@ fn format_surface(out: &mut String, spec: &Spec) {
     }
     if Abi::FIELD_READERS.contains(&f) {
         for field in f.fields().iter().filter(|field| !field.unit.is_time()) {
-            let FieldKind::Uint { bits } = field.kind else {
-                continue;
-            };
-            if bits > 32 {
-                continue;
-            }
-            let c_type = if bits <= 16 { "u16" } else { "u32" };
             let name = field.name;
+            let (c_type, what) = match field.kind {
+                FieldKind::Bool => ("bool", format!("{name} flag")),
+                FieldKind::Uint { bits } if bits <= 32 => (
+                    ["u8", "u16", "u32"][usize::from(bits > 8) + usize::from(bits > 16)],
+                    format!("{bits}-bit {name} field"),
+                ),
+                _ => continue,
+            };
             function(
                 out,
-                &format!("The {bits}-bit {name} field: {}. Thread-safe.", field.doc),
+                &format!("The {what}: {}. Thread-safe.", field.doc),
                 None,
                 &format!("{p}_{name}(id: {c}) -> {c_type}"),
                 &format!("{ty}::from_bytes(id.bytes).{name}()"),
