@@ -189,6 +189,31 @@ pub unsafe extern "C" fn sno_generator_free(generator: *mut sno_generator) {
     })
 }
 
+/// Writes what `read` gives of the generator behind `generator` to `out`, both checked first
+/// (a NULL `out` costs no ID).
+///
+/// # Safety
+/// `generator` must be NULL or live; `out` NULL or writable.
+unsafe fn read_generator<T, E>(
+    generator: *const sno_generator,
+    out: *mut T,
+    read: impl FnOnce(&SnoGenerator) -> Result<T, E>,
+) -> sno_status
+where
+    sno_status: From<E>,
+{
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let g = unsafe { try_ref(generator) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let value = read(&g.inner)?;
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, value) }
+    })
+}
+
 /// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock
 /// regression, 5 s at most in all: a retry time further away (or never: the end of the sno
 /// range) gives SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION at once. Also fails
@@ -205,16 +230,8 @@ pub unsafe extern "C" fn sno_generator_next(
     meta: u8,
     out: *mut sno_id,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(generator) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let id = g.inner.next(meta)?;
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, id.into()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_generator(generator, out, |g| g.next(meta).map(Into::into)) }
 }
 
 /// The next ID, or at once SNO_STATUS_SEQUENCE_EXHAUSTED / SNO_STATUS_CLOCK_REGRESSION, with
@@ -265,16 +282,12 @@ pub unsafe extern "C" fn sno_generator_next_at_unix_ns(
     unix_ns: i64,
     out: *mut sno_id,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(generator) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let id = g.inner.next_at_unix_ns(meta, unix_ns)?;
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, id.into()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_generator(generator, out, |g| {
+            g.next_at_unix_ns(meta, unix_ns).map(Into::into)
+        })
+    }
 }
 
 /// Deprecated: the same as sno_generator_next_at_unix_ns; kept for the 0.2 ABI.
@@ -338,12 +351,8 @@ pub unsafe extern "C" fn sno_generator_snapshot(
     generator: *const sno_generator,
     out: *mut sno_snapshot,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(generator) }?;
-        // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.inner.snapshot()?.into()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_generator(generator, out, |g| g.snapshot().map(Into::into)) }
 }
 
 /// Counters of overflows, regressions and waits. Thread-safe.
@@ -355,12 +364,8 @@ pub unsafe extern "C" fn sno_generator_stats(
     generator: *const sno_generator,
     out: *mut sno_stats,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(generator) }?;
-        // SAFETY: writable or NULL per the contract.
-        unsafe { write_out(out, g.inner.stats().into()) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_generator(generator, out, |g| Ok::<_, sno_status>(g.stats().into())) }
 }
 
 /// Strictly decodes `len` bytes of text: exactly 16, each in `23456789abcdefghijklmnopqrstuvwx`.

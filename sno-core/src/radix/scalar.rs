@@ -489,26 +489,38 @@ mod tests {
         out
     }
 
-    /// The table-driven encoder against the textbook one (repeated division by 36).
-    #[test]
-    fn base36_matches_repeated_division() {
+    /// The textbook encoder: repeated division of `v` by the base.
+    fn textbook<const LEN: usize, const N: usize>(v: u128, a: &Alphabet<N>) -> [u8; LEN] {
+        let mut out = [0u8; LEN];
+        let mut rest = v;
+        for o in out.iter_mut().rev() {
+            *o = a.symbols[(rest % N as u128) as usize];
+            rest /= N as u128;
+        }
+        out
+    }
+
+    /// Pseudo-random values, their shifts, and `base^k - 1` for `k` below `digits` (the
+    /// largest of each length), three per step.
+    fn samples(base: u128, digits: u128) -> impl Iterator<Item = u128> {
         let mut x = 0x0123_4567_89AB_CDEF_u128;
-        for i in 0..if cfg!(miri) { 100 } else { 20_000u128 } {
+        (0..if cfg!(miri) { 100 } else { 20_000u128 }).flat_map(move |i| {
             x = x
                 .wrapping_mul(0x2545_F491_4F6C_DD1D_9E37_79B9_7F4A_7C15)
                 .wrapping_add(i);
-            for v in [x, x >> (i % 128), 36u128.pow((i % 25) as u32) - 1] {
-                let mut want = [0u8; 25];
-                let mut rest = v;
-                for o in want.iter_mut().rev() {
-                    *o = BASE36.symbols[(rest % 36) as usize];
-                    rest /= 36;
-                }
-                assert_eq!(base36(v), want, "{v}");
-                let mut by_limbs = [0u8; 25];
-                encode_base36_by_limbs(v, &mut by_limbs);
-                assert_eq!(by_limbs, want, "{v}, by limbs");
-            }
+            [x, x >> (i % 128), base.pow((i % digits) as u32) - 1]
+        })
+    }
+
+    /// The table-driven encoder against the textbook one (repeated division by 36).
+    #[test]
+    fn base36_matches_repeated_division() {
+        for v in samples(36, 25) {
+            let want = textbook::<25, 36>(v, &BASE36);
+            assert_eq!(base36(v), want, "{v}");
+            let mut by_limbs = [0u8; 25];
+            encode_base36_by_limbs(v, &mut by_limbs);
+            assert_eq!(by_limbs, want, "{v}, by limbs");
         }
     }
 
@@ -611,29 +623,14 @@ mod tests {
     /// base62 and base36 of 16 bytes; and against SCRU128's tuned base36 encoder.
     #[test]
     fn base_n_matches_repeated_division() {
-        fn textbook<const LEN: usize, const N: usize>(v: u128, a: &Alphabet<N>) -> [u8; LEN] {
-            let mut out = [0u8; LEN];
-            let mut rest = v;
-            for o in out.iter_mut().rev() {
-                *o = a.symbols[(rest % N as u128) as usize];
-                rest /= N as u128;
-            }
-            out
-        }
-        let mut x = 0x0123_4567_89AB_CDEF_u128;
-        for i in 0..if cfg!(miri) { 100 } else { 20_000u128 } {
-            x = x
-                .wrapping_mul(0x2545_F491_4F6C_DD1D_9E37_79B9_7F4A_7C15)
-                .wrapping_add(i);
-            for v in [x, x >> (i % 128), 62u128.pow((i % 22) as u32) - 1] {
-                let bytes = v.to_be_bytes();
-                let b62 = encode_base_n::<16, 22, 62>(&bytes, &BASE62);
-                assert_eq!(b62, textbook::<22, 62>(v, &BASE62), "{v}");
-                assert_eq!(decode_base_n::<16, 22, 62>(&b62, &BASE62), Ok(bytes));
-                let b36 = encode_base_n::<16, 25, 36>(&bytes, &BASE36);
-                assert_eq!(b36, base36(v), "{v}");
-                assert_eq!(decode_base_n::<16, 25, 36>(&b36, &BASE36), Ok(bytes));
-            }
+        for v in samples(62, 22) {
+            let bytes = v.to_be_bytes();
+            let b62 = encode_base_n::<16, 22, 62>(&bytes, &BASE62);
+            assert_eq!(b62, textbook::<22, 62>(v, &BASE62), "{v}");
+            assert_eq!(decode_base_n::<16, 22, 62>(&b62, &BASE62), Ok(bytes));
+            let b36 = encode_base_n::<16, 25, 36>(&bytes, &BASE36);
+            assert_eq!(b36, base36(v), "{v}");
+            assert_eq!(decode_base_n::<16, 25, 36>(&b36, &BASE36), Ok(bytes));
         }
         // 16 bytes: above 2^128 − 1 overflows, as SCRU128's decoder says.
         assert_eq!(
