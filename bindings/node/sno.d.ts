@@ -740,9 +740,9 @@ export declare const scru160: FormatNamespace<Scru160> & { Scru160: typeof Scru1
 
 /** Settings of a Nanoflake generator (`epochMs`, `generatorId` required). */
 export interface NanoflakeOptions extends WaitOptions {
-  /** The application's epoch in Unix ms. */
+  /** The application's epoch in Unix milliseconds, not negative. */
   epochMs: number
-  /** 0 ..= 1023, distinct per generator. */
+  /** 0 ..= 1023, distinct per generator (and process). */
   generatorId: number
 }
 
@@ -754,11 +754,11 @@ export declare const nanoflake: {
 
 /** Settings of a Ulid-Flake generator. */
 export interface UlidFlakeOptions extends WaitOptions {
-  /** The epoch in Unix ms (default 2024-01-01T00:00:00Z). */
+  /** The application's epoch in Unix milliseconds, not negative (default 2024-01-01T00:00:00Z). */
   epochMs?: number
-  /** The scalable version's id, 0 ..= 31 (omitted: stand-alone). */
+  /** The scalable version's id, 0 ..= 31 (omitted: stand-alone values). */
   sid?: number
-  /** Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2). */
+  /** Random bytes per same-millisecond increment, 1 ..= 3 (1 ..= 2 with a sid). */
   entropySize?: number
 }
 

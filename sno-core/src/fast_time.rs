@@ -39,8 +39,9 @@
 //!   when the OS clock stands still); when a sno unit's pool or a millisecond's counter runs
 //!   out, the generator waits, and the wait ends with [`refresh`], which reads the precise clock
 //!   itself and publishes it: progress never depends on the ticker.
-//! * **`fork()`.** The child has no ticker thread. This module's `pthread_atfork` child handler
-//!   marks the word stale; the child's first read restarts the ticker.
+//! * **`fork()`.** The child has no ticker thread. This module's hook in the crate's one fork
+//!   registry (`fork::on_fork_in_child`, its `FastClock` stage) marks the word stale; the
+//!   child's first read restarts the ticker.
 //! * **Idle processes pay almost nothing.** After 100 ms without a read the ticker marks the
 //!   word stale and sleeps in 20 ms steps (50 wake-ups a second instead of 2 000); reads then
 //!   take the precise clock (its cost, its accuracy) and ask for the ticker, which publishes

@@ -514,6 +514,27 @@ pub enum Setting {
 }
 
 impl Setting {
+    /// What the setting is and the values it takes, in a phrase the bindings' documentation of
+    /// each generator's settings is written from.
+    ///
+    /// ```
+    /// use sno_core::Setting;
+    /// assert_eq!(Setting::GeneratorId.doc(), "0 ..= 1023, distinct per generator (and process)");
+    /// ```
+    pub const fn doc(self) -> &'static str {
+        match self {
+            Setting::Meta => "the meta byte of each value, 0 ..= 255",
+            Setting::Partition => "the partition, 0 ..= 65535",
+            Setting::EpochMs => "the application's epoch in Unix milliseconds, not negative",
+            Setting::GeneratorId => "0 ..= 1023, distinct per generator (and process)",
+            Setting::Sid => "the scalable version's id, 0 ..= 31 (omitted: stand-alone values)",
+            Setting::EntropySize => {
+                "random bytes per same-millisecond increment, 1 ..= 3 (1 ..= 2 with a sid)"
+            }
+            Setting::Prefix => "the type prefix",
+        }
+    }
+
     /// The stable snake-case name (`"epoch_ms"`, `"generator_id"`, …).
     pub const fn name(self) -> &'static str {
         match self {

@@ -1,7 +1,7 @@
-//! Every format's generators: the process-wide one (`<name>_new`, `<name>_new_many`) and
-//! `monotonic!`, the generator class of a format with a process-wide generator and no settings,
-//! which `generated.rs` (written from the core's format table by `tests/surfaces`) invokes for
-//! each.
+//! Every format's generators: the generator class of each format with one (`generator_class!`:
+//! its settings, from the core's table) and the module functions of the process-wide one
+//! (`process_functions!`: `<name>_new`, `<name>_new_many`), which `generated.rs` (written from
+//! the core's format table by `tests/surfaces`) invokes for each.
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -32,16 +32,64 @@ where
     }
 }
 
-/// The generator class `$gen` (Python name `$gen_name`) of value class `$class` on the core's
-/// generator state of its format (`sno_core::HasGenerator`, of no settings), and the module
-/// functions `$new` / `$new_many` drawing from the process-wide generator of the class's core
-/// type (`sno_core::ProcessWide`).
-macro_rules! monotonic {
-    ($class:ident, $gen:ident, $gen_name:literal, $new:ident, $new_many:ident) => {
-        #[doc = concat!("A thread-safe monotonic generator on the system clock (`sno.", $gen_name, "`).")]
+/// A generator setting's value as the constructor read it: handed to the core's settings, or,
+/// `None`, left to the core's default.
+pub(crate) trait SettingArg {
+    /// Gives `settings` this value of `setting`.
+    fn give(self, settings: &mut sno_core::GeneratorSettings, setting: sno_core::Setting);
+}
+
+macro_rules! integer_setting_args {
+    ($($t:ty),*) => {$(
+        impl SettingArg for $t {
+            fn give(self, settings: &mut sno_core::GeneratorSettings, setting: sno_core::Setting) {
+                settings.set(setting, self.into());
+            }
+        }
+    )*};
+}
+
+integer_setting_args!(u8, u16, i64);
+
+impl<T: SettingArg> SettingArg for Option<T> {
+    fn give(self, settings: &mut sno_core::GeneratorSettings, setting: sno_core::Setting) {
+        if let Some(value) = self {
+            value.give(settings, setting);
+        }
+    }
+}
+
+/// Settings the core refuses are `ConfigError`s with the core's code and words (not the decode
+/// or time errors the same core error means for values); each argument's range is checked by
+/// its reader in `args.rs` first, so these are what only the core knows.
+pub(crate) fn settings_error(py: Python<'_>, e: sno_core::Error) -> PyErr {
+    match e {
+        sno_core::Error::ValueOverflow | sno_core::Error::MillisOutOfRange { .. } => {
+            crate::raise_code(
+                py,
+                "ConfigError",
+                e.code(),
+                format!("invalid generator settings: {e}"),
+            )
+        }
+        other => to_py(py, other),
+    }
+}
+
+/// The generator class `$gen` (Python name `$gen_name`, documented by `$doc`) of value class
+/// `$class` on the core's generator state of its format (`sno_core::HasGenerator`). Its
+/// constructor, of Python signature `$signature`, takes the format's settings (the core's
+/// `Format::settings`): each `$arg` read by its reader `$read` of `args.rs` and handed to the
+/// core as `Setting::$setting`, and a clock.
+macro_rules! generator_class {
+    (
+        $class:ident, $gen:ident, $gen_name:literal, $doc:literal, ($($signature:tt)*)
+        $(, $arg:ident: $ty:ty = $setting:ident by $read:ident)* $(,)?
+    ) => {
+        #[doc = $doc]
         #[pyclass(frozen, module = "sno", name = $gen_name)]
         pub(crate) struct $gen(
-            sno_core::monotonic::Shared<
+            pub(crate) sno_core::monotonic::Shared<
                 <<$class as $crate::formats::Wraps>::Id as sno_core::HasGenerator>::State,
             >,
         );
@@ -49,16 +97,23 @@ macro_rules! monotonic {
         #[pymethods]
         impl $gen {
             #[new]
-            #[pyo3(signature = (*, clock = None))]
+            #[pyo3(signature = ($($signature)*))]
             fn py_new(
                 py: Python<'_>,
+                $(#[pyo3(from_py_with = $crate::args::$read)] $arg: $ty,)*
                 #[pyo3(from_py_with = $crate::args::clock)] clock: Option<sno_core::SystemClock>,
             ) -> PyResult<Self> {
-                let settings = sno_core::GeneratorSettings::new();
+                #[allow(unused_mut)]
+                let mut settings = sno_core::GeneratorSettings::new();
+                $($crate::generators::SettingArg::give(
+                    $arg,
+                    &mut settings,
+                    sno_core::Setting::$setting,
+                );)*
                 let state = <<$class as $crate::formats::Wraps>::Id as sno_core::HasGenerator>::state(
                     &settings,
                 )
-                .map_err(|e| $crate::to_py(py, e))?;
+                .map_err(|e| $crate::generators::settings_error(py, e))?;
                 Ok($gen(sno_core::monotonic::Shared::with_state_and_clock(
                     state,
                     clock.unwrap_or_default(),
@@ -70,11 +125,18 @@ macro_rules! monotonic {
             $gen,
             $class,
             $gen_name,
-            "The next value, greater than every earlier one of this generator.",
-            "Like `new`, but raises at once where `new` would wait (a millisecond's randomness used up: `RandomnessExhaustedError`).",
+            "The next value, greater than every earlier one of this generator; waits where the class's description says.",
+            "Like `new`, but raises at once where `new` would wait (`RandomnessExhaustedError`, `ClockRegressionError`).",
             "The next value for an explicit time in Unix milliseconds (the clock is not read); outside the format's range a `TimeRangeError`."
         );
+    };
+}
+pub(crate) use generator_class;
 
+/// The module functions `$new` / `$new_many` of value class `$class`, drawing from the
+/// process-wide generator of its core type (`sno_core::ProcessWide`).
+macro_rules! process_functions {
+    ($class:ident, $new:ident, $new_many:ident) => {
         /// A new value from the process-wide generator (reset after `os.fork()`); a system
         /// clock outside the format's range is a `TimeRangeError`.
         #[pyfunction]
@@ -95,7 +157,7 @@ macro_rules! monotonic {
         }
     };
 }
-pub(crate) use monotonic;
+pub(crate) use process_functions;
 
 /// The methods every generator class has over its core generator (`.0`, a `Shared`): `new`
 /// (`$new_doc`), `try_new` (`$try_doc`), `new_at_unix_ms` (`$at_doc`), the deprecated `new_at`,

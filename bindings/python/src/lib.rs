@@ -37,7 +37,6 @@ fn _sno(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sno::register(m)?;
     cli::register(m)?;
     generated::register(m)?;
-    extras::register(m)?;
     lease::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENCODED_LEN", sno_core::ENCODED_LEN)?;

@@ -894,29 +894,18 @@ fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
     out
 }
 
-/// A generator setting: its JavaScript type and doc comment (`epoch` is the format's epoch in
-/// prose, for a setting that defaults to it).
+/// A generator setting: its JavaScript type and doc comment (the core's `Setting::doc`, with the
+/// format's epoch in prose for an optional epoch, which defaults to it).
 fn setting(s: Setting, required: bool, d: &FormatDesc) -> (&'static str, String) {
-    match s {
-        Setting::EpochMs if required => ("number", "The application's epoch in Unix ms.".into()),
-        Setting::EpochMs => (
-            "number",
-            format!("The epoch in Unix ms (default {}).", d.epoch_date()),
-        ),
-        Setting::GeneratorId => ("number", "0 ..= 1023, distinct per generator.".into()),
-        Setting::Sid => (
-            "number",
-            "The scalable version's id, 0 ..= 31 (omitted: stand-alone).".into(),
-        ),
-        Setting::EntropySize => (
-            "number",
-            "Random bytes per same-millisecond increment: 1 ..= 3 (scalable 1 ..= 2).".into(),
-        ),
-        Setting::Meta => ("number", "The meta byte of each value, 0 ..= 255.".into()),
-        Setting::Partition => ("number", "The partition, 0 ..= 65535.".into()),
-        Setting::Prefix => ("string", "The type prefix.".into()),
-        other => panic!("describe the setting {other:?} in tests/surfaces/src/node.rs"),
-    }
+    let ty = match s {
+        Setting::Prefix => "string",
+        _ => "number",
+    };
+    let default = match s {
+        Setting::EpochMs if !required => format!(" (default {})", d.epoch_date()),
+        _ => String::new(),
+    };
+    (ty, sentence(&format!("{}{default}", s.doc())))
 }
 
 /// The `<Class>Options` interface of a format whose generator takes settings, and its name.

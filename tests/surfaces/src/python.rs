@@ -68,6 +68,17 @@ struct Extra {
     epoch: Option<Option<i64>>,
 }
 
+/// A generator setting as the Python constructor takes it ([`Row::settings`]): the setting,
+/// its reader in `src/args.rs`, the Rust type it gives, its stub type and its default (`None`:
+/// required, positional).
+type PySetting = (
+    Setting,
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<String>,
+);
+
 impl Extra {
     fn of(format: Format) -> Extra {
         Extra {
@@ -126,9 +137,57 @@ impl Row {
             .then(|| format!("{}_DEFAULT_EPOCH_MS", self.name().to_ascii_uppercase()))
     }
 
-    /// Whether the native module has `Generator` of the generated shape (`generated.rs`).
-    fn monotonic(&self) -> bool {
-        self.format.has_process_generator() && self.format.settings().is_empty()
+    /// The generator's settings as its Python constructor takes them (`generator_class!`), in
+    /// the table's order; an optional epoch defaults to the format's.
+    fn settings(&self) -> Vec<PySetting> {
+        let f = self.format;
+        let optional = |s| !f.required_settings().contains(&s);
+        let epoch = || f.epoch_time().flatten().map(|ms| ms.to_string());
+        let entropy = sno_core::ulidflake::Config::default()
+            .entropy_size
+            .to_string();
+        let setting = |s| -> PySetting {
+            match s {
+                Setting::EpochMs => (s, "epoch_ms", "i64", "int", epoch().filter(|_| optional(s))),
+                Setting::GeneratorId if !optional(s) => (s, "generator_id", "u16", "int", None),
+                Setting::Sid if optional(s) => (
+                    s,
+                    "opt_sid",
+                    "Option<u8>",
+                    "int | None",
+                    Some("None".into()),
+                ),
+                Setting::EntropySize if optional(s) => {
+                    (s, "entropy_size", "u8", "int", Some(entropy.clone()))
+                }
+                other => panic!("{}: describe the setting {other:?} in python.rs", f.name()),
+            }
+        };
+        f.settings().iter().map(|&s| setting(s)).collect()
+    }
+
+    /// The generator constructor's Python parameters (`typed`: with the stub's types): the
+    /// required settings positional, the others keyword-only with their defaults, the clock.
+    fn signature(&self, typed: bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (s, _, _, py, default) in self.settings() {
+            if default.is_some() && !out.iter().any(|p| p == "*") {
+                out.push("*".into());
+            }
+            let ty = if typed {
+                format!(": {py}")
+            } else {
+                String::new()
+            };
+            let default = default.map_or(String::new(), |d| format!(" = {d}"));
+            out.push(format!("{}{ty}{default}", s.name()));
+        }
+        if !out.iter().any(|p| p == "*") {
+            out.push("*".into());
+        }
+        let clock = if typed { ": _Clock | None" } else { "" };
+        out.push(format!("clock{clock} = None"));
+        out
     }
 }
 
@@ -768,18 +827,22 @@ fn stub(rows: &[Row]) -> Surface {
         if f.has_generator() {
             let generator = row.generator_class();
             let extra = template.extras.get(&generator).unwrap_or(&none);
-            assert!(
-                f.settings().is_empty() || extra.members.contains("__new__"),
-                "{STUB_TEMPLATE} must declare {generator}.__new__ (its settings: {:?})",
-                f.settings()
+            // On one line where it fits in 100 columns, else a parameter a line (as black).
+            let params = row.signature(true);
+            let one = format!(
+                "    def __new__(cls, {}) -> {generator}: ...\n",
+                params.join(", ")
             );
+            let new = if one.len() <= 101 {
+                one
+            } else {
+                format!(
+                    "    def __new__(\n        cls,\n        {},\n    ) -> {generator}: ...\n",
+                    params.join(",\n        ")
+                )
+            };
             let members = [
-                (
-                    "__new__",
-                    format!(
-                        "    def __new__(cls, *, clock: _Clock | None = None) -> {generator}: ...\n"
-                    ),
-                ),
+                ("__new__", new),
                 ("new", format!("    def new(self) -> {class}: ...\n")),
                 (
                     "try_new",
@@ -938,17 +1001,48 @@ fn field_doc(f: &FieldSpec) -> String {
     }
 }
 
-/// `src/generated.rs`: `monotonic!` for every format with a process-wide generator and no
-/// settings, and their registration.
+/// The core's prose with each error code in backquotes written as its Python exception class,
+/// and the core's `next` as Python's `new`.
+fn py_prose(text: &str) -> String {
+    crate::prose_with_codes(text, |kind| format!("`{}`", kind.python_class()))
+        .replace("`next`", "`new`")
+}
+
+/// The generator class's docstring: what it makes (the core's `About::generation`) and its
+/// settings (the core's `Setting::doc`).
+fn generator_doc(row: &Row) -> String {
+    let f = row.format;
+    let mut doc = format!(
+        "A thread-safe {} generator on the system clock: {}.",
+        f.display_name(),
+        py_prose(f.about().generation)
+    );
+    let settings: Vec<String> = row
+        .settings()
+        .iter()
+        .map(|(s, ..)| format!("`{}`: {}", s.name(), s.doc()))
+        .collect();
+    if !settings.is_empty() {
+        doc.push_str(&format!(
+            " Settings: {}; otherwise a `ConfigError`.",
+            settings.join("; ")
+        ));
+    }
+    doc
+}
+
+/// `src/generated.rs`: the value classes' `from_fields` and properties, `generator_class!` for
+/// every format with a generator, `process_functions!` for every one with a process-wide
+/// generator, and their registration.
 fn generated_rs(rows: &[Row]) -> Surface {
-    let mono: Vec<&Row> = rows.iter().filter(|r| r.monotonic()).collect();
     let mut out = String::from(
         "// GENERATED by tests/surfaces from the core's format table; do not edit. \
          Regenerate: SNO_BLESS=1 cargo test -p sno-surfaces\n\
          //! Every value class's `from_fields`, with the core's inputs as its signature (`from_fields!`\n\
          //! of `formats.rs`), and its property per named field (`field_properties!`); the generator\n\
-         //! class and the module functions `<name>_new` / `<name>_new_many` of every format with a\n\
-         //! process-wide generator and no settings (`monotonic!` of `formats.rs`).\n\n\
+         //! class of every format with a generator, with its settings (`generator_class!` of\n\
+         //! `generators.rs`), and the module functions `<name>_new` / `<name>_new_many` of every\n\
+         //! format with a process-wide generator (`process_functions!`).\n\n\
          use pyo3::prelude::*;\n\n",
     );
     let mut imports: Vec<&str> = rows.iter().map(|r| r.variant).collect();
@@ -967,7 +1061,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
         );
     }
     out.push_str(
-        "use crate::generators::monotonic;\nuse crate::members::{extra_properties, field_properties, from_fields, param_constructors, parse};\n\n",
+        "use crate::generators::{generator_class, process_functions};\nuse crate::members::{extra_properties, field_properties, from_fields, param_constructors, parse};\n\n",
     );
     for row in rows {
         // `from_fields` with the core's inputs as its Python signature (`inspect.signature`).
@@ -1097,35 +1191,55 @@ fn generated_rs(rows: &[Row]) -> Surface {
             None => {}
         }
     }
-    for row in &mono {
-        let args = [
+    for row in rows.iter().filter(|r| r.format.has_generator()) {
+        let mut args = vec![
             row.variant.to_owned(),
             format!("{}Generator", row.variant),
             format!("\"{}\"", row.generator_class()),
-            format!("{}_new", row.name()),
-            format!("{}_new_many", row.name()),
+            format!("{:?}", generator_doc(row)),
+            format!("({})", row.signature(false).join(", ")),
         ];
-        // As rustfmt writes a call: on one line if its arguments take at most 60 columns
-        // (`fn_call_width`) and the line at most 100, else one argument a line.
-        let line = format!("monotonic!({});", args.join(", "));
-        if args.join(", ").len() <= 60 && line.len() <= 100 {
-            let _ = write!(out, "\n{line}\n");
-        } else {
-            let _ = write!(out, "\nmonotonic!(\n    {}\n);\n", args.join(",\n    "));
+        for (s, read, rust, ..) in row.settings() {
+            args.push(format!("{}: {rust} = {s:?} by {read}", s.name()));
         }
+        let _ = write!(
+            out,
+            "\ngenerator_class!(\n    {},\n);\n",
+            args.join(",\n    ")
+        );
+    }
+    let process: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.format.has_process_generator())
+        .collect();
+    for row in &process {
+        let name = row.name();
+        let _ = write!(
+            out,
+            "\nprocess_functions!({}, {name}_new, {name}_new_many);\n",
+            row.variant
+        );
     }
     out.push_str(
-        "\n/// Adds the generator classes and module functions above to the native module.\n\
+        "\n/// Adds the generator classes, module functions and default epochs above to the native\n\
+         /// module.\n\
          pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {\n",
     );
-    for row in &mono {
+    for row in rows.iter().filter(|r| r.format.has_generator()) {
         let _ = writeln!(out, "    m.add_class::<{}Generator>()?;", row.variant);
+    }
+    for row in &process {
         for f in ["new", "new_many"] {
             let _ = writeln!(
                 out,
                 "    m.add_function(wrap_pyfunction!({}_{f}, m)?)?;",
                 row.name()
             );
+        }
+    }
+    for row in rows {
+        if let (Some(name), Some(Some(ms))) = (row.default_epoch(), row.format.epoch_time()) {
+            let _ = writeln!(out, "    m.add({name:?}, {ms}_i64)?;");
         }
     }
     out.push_str("    Ok(())\n}\n");
