@@ -125,7 +125,7 @@ macro_rules! generator_class {
             $gen,
             $class,
             $gen_name,
-            "The next value, greater than every earlier one of this generator; waits where the class's description says.",
+            "The next value, in the order the class's description gives, waiting where it says `new` waits.",
             "Like `new`, but raises at once where `new` would wait (`RandomnessExhaustedError`, `ClockRegressionError`).",
             "The next value for an explicit time in Unix milliseconds (the clock is not read); outside the format's range a `TimeRangeError`."
         );
