@@ -5,9 +5,9 @@
 //!   [`Format`]'s facts and its named fields: names, bits, units) and the
 //!   `AnyId` union; at `//@ namespaces`, every format's generator settings (`<Class>Options`)
 //!   and namespace (`ulid`, …); at `//@ records`, the `Snapshot` and `Stats` interfaces (the
-//!   core's `Snapshot::FIELDS` and `Stats::FIELDS`); at `//@ default`, the default export's type. A class or
-//!   namespace the template declares under a format's name is that format's own part: see
-//!   [`Partial`].
+//!   core's `Snapshot::FIELDS` and `Stats::FIELDS`); at `//@ default`, the default export's type.
+//!   A class the template declares under a format's class name holds that format's own
+//!   members: see [`parse_template`].
 //! - `bindings/node/index.mjs`: the ESM entry, whose export list is every value `sno.d.ts`
 //!   exports.
 //! - `bindings/node/wasm/libsno.mjs`: the entry of the light web build (browsers, edge runtimes,
@@ -635,77 +635,50 @@ fn sentence(doc: &str) -> String {
     format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
-/// A format's own part of `sno.d.ts`, declared in the template: a class declared under the
-/// format's class name (`export declare class Ulid {` … `}`, optionally with `extends` and a
-/// doc comment), or a namespace under the format's name (`export declare const typeid…`).
-///
-/// A class is completed with the generated members it does not declare: a member it declares
-/// replaces the generated one(s) of the same name (static or not) in place, the others follow
-/// the generated ones; its `extends` and doc comment replace the generated ones. A namespace
-/// declared in the template replaces the generated one whole.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Partial {
-    /// The doc comment's lines.
-    pub doc: Vec<String>,
-    /// What follows `extends`.
-    pub extends: Option<String>,
-    /// The members, in template order.
-    pub members: Vec<Member>,
-}
-
-/// The template without its `//%` lines and its formats' own parts, those parts by class name,
-/// and the namespaces it declares by format name (their lines, doc comment first).
+/// The template without its `//%` lines, and the members it declares for a format's class, by
+/// class name.
 pub struct Template {
     /// The lines that are copied (directives included).
     pub lines: Vec<String>,
-    /// Class parts, by class name.
-    pub classes: Vec<(String, Partial)>,
-    /// Namespaces, by format name.
-    pub namespaces: Vec<(String, Vec<String>)>,
+    /// Each class's declared members, in template order.
+    pub classes: Vec<(String, Vec<Member>)>,
 }
 
-/// Splits `template` into the copied lines and the formats' own parts.
+/// Splits `template` into the copied lines and the members it declares for formats' classes.
+///
+/// A class declared under a format's class name (`export declare class Ulid {` … `}`, no
+/// `extends`, no doc comment: those are the core's) is completed with the generated members it
+/// does not declare: a member it declares replaces the generated one(s) of the same name (static
+/// or not) in place, the others follow the generated ones. A format's `<Class>Fields`,
+/// `<Class>Options` and namespace are generated whole and declared nowhere by hand.
 pub fn parse_template(template: &str, formats: &[FormatDesc]) -> Template {
     let class_of = |name: &str| formats.iter().any(|d| d.class() == name);
-    let namespace_of = |name: &str| formats.iter().any(|d| d.format.name() == name);
-    let generated_type = |name: &str| {
+    let generated = |name: &str| {
         formats.iter().any(|d| {
-            name == format!("{}Fields", d.class()) || name == format!("{}Options", d.class())
+            name == d.format.name()
+                || name == format!("{}Fields", d.class())
+                || name == format!("{}Options", d.class())
         })
     };
     let mut out = Template {
         lines: Vec::new(),
         classes: Vec::new(),
-        namespaces: Vec::new(),
     };
     let lines: Vec<&str> = template.lines().filter(|l| !l.starts_with("//%")).collect();
-    // A doc comment at column 0 waits here until the line after it says where it belongs.
-    let mut doc: Vec<String> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         i += 1;
-        if line.starts_with("/**") {
-            doc.push(line.into());
-            while !doc.last().is_some_and(|l| l.contains("*/")) {
-                let next = lines
-                    .get(i)
-                    .unwrap_or_else(|| panic!("{DTS_TEMPLATE}: an unclosed doc comment"));
-                doc.push((*next).into());
-                i += 1;
-            }
-            continue;
-        }
         if let Some(rest) = line.strip_prefix("export declare class ") {
             let name = ident(rest);
             if class_of(name) {
-                let header = rest[name.len()..].trim();
-                let extends = header
-                    .strip_prefix("extends ")
-                    .map(|e| e.trim_end_matches('{').trim().to_owned());
                 assert!(
-                    header.ends_with('{') && (extends.is_some() || header == "{"),
-                    "{DTS_TEMPLATE}: `{line}`: expected `export declare class {name} [extends …] {{`"
+                    rest[name.len()..].trim() == "{",
+                    "{DTS_TEMPLATE}: `{line}`: expected `export declare class {name} {{` (its base is the core's)"
+                );
+                assert!(
+                    !out.lines.last().is_some_and(|l| l.contains("*/")),
+                    "{DTS_TEMPLATE}: class {name}: its doc comment is the core's; write none here"
                 );
                 let mut body = Vec::new();
                 loop {
@@ -722,44 +695,18 @@ pub fn parse_template(template: &str, formats: &[FormatDesc]) -> Template {
                     !out.classes.iter().any(|(n, _)| n == name),
                     "{DTS_TEMPLATE}: class {name} declared twice"
                 );
-                out.classes.push((
-                    name.into(),
-                    Partial {
-                        doc: std::mem::take(&mut doc),
-                        extends,
-                        members: parse_members(name, &body),
-                    },
-                ));
+                out.classes.push((name.into(), parse_members(name, &body)));
                 continue;
             }
         }
-        if let Some(rest) = line.strip_prefix("export declare const ") {
-            let name = ident(rest);
-            if namespace_of(name) {
-                let mut block = std::mem::take(&mut doc);
-                block.push(line.into());
-                if line.ends_with('{') {
-                    loop {
-                        let next = lines.get(i).unwrap_or_else(|| {
-                            panic!("{DTS_TEMPLATE}: namespace {name} is not closed")
-                        });
-                        i += 1;
-                        block.push((*next).into());
-                        if *next == "}" {
-                            break;
-                        }
-                    }
-                }
-                out.namespaces.push((name.into(), block));
-                continue;
+        for prefix in ["export interface ", "export declare const "] {
+            if let Some(rest) = line.strip_prefix(prefix) {
+                let name = ident(rest);
+                assert!(
+                    !generated(name),
+                    "{DTS_TEMPLATE}: {name} is generated from the table; declare it nowhere by hand"
+                );
             }
-        }
-        if let Some(rest) = line.strip_prefix("export interface ") {
-            let name = ident(rest);
-            assert!(
-                !generated_type(name),
-                "{DTS_TEMPLATE}: {name} is generated from the table; declare it nowhere by hand"
-            );
         }
         if let Some(directive) = line.strip_prefix("//@") {
             assert!(
@@ -770,10 +717,8 @@ pub fn parse_template(template: &str, formats: &[FormatDesc]) -> Template {
                 "{DTS_TEMPLATE}: unknown directive `{line}`"
             );
         }
-        out.lines.append(&mut doc);
         out.lines.push(line.into());
     }
-    assert!(doc.is_empty(), "{DTS_TEMPLATE}: a doc comment at the end");
     out
 }
 
@@ -840,39 +785,35 @@ fn doc_comment(text: &str) -> Vec<String> {
     out
 }
 
-/// The class of `d`, its own part (if any) merged in.
-fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
-    let own = own.cloned().unwrap_or_default();
-    let mut out = if own.doc.is_empty() {
-        // A param is not in the binary form (`fromBytes`, `bytes`): `from<Binary>` adds one.
-        let param = d.format.param_facts().map_or(String::new(), |p| {
-            format!(
-                " Its binary form (`bytes`, `bigint`) is its `{}` alone, without the `{}`.",
-                camel_case(p.binary),
-                camel_case(p.setting.name())
-            )
-        });
-        let about = d.format.about();
-        doc_comment(&format!(
-            "{}. Its fields: {}; {} bytes; its text: {}.{param}",
-            about.summary,
-            fields_prose(d),
-            d.format.binary_len(),
-            about.text
-        ))
-    } else {
-        own.doc.clone()
-    };
-    let base = own.extends.clone().unwrap_or_else(|| d.base());
+/// The class of `d`, the members the template declares for it (`own`) merged in (see
+/// [`parse_template`]).
+fn class_declaration(d: &FormatDesc, own: &[Member]) -> Vec<String> {
+    // A param is not in the binary form (`fromBytes`, `bytes`): `from<Binary>` adds one.
+    let param = d.format.param_facts().map_or(String::new(), |p| {
+        format!(
+            " Its binary form (`bytes`, `bigint`) is its `{}` alone, without the `{}`.",
+            camel_case(p.binary),
+            camel_case(p.setting.name())
+        )
+    });
+    let about = d.format.about();
+    let mut out = doc_comment(&format!(
+        "{}. Its fields: {}; {} bytes; its text: {}.{param}",
+        about.summary,
+        fields_prose(d),
+        d.format.binary_len(),
+        about.text
+    ));
     out.push(format!(
-        "export declare class {} extends {base} {{",
-        d.class()
+        "export declare class {} extends {} {{",
+        d.class(),
+        d.base()
     ));
     let same = |a: &Member, b: &Member| a.is_static == b.is_static && a.name == b.name;
-    let mut placed = vec![false; own.members.len()];
+    let mut placed = vec![false; own.len()];
     for generated in generated_members(d) {
         let mut replaced = false;
-        for (k, mine) in own.members.iter().enumerate() {
+        for (k, mine) in own.iter().enumerate() {
             if same(mine, &generated) {
                 replaced = true;
                 if !placed[k] {
@@ -885,7 +826,7 @@ fn class_declaration(d: &FormatDesc, own: Option<&Partial>) -> Vec<String> {
             out.extend(generated.lines);
         }
     }
-    for (k, mine) in own.members.iter().enumerate() {
+    for (k, mine) in own.iter().enumerate() {
         if !placed[k] {
             out.extend(mine.lines.iter().cloned());
         }
@@ -1051,12 +992,8 @@ pub fn render_dts(template: &str, formats: &[FormatDesc]) -> String {
                 for d in formats {
                     out.extend(fields_interface(d));
                     out.push(String::new());
-                    let own = t
-                        .classes
-                        .iter()
-                        .find(|(n, _)| n == d.class())
-                        .map(|(_, p)| p);
-                    out.extend(class_declaration(d, own));
+                    let own = t.classes.iter().find(|(n, _)| n == d.class());
+                    out.extend(class_declaration(d, own.map_or(&[], |(_, m)| m)));
                     out.push(String::new());
                 }
                 let union: Vec<&str> = formats.iter().map(FormatDesc::class).collect();
@@ -1070,13 +1007,10 @@ pub fn render_dts(template: &str, formats: &[FormatDesc]) -> String {
                         out.extend(lines.iter().cloned());
                         out.push(String::new());
                     }
-                    match t.namespaces.iter().find(|(n, _)| n == d.format.name()) {
-                        Some((_, lines)) => out.extend(lines.iter().cloned()),
-                        None => out.extend(namespace_declaration(
-                            d,
-                            options.as_ref().map(|(n, _)| n.as_str()),
-                        )),
-                    }
+                    out.extend(namespace_declaration(
+                        d,
+                        options.as_ref().map(|(n, _)| n.as_str()),
+                    ));
                     out.push(String::new());
                 }
             }
@@ -1087,12 +1021,6 @@ pub fn render_dts(template: &str, formats: &[FormatDesc]) -> String {
             Some(other) => unreachable!("directive {other} passed parse_template"),
             None => out.push(line.clone()),
         }
-    }
-    for (name, _) in &t.classes {
-        assert!(
-            formats.iter().any(|d| d.class() == name),
-            "{DTS_TEMPLATE}: class {name}: no such format"
-        );
     }
     let at = default_at.unwrap_or_else(|| panic!("{DTS_TEMPLATE}: no `//@ default` line"));
     let text = out.join("\n");
@@ -1397,15 +1325,16 @@ mod tests {
 
     #[test]
     fn a_declared_member_replaces_the_generated_one_in_place_and_extras_follow() {
-        let template = "//% dropped\n//@ formats\n/** Mine. */\nexport declare class Ulid extends Base {\n  /** Parses.\n   * Really. */\n  static parse(text: string): Ulid\n  extra(): number\n}\n//@ namespaces\n//@ default\n";
+        let template = "//% dropped\n//@ formats\nexport declare class Ulid {\n  /** Parses.\n   * Really. */\n  static parse(text: string): Ulid\n  extra(): number\n}\n//@ namespaces\n//@ default\n";
         let dts = render_dts(template, &ulid_only());
         assert!(!dts.contains("dropped"));
-        let class = &dts[dts.find("/** Mine. */").expect("the template's doc")..];
+        let class = &dts[dts
+            .find("export declare class Ulid extends Value128<UlidFields> {")
+            .expect("the class")..];
         let class = &class[..class.find("\n}\n").expect("the class closes")];
         let lines: Vec<&str> = class.lines().collect();
-        assert_eq!(lines[1], "export declare class Ulid extends Base {");
         assert_eq!(
-            lines[2..5],
+            lines[1..4],
             [
                 "  /** Parses.",
                 "   * Really. */",
@@ -1422,6 +1351,33 @@ mod tests {
     #[should_panic(expected = "unknown directive")]
     fn an_unknown_directive_is_refused() {
         render_dts("//@ format\n//@ default\n", &ulid_only());
+    }
+
+    #[test]
+    #[should_panic(expected = "its base is the core's")]
+    fn a_declared_base_is_refused() {
+        render_dts(
+            "//@ formats\nexport declare class Ulid extends Base {\n}\n//@ default\n",
+            &ulid_only(),
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "its doc comment is the core's")]
+    fn a_declared_class_doc_is_refused() {
+        render_dts(
+            "//@ formats\n/** Mine. */\nexport declare class Ulid {\n}\n//@ default\n",
+            &ulid_only(),
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "generated from the table")]
+    fn a_hand_written_namespace_is_refused() {
+        render_dts(
+            "//@ formats\nexport declare const ulid: {}\n//@ default\n",
+            &ulid_only(),
+        );
     }
 
     #[test]
