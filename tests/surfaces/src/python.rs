@@ -582,8 +582,8 @@ fn parse_template(text: &str, generated: &BTreeSet<String>) -> Template {
         if generated.contains(name) {
             let decorated = head.lines().last().is_some_and(|l| l.starts_with('@'));
             assert!(
-                !decorated,
-                "{STUB_TEMPLATE}: the class {name} completes a generated class: no decorators"
+                !decorated && class.bases.is_none(),
+                "{STUB_TEMPLATE}: the class {name} completes a generated class: no decorators, no bases (the core's epoch decides them)"
             );
             exports.remove(name);
             extras.insert(name.to_owned(), class);
@@ -658,15 +658,12 @@ fn stub(rows: &[Row]) -> Surface {
     for row in rows {
         let (class, name, f) = (row.class(), row.name(), row.format);
         let extra = template.extras.get(class).unwrap_or(&none);
-        let bases = extra.bases.clone().unwrap_or_else(|| {
-            match f.epoch() {
-                Epoch::Required => "_UntimedId",
-                Epoch::FixedWhenPresent => "_SometimesTimedId",
-                _ => "_TimedId",
-            }
-            .to_owned()
-        });
-        let inherited = template.inherited(&bases);
+        let bases = match f.epoch() {
+            Epoch::Required => "_UntimedId",
+            Epoch::FixedWhenPresent => "_SometimesTimedId",
+            _ => "_TimedId",
+        };
+        let inherited = template.inherited(bases);
         let mut accepts = format!("str | builtins.bytes | {class}");
         match f.binary_len() {
             8 => accepts.push_str(" | builtins.int"),
