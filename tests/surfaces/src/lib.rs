@@ -28,6 +28,37 @@ pub fn prose_with_codes(text: &str, spell: impl Fn(sno_core::ErrorKind) -> Strin
     out
 }
 
+/// The text of `path` (relative to the repository root).
+pub fn read(path: &str) -> String {
+    std::fs::read_to_string(repo_root().join(path))
+        .unwrap_or_else(|e| panic!("reading {path}: {e}"))
+}
+
+/// The core's prose (`"the 40 lower-case hex digits"`) as a sentence: a capital, a full stop.
+pub fn sentence(doc: &str) -> String {
+    let mut chars = doc.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+}
+
+/// `text`'s words in lines of at most `width` bytes (a longer word alone on its line); one
+/// empty line for no words.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() {
+            line.push_str(word);
+        } else if line.len() + 1 + word.len() > width {
+            lines.push(word.to_owned());
+        } else {
+            line.push(' ');
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
 /// One generated file: its path relative to the repository root and its whole text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Surface {

@@ -23,7 +23,7 @@
 use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
 use sno_core::{AnyId, ColumnType, Epoch, Format, Setting, Snapshot, Stats};
 
-use crate::Surface;
+use crate::{Surface, read, sentence, wrap};
 
 /// The template of `sno.d.ts`, relative to the repository root.
 const DTS_TEMPLATE: &str = "bindings/node/sno.d.ts.in";
@@ -38,10 +38,7 @@ fn generated_line(source: &str) -> String {
 
 /// The node binding's generated surfaces.
 pub fn surfaces() -> Vec<Surface> {
-    let template_path = crate::repo_root().join(DTS_TEMPLATE);
-    let template = std::fs::read_to_string(&template_path)
-        .unwrap_or_else(|e| panic!("reading {DTS_TEMPLATE}: {e}"));
-    let dts = render_dts(&template, &describe_all());
+    let dts = render_dts(&read(DTS_TEMPLATE), &describe_all());
     let exports = exported_values(&dts);
     let value = record_fields(&read(NODE_VALUE));
     vec![
@@ -78,11 +75,6 @@ pub fn surfaces() -> Vec<Surface> {
             text: web_value(&value),
         },
     ]
-}
-
-fn read(path: &str) -> String {
-    std::fs::read_to_string(crate::repo_root().join(path))
-        .unwrap_or_else(|e| panic!("reading {path}: {e}"))
 }
 
 /// The template of `pg.d.ts` (libsno/pg), relative to the repository root.
@@ -628,13 +620,6 @@ fn from_fields(f: Format) -> Member {
     Member::new(&doc, &format!("static fromFields(fields: {ty}): {c}"))
 }
 
-/// The core's prose (`"the 40 lower-case hex digits"`) as a sentence: a capital, a full stop.
-fn sentence(doc: &str) -> String {
-    let mut chars = doc.chars();
-    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
-    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
-}
-
 /// The template without its `//%` lines, and the members it declares for a format's class, by
 /// class name.
 pub struct Template {
@@ -772,15 +757,11 @@ fn doc_comment(text: &str) -> Vec<String> {
         return vec![one];
     }
     let mut out = vec!["/**".to_owned()];
-    let mut line = " *".to_owned();
-    for word in text.split_whitespace() {
-        if line.len() > 2 && line.len() + 1 + word.len() > 100 {
-            out.push(std::mem::replace(&mut line, " *".to_owned()));
-        }
-        line.push(' ');
-        line.push_str(word);
-    }
-    out.push(line);
+    out.extend(
+        wrap(text, 100 - " * ".len())
+            .iter()
+            .map(|l| format!(" * {l}")),
+    );
     out.push(" */".to_owned());
     out
 }

@@ -11,7 +11,7 @@
 //!   decoders, one property per named field of the core's `fields()`, the UUID conversions of the
 //!   16-byte formats), generator class, module functions, `ID_CLASSES`, `detect` and `__all__`;
 //!   a template class named like a generated one holds what that class has beyond them (its
-//!   `from_fields`, conversions; a generator's settings), and may name the class's stub base;
+//!   `from_fields`, conversions; a generator's settings), its bases the core's epoch's;
 //! - `sno/sqlalchemy.py`: a column type per format (`<Class>Type`) over the hand-written base in
 //!   `sno/_sqlalchemy.py`, which also holds the types of the formats that need more;
 //! - `src/generated.rs`: every value class's `from_fields` and property per named field, and the
@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use sno_core::model::{FieldKind, FieldSpec, Unit};
 use sno_core::{Epoch, Format, Setting};
 
-use crate::{Surface, repo_root};
+use crate::{Surface, read, sentence, wrap};
 
 /// The Python package, relative to the repository root.
 const PACKAGE: &str = "bindings/python/python/sno";
@@ -53,19 +53,6 @@ struct Row {
     format: Format,
     /// The table's variant: the Rust value class in `bindings/python/src/formats.rs`.
     variant: &'static str,
-    /// The named fields in layout order: name and Python type.
-    fields: Vec<(&'static str, &'static str)>,
-    /// What the format has beyond the model, as the core's `IdFormat::EXTRAS` states it.
-    extras: Extra,
-}
-
-/// The extras a value class gets a property or method of: other text forms and numbers (name,
-/// documentation), and the time for a caller's epoch (`Some(default epoch)`).
-#[derive(Default)]
-struct Extra {
-    texts: Vec<(&'static str, &'static str)>,
-    numbers: Vec<(&'static str, &'static str)>,
-    epoch: Option<Option<i64>>,
 }
 
 /// A generator setting as the Python constructor takes it ([`Row::settings`]): the setting,
@@ -79,41 +66,16 @@ type PySetting = (
     Option<String>,
 );
 
-impl Extra {
-    fn of(format: Format) -> Extra {
-        Extra {
-            texts: format
-                .text_forms()
-                .map(|(name, _, doc)| (name, doc))
-                .collect(),
-            numbers: format.numbers().collect(),
-            epoch: format.epoch_time(),
-        }
+/// The stub type of a field of `kind`.
+fn py_type(kind: FieldKind) -> &'static str {
+    match kind {
+        FieldKind::Bool => "bool",
+        FieldKind::Text => "str",
+        _ => "builtins.int",
     }
 }
 
 impl Row {
-    fn new(format: Format, variant: &'static str) -> Row {
-        let fields = format
-            .fields()
-            .iter()
-            .map(|f| {
-                let py = match f.kind {
-                    FieldKind::Bool => "bool",
-                    FieldKind::Text => "str",
-                    _ => "builtins.int",
-                };
-                (f.name, py)
-            })
-            .collect();
-        Row {
-            format,
-            variant,
-            fields,
-            extras: Extra::of(format),
-        }
-    }
-
     fn name(&self) -> &'static str {
         self.format.name()
     }
@@ -193,7 +155,7 @@ impl Row {
 
 macro_rules! rows {
     ($($variant:ident { ty: $ty:ty $(, $fact:ident: $value:tt)* $(,)? }),* $(,)?) => {
-        vec![$(Row::new(Format::$variant, stringify!($variant))),*]
+        vec![$(Row { format: Format::$variant, variant: stringify!($variant) }),*]
     };
 }
 
@@ -223,26 +185,6 @@ fn keywords(settings: &[Setting]) -> String {
         .map(|s| format!("{}={}", s.name(), example(*s)))
         .collect();
     args.join(", ")
-}
-
-/// `text` wrapped at 100 columns (words kept whole).
-fn wrap(text: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.len() + 1 + word.len() > 100 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 /// `name = [` one quoted item a line `]`.
@@ -356,7 +298,9 @@ fn module(row: &Row) -> Surface {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&wrap(paragraph));
+        for line in wrap(paragraph, 100) {
+            let _ = writeln!(out, "{line}");
+        }
     }
     let _ = writeln!(out, "\n>>> from sno import {name}\n>>> {doctest_make}");
     if f.text_order() {
@@ -416,9 +360,7 @@ fn format_exports(rows: &[Row]) -> Vec<String> {
 
 /// A template of `bindings/python/stubs`, without its leading comment (which describes it).
 fn template(path: &str) -> String {
-    let file = repo_root().join(path);
-    let text = std::fs::read_to_string(&file)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));
+    let text = read(path);
     let lines: Vec<&str> = text
         .lines()
         .skip_while(|l| l.starts_with('#'))
@@ -708,14 +650,7 @@ fn stub(rows: &[Row]) -> Surface {
         ];
         let inputs: Vec<String> = sno_core::AnyId::inputs(f)
             .iter()
-            .map(|input| {
-                let py = match input.kind {
-                    sno_core::FieldKind::Bool => "bool",
-                    sno_core::FieldKind::Text => "str",
-                    _ => "builtins.int",
-                };
-                format!("{}: {py}", input.name)
-            })
+            .map(|input| format!("{}: {}", input.name, py_type(input.kind)))
             .collect();
         members.push((
             "from_fields",
@@ -724,21 +659,20 @@ fn stub(rows: &[Row]) -> Surface {
                 inputs.join(", ")
             ),
         ));
-        for (field, py) in &row.fields {
-            if !inherited.contains(*field) {
-                members.push((
-                    field,
-                    format!("    @property\n    def {field}(self) -> {py}: ...\n"),
-                ));
-            }
+        for field in f.fields().iter().filter(|s| !inherited.contains(s.name)) {
+            let (name, py) = (field.name, py_type(field.kind));
+            members.push((
+                name,
+                format!("    @property\n    def {name}(self) -> {py}: ...\n"),
+            ));
         }
-        for (name, _) in &row.extras.texts {
+        for (name, _, _) in f.text_forms() {
             members.push((
                 name,
                 format!("    @property\n    def {name}(self) -> str: ...\n"),
             ));
         }
-        for (name, _) in &row.extras.numbers {
+        for (name, _) in f.numbers() {
             members.push((
                 name,
                 format!("    @property\n    def {name}(self) -> builtins.int: ...\n"),
@@ -750,7 +684,7 @@ fn stub(rows: &[Row]) -> Surface {
                 format!("    def {method}(self) -> {}: ...\n", to.python_class()),
             ));
         }
-        if let Some(default) = row.extras.epoch {
+        if let Some(default) = f.epoch_time() {
             let default = default.map(|d| format!(" = {d}")).unwrap_or_default();
             members.push((
                 "unix_ms_at",
@@ -898,9 +832,7 @@ fn stub(rows: &[Row]) -> Surface {
 
 /// `sno/sqlalchemy.py`: a column type per format but those `_sqlalchemy.py` writes itself.
 fn sqlalchemy(rows: &[Row]) -> Surface {
-    let path = repo_root().join(SQLALCHEMY_BASE);
-    let base = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let base = read(SQLALCHEMY_BASE);
     // `class <Name>(IDTypeBase[sno.<Class>], id_class=sno.<Class>):`
     let own: BTreeMap<&str, &str> = base
         .lines()
@@ -946,13 +878,6 @@ fn sqlalchemy(rows: &[Row]) -> Surface {
         }
         names.push(format!("{class}Type"));
     }
-    for row in rows {
-        assert!(
-            names.contains(&format!("{}Type", row.class())) || own.contains_key(row.class()),
-            "no column type of {}",
-            row.class()
-        );
-    }
     names.sort();
     out.push_str("\n\n");
     out.push_str(&py_list("__all__", &names));
@@ -960,13 +885,6 @@ fn sqlalchemy(rows: &[Row]) -> Surface {
         path: format!("{PACKAGE}/sqlalchemy.py"),
         text: out,
     }
-}
-
-/// The core's prose (`"the 40 lower-case hex digits"`) as a docstring: a capital, a full stop.
-fn capitalised(doc: &str) -> String {
-    let mut chars = doc.chars();
-    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
-    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
 /// An integer as rustfmt leaves a Rust literal: digits grouped by `_` in threes.
@@ -1103,13 +1021,12 @@ fn generated_rs(rows: &[Row]) -> Surface {
         }
     }
     for row in rows {
-        let e = &row.extras;
         let mut items = Vec::new();
-        for (name, doc) in &e.texts {
-            items.push(format!("    text {name}, {:?};", capitalised(doc)));
+        for (name, _, doc) in row.format.text_forms() {
+            items.push(format!("    text {name}, {:?};", sentence(doc)));
         }
-        for (name, doc) in &e.numbers {
-            items.push(format!("    number {name}, {:?};", capitalised(doc)));
+        for (name, doc) in row.format.numbers() {
+            items.push(format!("    number {name}, {:?};", sentence(doc)));
         }
         for to in row.format.conversions() {
             let target = rows.iter().find(|r| r.format == to).map(|r| r.variant);
@@ -1120,7 +1037,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
                 conversion_doc(row.format, to)
             ));
         }
-        match e.epoch {
+        match row.format.epoch_time() {
             Some(Some(default)) => items.push(format!(
                 "    epoch = {}, {:?};",
                 rust_int(default),

@@ -102,21 +102,19 @@ impl Spec {
 
     /// The core type's path as written in the generated file.
     fn ty(&self) -> String {
-        let (_, ty, _) = CORE_TYPES
-            .iter()
-            .find(|(f, _, _)| *f == self.format)
-            .unwrap_or_else(|| panic!("{} is not in for_each_format!", self.format));
-        let ty: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+        let ty: String = core_type(self.format)
+            .0
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         ty.replace("$crate", "sno_core")
     }
 
     /// The module of the core type (its `try_new`, `Generator`).
     fn module(&self) -> String {
         let ty = self.ty();
-        match ty.rsplit_once("::") {
-            Some((module, _)) => module.to_string(),
-            None => ty,
-        }
+        let (module, _) = ty.rsplit_once("::").expect("a path in the core");
+        module.to_owned()
     }
 
     /// Whether C holds a value as a non-negative `int64_t` (the 64-bit formats) rather than a
@@ -175,6 +173,15 @@ macro_rules! core_types {
 /// Each format of the core's table with its ID type (as written in the table) and variant.
 const CORE_TYPES: &[(Format, &str, &str)] = sno_core::for_each_format!(core_types);
 
+/// `f`'s core type (its path as the macro writes it) and table variant.
+fn core_type(f: Format) -> (&'static str, &'static str) {
+    let (_, ty, variant) = CORE_TYPES
+        .iter()
+        .find(|(core, _, _)| *core == f)
+        .unwrap_or_else(|| panic!("{f} is not in for_each_format!"));
+    (ty, variant)
+}
+
 /// The time field a `<prefix>_unix_ms` reads, for the formats whose first field is a time of a
 /// fixed epoch.
 fn time_field(format: Format) -> Option<&'static FieldSpec> {
@@ -190,18 +197,9 @@ fn doc(out: &mut String, indent: &str, text: &str) {
         if i > 0 {
             let _ = writeln!(out, "{indent}///");
         }
-        let mut line = String::new();
-        for word in paragraph.split_whitespace() {
-            if !line.is_empty() && line.len() + 1 + word.len() > width {
-                let _ = writeln!(out, "{indent}/// {line}");
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
+        for line in crate::wrap(paragraph, width) {
+            let _ = writeln!(out, "{indent}/// {line}");
         }
-        let _ = writeln!(out, "{indent}/// {line}");
     }
 }
 
@@ -227,23 +225,11 @@ fn function(out: &mut String, docs: &str, safety: Option<&str>, signature: &str,
 /// into `SNO_DEPRECATED(note)` in the header.
 fn deprecated(out: &mut String, new_name: &str, safety: Option<&str>, signature: &str, call: &str) {
     let note = format!("use {new_name}");
-    doc(
-        out,
-        "",
-        &format!("Deprecated: the same as {new_name}; kept for the 0.2 ABI."),
-    );
-    if let Some(safety) = safety {
-        out.push_str("///\n/// # Safety\n");
-        doc(out, "", safety);
-    }
-    let _ = writeln!(out, "#[deprecated(note = \"{note}\")]");
-    out.push_str("#[unsafe(no_mangle)]\n");
-    let unsafety = if safety.is_some() { "unsafe " } else { "" };
-    let _ = writeln!(out, "pub {unsafety}extern \"C\" fn {signature} {{");
-    for line in call.lines() {
-        let _ = writeln!(out, "    {line}");
-    }
-    out.push_str("}\n\n");
+    let docs = format!("Deprecated: the same as {new_name}; kept for the 0.2 ABI.");
+    let mut f = String::new();
+    function(&mut f, &docs, safety, signature, call);
+    let attributes = format!("#[deprecated(note = \"{note}\")]\n#[unsafe(no_mangle)]\n");
+    out.push_str(&f.replacen("#[unsafe(no_mangle)]\n", &attributes, 1));
 }
 
 /// The C value type and its text-length constant.
@@ -363,14 +349,17 @@ fn generator(out: &mut String, spec: &Spec) {
         "// SAFETY: forwarded contract.\nunsafe { crate::formats::generator_free(generator) }",
     );
     let step_safety = Some("`generator` must be NULL or live; `out` NULL or writable.");
+    let signature = |name: &str, arg: &str| {
+        format!(
+            "{p}_generator_{name}(\n    generator: *const {p}_generator,\n{arg}    out: *mut {c},\n) -> sno_status"
+        )
+    };
     let mut step = |name: &str, docs: &str, arg: &str, call: &str| {
         function(
             out,
             docs,
             step_safety,
-            &format!(
-                "{p}_generator_{name}(\n    generator: *const {p}_generator,\n{arg}    out: *mut {c},\n) -> sno_status"
-            ),
+            &signature(name, arg),
             &format!(
                 "// SAFETY: forwarded contract.\nunsafe {{ crate::formats::generator_step(generator, out, |g| g.{call}) }}"
             ),
@@ -408,16 +397,11 @@ fn generator(out: &mut String, spec: &Spec) {
         "    unix_ms: i64,\n",
         "next_at_unix_ms(unix_ms)",
     );
-    let step_signature = |name: &str| {
-        format!(
-            "{p}_generator_{name}(\n    generator: *const {p}_generator,\n    unix_ms: i64,\n    out: *mut {c},\n) -> sno_status"
-        )
-    };
     deprecated(
         out,
         &format!("{p}_generator_next_at_unix_ms"),
         step_safety,
-        &step_signature("next_at"),
+        &signature("next_at", "    unix_ms: i64,\n"),
         &format!(
             "// SAFETY: forwarded contract.\nunsafe {{ {p}_generator_next_at_unix_ms(generator, unix_ms, out) }}"
         ),
@@ -656,11 +640,7 @@ fn param_surface(out: &mut String, f: Format) {
     let upper = name.to_ascii_uppercase();
     let text_const = format!("SNO_{upper}_MAX_ENCODED_LEN");
     let param_const = format!("SNO_{upper}_MAX_{}_LEN", setting.to_ascii_uppercase());
-    let variant = CORE_TYPES
-        .iter()
-        .find(|(core, _, _)| *core == f)
-        .map(|(_, _, v)| *v)
-        .unwrap_or_else(|| panic!("{f} is not in for_each_format!"));
+    let variant = core_type(f).1;
     out.push_str(&format!(
         "// {display}: the value is text (its {setting} is outside the binary form)\n\n"
     ));

@@ -1,7 +1,7 @@
 //! What C says about its statuses beyond the core's error table (`sno_core::ErrorKind`: the
 //! number, name and one-line summary of every core and lease error): the statuses of the C layer
 //! alone, and for the others the C functions that return them and what to do. The generator
-//! (`main.rs`) writes the `sno_status` enum from the two.
+//! (`c/mod.rs`) writes the `sno_status` enum from the two.
 
 /// A status of the C layer alone: no core error has it.
 pub struct CStatus {
