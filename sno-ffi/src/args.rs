@@ -1,6 +1,7 @@
 //! The pointer arguments of the C API: NULL checks (`SNO_STATUS_NULL_ARGUMENT`), reads of
-//! caller memory, and writes of outputs (only on success).
+//! caller memory, writes of outputs (only on success), and the handles' reads and frees.
 
+use crate::errors::{ffi_boundary, value_boundary};
 use crate::status::sno_status;
 
 /// A shared reference from a C pointer, or `NullArgument`.
@@ -25,6 +26,44 @@ pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Result<(), sno_statu
     // or drop the old (possibly uninitialised) value.
     unsafe { ptr.write(value) };
     Ok(())
+}
+
+/// Writes what `read` gives of the object behind `handle` to `out`, both checked first (a NULL
+/// `out` costs no work, no ID).
+///
+/// # Safety
+/// `handle` must be NULL or live; `out` NULL or writable.
+pub(crate) unsafe fn read_handle<H, T, E>(
+    handle: *const H,
+    out: *mut T,
+    read: impl FnOnce(&H) -> Result<T, E>,
+) -> sno_status
+where
+    sno_status: From<E>,
+{
+    ffi_boundary(|| {
+        // SAFETY: NULL or live per the contract.
+        let h = unsafe { try_ref(handle) }?;
+        if out.is_null() {
+            return Err(sno_status::NullArgument);
+        }
+        let value = read(h)?;
+        // SAFETY: checked non-NULL; writable per the contract.
+        unsafe { write_out(out, value) }
+    })
+}
+
+/// Frees a handle made by `Box::into_raw` (NULL accepted and ignored): its `Drop` runs.
+///
+/// # Safety
+/// `handle` must be NULL or a live pointer from `Box::into_raw`, freed once.
+pub(crate) unsafe fn free_handle<H>(handle: *mut H) {
+    if !handle.is_null() {
+        value_boundary((), || {
+            // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
+            drop(unsafe { Box::from_raw(handle) });
+        })
+    }
 }
 
 /// A byte slice from a C pointer and length (`len == 0` accepts NULL).

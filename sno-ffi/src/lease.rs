@@ -10,15 +10,16 @@ use std::ffi::CStr;
 #[cfg(feature = "lease")]
 use std::time::Duration;
 
+use ::sno_lease::Grant;
 #[cfg(feature = "lease")]
 use ::sno_lease::{Lease, LeaseOptions, SnoGenerator};
 #[cfg(feature = "lease")]
 use sno_core::Generator;
 
 #[cfg(feature = "lease")]
-use crate::args::{try_ref, write_out};
+use crate::args::{free_handle, read_handle, try_ref, write_out};
 #[cfg(feature = "lease")]
-use crate::errors::{Failure, ffi_boundary};
+use crate::errors::Failure;
 use crate::errors::{recording_boundary, value_boundary};
 use crate::status::sno_status;
 #[cfg(feature = "lease")]
@@ -43,17 +44,13 @@ pub struct sno_lease_grant {
     pub expires_unix_ms: i64,
 }
 
-impl From<::sno_lease::Grant> for sno_lease_grant {
-    fn from(g: ::sno_lease::Grant) -> Self {
-        sno_lease_grant {
-            partition: g.partition,
-            token: g.token,
-            ids_from_unix_ms: g.ids_from_unix_ms,
-            ids_before_unix_ms: g.ids_before_unix_ms,
-            expires_unix_ms: g.expires_unix_ms,
-        }
-    }
-}
+crate::types::same_fields!(Grant -> sno_lease_grant {
+    partition,
+    token,
+    ids_from_unix_ms,
+    ids_before_unix_ms,
+    expires_unix_ms,
+});
 
 /// The Rust options for C options (each zero field takes its default).
 ///
@@ -157,12 +154,9 @@ unsafe fn read_lease<T>(
     out: *mut T,
     read: impl FnOnce(&Lease) -> T,
 ) -> sno_status {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let lease = unsafe { try_ref(lease) }?;
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_out(out, read(&lease.inner)) }
-    })
+    let read = |lease: &sno_lease| Ok::<T, sno_status>(read(&lease.inner));
+    // SAFETY: forwarded contract.
+    unsafe { read_handle(lease, out, read) }
 }
 
 /// The partition currently leased. It changes only if the lease is lost (it expired while the
@@ -346,14 +340,9 @@ pub unsafe extern "C" fn sno_generator_new_leased(
 #[cfg(feature = "lease")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_lease_free(lease: *mut sno_lease) {
-    if lease.is_null() {
-        return;
-    }
-    value_boundary((), || {
-        // SAFETY: a live pointer from Box::into_raw per the contract, freed once; dropping the
-        // Lease closes it (stops renewing, releases the partition).
-        drop(unsafe { Box::from_raw(lease) });
-    })
+    // SAFETY: forwarded contract; dropping the Lease closes it (stops renewing, releases the
+    // partition).
+    unsafe { free_handle(lease) }
 }
 
 /// The process-wide generator of sno_new and sno_process_partition (`sno_lease::process_generator`).

@@ -6,7 +6,7 @@ use std::ffi::c_char;
 use sno_core::{Generator, Id};
 use sno_lease::SnoGenerator;
 
-use crate::args::{try_bytes, try_ref, write_out};
+use crate::args::{free_handle, read_handle, try_bytes, try_ref, write_out};
 use crate::constants::{
     SNO_ENCODED_LEN, SNO_PARTITION_DEFAULT, SNO_PARTITION_FIXED, SNO_RETRY_NEVER,
 };
@@ -180,13 +180,8 @@ pub unsafe extern "C" fn sno_generator_repartition(
 /// `generator` must be NULL or a pointer from sno_generator_new/restore not yet freed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sno_generator_free(generator: *mut sno_generator) {
-    if generator.is_null() {
-        return;
-    }
-    value_boundary((), || {
-        // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
-        drop(unsafe { Box::from_raw(generator) });
-    })
+    // SAFETY: forwarded contract.
+    unsafe { free_handle(generator) }
 }
 
 /// Writes what `read` gives of the generator behind `generator` to `out`, both checked first
@@ -202,16 +197,8 @@ unsafe fn read_generator<T, E>(
 where
     sno_status: From<E>,
 {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(generator) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let value = read(&g.inner)?;
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, value) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { read_handle(generator, out, |g: &sno_generator| read(&g.inner)) }
 }
 
 /// The next ID; sleeps (never spins) while the 4 ms pool is exhausted or after a second clock

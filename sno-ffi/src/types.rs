@@ -20,6 +20,7 @@ macro_rules! same_fields {
         same_fields!($c -> $core { $($field),* });
     };
 }
+pub(crate) use same_fields;
 
 /// A sno ID: 10 bytes, big-endian fields. Compare with memcmp or sno_id_compare; the order is time
 /// order.

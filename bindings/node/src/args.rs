@@ -237,13 +237,8 @@ pub(crate) fn max_wait_ms(value: Option<f64>, what: &str) -> R<u32> {
     let Some(v) = value else {
         return Ok(DEFAULT_MAX_WAIT_MS);
     };
-    if v.fract() == 0.0 && (0.0..=f64::from(MAX_WAIT_MS_LIMIT)).contains(&v) {
-        Ok(v as u32)
-    } else {
-        Err(range_error(format!(
-            "{what}: option maxWaitMs must be an integer in 0..={MAX_WAIT_MS_LIMIT}, got {v}"
-        )))
-    }
+    let limit = i64::from(MAX_WAIT_MS_LIMIT);
+    Ok(int_arg(&format!("{what}: option maxWaitMs"), v, 0, limit)? as u32)
 }
 
 /// How often `nextAsync` of a leased generator looks again while its lease does not cover the
@@ -294,7 +289,8 @@ pub(crate) fn async_pause_ms(
 pub(crate) const MAX_DATE_MS: i64 = 8_640_000_000_000_000;
 
 /// An epoch in Unix milliseconds: an integer within the `Date` range (`-8.64e15 ..= 8.64e15`;
-/// generators take no negative epoch), else a `RangeError` naming `what`.
-pub(crate) fn epoch_arg(what: &str, epoch_ms: f64, min: i64) -> R<i64> {
-    int_arg(what, epoch_ms, min, MAX_DATE_MS)
+/// the core refuses what a format does not take, such as a generator's negative epoch), else a
+/// `RangeError` naming `what`.
+pub(crate) fn epoch_arg(what: &str, epoch_ms: f64) -> R<i64> {
+    int_arg(what, epoch_ms, -MAX_DATE_MS, MAX_DATE_MS)
 }

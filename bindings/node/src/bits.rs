@@ -90,7 +90,7 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
                 id.format().display_name()
             ))
         })?;
-        Ok(uuid_text(bytes))
+        Ok(uuid::Uuid::from_bytes(*bytes).hyphenated().to_string())
     })
 }
 
@@ -134,16 +134,3 @@ pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, St
 
 /// Characters of a hyphenated UUID text.
 const UUID_TEXT_LEN: usize = 36;
-
-/// 16 bytes as the hyphenated lower-case UUID text (8-4-4-4-12 hex digits).
-fn uuid_text(bytes: &[u8; 16]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(36);
-    for (i, b) in bytes.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
-        }
-        let _ = write!(out, "{b:02x}");
-    }
-    out
-}

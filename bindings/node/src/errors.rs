@@ -68,22 +68,12 @@ pub(crate) const INVALID_ARGUMENT: &str = "ERR_SNO_INVALID_ARGUMENT";
 
 /// A `TypeError` with code `ERR_INVALID_ARG_TYPE`.
 pub(crate) fn type_error(message: String) -> Fail {
-    Fail::Own {
-        class: Class::TypeError,
-        code: "ERR_INVALID_ARG_TYPE",
-        message,
-        max: None,
-    }
+    own(Class::TypeError, "ERR_INVALID_ARG_TYPE", message)
 }
 
 /// A `RangeError` with code `ERR_SNO_INVALID_ARGUMENT`: a number outside what its parameter takes.
 pub(crate) fn range_error(message: String) -> Fail {
-    Fail::Own {
-        class: Class::RangeError,
-        code: INVALID_ARGUMENT,
-        message,
-        max: None,
-    }
+    own(Class::RangeError, INVALID_ARGUMENT, message)
 }
 
 /// An error of the addon's own words with this class and code.
@@ -98,12 +88,8 @@ pub(crate) fn own(class: Class, code: &'static str, message: String) -> Fail {
 
 /// An `Error` with code `ERR_MEMORY_ALLOCATION_FAILED` (a fallible allocation refused).
 pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
-    Fail::Own {
-        class: Class::Error,
-        code: "ERR_MEMORY_ALLOCATION_FAILED",
-        message: format!("sno: could not allocate {bytes} bytes for {what}"),
-        max: None,
-    }
+    let message = format!("sno: could not allocate {bytes} bytes for {what}");
+    own(Class::Error, "ERR_MEMORY_ALLOCATION_FAILED", message)
 }
 
 /// The class an error kind is thrown as: the core's error table says it

@@ -12,9 +12,9 @@ use napi_derive::napi;
 use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, Error as SnoError, Format};
 
-use crate::args::{MAX_DATE_MS, bytes_or, epoch_arg, text_arg, with_text};
+use crate::args::{bytes_or, epoch_arg, text_arg, with_text};
 use crate::errors::{Fail, R, range_error, throwing};
-use crate::formats::{format_arg, js_text};
+use crate::formats::{format_arg, js_text, value};
 
 /// Milliseconds since 1970 of a canonical text of a format with an epoch (the core's
 /// `Extras::epoch`: Ulid-Flake, Nanoflake) made with the epoch `epochMs`: the core's saturating
@@ -29,15 +29,11 @@ pub fn fmt_unix_ms_at(
     method: String,
 ) -> Result<f64, String> {
     throwing(env, || {
-        let format = format_arg(format)?;
-        let epoch = epoch_arg(
-            &format!("{method}(epochMs): epochMs"),
-            epoch_ms,
-            -MAX_DATE_MS,
-        )?;
-        let unix_ms = AnyId::parse_as(format, text.as_bytes())?
+        let epoch = epoch_arg(&format!("{method}(epochMs): epochMs"), epoch_ms)?;
+        let id = value(format, &text)?;
+        let unix_ms = id
             .unix_ms_at(epoch)
-            .ok_or_else(|| range_error(format!("{format} values have no epoch")))?;
+            .ok_or_else(|| range_error(format!("{} values have no epoch", id.format())))?;
         // |epoch| <= 8.64e15 and the field below 2^43: the sum is an exact double.
         Ok(unix_ms as f64)
     })
@@ -73,11 +69,11 @@ pub fn fmt_canonical_lenient<'e>(
 #[napi(catch_unwind)]
 pub fn fmt_text_form(env: &Env, format: u32, text: String, name: String) -> Result<String, String> {
     throwing(env, || {
-        let format = format_arg(format)?;
+        let id = value(format, &text)?;
         let mut buf = [0u8; MAX_TEXT_LEN];
-        let len = AnyId::parse_as(format, text.as_bytes())?
+        let len = id
             .write_text_form(&name, &mut buf)
-            .ok_or_else(|| range_error(format!("{format} has no text form {name}")))?;
+            .ok_or_else(|| range_error(format!("{} has no text form {name}", id.format())))?;
         Ok(String::from_utf8_lossy(&buf[..len]).into_owned())
     })
 }
@@ -87,10 +83,10 @@ pub fn fmt_text_form(env: &Env, format: u32, text: String, name: String) -> Resu
 #[napi(catch_unwind)]
 pub fn fmt_number(env: &Env, format: u32, text: String, name: String) -> Result<f64, String> {
     throwing(env, || {
-        let format = format_arg(format)?;
-        let number = AnyId::parse_as(format, text.as_bytes())?
+        let id = value(format, &text)?;
+        let number = id
             .number(&name)
-            .ok_or_else(|| range_error(format!("{format} has no number {name}")))?;
+            .ok_or_else(|| range_error(format!("{} has no number {name}", id.format())))?;
         Ok(number as f64)
     })
 }

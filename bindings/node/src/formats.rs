@@ -15,7 +15,7 @@ use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
 use crate::errors::{OrThrow, R, napi_error, range_error, throwing};
-use crate::table::{MAX_NUMBER_BITS, js_name};
+use crate::table::{MAX_NUMBER_BITS, camel_case};
 
 /// The format at `index` of `Format::ALL` (the index JavaScript passes), or a `RangeError`.
 pub(crate) fn format_arg(index: u32) -> R<Format> {
@@ -131,7 +131,7 @@ pub fn fmt_fields<'e>(env: &'e Env, format: u32, text: String) -> Result<Object<
         let id = value(format, &text)?;
         let mut object = Object::new(env)?;
         for field in id.fields().iter() {
-            let name = js_name(field);
+            let name = camel_case(field.name);
             match field.value {
                 FieldValue::Uint(v) if field.bits <= MAX_NUMBER_BITS => {
                     object.set(name, v as f64)?

@@ -11,8 +11,8 @@ use std::time::Duration;
 use sno_core::{AnyGenerator, AnyId, Error as SnoError, FieldKind, FieldValue, Format, Setting};
 
 use crate::args::{
-    MAX_DATE_MS, batch_count, clock_arg, epoch_arg, int_arg, max_wait_ms, text_arg, try_vec,
-    type_name, typed_arg,
+    batch_count, clock_arg, epoch_arg, int_arg, max_wait_ms, text_arg, try_vec, type_name,
+    typed_arg,
 };
 use crate::errors::{Fail, OrThrow, R, range_error, throwing, type_error};
 use crate::formats::{format_arg, js_text};
@@ -21,20 +21,11 @@ use crate::table::camel_case;
 // Every format's process-wide generator, `fromFields` and monotonic `Generator`: the core's
 // `AnyId::try_new_text`, `AnyId::from_fields` and `AnyGenerator`, for any format of its table.
 
-/// A core result (`Result` here is napi's).
-type CoreResult<T> = std::result::Result<T, SnoError>;
-
 /// Writes the text of the next value of `format`'s process-wide generator into `buf` and
-/// returns its length (the core's `AnyId::try_new_text`); `None` for a format without one.
-#[inline]
-fn global_text(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> Option<CoreResult<usize>> {
-    AnyId::try_new_text(format, buf)
-}
-
-/// The next text of `format`'s process-wide generator, or its typed error (a clock outside the
-/// format's range, no OS randomness).
+/// returns its length (the core's `AnyId::try_new_text`), or its typed error (a clock outside
+/// the format's range, no OS randomness).
 fn global(format: Format, buf: &mut [u8; MAX_TEXT_LEN]) -> R<usize> {
-    global_text(format, buf)
+    AnyId::try_new_text(format, buf)
         .ok_or_else(|| range_error(format!("{format} has no process-wide generator")))?
         .map_err(Fail::from)
 }
@@ -137,13 +128,6 @@ impl FieldArgs<'_> {
     }
 }
 
-/// The text of a value made by a format's `from_fields`, whose errors are about the fields
-/// given (`RangeError`s).
-fn made_text<'e>(env: &'e Env, value: CoreResult<AnyId>) -> R<JsString<'e>> {
-    let id = value.map_err(Fail::Argument)?;
-    js_text(env, id.text().as_bytes())
-}
-
 /// The canonical text of the value of `format` with these fields (keys: the JavaScript names
 /// `fields()` gives; fields the format computes, like UUIDv7's version, are not read): the
 /// core's `AnyId::from_fields`, each format's own `from_fields` underneath. A field above its
@@ -185,7 +169,9 @@ pub fn fmt_from_fields<'e>(
                 _ => f.uint(&name).map(FieldValue::Uint),
             }
         })?;
-        made_text(env, made)
+        // Its errors are about the fields given (`RangeError`s).
+        let id = made.map_err(Fail::Argument)?;
+        js_text(env, id.text().as_bytes())
     })
 }
 
@@ -269,7 +255,7 @@ impl FormatGenerator {
                     let option = format!("{what}: option {name}");
                     let v = match setting {
                         // An epoch a `Date` can hold (the core refuses a negative one).
-                        Setting::EpochMs => epoch_arg(&option, v, -MAX_DATE_MS)?,
+                        Setting::EpochMs => epoch_arg(&option, v)?,
                         _ => int_arg(&option, v, i64::MIN, i64::MAX)?,
                     };
                     core.set(setting, v);

@@ -9,7 +9,8 @@ use sno_lease::{Mint, SnoGenerator};
 use crate::args::{
     batch_count, clock_arg, int_arg, try_vec, type_name, typed_arg, u16_arg, with_text,
 };
-use crate::errors::{Class, Fail, OrThrow, R, napi_error, own, range_error, throwing, type_error};
+use crate::errors::{Class, Fail, OrThrow, R, own, range_error, throwing, type_error};
+use crate::formats::js_text;
 use crate::lease::process_generator;
 
 /// Strictly validates an ID's text form (`Id.parse` calls this): exactly 16 characters of
@@ -61,9 +62,7 @@ pub fn new_text(env: &Env, n: f64, meta: Option<f64>) -> Result<napi::JsString<'
         sno_core::Id::encode_many(&ids, &mut text)?;
         Ok(text)
     })?;
-    env.create_string_latin1(&text)
-        .map_err(napi_error)
-        .or_throw(env)
+    js_text(env, &text).or_throw(env)
 }
 
 /// The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
@@ -103,9 +102,7 @@ pub fn first_invalid(env: Env, joined: Unknown) -> Result<i64, String> {
 )]
 pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, String> {
     let id = meta_of(meta).and_then(global_next).or_throw(env)?;
-    env.create_string_latin1(id.encode_bytes())
-        .map_err(napi_error)
-        .or_throw(env)
+    js_text(env, &id.encode_bytes()).or_throw(env)
 }
 
 /// `newString()` without `meta` (meta 0). With no argument to read, napi-rs skips
@@ -114,9 +111,7 @@ pub fn new_string(env: &Env, meta: Option<f64>) -> Result<napi::JsString<'_>, St
 #[napi(ts_return_type = "string", catch_unwind)]
 pub fn new_string_plain(env: &Env) -> Result<napi::JsString<'_>, String> {
     let id = global_next(0).or_throw(env)?;
-    env.create_string_latin1(id.encode_bytes())
-        .map_err(napi_error)
-        .or_throw(env)
+    js_text(env, &id.encode_bytes()).or_throw(env)
 }
 
 /// The snapshot of `values`, the numbers of the core's `Snapshot::FIELDS` in order (`sno.js`

@@ -3,13 +3,7 @@
 //! builds one class per format; and the camel case every name takes in JavaScript.
 
 use napi_derive::napi;
-use sno_core::{Epoch, Field, FieldKind, FieldSpec, Format, Setting};
-
-/// The JavaScript name of a core field: camel case (`rand_a` → `randA`, `timestamp_ms` →
-/// `timestampMs`).
-pub(crate) fn js_name(field: &Field<'_>) -> String {
-    camel_case(field.name)
-}
+use sno_core::{Epoch, FieldKind, FieldSpec, Format, Setting};
 
 /// A core name (snake case) in JavaScript's camel case: `epoch_ms` → `epochMs`.
 pub(crate) fn camel_case(name: &str) -> String {

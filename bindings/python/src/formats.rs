@@ -79,7 +79,33 @@ macro_rules! py_formats {
 macro_rules! py_class {
     (Uuid7, $ty:ty, $class:literal, $bin:tt) => {
         value_class!(Uuid7, $ty, $class, $bin, uuid);
-        uuid_comparisons!(Uuid7);
+
+        // Comparisons and hashing of a class whose values are UUIDs: a `uuid.UUID` with the same
+        // 128 bits is equal (and hashes the same: `hash(int)`, as `uuid.UUID`'s), and orders with
+        // it by value; any other type is `NotImplemented`.
+        #[pymethods]
+        impl Uuid7 {
+            fn __richcmp__<'py>(
+                &self,
+                other: &Bound<'py, PyAny>,
+                op: CompareOp,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = other.py();
+                let order = if let Ok(o) = other.cast::<Self>() {
+                    self.0.cmp(&o.get().0)
+                } else if other.is_instance(uuid_class(py)?)? {
+                    let bytes = other.getattr("bytes")?;
+                    self.0.as_slice().cmp(bytes.cast::<PyBytes>()?.as_bytes())
+                } else {
+                    return Ok(py.NotImplemented().into_bound(py));
+                };
+                Ok(PyBool::new(py, op.matches(order)).to_owned().into_any())
+            }
+
+            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+                to_int(py, &self.0)?.hash()
+            }
+        }
     };
     ($variant:ident, $ty:ty, $class:literal, $bin:tt) => {
         value_class!($variant, $ty, $class, $bin, by_value);
@@ -87,7 +113,7 @@ macro_rules! py_class {
 }
 
 /// The struct of class `$variant`: `by_value` compares and hashes within the class alone
-/// (`#[pyclass(eq, ord, hash)]`); `uuid` leaves that to `uuid_comparisons!`.
+/// (`#[pyclass(eq, ord, hash)]`); `uuid` leaves that to `py_class!`'s own comparisons.
 macro_rules! value_struct {
     (by_value, $variant:ident, $ty:ty, $class:literal) => {
         #[doc = concat!("`sno.", $class, "`: immutable, hashable, ordered like its bytes (by time); `str()` is the canonical text.")]
@@ -277,16 +303,23 @@ macro_rules! value_class {
             }
         }
 
-        bits128!($bin, $variant, $ty);
+        bits128!($bin, $variant);
     };
 }
 
-/// `to_uuid()` for the 128-bit formats.
+/// `to_uuid()` for the 128-bit formats: the same 128 bits as a `uuid.UUID`.
 macro_rules! bits128 {
-    (16, $variant:ident, $ty:ty) => {
-        to_uuid_method!($variant);
+    (16, $variant:ident) => {
+        #[pymethods]
+        impl $variant {
+            /// The same 128 bits as a `uuid.UUID`.
+            #[pyo3(name = "to_uuid")]
+            fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                to_uuid(py, &self.0)
+            }
+        }
     };
-    ($other:tt, $variant:ident, $ty:ty) => {};
+    ($other:tt, $variant:ident) => {};
 }
 
 /// `from_uuid(uuid)` of a 128-bit format whose value is the 128 bits alone (a format with a
@@ -305,51 +338,6 @@ macro_rules! from_uuid {
     };
 }
 pub(crate) use from_uuid;
-
-/// `to_uuid()`: the same 128 bits as a `uuid.UUID`.
-macro_rules! to_uuid_method {
-    ($variant:ident) => {
-        #[pymethods]
-        impl $variant {
-            /// The same 128 bits as a `uuid.UUID`.
-            #[pyo3(name = "to_uuid")]
-            fn as_uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                to_uuid(py, &self.0)
-            }
-        }
-    };
-}
-
-/// Comparisons and hashing of a class whose values are UUIDs (`sno.UUID7`): a `uuid.UUID` with
-/// the same 128 bits is equal (and hashes the same: `hash(int)`, as `uuid.UUID`'s), and orders
-/// with it by value; any other type is `NotImplemented`.
-macro_rules! uuid_comparisons {
-    ($variant:ident) => {
-        #[pymethods]
-        impl $variant {
-            fn __richcmp__<'py>(
-                &self,
-                other: &Bound<'py, PyAny>,
-                op: CompareOp,
-            ) -> PyResult<Bound<'py, PyAny>> {
-                let py = other.py();
-                let order = if let Ok(o) = other.cast::<Self>() {
-                    self.0.cmp(&o.get().0)
-                } else if other.is_instance(uuid_class(py)?)? {
-                    let bytes = other.getattr("bytes")?;
-                    self.0.as_slice().cmp(bytes.cast::<PyBytes>()?.as_bytes())
-                } else {
-                    return Ok(py.NotImplemented().into_bound(py));
-                };
-                Ok(PyBool::new(py, op.matches(order)).to_owned().into_any())
-            }
-
-            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-                to_int(py, &self.0)?.hash()
-            }
-        }
-    };
-}
 
 /// Calls `sno._pydantic.<name>(cls, a, b)`.
 fn pydantic_hook<'py>(

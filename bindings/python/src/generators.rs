@@ -119,60 +119,14 @@ macro_rules! generator_class {
                     clock.unwrap_or_default(),
                 )))
             }
-        }
 
-        $crate::generators::generator_methods!(
-            $gen,
-            $class,
-            $gen_name,
-            "The next value, in the order the class's description gives, waiting where it says `new` waits.",
-            "Like `new`, but raises at once where `new` would wait (`RandomnessExhaustedError`, `ClockRegressionError`).",
-            "The next value for an explicit time in Unix milliseconds (the clock is not read); outside the format's range a `TimeRangeError`."
-        );
-    };
-}
-pub(crate) use generator_class;
-
-/// The module functions `$new` / `$new_many` of value class `$class`, drawing from the
-/// process-wide generator of its core type (`sno_core::ProcessWide`).
-macro_rules! process_functions {
-    ($class:ident, $new:ident, $new_many:ident) => {
-        /// A new value from the process-wide generator (reset after `os.fork()`); a system
-        /// clock outside the format's range is a `TimeRangeError`.
-        #[pyfunction]
-        fn $new(py: Python<'_>) -> PyResult<$class> {
-            $crate::generators::process_value(py).map($class)
-        }
-
-        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
-        /// text.
-        #[pyfunction]
-        #[pyo3(signature = (n, *, as_str = false))]
-        fn $new_many<'py>(
-            py: Python<'py>,
-            #[pyo3(from_py_with = $crate::args::count)] n: usize,
-            as_str: bool,
-        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-            $crate::generators::new_list(py, n, as_str, || $crate::generators::global(py), $class)
-        }
-    };
-}
-pub(crate) use process_functions;
-
-/// The methods every generator class has over its core generator (`.0`, a `Shared`): `new`
-/// (`$new_doc`), `try_new` (`$try_doc`), `new_at_unix_ms` (`$at_doc`), the deprecated `new_at`,
-/// and `repr()` (`sno.$gen_name()`).
-macro_rules! generator_methods {
-    ($gen:ident, $class:ident, $gen_name:literal, $new_doc:literal, $try_doc:literal, $at_doc:literal) => {
-        #[pymethods]
-        impl $gen {
-            #[doc = $new_doc]
+            #[doc = "The next value, in the order the class's description gives, waiting where it says `new` waits."]
             #[pyo3(name = "new")]
             fn next_value(&self, py: Python<'_>) -> PyResult<$class> {
                 $crate::batch::next(py, &self.0).map($class)
             }
 
-            #[doc = $try_doc]
+            #[doc = "Like `new`, but raises at once where `new` would wait (`RandomnessExhaustedError`, `ClockRegressionError`)."]
             fn try_new(&self, py: Python<'_>) -> PyResult<$class> {
                 self.0
                     .try_next()
@@ -180,7 +134,7 @@ macro_rules! generator_methods {
                     .map_err(|e| $crate::to_py(py, e))
             }
 
-            #[doc = $at_doc]
+            #[doc = "The next value for an explicit time in Unix milliseconds (the clock is not read); outside the format's range a `TimeRangeError`."]
             fn new_at_unix_ms(
                 &self,
                 py: Python<'_>,
@@ -208,13 +162,35 @@ macro_rules! generator_methods {
         }
     };
 }
-pub(crate) use generator_methods;
+pub(crate) use generator_class;
 
-/// The next value of `T`'s process-wide generator, waiting (detached from the interpreter)
-/// where it must, as a Python exception.
-pub(crate) fn process_value<T: sno_core::ProcessWide>(py: Python<'_>) -> PyResult<T> {
-    global(py).map_err(|e| to_py(py, e))
+/// The module functions `$new` / `$new_many` of value class `$class`, drawing from the
+/// process-wide generator of its core type (`sno_core::ProcessWide`).
+macro_rules! process_functions {
+    ($class:ident, $new:ident, $new_many:ident) => {
+        /// A new value from the process-wide generator (reset after `os.fork()`); a system
+        /// clock outside the format's range is a `TimeRangeError`.
+        #[pyfunction]
+        fn $new(py: Python<'_>) -> PyResult<$class> {
+            $crate::generators::global(py)
+                .map($class)
+                .map_err(|e| $crate::to_py(py, e))
+        }
+
+        /// `n` new values from the process-wide generator, as objects or (`as_str=True`) their
+        /// text.
+        #[pyfunction]
+        #[pyo3(signature = (n, *, as_str = false))]
+        fn $new_many<'py>(
+            py: Python<'py>,
+            #[pyo3(from_py_with = $crate::args::count)] n: usize,
+            as_str: bool,
+        ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+            $crate::generators::new_list(py, n, as_str, || $crate::generators::global(py), $class)
+        }
+    };
 }
+pub(crate) use process_functions;
 
 /// The next value of `T`'s process-wide generator (`try_new_nonblocking`, then `try_new` with the
 /// thread detached where that would wait).

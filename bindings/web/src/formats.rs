@@ -24,12 +24,6 @@ use crate::io::{ascii_text, boxed, call, output, put, put_decimal, put_many};
 use crate::local::Local;
 use crate::values::{check_param, format_arg, put_text, with_param};
 
-/// The core's `MAX_BATCH`: the most values one batch call makes or decodes.
-#[unsafe(no_mangle)]
-pub extern "C" fn sno_max_batch() -> f64 {
-    sno_core::MAX_BATCH as f64
-}
-
 /// The core's default maximum wait of a generator, in milliseconds (`DEFAULT_MAX_WAIT`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_default_max_wait_ms() -> f64 {

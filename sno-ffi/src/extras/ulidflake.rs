@@ -148,15 +148,10 @@ pub unsafe extern "C" fn sno_ulidflake_generator_new(
     options: *const sno_ulidflake_options,
     out: *mut *mut sno_ulidflake_generator,
 ) -> sno_status {
-    let options = if options.is_null() {
-        sno_ulidflake_options_default()
-    } else {
-        // SAFETY: non-NULL and valid per the contract.
-        match unsafe { try_ref(options) } {
-            Ok(o) => *o,
-            Err(status) => return status,
-        }
-    };
+    // SAFETY: NULL or valid per the contract.
+    let options = unsafe { options.as_ref() }
+        .copied()
+        .unwrap_or_else(|| sno_ulidflake_options_default());
     // SAFETY: forwarded contract.
     unsafe {
         formats::generator_with(out, || {

@@ -5,7 +5,7 @@
 use sno_core::Error;
 use sno_core::monotonic::{MillisState, Shared};
 
-use crate::args::{try_ref, write_out};
+use crate::args::write_out;
 use crate::errors::ffi_boundary;
 use crate::status::sno_status;
 
@@ -112,12 +112,8 @@ unsafe fn generator_on<G: CGenerator>(
 /// # Safety
 /// `g` NULL or a live handle from `generator_new`, freed once.
 pub(crate) unsafe fn generator_free<G: CGenerator>(g: *mut G) {
-    if !g.is_null() {
-        crate::errors::value_boundary((), || {
-            // SAFETY: a live pointer from Box::into_raw per the contract, freed once.
-            drop(unsafe { Box::from_raw(g) });
-        })
-    }
+    // SAFETY: forwarded contract.
+    unsafe { crate::args::free_handle(g) }
 }
 
 /// Runs `step` on a generator handle and writes the ID it returns.
@@ -133,14 +129,6 @@ where
     G: CGenerator,
     T: CId,
 {
-    ffi_boundary(|| {
-        // SAFETY: NULL or live per the contract.
-        let g = unsafe { try_ref(g) }?;
-        if out.is_null() {
-            return Err(sno_status::NullArgument);
-        }
-        let id = step(g.inner())?;
-        // SAFETY: checked non-NULL; writable per the contract.
-        unsafe { write_out(out, T::from_core(id)) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { crate::args::read_handle(g, out, |g: &G| step(g.inner()).map(T::from_core)) }
 }
