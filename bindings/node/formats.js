@@ -9,7 +9,7 @@
 // entries.
 const native = require('./native.js')
 const { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, checkOptions, numberOption, clockOption, waiting, defineMembers } = require('./value.js')
-const { checkHeapRoom } = require('./heap.js')
+const { checkHeapRoom, split } = require('./heap.js')
 
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
 const TABLE = native.formats()
@@ -235,10 +235,7 @@ function namespace(info) {
     const texts = (n, heapEach, where) => {
       if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
       checkHeapRoom(n, heapEach, where)
-      const text = native.fmtNewText(f, n)
-      const out = new Array(text.length / width)
-      for (let i = 0; i < out.length; i++) out[i] = text.slice(width * i, width * i + width)
-      return out
+      return split(native.fmtNewText(f, n), width)
     }
     ns.new = () => Cls[MAKE](native.fmtNewString(f))
     ns.newString = () => native.fmtNewString(f)

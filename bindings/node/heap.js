@@ -1,6 +1,6 @@
 'use strict'
 // Room in V8's heap before a batch (the native package's: the web build's batches are checked
-// by its module's memory).
+// by its module's memory), and a batch's one string split into its texts.
 const v8 = require('node:v8')
 const { MAX_BATCH } = require('./native.js')
 
@@ -25,4 +25,11 @@ function checkHeapRoom(n, bytesEach, where) {
   }
 }
 
-module.exports = { checkHeapRoom }
+/** The `width`-character pieces of one native string of a batch (cheap slices of it in V8). */
+function split(text, width) {
+  const out = new Array(text.length / width)
+  for (let i = 0; i < out.length; i++) out[i] = text.slice(width * i, width * i + width)
+  return out
+}
+
+module.exports = { checkHeapRoom, split }

@@ -17,7 +17,8 @@ export declare class FormatGenerator {
   /**
    * A generator of `format` with `settings`: the format's settings (the table's
    * `generatorOptions`, camel case), `maxWaitMs` and `clock`; keys and types checked by
-   * `formats.js`, the ranges by the core.
+   * `formats.js` (each a number or `undefined`, the clock a string or `undefined`), the
+   * integers here, the ranges by the core.
    */
   constructor(format: number, settings: Record<string, number | string | undefined>)
   /**

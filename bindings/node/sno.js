@@ -18,7 +18,7 @@ if (fallback) {
 }
 
 const { TRUSTED, typeError, describe, checkOptions, typedOption, numberOption, clockOption, waiting, SNAPSHOT_KEYS, STATS_KEYS, record } = require('./value.js')
-const { checkHeapRoom } = require('./heap.js')
+const { checkHeapRoom, split } = require('./heap.js')
 const formats = require('./formats.js')
 
 // sno's `Id` is built from the core's format table like every other class (formats.js); the
@@ -218,24 +218,19 @@ function newIds(n, meta) {
 }
 
 function ids(n, meta, where) {
-  if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
-  checkMeta(meta, where)
-  checkHeapRoom(n, HEAP_PER_ID, where)
-  return splitText(native.newText(n, meta)).map((text) => new Id(text, TRUSTED))
-}
-
-// The 16-character pieces of one native string (cheap slices of it in V8).
-function splitText(text) {
-  const out = new Array(text.length / 16)
-  for (let i = 0; i < out.length; i++) out[i] = text.slice(16 * i, 16 * i + 16)
-  return out
+  return texts(n, meta, where, HEAP_PER_ID).map((text) => new Id(text, TRUSTED))
 }
 
 function newStrings(n, meta) {
-  if (typeof n !== 'number') throw typeError(`newStrings: n must be a number, got ${typeof n}`)
-  checkMeta(meta, 'newStrings')
-  checkHeapRoom(n, HEAP_PER_TEXT, 'newStrings')
-  return splitText(native.newText(n, meta))
+  return texts(n, meta, 'newStrings', HEAP_PER_TEXT)
+}
+
+/** `n` new IDs' texts, made and encoded in one native call (`heapEach`: see checkHeapRoom). */
+function texts(n, meta, where, heapEach) {
+  if (typeof n !== 'number') throw typeError(`${where}: n must be a number, got ${typeof n}`)
+  checkMeta(meta, where)
+  checkHeapRoom(n, heapEach, where)
+  return split(native.newText(n, meta), 16)
 }
 
 function encodeMany(ids) {

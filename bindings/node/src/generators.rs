@@ -208,30 +208,12 @@ impl FormatGenerator {
     }
 }
 
-/// An option of a generator's settings object: `undefined`, or a number (`formats.js` checks
-/// the types; the integers are checked here, their ranges by the core).
-fn number_option(object: &Object, name: &str, what: &str) -> R<Option<f64>> {
-    let value: Unknown = object.get_named_property_unchecked(name)?;
-    match value.get_type()? {
-        ValueType::Undefined => Ok(None),
-        ValueType::Number => {
-            // SAFETY: the value was just checked to be a number.
-            Ok(Some(unsafe {
-                f64::from_napi_value(value.env(), value.raw())
-            }?))
-        }
-        _ => Err(type_error(format!(
-            "{what}: option {name} must be a number, got {}",
-            type_name(&value)
-        ))),
-    }
-}
-
 #[napi]
 impl FormatGenerator {
     /// A generator of `format` with `settings`: the format's settings (the table's
     /// `generatorOptions`, camel case), `maxWaitMs` and `clock`; keys and types checked by
-    /// `formats.js`, the ranges by the core.
+    /// `formats.js` (each a number or `undefined`, the clock a string or `undefined`), the
+    /// integers here, the ranges by the core.
     #[napi(
         constructor,
         ts_args_type = "format: number, settings: Record<string, number | string | undefined>",
@@ -241,17 +223,12 @@ impl FormatGenerator {
         throwing(env, || -> R<Self> {
             let format = format_arg(format)?;
             let what = format!("{}.Generator", format.name());
-            let max_wait_ms = max_wait_ms(number_option(&settings, "maxWaitMs", &what)?, &what)?;
-            let clock: Unknown = settings.get_named_property_unchecked("clock")?;
-            let clock = match clock.get_type()? {
-                ValueType::Undefined => None,
-                _ => Some(text_arg(env, &clock, &format!("{what}: option clock"))?),
-            };
+            let max_wait_ms = max_wait_ms(settings.get("maxWaitMs")?, &what)?;
             let mut core = sno_core::GeneratorSettings::new();
-            core.clock(clock_arg(clock)?);
+            core.clock(clock_arg(settings.get("clock")?)?);
             for &setting in format.settings() {
                 let name = camel_case(setting.name());
-                if let Some(v) = number_option(&settings, &name, &what)? {
+                if let Some(v) = settings.get::<f64>(&name)? {
                     let option = format!("{what}: option {name}");
                     let v = match setting {
                         // An epoch a `Date` can hold (the core refuses a negative one).
