@@ -11,7 +11,7 @@
 //!   decoders, one property per named field of the core's `fields()`, the UUID conversions of the
 //!   16-byte formats), generator class, module functions, `ID_CLASSES`, `detect` and `__all__`;
 //!   a template class named like a generated one holds what that class has beyond them (its
-//!   `from_fields`, conversions; a generator's settings), its bases the core's epoch's;
+//!   `from_fields`, conversions; a generator's settings), and names no bases;
 //! - `sno/sqlalchemy.py`: a column type per format (`<Class>Type`) over the hand-written base in
 //!   `sno/_sqlalchemy.py`, which also holds the types of the formats that need more;
 //! - `src/generated.rs`: every value class's `from_fields` and property per named field, and the
@@ -525,7 +525,7 @@ fn parse_template(text: &str, generated: &BTreeSet<String>) -> Template {
             let decorated = head.lines().last().is_some_and(|l| l.starts_with('@'));
             assert!(
                 !decorated && class.bases.is_none(),
-                "{STUB_TEMPLATE}: the class {name} completes a generated class: no decorators, no bases (the core's epoch decides them)"
+                "{STUB_TEMPLATE}: the class {name} completes a generated class: no decorators, no bases (a value class's come from the core's epoch; a generator class has none)"
             );
             exports.remove(name);
             extras.insert(name.to_owned(), class);

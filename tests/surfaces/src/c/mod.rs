@@ -228,8 +228,9 @@ fn deprecated(out: &mut String, new_name: &str, safety: Option<&str>, signature:
     let docs = format!("Deprecated: the same as {new_name}; kept for the 0.2 ABI.");
     let mut f = String::new();
     function(&mut f, &docs, safety, signature, call);
-    let attributes = format!("#[deprecated(note = \"{note}\")]\n#[unsafe(no_mangle)]\n");
-    out.push_str(&f.replacen("#[unsafe(no_mangle)]\n", &attributes, 1));
+    // The attribute line (doc lines start with `///`): `#[deprecated]` goes before it.
+    let attributes = format!("\n#[deprecated(note = \"{note}\")]\n#[unsafe(no_mangle)]\n");
+    out.push_str(&f.replacen("\n#[unsafe(no_mangle)]\n", &attributes, 1));
 }
 
 /// The C value type and its text-length constant.
