@@ -55,19 +55,20 @@ impl Wide {
     }
 }
 
-/// A `ConfigError` with code `"invalid_argument"`: an argument outside its documented range.
-pub(crate) fn invalid_argument(py: Python<'_>, msg: String) -> PyErr {
-    raise_code(py, "ConfigError", "invalid_argument", msg)
-}
-
-/// `obj` as an int in `lo..=hi`, else `ConfigError("<name> must be in lo..=hi, got v")`.
+/// `obj` as an int in `lo..=hi`, else `ConfigError("<name> must be in lo..=hi, got v")` with
+/// code `"invalid_argument"` (an argument outside its documented range).
 pub(crate) fn ranged(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i128> {
     match Wide::read(obj)? {
         Wide::Fits(v) if (lo..=hi).contains(&v) => Ok(v),
-        w => Err(invalid_argument(
-            obj.py(),
-            format!("{name} must be in {lo}..={hi}, got {}", w.show()),
-        )),
+        w => {
+            let message = format!("{name} must be in {lo}..={hi}, got {}", w.show());
+            Err(raise_code(
+                obj.py(),
+                "ConfigError",
+                "invalid_argument",
+                message,
+            ))
+        }
     }
 }
 
@@ -103,6 +104,8 @@ int_args! {
     epoch_ms: i64 = "epoch_ms" in 0, i64::MAX;
     /// The epoch an existing value is read with: any 64-bit Unix milliseconds.
     any_epoch_ms: i64 = "epoch_ms" in i64::MIN, i64::MAX;
+    /// A Ulid-Flake `sid`.
+    sid: u8 = "sid" in 0, sno_core::ulidflake::MAX_SID;
 }
 
 /// An optional partition (`None`: the default).
@@ -119,11 +122,6 @@ pub(crate) fn opt_sid(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
         return Ok(None);
     }
     sid(obj).map(Some)
-}
-
-/// A Ulid-Flake `sid`: 0 ..= 31.
-pub(crate) fn sid(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    ranged(obj, "sid", 0, sno_core::ulidflake::MAX_SID.into()).map(|v| v as u8)
 }
 
 /// A time (Unix ns or ms): saturated to the `i64` range, where the core reports it as out of
