@@ -232,7 +232,7 @@ pub(crate) fn next_per_thread_waiting<G: BlockSource>(g: &G) -> Result<G::Id, Er
     })
 }
 
-/// `try_next()` until it succeeds, under the crate's one wait policy ([`crate::wait`]):
+/// `try_next()` until it succeeds, under the crate's one wait policy ([`crate::wait::sleeping`]):
 /// sleeping (never spinning) through a used-up millisecond and a clock that went back at
 /// most [`MAX_ROLLBACK_WAIT_MS`], for at most
 /// [`DEFAULT_MAX_WAIT`](crate::time::DEFAULT_MAX_WAIT) in all by the monotonic clock.
@@ -240,20 +240,7 @@ pub(crate) fn next_per_thread_waiting<G: BlockSource>(g: &G) -> Result<G::Id, Er
 pub(crate) fn next_within_max_wait<Id>(
     try_next: impl FnMut() -> Result<Id, Error>,
 ) -> Result<Id, Error> {
-    let never_stopped = crate::wait::retry(
-        crate::time::DEFAULT_MAX_WAIT,
-        SystemClock::precise_unix_ns,
-        crate::wait::can_wait,
-        try_next,
-        |pause| -> Result<(), core::convert::Infallible> {
-            pause.sleep();
-            Ok(())
-        },
-    );
-    match never_stopped {
-        Ok(result) => result,
-        Err(never) => match never {},
-    }
+    crate::wait::sleeping(crate::time::DEFAULT_MAX_WAIT, try_next)
 }
 
 /// How long until the system clock's next millisecond starts (plus a few µs, so the wake-up
