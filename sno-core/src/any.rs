@@ -29,6 +29,21 @@ macro_rules! process_wide {
     };
 }
 
+/// The first four of `items` (a format's extras), each mapped by `f`, as one iterator type for
+/// every format (their extras' slices differ in type).
+fn first_four<T, U: Copy + Default>(
+    items: &[T],
+    f: impl Fn(&T) -> U,
+) -> core::iter::Take<core::array::IntoIter<U, 4>> {
+    let mut out = [U::default(); 4];
+    let mut len = 0;
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = f(item);
+        len += 1;
+    }
+    out.into_iter().take(len)
+}
+
 macro_rules! define_any {
     ($($variant:ident {
         ty: $ty:ty, name: $name:literal, display: $display:literal, binary_len: $bin:tt,
@@ -115,29 +130,17 @@ macro_rules! define_any {
             /// assert_eq!((name, len), ("hex", 40));
             /// ```
             pub fn text_forms(self) -> impl Iterator<Item = (&'static str, usize, &'static str)> {
-                let mut out = [("", 0, ""); 4];
-                let mut len = 0;
                 match self { $(Format::$variant => {
-                    for (slot, t) in out.iter_mut().zip(<$ty as IdFormat>::EXTRAS.texts) {
-                        *slot = (t.name, t.len, t.doc);
-                        len += 1;
-                    }
+                    first_four(<$ty as IdFormat>::EXTRAS.texts, |t| (t.name, t.len, t.doc))
                 }),* }
-                out.into_iter().take(len)
             }
 
             /// The names and documentation of the numbers the format reads from a value besides
             /// its fields ([`Extras::numbers`](crate::model::Extras::numbers)).
             pub fn numbers(self) -> impl Iterator<Item = (&'static str, &'static str)> {
-                let mut out = [("", ""); 4];
-                let mut len = 0;
                 match self { $(Format::$variant => {
-                    for (slot, n) in out.iter_mut().zip(<$ty as IdFormat>::EXTRAS.numbers) {
-                        *slot = (n.name, n.doc);
-                        len += 1;
-                    }
+                    first_four(<$ty as IdFormat>::EXTRAS.numbers, |n| (n.name, n.doc))
                 }),* }
-                out.into_iter().take(len)
             }
 
             /// What the format's lenient decoder takes beyond the strict one
