@@ -1,5 +1,6 @@
 //! Byte and time helpers of the formats' codecs: exact-length binary parsing, a 16-byte
-//! big-endian store, and millisecond fields checked against their width.
+//! big-endian store, a big-endian field read, and millisecond fields checked against their
+//! width.
 
 use crate::error::Error;
 
@@ -32,10 +33,33 @@ pub(crate) fn be_bytes(value: u128) -> [u8; 16] {
     value.to_be_bytes()
 }
 
+/// `bytes[from..]` (at most 16 bytes) as a big-endian number: a field at the end of an ID's
+/// bytes.
+#[inline]
+pub(crate) const fn be_u128_from(bytes: &[u8], from: usize) -> u128 {
+    let mut v = 0u128;
+    let mut i = from;
+    while i < bytes.len() {
+        v = (v << 8) | bytes[i] as u128;
+        i += 1;
+    }
+    v
+}
+
 /// A 48-bit millisecond timestamp, or [`Error::MillisOutOfRange`].
 #[inline]
 pub(crate) fn millis48(unix_millis: i64) -> Result<u64, Error> {
     millis_since(unix_millis, 0, (1 << 48) - 1)
+}
+
+/// A 48-bit millisecond timestamp other than the two that SCRU128 and SCRU160 reserve (0 and
+/// 2^48 − 1, never generated), or [`Error::MillisOutOfRange`].
+#[inline]
+pub(crate) fn unreserved_millis48(unix_millis: i64) -> Result<u64, Error> {
+    u64::try_from(unix_millis)
+        .ok()
+        .filter(|&t| t > 0 && t < (1 << 48) - 1)
+        .ok_or(Error::MillisOutOfRange { unix_millis })
 }
 
 /// Milliseconds from `epoch_ms` to `unix_millis`, if within `0 ..= max`, else

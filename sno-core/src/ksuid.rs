@@ -41,7 +41,7 @@
 use rand_core::RngCore;
 
 use crate::alphabet::BASE62;
-use crate::bytes::{array_from_slice, millis_since};
+use crate::bytes::{array_from_slice, be_u128_from, millis_since};
 use crate::error::Error;
 use crate::id_macros::{block_millis_state, default_from_rng, id_traits, std_generator};
 use crate::monotonic::{Block, BlockState};
@@ -105,13 +105,7 @@ impl Ksuid {
     }
     /// The 128-bit payload.
     pub const fn payload(&self) -> u128 {
-        let mut v = 0u128;
-        let mut i = 4;
-        while i < BINARY_LEN {
-            v = (v << 8) | self.0[i] as u128;
-            i += 1;
-        }
-        v
+        be_u128_from(&self.0, 4)
     }
     /// Writes the canonical text: 27 base62 characters.
     #[inline]

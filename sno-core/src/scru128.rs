@@ -22,7 +22,7 @@
 use rand_core::RngCore;
 
 use crate::alphabet::BASE36;
-use crate::bytes::be_bytes;
+use crate::bytes::{be_bytes, unreserved_millis48};
 use crate::error::Error;
 use crate::id_macros::{default_from_rng, id_traits, std_generator, u128_id};
 use crate::monotonic::{Block, BlockState, MillisState};
@@ -183,10 +183,7 @@ impl<R: RngCore> Monotonic<R> {
     /// `counter_hi << 24 | counter_lo`, or [`Error::ClockRollback`] (the state left as it was).
     #[inline]
     fn step(&mut self, unix_millis: i64) -> Result<u128, Error> {
-        let ts = u64::try_from(unix_millis)
-            .ok()
-            .filter(|&t| t > 0 && t < (1 << 48) - 1)
-            .ok_or(Error::MillisOutOfRange { unix_millis })?;
+        let ts = unreserved_millis48(unix_millis)?;
         if ts > self.timestamp {
             self.timestamp = ts;
             self.counter_lo = self.counter();

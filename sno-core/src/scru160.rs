@@ -30,7 +30,7 @@
 use rand_core::RngCore;
 
 use crate::alphabet::{BASE32HEX, HEX};
-use crate::bytes::array_from_slice;
+use crate::bytes::{array_from_slice, be_u128_from, unreserved_millis48};
 use crate::error::Error;
 use crate::id_macros::{default_from_rng, id_traits, std_generator};
 use crate::model::{Extras, TextForm, put};
@@ -114,13 +114,7 @@ impl Scru160Id {
     }
     /// The 80-bit `random80` field.
     pub const fn random80(&self) -> u128 {
-        let mut v = 0u128;
-        let mut i = 10;
-        while i < BINARY_LEN {
-            v = (v << 8) | self.0[i] as u128;
-            i += 1;
-        }
-        v
+        be_u128_from(&self.0, 10)
     }
     /// Writes the canonical text: 32 upper-case base32hex characters.
     #[inline]
@@ -226,10 +220,7 @@ impl<R: RngCore> MillisState for Monotonic<R> {
     type Id = Scru160Id;
 
     fn next_at(&mut self, unix_millis: i64) -> Result<Scru160Id, Error> {
-        let now = u64::try_from(unix_millis)
-            .ok()
-            .filter(|&t| t > 0 && t < (1 << 48) - 1)
-            .ok_or(Error::MillisOutOfRange { unix_millis })?;
+        let now = unreserved_millis48(unix_millis)?;
         let (ts, counter) = match self.last {
             Some((ts, counter)) if now <= ts && ts - now <= self.rollback_allowance => {
                 let counter = counter
