@@ -1,5 +1,5 @@
 'use strict'
-// Every format's class and namespace, built from the core's format table (`native.formats()`:
+// Every format's class and namespace, built from the core's format table (`native.formats()`, JSON:
 // names, lengths, named fields, what each format offers). A value is a JS object holding its
 // canonical text; decoding, bytes, the integer, fields, times and generation are native calls
 // taking the format's index, so this file holds no format's layout: only the JavaScript of the
@@ -12,7 +12,7 @@ const { TRUSTED, MAKE, FIELDS, TextValue, typeError, describe, sameClass, checkO
 const { checkHeapRoom, split } = require('./heap.js')
 
 /** The core's format table, in `Format::ALL` order (an entry's `index` is its position). */
-const TABLE = native.formats()
+const TABLE = JSON.parse(native.formats())
 
 /** `epochMs` checked to be a number (its range is checked natively), then `unixMsAt`. */
 function unixMsAt(value, epochMs, where) {

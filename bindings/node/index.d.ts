@@ -166,31 +166,6 @@ export declare function checkText(text: string): void
 export declare function detect(text: string): [number, string]
 
 /**
- * What a value has beyond the model that JavaScript reads by name (the core's
- * `Extras::texts` and `Extras::numbers`): a getter of the class.
- */
-export interface ExtraInfo {
-  /** The JavaScript name (the getter: `hex`, `referenceTimestampMs`). */
-  name: string
-  /** The core's name (snake case), which `fmtTextForm` and `fmtNumber` take. */
-  coreName: string
-}
-
-/** A named field as the table describes it. */
-export interface FieldInfo {
-  /** The JavaScript name (the getter, the key of `fields()`). */
-  name: string
-  /** The core's name (snake case). */
-  coreName: string
-  /** Width in bits (0 for text). */
-  bits: number
-  /** What it counts: `unix_ms`, `sno_units`, `epoch_ms` or `none`. */
-  unit: string
-  /** `number` (at most 53 bits), `bigint`, `boolean` or `string`. */
-  kind: 'number' | 'bigint' | 'boolean' | 'string'
-}
-
-/**
  * The index of the first invalid 16-character item in `joined` (items laid end to end; `sno.js`
  * has already checked that each is a string of 16 UTF-16 units), or -1: one SIMD batch decode
  * over all of them. `decodeMany` then asks `checkText` for that item's exact error.
@@ -310,74 +285,11 @@ export declare function fmtUuid(format: number, text: string): string
  */
 export declare function fmtWithParam(format: number, param: string, binary: string | Uint8Array, method: string): string
 
-/** One format of the core's table, as JavaScript builds its class from it. */
-export interface FormatInfo {
-  /** The position in the table: the first argument of the `fmt*` functions. */
-  index: number
-  /** The stable lower-case name (`ulid`): the namespace's name. */
-  name: string
-  /** The class's name: the core's `Format::node_class` (`Id`, `Ulid`, `UlidFlake`). */
-  className: string
-  /** The name in prose (`ULID`). */
-  displayName: string
-  /** Bytes of the binary form. */
-  binaryLen: number
-  /** Characters of the longest text form. */
-  maxTextLen: number
-  /**
-   * Characters of every canonical text, for a format with fixed-length text (`textOrder`);
-   * absent otherwise.
-   */
-  textLen?: number
-  /**
-   * Whether a value carries its time (`unixMs`, `unixNs`, `timestamp`); Nanoflakes do not
-   * (and a value with a UUID only when it is a version 7 one).
-   */
-  hasUnixMs: boolean
-  /** Whether the time is kept relative to an epoch the caller knows (`unixMsAt(epochMs)`). */
-  hasEpoch: boolean
-  /**
-   * Whether text order is value order (fixed-length text in an ascending alphabet), so that
-   * `compare` needs no native call.
-   */
-  textOrder: boolean
-  /**
-   * Whether the format has a process-wide generator (`new`, `newString`, `newStrings`,
-   * `newMany` of its namespace).
-   */
-  hasGlobal: boolean
-  /** The settings of its `Generator` besides `maxWaitMs` (absent: no `Generator`). */
-  generatorOptions?: Array<string>
-  /** Which of them are required. */
-  generatorRequired: Array<string>
-  /** The named fields, in layout order. */
-  fields: Array<FieldInfo>
-  /** The other text forms (a `string` getter each, `fmtTextForm`). */
-  textForms: Array<ExtraInfo>
-  /** The numbers besides the fields (a `number` getter each, `fmtNumber`). */
-  numbers: Array<ExtraInfo>
-  /**
-   * The classes a value converts to as it is (the core's `Format::conversions`): a method
-   * `to<Class>()` each, which is the class's `fromBytes` of the value's bytes.
-   */
-  conversions: Array<string>
-  /** Whether the format has a lenient decoder (`parseLenient`, `fmtCanonicalLenient`). */
-  lenient: boolean
-  /** The param, for a format with one. */
-  param?: ParamInfo
-  /**
-   * The recommended database column (the core's `Format::column_type`): `bytes` (the
-   * binary form), `uuid` (the 128 bits as a UUID) or `bigint` (a signed 64-bit integer).
-   */
-  columnType: 'bytes' | 'uuid' | 'bigint'
-  /** The PostgreSQL column type of `columnType`: `bytea`, `uuid` or `bigint`. */
-  postgresType: 'bytea' | 'uuid' | 'bigint'
-  /** The SQLite column type of `columnType`: `BLOB` or `INTEGER`. */
-  sqliteType: 'BLOB' | 'INTEGER'
-}
-
-/** The core's format table, in `Format::ALL` order. */
-export declare function formats(): Array<FormatInfo>
+/**
+ * The core's format table as JSON (`sno_core::model::JsTable`, in `Format::ALL` order), which
+ * `formats.js` builds every class and namespace from.
+ */
+export declare function formats(): string
 
 /**
  * The options of `new Lease()` / `Lease.acquire()`, their types checked by `sno.js` (read from
@@ -418,25 +330,6 @@ export declare function newStringPlain(): string
  * `MAX_BATCH`.
  */
 export declare function newText(n: number, meta?: number | undefined | null): string
-
-/**
- * A format's param (the core's `Extras::param`: a text part outside the binary form), whose
- * constructors are the namespace's `new(param)` and `newString(param)` and the class's
- * `from<Binary>(param, binary)`.
- */
-export interface ParamInfo {
-  /** The JavaScript name of the param (`prefix`). */
-  name: string
-  /** The JavaScript name of the binary form (`uuid`). */
-  binary: string
-  /** The constructor from a binary form: `from` and the binary form's name (`fromUuid`). */
-  fromName: string
-  /**
-   * The class of the format whose values give the binary form (`Uuid7`): its values and
-   * texts are taken there.
-   */
-  sourceClass: string
-}
 
 /**
  * Releases the lease of the process-wide generator (`newId()` … with `SNO_LEASE_URL`), if this

@@ -29,7 +29,7 @@ test('pg.d.ts declares exactly what libsno/pg exports', () => {
 })
 
 test('every format of the core table: its class, namespace and named fields are declared', () => {
-  for (const info of native.formats()) {
+  for (const info of JSON.parse(native.formats())) {
     const Cls = sno[info.className]
     assert.equal(Cls?.name, info.className)
     if (info.name !== 'sno') assert.equal(sno[info.name][info.className], Cls)

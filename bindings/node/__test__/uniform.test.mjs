@@ -14,7 +14,7 @@ import sno from '../index.mjs'
 import { rows } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
-const TABLE = require('../index.js').formats()
+const TABLE = JSON.parse(require('../index.js').formats())
 
 const NANO_EPOCH = 1640995200000
 const FLAKE_EPOCH = 1704067200000

@@ -11,17 +11,12 @@ use napi::bindgen_prelude::*;
 use napi::sys;
 use sno_core::Error as SnoError;
 
-/// The JS class of a thrown error.
-#[derive(Clone, Copy)]
-pub(crate) enum Class {
-    Error,
-    TypeError,
-    RangeError,
-}
+/// The JS class of a thrown error: the core's (`ErrorKind::js_class` says a kind's).
+pub(crate) use sno_core::JsClass as Class;
 
 /// An error on its way to JS.
 pub(crate) enum Fail {
-    /// A core error: class and properties by kind (see [`class_of`]).
+    /// A core error: class and properties by kind (the core's `ErrorKind::js_class`).
     Core(SnoError),
     /// A core error about a value the caller passed to be converted (`fromBigInt`,
     /// `fromFields`): a `RangeError` with the core's code, message and properties.
@@ -90,17 +85,6 @@ pub(crate) fn own(class: Class, code: &'static str, message: String) -> Fail {
 pub(crate) fn out_of_memory(what: &str, bytes: usize) -> Fail {
     let message = format!("sno: could not allocate {bytes} bytes for {what}");
     own(Class::Error, "ERR_MEMORY_ALLOCATION_FAILED", message)
-}
-
-/// The class an error kind is thrown as: the core's error table says it
-/// ([`sno_core::ErrorKind::js_class`]: `RangeError` for values given out of range, `TypeError`
-/// for a call the object does not take, `Error` for the rest).
-fn class_of(kind: sno_core::ErrorKind) -> Class {
-    match kind.js_class() {
-        sno_core::JsClass::Error => Class::Error,
-        sno_core::JsClass::RangeError => Class::RangeError,
-        sno_core::JsClass::TypeError => Class::TypeError,
-    }
 }
 
 enum Prop {
@@ -200,14 +184,14 @@ fn parts(fail: Fail) -> std::result::Result<Parts, Error> {
             (class, code.to_owned(), message, props)
         }
         Fail::Core(e) | Fail::Argument(e) => {
-            let class = fail_class.unwrap_or_else(|| class_of(e.kind()));
+            let class = fail_class.unwrap_or(e.kind().js_class());
             let code = e.kind().js_code().to_owned();
             (class, code, e.to_string(), props(e.details().iter()))
         }
         Fail::Lease(e) => {
             let props = props(e.details());
             (
-                class_of(e.kind()),
+                e.kind().js_class(),
                 e.kind().js_code().to_owned(),
                 e.to_string(),
                 props,

@@ -1,21 +1,32 @@
 //! The native half of every format's class, written once over the core's `AnyId` (a value
 //! of any format): every function here takes a format index (the position in
 //! `sno_core::Format::ALL`) and the value's canonical text, the one thing a class holds.
-//! `table.rs` hands JavaScript the core's table (`formats()`), from which `formats.js` builds one
-//! class per format; `bits.rs` reads the binary form as one integer or UUID text;
-//! `generators.rs` makes new values. A format registered in the core therefore gets its class
+//! `formats()` hands JavaScript the core's table (`sno_core::model::JsTable`), from which
+//! `formats.js` builds one class per format; `bits.rs` reads the binary form as one integer or
+//! UUID text; `generators.rs` makes new values. A format registered in the core therefore gets its class
 //! (parse, bytes, bigint, named fields, time, order, its extras), its process-wide generator,
 //! `fromFields` and its monotonic `Generator` (the core's `AnyGenerator`) with no edit here.
 
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::model::MAX_TEXT_LEN;
+use sno_core::model::{JsTable, MAX_NUMBER_BITS, MAX_TEXT_LEN};
 use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
 use crate::errors::{OrThrow, R, napi_error, range_error, throwing};
-use crate::table::{MAX_NUMBER_BITS, camel_case};
+
+/// The core's format table as JSON (`sno_core::model::JsTable`, in `Format::ALL` order), which
+/// `formats.js` builds every class and namespace from.
+#[napi(catch_unwind)]
+pub fn formats() -> String {
+    JsTable.to_string()
+}
+
+/// A core name (snake case) in JavaScript's camel case: `epoch_ms` → `epochMs`.
+pub(crate) fn camel_case(name: &str) -> String {
+    sno_core::model::CamelCase(name).to_string()
+}
 
 /// The format at `index` of `Format::ALL` (the index JavaScript passes), or a `RangeError`.
 pub(crate) fn format_arg(index: u32) -> R<Format> {

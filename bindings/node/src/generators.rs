@@ -15,8 +15,7 @@ use crate::args::{
     typed_arg,
 };
 use crate::errors::{Fail, OrThrow, R, range_error, throwing, type_error};
-use crate::formats::{format_arg, js_text};
-use crate::table::camel_case;
+use crate::formats::{camel_case, format_arg, js_text};
 
 // Every format's process-wide generator, `fromFields` and monotonic `Generator`: the core's
 // `AnyId::try_new_text`, `AnyId::from_fields` and `AnyGenerator`, for any format of its table.

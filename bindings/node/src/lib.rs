@@ -1,6 +1,6 @@
 //! The native half of the Node.js package, all on the text form, in the layout every binding
-//! shares (docs/layout.md): every format's class (`table`: the core's table as JavaScript reads it;
-//! `formats`: the operations written once over `sno_core::IdFormat`, `bits`: the binary form as
+//! shares (docs/layout.md): every format's class (`formats`: the core's table as JavaScript reads
+//! it, and the operations written once over `sno_core::IdFormat`; `bits`: the binary form as
 //! one integer or UUID text; `generators`: new values;
 //! `extras`: what a format has beyond that), sno's hot
 //! paths and generator (`sno`), leases (`lease`), errors (`errors`), arguments (`args`).
@@ -18,7 +18,6 @@ pub mod formats;
 pub mod generators;
 pub mod lease;
 pub mod sno;
-pub mod table;
 
 use napi_derive::napi;
 

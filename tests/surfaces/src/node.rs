@@ -199,10 +199,6 @@ pub struct FormatDesc {
     pub epoch_unix_ms: Option<i64>,
 }
 
-/// The widest number field a JavaScript number holds exactly; wider ones are bigints (as the
-/// native layer, `bindings/node/src/formats.rs`, gives them).
-const MAX_NUMBER_BITS: u8 = 53;
-
 /// `snake_case` to `camelCase`: the core's conversion, which the Node binding uses too.
 pub fn camel_case(name: &str) -> String {
     sno_core::model::CamelCase(name).to_string()
@@ -214,12 +210,7 @@ fn describe(format: Format) -> FormatDesc {
         name: camel_case(f.name),
         bits: f.bits(),
         unit: f.unit,
-        kind: match f.kind {
-            FieldKind::Uint { bits } if bits <= MAX_NUMBER_BITS => "number",
-            FieldKind::Bool => "boolean",
-            FieldKind::Text => "string",
-            _ => "bigint",
-        },
+        kind: f.kind.js_type(),
     };
     let zero = AnyId::from_fields(format, |input| {
         Ok::<_, ()>(match input.kind {
