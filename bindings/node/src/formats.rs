@@ -3,9 +3,10 @@
 //! `sno_core::Format::ALL`) and the value's canonical text, the one thing a class holds.
 //! `formats()` hands JavaScript the core's table (`sno_core::model::JsTable`), from which
 //! `formats.js` builds one class per format; `bits.rs` reads the binary form as one integer or
-//! UUID text; `generators.rs` makes new values. A format registered in the core therefore gets its class
-//! (parse, bytes, bigint, named fields, time, order, its extras), its process-wide generator,
-//! `fromFields` and its monotonic `Generator` (the core's `AnyGenerator`) with no edit here.
+//! UUID text; `generators.rs` makes new values. A format registered in the core therefore gets
+//! its class (parse, bytes, bigint, named fields, time, order, its extras), its process-wide
+//! generator, `fromFields` and its monotonic `Generator` (the core's `AnyGenerator`) with no
+//! edit here.
 
 use napi::JsString;
 use napi::bindgen_prelude::*;

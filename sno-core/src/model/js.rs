@@ -9,6 +9,12 @@ use super::{CamelCase, FieldKind};
 use crate::{AnyId, Epoch, Format};
 
 /// The widest number field a JavaScript number holds exactly; wider ones are bigints.
+///
+/// ```
+/// use sno_core::model::{FieldKind, MAX_NUMBER_BITS};
+/// assert_eq!(FieldKind::Uint { bits: MAX_NUMBER_BITS }.js_type(), "number");
+/// assert_eq!(FieldKind::Uint { bits: MAX_NUMBER_BITS + 1 }.js_type(), "bigint");
+/// ```
 pub const MAX_NUMBER_BITS: u8 = 53;
 
 impl FieldKind {
@@ -139,7 +145,8 @@ fn entry(f: &mut Formatter<'_>, index: usize, format: Format) -> fmt::Result {
             r#","param":{{"name":"{name}","binary":"{}","#,
             CamelCase(p.binary)
         )?;
-        // `from` and the binary form's name: `fromUuid`.
+        // `from` and the binary form's name: `fromUuid` (the name's first letter upper case,
+        // the rest as `CamelCase` writes it: `CamelCase` of `from_uuid` without an allocation).
         let mut binary = p.binary.chars();
         f.write_str(r#""fromName":"from"#)?;
         if let Some(first) = binary.next() {
