@@ -4,7 +4,8 @@
 //! * Text: hyphenated lower case out (`017f22e2-79b0-7cc3-98c4-dc0c0c07398f`). [`Uuid7::decode`]
 //!   accepts the RFC string forms: hyphenated (either case) and the URN `urn:uuid:…`.
 //!   [`Uuid7::decode_lenient`] also takes 32 bare hex digits and the braced `{…}` form. Both
-//!   require version 7 and the RFC variant ([`Error::NotVersion7`]).
+//!   require version 7 and the RFC variant ([`Error::NotVersion7`]). [`uuid_bytes`] and
+//!   [`uuid_text`] read and write the hyphenated text of any 16 bytes, whatever the version.
 //! * [`Monotonic`] uses RFC 9562 §6.2 **Method 1**, as the `uuid` crate does: a 42-bit counter in
 //!   `rand_a` and the top 30 bits of `rand_b`, seeded with 41 random bits (top bit 0, a rollover
 //!   guard) at every new millisecond and incremented within one; the low 32 bits are fresh random
@@ -125,16 +126,46 @@ impl Uuid7 {
     }
 }
 
-/// The hyphenated form; error positions are shifted by `offset` (the prefix before it).
+/// The 16 bytes of a hyphenated UUID text (`8-4-4-4-12` hex digits, either case), whatever
+/// their version and variant: what the JavaScript bindings read the `fromUuid` of every 128-bit
+/// format with. [`Error::InvalidLength`] for other than 36 bytes, [`Error::InvalidByte`] at the
+/// first byte out of place (as [`Uuid7::decode`], which also checks the version).
+///
+/// ```
+/// use sno_core::uuid7::{uuid_bytes, uuid_text};
+/// let bytes = uuid_bytes(b"01890A5D-AC96-474B-BCCE-B302099A8057")?; // version 4
+/// assert_eq!(&uuid_text(&bytes), b"01890a5d-ac96-474b-bcce-b302099a8057");
+/// assert!(uuid_bytes(b"01890a5d_ac96-474b-bcce-b302099a8057").is_err());
+/// # Ok::<(), sno_core::Error>(())
+/// ```
+pub fn uuid_bytes(text: &[u8]) -> Result<[u8; 16], Error> {
+    hyphenated_bytes(text, 0)
+}
+
+/// The hyphenated lower-case text of any 16 bytes (a UUID of any version; see [`uuid_bytes`]).
+pub fn uuid_text(bytes: &[u8; 16]) -> [u8; ENCODED_LEN] {
+    let mut text = [0u8; ENCODED_LEN];
+    radix::encode_uuid(bytes, &mut text);
+    text
+}
+
+/// The hyphenated form of a UUIDv7; error positions are shifted by `offset` (the prefix before
+/// it).
 #[inline]
 fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
+    hyphenated_bytes(input, offset).and_then(Uuid7::from_bytes)
+}
+
+/// The 16 bytes of the hyphenated form, any version; error positions shifted by `offset`.
+#[inline]
+fn hyphenated_bytes(input: &[u8], offset: usize) -> Result<[u8; 16], Error> {
     let Ok(input) = <&[u8; ENCODED_LEN]>::try_from(input) else {
         return Err(Error::InvalidLength {
             expected: ENCODED_LEN,
             actual: input.len() + offset,
         });
     };
-    let Some(bytes) = radix::decode_uuid(input) else {
+    radix::decode_uuid(input).ok_or_else(|| {
         // Slow path, errors only: the first offending byte in text order.
         let (position, byte) = input
             .iter()
@@ -148,12 +179,11 @@ fn hyphenated(input: &[u8], offset: usize) -> Result<Uuid7, Error> {
             })
             .map(|(i, &c)| (i, c))
             .unwrap_or((0, input[0]));
-        return Err(Error::InvalidByte {
+        Error::InvalidByte {
             position: offset + position,
             byte,
-        });
-    };
-    Uuid7::from_bytes(bytes)
+        }
+    })
 }
 
 id_traits!(Uuid7, ENCODED_LEN, 16, "hyphenated UUIDv7");

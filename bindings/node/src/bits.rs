@@ -4,6 +4,7 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use sno_core::uuid7;
 use sno_core::{AnyId, Error as SnoError};
 
 use crate::args::{typed_arg, with_text};
@@ -90,7 +91,7 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
                 id.format().display_name()
             ))
         })?;
-        Ok(uuid::Uuid::from_bytes(*bytes).hyphenated().to_string())
+        Ok(String::from_utf8_lossy(&uuid7::uuid_text(bytes)).into_owned())
     })
 }
 
@@ -104,33 +105,8 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
 )]
 pub fn uuid_bytes<'e>(env: &'e Env, text: Unknown) -> Result<BufferSlice<'e>, String> {
     throwing(env, || {
-        with_text(env, &text, "fromUuid(uuid): uuid", |input| {
-            if input.len() != UUID_TEXT_LEN {
-                return Err(SnoError::InvalidLength {
-                    expected: UUID_TEXT_LEN,
-                    actual: input.len(),
-                });
-            }
-            // At 36 characters the crate reads the hyphenated form only.
-            match uuid::Uuid::try_parse_ascii(input) {
-                Ok(uuid) => Ok(*uuid.as_bytes()),
-                Err(_) => {
-                    let hyphen = |i: usize| matches!(i, 8 | 13 | 18 | 23);
-                    let (position, byte) = input
-                        .iter()
-                        .enumerate()
-                        .find(|&(i, c)| {
-                            hyphen(i) != (*c == b'-') || !(hyphen(i) || c.is_ascii_hexdigit())
-                        })
-                        .map_or((0, input[0]), |(i, c)| (i, *c));
-                    Err(SnoError::InvalidByte { position, byte })
-                }
-            }
-        })?
-        .map_err(Fail::from)
-        .and_then(|bytes| js_bytes(env, &bytes))
+        with_text(env, &text, "fromUuid(uuid): uuid", uuid7::uuid_bytes)?
+            .map_err(Fail::from)
+            .and_then(|bytes| js_bytes(env, &bytes))
     })
 }
-
-/// Characters of a hyphenated UUID text.
-const UUID_TEXT_LEN: usize = 36;

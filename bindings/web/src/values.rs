@@ -178,12 +178,7 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                     .as_slice()
                     .try_into()
                     .map_err(|_| range_error("the format's values are not 128 bits"))?;
-                for (i, b) in bytes.iter().enumerate() {
-                    if matches!(i, 4 | 6 | 8 | 10) {
-                        put(out, b"-");
-                    }
-                    put(out, &[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
-                }
+                put(out, &sno_core::uuid7::uuid_text(&bytes));
             }
             Op::Detect => {
                 let id = AnyId::detect(input)?;
@@ -244,7 +239,7 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
                 };
                 put_text(out, &with_param(format, param, binary)?);
             }
-            Op::UuidBytes => uuid_bytes(input, out)?,
+            Op::UuidBytes => put(out, &sno_core::uuid7::uuid_bytes(input)?),
             Op::FirstInvalid => {
                 let mut ids = Vec::new();
                 crate::io::put_many(&mut ids, input.len() / sno_core::ENCODED_LEN, || {
@@ -259,9 +254,6 @@ pub extern "C" fn sno_op(op: u32, format: u32, len: usize, arg: f64) -> i32 {
         Ok(())
     })
 }
-
-/// Lower-case hexadecimal digits.
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// The value of `format` whose binary form is the integer of the hexadecimal digits `input`: a
 /// `RangeError` `ERR_SNO_VALUE_OVERFLOW` for a negative integer or one wider than the binary
@@ -313,35 +305,4 @@ fn field_value(kind: FieldKind, line: Option<&str>) -> R<FieldValue<'_>> {
                 .map_err(|_| Fail::Argument(SnoError::ValueOverflow))?,
         ),
     })
-}
-
-/// Characters of a hyphenated UUID text.
-const UUID_TEXT_LEN: usize = 36;
-
-/// The 16 bytes of the hyphenated UUID text `input`, or the core's `InvalidLength` /
-/// `InvalidByte` (with the byte's position) as for any other text.
-fn uuid_bytes(input: &[u8], out: &mut Vec<u8>) -> R<()> {
-    if input.len() != UUID_TEXT_LEN {
-        return Err(SnoError::InvalidLength {
-            expected: UUID_TEXT_LEN,
-            actual: input.len(),
-        }
-        .into());
-    }
-    let mut high = None;
-    for (position, &byte) in input.iter().enumerate() {
-        let invalid = SnoError::InvalidByte { position, byte };
-        if matches!(position, 8 | 13 | 18 | 23) {
-            if byte != b'-' {
-                return Err(invalid.into());
-            }
-            continue;
-        }
-        let d = hex_digit(byte).ok_or(invalid)?;
-        match high.take() {
-            None => high = Some(d),
-            Some(h) => put(out, &[h << 4 | d]),
-        }
-    }
-    Ok(())
 }
