@@ -131,11 +131,15 @@ impl Uuid7 {
 /// format with. [`Error::InvalidLength`] for other than 36 bytes, [`Error::InvalidByte`] at the
 /// first byte out of place (as [`Uuid7::decode`], which also checks the version).
 ///
+/// Unlike [`Uuid7::decode`], it takes no `urn:uuid:` prefix.
+///
 /// ```
+/// use sno_core::Error;
 /// use sno_core::uuid7::{uuid_bytes, uuid_text};
 /// let bytes = uuid_bytes(b"01890A5D-AC96-474B-BCCE-B302099A8057")?; // version 4
 /// assert_eq!(&uuid_text(&bytes), b"01890a5d-ac96-474b-bcce-b302099a8057");
-/// assert!(uuid_bytes(b"01890a5d_ac96-474b-bcce-b302099a8057").is_err());
+/// let bad = uuid_bytes(b"01890a5d_ac96-474b-bcce-b302099a8057");
+/// assert_eq!(bad, Err(Error::InvalidByte { position: 8, byte: b'_' }));
 /// # Ok::<(), sno_core::Error>(())
 /// ```
 pub fn uuid_bytes(text: &[u8]) -> Result<[u8; 16], Error> {
@@ -143,6 +147,11 @@ pub fn uuid_bytes(text: &[u8]) -> Result<[u8; 16], Error> {
 }
 
 /// The hyphenated lower-case text of any 16 bytes (a UUID of any version; see [`uuid_bytes`]).
+///
+/// ```
+/// use sno_core::uuid7::uuid_text;
+/// assert_eq!(&uuid_text(&[0xab; 16]), b"abababab-abab-abab-abab-abababababab");
+/// ```
 pub fn uuid_text(bytes: &[u8; 16]) -> [u8; ENCODED_LEN] {
     let mut text = [0u8; ENCODED_LEN];
     radix::encode_uuid(bytes, &mut text);

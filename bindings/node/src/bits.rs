@@ -91,7 +91,8 @@ pub fn fmt_uuid(env: &Env, format: u32, text: String) -> Result<String, String> 
                 id.format().display_name()
             ))
         })?;
-        Ok(String::from_utf8_lossy(&uuid7::uuid_text(bytes)).into_owned())
+        // The text is ASCII: one char per byte.
+        Ok(uuid7::uuid_text(bytes).map(char::from).iter().collect())
     })
 }
 
