@@ -184,7 +184,7 @@ fn list<T>(
     f.write_char(']')
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
     use alloc::string::ToString;
