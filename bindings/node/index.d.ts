@@ -286,7 +286,7 @@ export declare function fmtUuid(format: number, text: string): string
 export declare function fmtWithParam(format: number, param: string, binary: string | Uint8Array, method: string): string
 
 /**
- * The core's format table as JSON (`sno_core::model::JsTable`, in `Format::ALL` order), which
+ * The core's format table as JSON (`sno_core::js::JsTable`, in `Format::ALL` order), which
  * `formats.js` builds every class and namespace from.
  */
 export declare function formats(): string

@@ -95,6 +95,7 @@ mod fast_time;
 mod fork;
 mod format;
 mod id_macros;
+pub mod js;
 pub mod ksuid;
 mod millis_block;
 pub mod model;

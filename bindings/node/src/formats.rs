@@ -1,7 +1,7 @@
 //! The native half of every format's class, written once over the core's `AnyId` (a value
 //! of any format): every function here takes a format index (the position in
 //! `sno_core::Format::ALL`) and the value's canonical text, the one thing a class holds.
-//! `formats()` hands JavaScript the core's table (`sno_core::model::JsTable`), from which
+//! `formats()` hands JavaScript the core's table (`sno_core::js::JsTable`), from which
 //! `formats.js` builds one class per format; `bits.rs` reads the binary form as one integer or
 //! UUID text; `generators.rs` makes new values. A format registered in the core therefore gets
 //! its class (parse, bytes, bigint, named fields, time, order, its extras), its process-wide
@@ -11,13 +11,14 @@
 use napi::JsString;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use sno_core::model::{JsTable, MAX_NUMBER_BITS, MAX_TEXT_LEN};
+use sno_core::js::{JsTable, MAX_NUMBER_BITS};
+use sno_core::model::MAX_TEXT_LEN;
 use sno_core::{AnyId, FieldValue, Format};
 
 use crate::args::{bytes_arg, with_text};
 use crate::errors::{OrThrow, R, napi_error, range_error, throwing};
 
-/// The core's format table as JSON (`sno_core::model::JsTable`, in `Format::ALL` order), which
+/// The core's format table as JSON (`sno_core::js::JsTable`, in `Format::ALL` order), which
 /// `formats.js` builds every class and namespace from.
 #[napi(catch_unwind)]
 pub fn formats() -> String {

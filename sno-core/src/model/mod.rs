@@ -35,7 +35,6 @@ pub use crate::format::{Format, FormatSet};
 
 mod extras;
 mod fields;
-mod js;
 
 pub use crate::describe::{
     About, FieldInput, FieldKind, FieldSpec, InputList, MAX_BINARY_LEN, MAX_FIELDS, MAX_TEXT_LEN,
@@ -45,7 +44,6 @@ pub(crate) use extras::put;
 pub use extras::{EpochTime, Extras, Lenient, Number, Param, ParamFacts, TextForm};
 pub(crate) use fields::compose;
 pub use fields::{Field, FieldValue, Fields, Inputs};
-pub use js::{JsTable, MAX_NUMBER_BITS};
 
 /// What every ID type of the crate is: a `Copy` value with a strict text codec, a binary form,
 /// a time, and named fields. `Ord` is time order (then the other fields, as the bytes sort).

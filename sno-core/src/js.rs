@@ -5,13 +5,14 @@
 
 use core::fmt::{self, Display, Formatter, Write};
 
-use super::{CamelCase, FieldKind};
+use crate::model::{CamelCase, FieldKind};
 use crate::{AnyId, Epoch, Format};
 
 /// The widest number field a JavaScript number holds exactly; wider ones are bigints.
 ///
 /// ```
-/// use sno_core::model::{FieldKind, MAX_NUMBER_BITS};
+/// use sno_core::js::MAX_NUMBER_BITS;
+/// use sno_core::model::FieldKind;
 /// assert_eq!(FieldKind::Uint { bits: MAX_NUMBER_BITS }.js_type(), "number");
 /// assert_eq!(FieldKind::Uint { bits: MAX_NUMBER_BITS + 1 }.js_type(), "bigint");
 /// ```
@@ -48,14 +49,14 @@ impl FieldKind {
 /// - `fields`: `{name, coreName, bits, unit, kind}` each, `kind` by [`FieldKind::js_type`];
 ///   `inputs`: the fields a value is made from, `{name, kind}` with `kind` `uint`, `boolean` or
 ///   `string`;
-/// - what the format has beyond the model ([`Extras`](super::Extras)): `textForms` and
+/// - what the format has beyond the model ([`Extras`](crate::model::Extras)): `textForms` and
 ///   `numbers` (`{name, coreName}` each), `conversions` (class names), and `param`
 ///   (`{name, binary, fromName, sourceClass}`) for a format with one;
 /// - for a format with a generator of its own, `generatorOptions` and `generatorRequired`
 ///   (its settings).
 ///
 /// ```
-/// use sno_core::model::JsTable;
+/// use sno_core::js::JsTable;
 /// let json = JsTable.to_string();
 /// assert!(json.starts_with(r#"[{"index":0,"name":"sno","className":"Id","#));
 /// assert!(json.contains(r#""name":"unixMs","coreName":"unix_ms","bits":48"#));
