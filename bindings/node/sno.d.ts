@@ -68,15 +68,15 @@ declare abstract class Value128<Fields> extends TimedValue<Fields> {
 
 /** The named fields of `Id` values. */
 export interface IdFields {
-  /** 39 bits: 4 ms units since 2010-01-01T00:00:00Z. */
+  /** 39 bits: 4 ms units since 2010. */
   units: number
-  /** A flag. */
+  /** A flag: flips when the generator survives a clock regression. */
   tickTock: boolean
-  /** 8 bits. */
+  /** 8 bits: the meta byte, the caller's. */
   meta: number
-  /** 16 bits. */
+  /** 16 bits: the partition. */
   partition: number
-  /** 16 bits. */
+  /** 16 bits: the sequence within the 4 ms unit. */
   sequence: number
 }
 
@@ -108,9 +108,9 @@ export declare class Id extends TimedValue<IdFields> {
 
 /** The named fields of `Ulid` values. */
 export interface UlidFields {
-  /** 48 bits: milliseconds since 1970-01-01T00:00:00Z. */
+  /** 48 bits: milliseconds since 1970. */
   unixMs: number
-  /** 80 bits. */
+  /** 80 bits: random bits, +1 within a millisecond. */
   randomness: bigint
 }
 
@@ -141,15 +141,15 @@ export declare class Ulid extends Value128<UlidFields> {
 
 /** The named fields of `Uuid7` values. */
 export interface Uuid7Fields {
-  /** 48 bits: milliseconds since 1970-01-01T00:00:00Z. */
+  /** 48 bits: milliseconds since 1970. */
   unixMs: number
-  /** 4 bits. */
+  /** 4 bits: the UUID version, 7. */
   version: number
-  /** 12 bits. */
+  /** 12 bits: the counter's high 12 bits. */
   randA: number
-  /** 2 bits. */
+  /** 2 bits: the RFC 9562 variant, 0b10. */
   variant: number
-  /** 62 bits. */
+  /** 62 bits: the counter's low 30 bits, then 32 random bits. */
   randB: bigint
 }
 
@@ -185,13 +185,13 @@ export declare class Uuid7 extends Value128<Uuid7Fields> {
 
 /** The named fields of `Scru128` values. */
 export interface Scru128Fields {
-  /** 48 bits: milliseconds since 1970-01-01T00:00:00Z. */
+  /** 48 bits: milliseconds since 1970. */
   unixMs: number
-  /** 24 bits. */
+  /** 24 bits: the high counter, reset each second. */
   counterHi: number
-  /** 24 bits. */
+  /** 24 bits: the low counter, +1 within a millisecond. */
   counterLo: number
-  /** 32 bits. */
+  /** 32 bits: random bits, fresh in each ID. */
   entropy: number
 }
 
@@ -222,13 +222,13 @@ export declare class Scru128 extends Value128<Scru128Fields> {
 
 /** The named fields of `Scru160` values. */
 export interface Scru160Fields {
-  /** 48 bits: milliseconds since 1970-01-01T00:00:00Z. */
+  /** 48 bits: milliseconds since 1970. */
   unixMs: number
-  /** 16 bits. */
+  /** 16 bits: the counter, +1 within a millisecond. */
   counter: number
-  /** 16 bits. */
+  /** 16 bits: random bits, fresh each millisecond. */
   random16: number
-  /** 80 bits. */
+  /** 80 bits: random bits, fresh in each ID. */
   random80: bigint
 }
 
@@ -259,11 +259,11 @@ export declare class Scru160 extends TimedValue<Scru160Fields> {
 
 /** The named fields of `Nanoflake` values. */
 export interface NanoflakeFields {
-  /** 41 bits: milliseconds since the application's epoch. */
+  /** 41 bits: milliseconds since the epoch. */
   timestampMs: number
-  /** 10 bits. */
+  /** 10 bits: the generator id. */
   generatorId: number
-  /** 12 bits. */
+  /** 12 bits: the sequence within the millisecond. */
   sequence: number
 }
 
@@ -304,13 +304,13 @@ export declare class Nanoflake extends IdValue<NanoflakeFields> {
 
 /** The named fields of `UlidFlake` values. */
 export interface UlidFlakeFields {
-  /** 43 bits: milliseconds since the epoch (2024-01-01T00:00:00Z by default). */
+  /** 43 bits: milliseconds since the epoch. */
   timestampMs: number
-  /** 20 bits. */
+  /** 20 bits: a stand-alone value's randomness. */
   randomness: number
-  /** 15 bits. */
+  /** 15 bits: a scalable value's randomness. */
   scalableRandomness: number
-  /** 5 bits. */
+  /** 5 bits: a scalable value's scalability id. */
   sid: number
 }
 
@@ -350,17 +350,17 @@ export declare class UlidFlake extends TimedValue<UlidFlakeFields> {
 
 /** The named fields of `TypeId` values. */
 export interface TypeIdFields {
-  /** Text, outside the binary form. */
+  /** The type prefix (text, outside the binary form). */
   prefix: string
-  /** 48 bits: milliseconds since 1970-01-01T00:00:00Z. */
+  /** 48 bits: milliseconds since 1970. */
   unixMs: number
-  /** 4 bits. */
+  /** 4 bits: the UUID version, 7. */
   version: number
-  /** 12 bits. */
+  /** 12 bits: the counter's high 12 bits. */
   randA: number
-  /** 2 bits. */
+  /** 2 bits: the RFC 9562 variant, 0b10. */
   variant: number
-  /** 62 bits. */
+  /** 62 bits: the counter's low 30 bits, then 32 random bits. */
   randB: bigint
 }
 
@@ -404,7 +404,7 @@ export declare class TypeId extends SometimesTimedValue<TypeIdFields> {
 export interface KsuidFields {
   /** 32 bits: seconds since 2014-05-13T16:53:20Z. */
   timestampSecs: number
-  /** 128 bits. */
+  /** 128 bits: random bits, +1 within a second. */
   payload: bigint
 }
 

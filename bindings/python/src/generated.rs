@@ -24,60 +24,60 @@ from_fields!(TypeId, "(prefix, unix_ms, rand_a, rand_b)");
 from_fields!(Ksuid, "(timestamp_secs, payload)");
 
 field_properties!(Sno {
-    units = 0, "The 39-bit `units` field: 4 ms units since 2010.";
-    tick_tock = 1, "The `tick_tock` flag.";
-    meta = 2, "The 8-bit `meta` field.";
-    partition = 3, "The 16-bit `partition` field.";
-    sequence = 4, "The 16-bit `sequence` field.";
+    units = 0, "39 bits: 4 ms units since 2010.";
+    tick_tock = 1, "A flag: flips when the generator survives a clock regression.";
+    meta = 2, "8 bits: the meta byte, the caller's.";
+    partition = 3, "16 bits: the partition.";
+    sequence = 4, "16 bits: the sequence within the 4 ms unit.";
 });
 
 field_properties!(Ulid {
-    randomness = 1, "The 80-bit `randomness` field.";
+    randomness = 1, "80 bits: random bits, +1 within a millisecond.";
 });
 
 field_properties!(Uuid7 {
-    version = 1, "The 4-bit `version` field.";
-    rand_a = 2, "The 12-bit `rand_a` field.";
-    variant = 3, "The 2-bit `variant` field.";
-    rand_b = 4, "The 62-bit `rand_b` field.";
+    version = 1, "4 bits: the UUID version, 7.";
+    rand_a = 2, "12 bits: the counter's high 12 bits.";
+    variant = 3, "2 bits: the RFC 9562 variant, 0b10.";
+    rand_b = 4, "62 bits: the counter's low 30 bits, then 32 random bits.";
 });
 
 field_properties!(Scru128 {
-    counter_hi = 1, "The 24-bit `counter_hi` field.";
-    counter_lo = 2, "The 24-bit `counter_lo` field.";
-    entropy = 3, "The 32-bit `entropy` field.";
+    counter_hi = 1, "24 bits: the high counter, reset each second.";
+    counter_lo = 2, "24 bits: the low counter, +1 within a millisecond.";
+    entropy = 3, "32 bits: random bits, fresh in each ID.";
 });
 
 field_properties!(Scru160 {
-    counter = 1, "The 16-bit `counter` field.";
-    random16 = 2, "The 16-bit `random16` field.";
-    random80 = 3, "The 80-bit `random80` field.";
+    counter = 1, "16 bits: the counter, +1 within a millisecond.";
+    random16 = 2, "16 bits: random bits, fresh each millisecond.";
+    random80 = 3, "80 bits: random bits, fresh in each ID.";
 });
 
 field_properties!(Nanoflake {
-    timestamp_ms = 0, "The 41-bit `timestamp_ms` field: milliseconds since the epoch.";
-    generator_id = 1, "The 10-bit `generator_id` field.";
-    sequence = 2, "The 12-bit `sequence` field.";
+    timestamp_ms = 0, "41 bits: milliseconds since the epoch.";
+    generator_id = 1, "10 bits: the generator id.";
+    sequence = 2, "12 bits: the sequence within the millisecond.";
 });
 
 field_properties!(UlidFlake {
-    timestamp_ms = 0, "The 43-bit `timestamp_ms` field: milliseconds since the epoch.";
-    randomness = 1, "The 20-bit `randomness` field.";
-    scalable_randomness = 2, "The 15-bit `scalable_randomness` field.";
-    sid = 3, "The 5-bit `sid` field.";
+    timestamp_ms = 0, "43 bits: milliseconds since the epoch.";
+    randomness = 1, "20 bits: a stand-alone value's randomness.";
+    scalable_randomness = 2, "15 bits: a scalable value's randomness.";
+    sid = 3, "5 bits: a scalable value's scalability id.";
 });
 
 field_properties!(TypeId {
-    prefix = 0, "The `prefix` field (text).";
-    version = 2, "The 4-bit `version` field.";
-    rand_a = 3, "The 12-bit `rand_a` field.";
-    variant = 4, "The 2-bit `variant` field.";
-    rand_b = 5, "The 62-bit `rand_b` field.";
+    prefix = 0, "The type prefix (text, outside the binary form).";
+    version = 2, "4 bits: the UUID version, 7.";
+    rand_a = 3, "12 bits: the counter's high 12 bits.";
+    variant = 4, "2 bits: the RFC 9562 variant, 0b10.";
+    rand_b = 5, "62 bits: the counter's low 30 bits, then 32 random bits.";
 });
 
 field_properties!(Ksuid {
-    timestamp_secs = 0, "The 32-bit `timestamp_secs` field: seconds since the format's epoch.";
-    payload = 1, "The 128-bit `payload` field.";
+    timestamp_secs = 0, "32 bits: seconds since 2014-05-13T16:53:20Z.";
+    payload = 1, "128 bits: random bits, +1 within a second.";
 });
 parse!(Sno);
 parse!(Ulid);

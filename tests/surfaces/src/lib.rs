@@ -41,6 +41,17 @@ pub fn sentence(doc: &str) -> String {
     format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
+/// A named field's documentation as every binding gives its getter or property: its width and
+/// what it holds, in the core's words (`FieldSpec::doc`, the table's one description of it).
+pub fn field_doc(field: &sno_core::model::FieldSpec) -> String {
+    use sno_core::model::FieldKind;
+    match field.kind {
+        FieldKind::Bool => sentence(&format!("a flag: {}", field.doc)),
+        FieldKind::Text => sentence(&format!("{} (text, outside the binary form)", field.doc)),
+        _ => sentence(&format!("{} bits: {}", field.bits(), field.doc)),
+    }
+}
+
 /// `text`'s words in lines of at most `width` bytes (a longer word alone on its line); one
 /// empty line for no words.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {

@@ -20,7 +20,7 @@
 //!   whose lines `SNAPSHOT_KEYS`, `SNAPSHOT_RANGES` and `STATS_KEYS` are written in place from
 //!   the core's `Snapshot::FIELDS` and `Stats::FIELDS`.
 
-use sno_core::model::{FieldKind, FieldSpec, FieldValue, Unit};
+use sno_core::model::{FieldKind, FieldSpec, FieldValue};
 use sno_core::{AnyId, ColumnType, Epoch, Format, Setting, Snapshot, Stats};
 
 use crate::{Surface, read, sentence, wrap};
@@ -181,8 +181,8 @@ pub struct FieldDesc {
     pub name: String,
     /// Width in bits (0 for text).
     pub bits: u8,
-    /// What it counts.
-    pub unit: Unit,
+    /// Its doc comment ([`crate::field_doc`]).
+    pub doc: String,
     /// `number` (at most 53 bits), `bigint`, `boolean` or `string`, as the native layer gives it.
     pub kind: &'static str,
 }
@@ -209,7 +209,7 @@ fn describe(format: Format) -> FormatDesc {
     let field = |f: &FieldSpec| FieldDesc {
         name: camel_case(f.name),
         bits: f.bits(),
-        unit: f.unit,
+        doc: crate::field_doc(f),
         kind: f.kind.js_type(),
     };
     let zero = AnyId::from_fields(format, |input| {
@@ -242,17 +242,6 @@ impl FormatDesc {
             .epoch_unix_ms
             .unwrap_or_else(|| panic!("{}: no value of zero fields", self.format.name()));
         iso_date(ms)
-    }
-
-    /// The format's epoch in prose: a date for a fixed one, the default for an optional one,
-    /// or the application's.
-    fn epoch(&self) -> String {
-        match self.format.epoch() {
-            Epoch::Fixed | Epoch::FixedWhenPresent => self.epoch_date(),
-            Epoch::Optional => format!("the epoch ({} by default)", self.epoch_date()),
-            Epoch::Required => "the application's epoch".into(),
-            other => panic!("describe {other:?} in tests/surfaces/src/node.rs"),
-        }
     }
 
     /// The base class: `IdValue` for values that do not carry their epoch, `SometimesTimedValue`
@@ -297,21 +286,6 @@ pub fn iso_date(unix_ms: i64) -> String {
 // ---------------------------------------------------------------------------------------------
 // The generated declarations.
 
-/// The doc comment of a field: what it counts and its width.
-fn field_doc(d: &FormatDesc, f: &FieldDesc) -> String {
-    let bits = f.bits;
-    match (f.unit, f.kind) {
-        (Unit::UnixMs, _) => format!("{bits} bits: milliseconds since 1970-01-01T00:00:00Z."),
-        (Unit::SnoUnits, _) => format!("{bits} bits: 4 ms units since {}.", d.epoch()),
-        (Unit::EpochMs, _) => format!("{bits} bits: milliseconds since {}.", d.epoch()),
-        (Unit::EpochSecs, _) => format!("{bits} bits: seconds since {}.", d.epoch()),
-        (_, "boolean") => "A flag.".into(),
-        (_, "string") => "Text, outside the binary form.".into(),
-        (Unit::None, _) => format!("{bits} bits."),
-        (other, _) => panic!("describe the unit {other:?} in tests/surfaces/src/node.rs"),
-    }
-}
-
 /// The fields in a line of prose: `48-bit unixMs, 80-bit randomness`.
 fn fields_prose(d: &FormatDesc) -> String {
     let one = |f: &FieldDesc| match f.kind {
@@ -327,7 +301,7 @@ fn fields_interface(d: &FormatDesc) -> Vec<String> {
         format!("export interface {}Fields {{", d.class()),
     ];
     for f in &d.fields {
-        out.push(format!("  /** {} */", field_doc(d, f)));
+        out.push(format!("  /** {} */", f.doc));
         out.push(format!("  {}: {}", f.name, f.kind));
     }
     out.push("}".into());

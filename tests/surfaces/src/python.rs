@@ -24,7 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use sno_core::model::{FieldKind, FieldSpec, Unit};
+use sno_core::model::FieldKind;
 use sno_core::{Epoch, Format, Setting};
 
 use crate::{Surface, read, sentence, wrap};
@@ -900,22 +900,6 @@ fn rust_int(n: i64) -> String {
     if n < 0 { format!("-{out}") } else { out }
 }
 
-/// The documentation of a field's property.
-fn field_doc(f: &FieldSpec) -> String {
-    let unit = match f.unit {
-        Unit::UnixMs => ": milliseconds since 1970",
-        Unit::SnoUnits => ": 4 ms units since 2010",
-        Unit::EpochMs => ": milliseconds since the epoch",
-        Unit::EpochSecs => ": seconds since the format's epoch",
-        _ => "",
-    };
-    match f.kind {
-        FieldKind::Bool => format!("The `{}` flag.", f.name),
-        FieldKind::Text => format!("The `{}` field (text).", f.name),
-        _ => format!("The {}-bit `{}` field{unit}.", f.bits(), f.name),
-    }
-}
-
 /// The core's prose with each error code in backquotes written as its Python exception class,
 /// and the core's `next` as Python's `new`.
 fn py_prose(text: &str) -> String {
@@ -996,7 +980,7 @@ fn generated_rs(rows: &[Row]) -> Surface {
         for (index, spec) in row.format.fields().iter().enumerate() {
             // Every class has `unix_ms` already (the model's time).
             if spec.name != "unix_ms" {
-                let doc = field_doc(spec);
+                let doc = crate::field_doc(spec);
                 let _ = writeln!(out, "    {} = {index}, {doc:?};", spec.name);
             }
         }
