@@ -903,16 +903,16 @@ enum sno_status sno_id_decode_at(const char *text,
                                  struct sno_id *out,
                                  size_t *error_position);
 
-// The tick_tock flag: flips when the generator survives a clock regression. Thread-safe.
+// A flag: flips when the generator survives a clock regression. Thread-safe.
 bool sno_id_tick_tock(struct sno_id id);
 
-// The 8-bit meta field: the meta byte, the caller's. Thread-safe.
+// 8 bits: the meta byte, the caller's. Thread-safe.
 uint8_t sno_id_meta(struct sno_id id);
 
-// The 16-bit partition field: the partition. Thread-safe.
+// 16 bits: the partition. Thread-safe.
 uint16_t sno_id_partition(struct sno_id id);
 
-// The 16-bit sequence field: the sequence within the 4 ms unit. Thread-safe.
+// 16 bits: the sequence within the 4 ms unit. Thread-safe.
 uint16_t sno_id_sequence(struct sno_id id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
@@ -1179,13 +1179,13 @@ uint64_t sno_scru128_unix_ms(struct sno_scru128 id);
 // Deprecated: the same as sno_scru128_unix_ms; kept for the 0.2 ABI.
 SNO_DEPRECATED("use sno_scru128_unix_ms") uint64_t sno_scru128_timestamp_ms(struct sno_scru128 id);
 
-// The 24-bit counter_hi field: the high counter, reset each second. Thread-safe.
+// 24 bits: the high counter, reset each second. Thread-safe.
 uint32_t sno_scru128_counter_hi(struct sno_scru128 id);
 
-// The 24-bit counter_lo field: the low counter, +1 within a millisecond. Thread-safe.
+// 24 bits: the low counter, +1 within a millisecond. Thread-safe.
 uint32_t sno_scru128_counter_lo(struct sno_scru128 id);
 
-// The 32-bit entropy field: random bits, fresh in each ID. Thread-safe.
+// 32 bits: random bits, fresh in each ID. Thread-safe.
 uint32_t sno_scru128_entropy(struct sno_scru128 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.
@@ -1290,10 +1290,10 @@ uint64_t sno_scru160_unix_ms(struct sno_scru160 id);
 // Deprecated: the same as sno_scru160_unix_ms; kept for the 0.2 ABI.
 SNO_DEPRECATED("use sno_scru160_unix_ms") uint64_t sno_scru160_timestamp_ms(struct sno_scru160 id);
 
-// The 16-bit counter field: the counter, +1 within a millisecond. Thread-safe.
+// 16 bits: the counter, +1 within a millisecond. Thread-safe.
 uint16_t sno_scru160_counter(struct sno_scru160 id);
 
-// The 16-bit random16 field: random bits, fresh each millisecond. Thread-safe.
+// 16 bits: random bits, fresh each millisecond. Thread-safe.
 uint16_t sno_scru160_random16(struct sno_scru160 id);
 
 // -1, 0 or 1 as `a` sorts before, equal to, or after `b` (time order, as memcmp). Thread-safe.

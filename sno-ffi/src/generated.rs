@@ -61,25 +61,25 @@ pub unsafe extern "C" fn sno_id_decode_at(
     unsafe { crate::formats::decode(text, len, out, error_position, <sno_core::Id as sno_core::IdFormat>::decode) }
 }
 
-/// The tick_tock flag: flips when the generator survives a clock regression. Thread-safe.
+/// A flag: flips when the generator survives a clock regression. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_tick_tock(id: sno_id) -> bool {
     sno_core::Id::from_bytes(id.bytes).tick_tock()
 }
 
-/// The 8-bit meta field: the meta byte, the caller's. Thread-safe.
+/// 8 bits: the meta byte, the caller's. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_meta(id: sno_id) -> u8 {
     sno_core::Id::from_bytes(id.bytes).meta()
 }
 
-/// The 16-bit partition field: the partition. Thread-safe.
+/// 16 bits: the partition. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_partition(id: sno_id) -> u16 {
     sno_core::Id::from_bytes(id.bytes).partition()
 }
 
-/// The 16-bit sequence field: the sequence within the 4 ms unit. Thread-safe.
+/// 16 bits: the sequence within the 4 ms unit. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_id_sequence(id: sno_id) -> u16 {
     sno_core::Id::from_bytes(id.bytes).sequence()
@@ -594,19 +594,19 @@ pub extern "C" fn sno_scru128_timestamp_ms(id: sno_scru128) -> u64 {
     sno_scru128_unix_ms(id)
 }
 
-/// The 24-bit counter_hi field: the high counter, reset each second. Thread-safe.
+/// 24 bits: the high counter, reset each second. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_counter_hi(id: sno_scru128) -> u32 {
     sno_core::scru128::Scru128Id::from_bytes(id.bytes).counter_hi()
 }
 
-/// The 24-bit counter_lo field: the low counter, +1 within a millisecond. Thread-safe.
+/// 24 bits: the low counter, +1 within a millisecond. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_counter_lo(id: sno_scru128) -> u32 {
     sno_core::scru128::Scru128Id::from_bytes(id.bytes).counter_lo()
 }
 
-/// The 32-bit entropy field: random bits, fresh in each ID. Thread-safe.
+/// 32 bits: random bits, fresh in each ID. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru128_entropy(id: sno_scru128) -> u32 {
     sno_core::scru128::Scru128Id::from_bytes(id.bytes).entropy()
@@ -811,13 +811,13 @@ pub extern "C" fn sno_scru160_timestamp_ms(id: sno_scru160) -> u64 {
     sno_scru160_unix_ms(id)
 }
 
-/// The 16-bit counter field: the counter, +1 within a millisecond. Thread-safe.
+/// 16 bits: the counter, +1 within a millisecond. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru160_counter(id: sno_scru160) -> u16 {
     sno_core::scru160::Scru160Id::from_bytes(id.bytes).counter()
 }
 
-/// The 16-bit random16 field: random bits, fresh each millisecond. Thread-safe.
+/// 16 bits: random bits, fresh each millisecond. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn sno_scru160_random16(id: sno_scru160) -> u16 {
     sno_core::scru160::Scru160Id::from_bytes(id.bytes).random16()

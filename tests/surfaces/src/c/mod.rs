@@ -567,17 +567,16 @@ fn format_surface(out: &mut String, spec: &Spec) {
     if Abi::FIELD_READERS.contains(&f) {
         for field in f.fields().iter().filter(|field| !field.unit.is_time()) {
             let name = field.name;
-            let (c_type, what) = match field.kind {
-                FieldKind::Bool => ("bool", format!("{name} flag")),
-                FieldKind::Uint { bits } if bits <= 32 => (
-                    ["u8", "u16", "u32"][usize::from(bits > 8) + usize::from(bits > 16)],
-                    format!("{bits}-bit {name} field"),
-                ),
+            let c_type = match field.kind {
+                FieldKind::Bool => "bool",
+                FieldKind::Uint { bits } if bits <= 32 => {
+                    ["u8", "u16", "u32"][usize::from(bits > 8) + usize::from(bits > 16)]
+                }
                 _ => continue,
             };
             function(
                 out,
-                &format!("The {what}: {}. Thread-safe.", field.doc),
+                &format!("{} Thread-safe.", crate::field_doc(field)),
                 None,
                 &format!("{p}_{name}(id: {c}) -> {c_type}"),
                 &format!("{ty}::from_bytes(id.bytes).{name}()"),
